@@ -1,0 +1,111 @@
+// Shapes of the /veritas API (SPEC §3).
+
+export type Role = 'operators' | 'executive' | 'incharge' | 'central_ops' | 'admin' | 'super_admin';
+
+export type Organization = 'hub' | 'RC';
+
+export interface Session {
+  user: string | null;
+  role: Role | null;
+  hubCode: string | null;
+  isAuthenticated: boolean;
+}
+
+export interface LoginResponse {
+  is_webview: boolean;
+  role: Role;
+}
+
+export interface RoleResponse {
+  user: string;
+  role: Role;
+  hub_code: string | null;
+}
+
+export type DeviceType = 'smarttv' | 'laptop' | 'tablet' | 'mobile' | 'truewireless';
+
+export interface UserRef {
+  username: string;
+}
+
+/** The expectation a record was created from (one shipment row). */
+export interface TrackingInfo {
+  tracking_id: string;
+  hub_code: string | null;
+  created_date: string | null;
+  device_type: DeviceType | '' | null;
+  is_Blindpick: boolean;
+  Blind_brand: string | null;
+  Blind_model: string | null;
+  device_model_name: string | null;
+  device_brand: string | null;
+}
+
+/** One device expectation / verification record, as answered by api/get_status/. */
+export interface DeviceRecord {
+  id: number;
+  tracking_id: TrackingInfo;
+  is_submit: boolean;
+  submit_time: string | null;
+  submitted_by: UserRef | null;
+  submitted_device_name: string | null;
+  submitted_manufacturer: string | null;
+  is_verified: boolean;
+  verify_time: string | null;
+  verified_by: UserRef | null;
+  is_verified_rc: boolean;
+  verified_by_rc: UserRef | null;
+  verify_time_rc: string | null;
+  is_verified_rc_by: boolean;
+  /** 'passed' or an error code such as 'E004'; null before submission. */
+  device_result: string | null;
+}
+
+export interface Group {
+  name: string;
+  code: string;
+  organization: Organization;
+}
+
+export interface UserListItem {
+  id: number;
+  username: string;
+  role: Role;
+  is_active: boolean;
+  group_info: { name: string }[];
+}
+
+export interface UserCreatePayload {
+  username: string;
+  email: string;
+  password: string;
+  role: Role;
+  group: string;
+  organization: Organization | '';
+}
+
+export interface Brand {
+  id: number;
+  brand: string;
+  white_labeled_brands: { data: string[] };
+}
+
+export interface ManufacturerResult {
+  id: number;
+  manufacturer: string;
+}
+
+export interface UploadResult {
+  message: string;
+  processed: number;
+  skipped: number;
+  duplicates: { row: number; tracking_id: string }[];
+  errors: { row: number; errors: string[] }[];
+}
+
+export interface ErrorCatalogueEntry {
+  code: string;
+  reason: string;
+  title: string;
+  description: string;
+}

@@ -1,0 +1,108 @@
+// The one webpack + Module Federation configuration factory: the shell and every remote
+// build through it, so shared singletons, loaders and asset naming never drift apart.
+const path = require('node:path');
+const HtmlWebpackPlugin = require('html-webpack-plugin');
+const { ModuleFederationPlugin } = require('@module-federation/enhanced/webpack');
+
+const root = __dirname;
+
+// pnpm's `workspace:*` would reach MF as an empty version, so every shared singleton
+// carries the exact version of the package installed in the workspace.
+function versionOf(pkg) {
+  return require(require.resolve(`${pkg}/package.json`, { paths: [path.join(root, 'shell'), path.join(root, 'shared')] })).version;
+}
+
+function sharedSingletons() {
+  const singleton = (pkg) => {
+    const version = versionOf(pkg);
+    return { singleton: true, version, requiredVersion: `^${version}` };
+  };
+  return {
+    react: singleton('react'),
+    'react/': singleton('react'),
+    'react-dom': singleton('react-dom'),
+    'react-dom/': singleton('react-dom'),
+    'react-router': singleton('react-router'),
+    'react-router-dom': singleton('react-router-dom'),
+    zustand: singleton('zustand'),
+    '@veritas/shared': singleton('@veritas/shared'),
+  };
+}
+
+/**
+ * @param {object} o
+ * @param {string} o.dir          package folder (__dirname of its webpack.config.cjs)
+ * @param {string} o.name         federation name: 'shell' or the remote's name
+ * @param {number} o.devPort      port of `webpack serve`
+ * @param {Record<string,string>} [o.exposes]  remotes only
+ * @param {string} [o.title]      page title of the standalone/host page
+ * @param {string[]} [o.runtimePlugins]
+ */
+function createWebpackConfig({ dir, name, devPort, exposes, title = 'Veritas', runtimePlugins = [] }) {
+  return (_env, argv) => {
+    const production = argv.mode === 'production';
+    const isHost = !exposes;
+    const apiTarget = process.env.VERITAS_API || 'http://127.0.0.1:8080';
+    return {
+      mode: production ? 'production' : 'development',
+      context: dir,
+      entry: './src/index.ts',
+      devtool: production ? 'source-map' : 'eval-cheap-module-source-map',
+      output: {
+        path: path.join(dir, 'dist'),
+        publicPath: isHost ? '/' : 'auto',
+        filename: production ? '[name].[contenthash:8].js' : '[name].js',
+        chunkFilename: production ? '[name].[contenthash:8].js' : '[name].js',
+        uniqueName: name,
+        clean: true,
+      },
+      resolve: { extensions: ['.tsx', '.ts', '.js', '.mjs'] },
+      module: {
+        rules: [
+          {
+            test: /\.tsx?$/,
+            exclude: /node_modules/,
+            use: {
+              loader: 'swc-loader',
+              options: {
+                jsc: {
+                  parser: { syntax: 'typescript', tsx: true },
+                  transform: { react: { runtime: 'automatic', development: !production } },
+                  target: 'es2020',
+                },
+              },
+            },
+          },
+          { test: /\.css$/, use: ['style-loader', 'css-loader'] },
+          { test: /\.svg$/, type: 'asset/source' },
+        ],
+      },
+      optimization: { runtimeChunk: false, moduleIds: 'deterministic' },
+      performance: { hints: false },
+      plugins: [
+        new ModuleFederationPlugin({
+          name,
+          ...(exposes ? { filename: 'remoteEntry.[contenthash:8].js', exposes } : {}),
+          remotes: {},
+          shared: sharedSingletons(),
+          // version-first would fetch every remote at start, so one dead remote stalls the shell.
+          shareStrategy: 'loaded-first',
+          runtimePlugins,
+          manifest: true,
+          dts: false,
+        }),
+        new HtmlWebpackPlugin({ template: path.join(root, 'index.html'), title }),
+      ],
+      devServer: {
+        port: devPort,
+        host: '127.0.0.1',
+        historyApiFallback: true,
+        hot: false,
+        headers: { 'Access-Control-Allow-Origin': '*' },
+        proxy: [{ context: ['/veritas', '/remotes.json'], target: apiTarget, changeOrigin: false }],
+      },
+    };
+  };
+}
+
+module.exports = { createWebpackConfig, sharedSingletons };
