@@ -1,0 +1,50 @@
+// Debian's chromium driven by playwright-core; no browser is ever downloaded.
+import { Browser, BrowserContext, chromium, Page } from 'playwright-core';
+
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+export function baseUrl(): string {
+  const url = process.env.E2E_URL;
+  if (!url) throw new Error('E2E_URL is not set: run the suite through jest (global setup starts the server)');
+  return url;
+}
+
+/** Demo accounts of the seeded data (all share one password). */
+export const DEMO_PASSWORD = 'Veritas@123';
+export const DEMO = {
+  superAdmin: 'superadmin_demo',
+  admin: 'admin_demo',
+  centralOps: 'central_demo',
+  incharge: 'incharge_blr',
+  executive: 'exec_blr',
+  operator: 'wm_blr',
+} as const;
+
+export async function newContext(browser: Browser): Promise<BrowserContext> {
+  return browser.newContext({ baseURL: baseUrl(), viewport: { width: 1366, height: 900 } });
+}
+
+/** Signs in through the real login form and waits for the protected layout. */
+export async function signIn(page: Page, username: string, password = DEMO_PASSWORD): Promise<void> {
+  await page.goto('/login');
+  await page.getByLabel('Username').fill(username);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Login' }).click();
+  await page.waitForURL((url) => !url.pathname.startsWith('/login'));
+}

@@ -1,0 +1,112 @@
+// The production composition of Veritas, as `pnpm start` runs it:
+// - the console origin (PORT): the /veritas API, the shell's files with a SPA fallback, /remotes.json;
+// - each remote on its own origin (PORT+1 … PORT+5), like an independent deployment.
+// Expects built packages (see start.mjs, which builds what is missing or stale first).
+import { createRequire } from 'node:module';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const require = createRequire(import.meta.url);
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const Fastify = require('fastify');
+const fastifyStatic = require('@fastify/static');
+const fastifyCompress = require('@fastify/compress');
+
+/** Remote name → its package folder, in the order of their ports (PORT+1 …). */
+export const REMOTES = {
+  dashboard: 'mfe-dashboard',
+  devices: 'mfe-devices',
+  users: 'mfe-users',
+  data: 'mfe-data',
+  whitelabel: 'mfe-whitelabel',
+};
+
+const HOST = process.env.HOST || '127.0.0.1';
+
+// Manifests and entry documents must be revalidated so a redeployed remote shows on reload;
+// everything else is content-hashed and can be cached for good.
+function setCacheHeaders(res, filePath) {
+  const name = path.basename(filePath);
+  const mutable = name === 'index.html' || name === 'mf-manifest.json' || name === 'mf-stats.json';
+  res.setHeader('Cache-Control', mutable ? 'no-cache' : 'public, max-age=31536000, immutable');
+}
+
+/** Where the shell finds each remote: REMOTES_JSON (a JSON object) overrides the port convention. */
+function remotesFor(request, port) {
+  if (process.env.REMOTES_JSON) return JSON.parse(process.env.REMOTES_JSON);
+  const hostname = request.hostname.replace(/:\d+$/, '');
+  return Object.fromEntries(
+    Object.keys(REMOTES).map((name, i) => [name, `${request.protocol}://${hostname}:${port + i + 1}/mf-manifest.json`]),
+  );
+}
+
+async function serveRemote(dir, port) {
+  const app = Fastify({ logger: false });
+  await app.register(fastifyCompress, { global: true });
+  // Remote files are fetched cross-origin by the shell (the manifest with fetch()).
+  app.addHook('onSend', async (_req, reply) => {
+    reply.header('Access-Control-Allow-Origin', '*');
+  });
+  await app.register(fastifyStatic, { root: dir, setHeaders: setCacheHeaders });
+  await app.listen({ port, host: HOST });
+  return app;
+}
+
+/**
+ * Starts the console and every built remote.
+ * @param {{ port?: number }} [options]
+ * @returns {Promise<{ url: string, close: () => Promise<void> }>}
+ */
+export async function serve({ port = Number(process.env.PORT || 8080) } = {}) {
+  const { createServer } = require(path.join(root, 'api/dist/index.js'));
+  const { app, close: closeApi } = await createServer();
+
+  const shellDir = path.join(root, 'shell/dist');
+  await app.register(fastifyStatic, { root: shellDir, setHeaders: setCacheHeaders, wildcard: false, index: false });
+  app.get('/remotes.json', async (request, reply) => {
+    reply.header('Cache-Control', 'no-cache');
+    return remotesFor(request, port);
+  });
+  // Deep links (/ListDevices, /login …) are routes of the shell: answer its index.html.
+  app.setNotFoundHandler((request, reply) => {
+    const isPage = request.method === 'GET' && !request.url.startsWith('/veritas') && !path.extname(request.url.split('?')[0]);
+    if (!isPage) return reply.code(404).send({ detail: 'Not found' });
+    reply.header('Cache-Control', 'no-cache');
+    return reply.sendFile('index.html', shellDir);
+  });
+  await app.listen({ port, host: HOST });
+
+  const remoteServers = [];
+  const deployed = [];
+  for (const [i, [name, pkg]] of Object.entries(REMOTES).entries()) {
+    const dir = path.join(root, pkg, 'dist');
+    if (!existsSync(path.join(dir, 'mf-manifest.json'))) continue; // not deployed: the shell shows its error card
+    remoteServers.push(await serveRemote(dir, port + i + 1));
+    deployed.push(`${name} :${port + i + 1}`);
+  }
+
+  const url = `http://${HOST}:${port}/`;
+  console.log(`Veritas console on ${url}  (remotes: ${deployed.join(', ') || 'none built'})`);
+  return {
+    url,
+    close: async () => {
+      await Promise.all(remoteServers.map((s) => s.close()));
+      await app.close();
+      await closeApi();
+    },
+  };
+}
+
+/** Serves until SIGINT/SIGTERM, then closes servers and database cleanly. */
+export async function serveUntilStopped() {
+  const server = await serve();
+  const stop = async () => {
+    await server.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) await serveUntilStopped();
