@@ -1,0 +1,123 @@
+import axios, { isAxiosError, type InternalAxiosRequestConfig } from 'axios';
+import { useSession } from './session';
+import type { RoleResponse } from './types';
+
+/**
+ * The one HTTP client of the console (SPEC §7): every call goes under /veritas with cookies
+ * and JSON. axios copies the XSRF-TOKEN cookie into the X-XSRF-TOKEN header on same-origin
+ * requests (its default while `withXSRFToken` is unset); never set it to `true`, that would
+ * send the token to other origins too.
+ */
+export const http = axios.create({
+  baseURL: '/veritas',
+  withCredentials: true,
+  headers: { 'Content-Type': 'application/json' },
+  xsrfCookieName: 'XSRF-TOKEN',
+  xsrfHeaderName: 'X-XSRF-TOKEN',
+});
+
+const LOGIN_PATH = '/login';
+// A 401 from these means "wrong credentials" or "session over", never "access token expired".
+const AUTH_CALLS = ['user/login/', 'user/refresh/'];
+
+type ReplayableConfig = InternalAxiosRequestConfig & { veritasRetried?: boolean };
+
+let redirectToLogin: () => void = () => window.location.replace(LOGIN_PATH);
+
+/** How the app goes to /login once the session has expired; the default reloads the page there. */
+export function setLoginRedirect(redirect: () => void): void {
+  redirectToLogin = redirect;
+}
+
+// Concurrent 401s wait for the same renewal, so one expired access cookie costs one refresh call.
+let refreshing: Promise<void> | null = null;
+
+function refreshSession(): Promise<void> {
+  refreshing ??= http
+    .post('user/refresh/')
+    .then(
+      () => undefined,
+      (error: unknown) => {
+        useSession.getState().clearSession();
+        redirectToLogin();
+        throw error;
+      },
+    )
+    .finally(() => {
+      refreshing = null;
+    });
+  return refreshing;
+}
+
+function isAuthCall(url: string | undefined): boolean {
+  const path = (url ?? '').replace(/^\//, '');
+  return AUTH_CALLS.some((call) => path.startsWith(call));
+}
+
+http.interceptors.response.use(undefined, async (error: unknown) => {
+  if (!isAxiosError(error) || error.response?.status !== 401 || !error.config) throw error;
+  const config: ReplayableConfig = error.config;
+  if (config.veritasRetried || isAuthCall(config.url) || window.location.pathname === LOGIN_PATH) throw error;
+  config.veritasRetried = true;
+  try {
+    await refreshSession();
+  } catch {
+    throw error;
+  }
+  return http(config);
+});
+
+/** The message an error response carries in the first of `fields` present in its body. */
+export function serverMessage(error: unknown, fields: readonly string[] = ['detail', 'error', 'message', 'res']): string | undefined {
+  const body: unknown = isAxiosError(error) ? error.response?.data : undefined;
+  if (!body || typeof body !== 'object') return undefined;
+  for (const field of fields) {
+    const value = (body as Record<string, unknown>)[field];
+    if (typeof value === 'string' && value.trim()) return value;
+  }
+  return undefined;
+}
+
+/** GET user/is_LoggedIn/: true when the session cookie is valid (after a silent refresh if needed). */
+export async function checkLoggedIn(): Promise<boolean> {
+  try {
+    await http.get('user/is_LoggedIn/');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * GET user/get_role/ and fill the session store. A failure is only logged (SPEC §8): the user
+ * stays signed in, without a role, so only the screens open to every role are offered.
+ */
+export async function loadRole(): Promise<void> {
+  try {
+    const { data } = await http.get<RoleResponse>('user/get_role/');
+    useSession.getState().setSession({ user: data.user, role: data.role, hubCode: data.hub_code ?? null });
+  } catch (error) {
+    console.error('Could not load the role of the signed-in user', error);
+    useSession.getState().setSession({ user: null, role: null, hubCode: null });
+  }
+}
+
+/** The logged-in check, then the role: true and a filled store when signed in, else a cleared store. */
+export async function loadSession(): Promise<boolean> {
+  if (!(await checkLoggedIn())) {
+    useSession.getState().clearSession();
+    return false;
+  }
+  await loadRole();
+  return true;
+}
+
+/** POST user/logout/ and clear the session; a failing logout is only logged (SPEC §8). */
+export async function logout(): Promise<void> {
+  try {
+    await http.post('user/logout/');
+  } catch (error) {
+    console.error('Logout failed', error);
+  }
+  useSession.getState().clearSession();
+}

@@ -1,0 +1,90 @@
+import type { Role } from './types';
+
+// Roles and permissions as the console shows them (SPEC §6); the server enforces its own.
+
+export const ROLES: readonly Role[] = ['operators', 'executive', 'incharge', 'central_ops', 'admin', 'super_admin'];
+
+const ADMINS: readonly Role[] = ['admin', 'super_admin'];
+
+/** The name a role is shown under: field operators are "Wishmaster"s. */
+export function roleLabel(role: Role | null): string {
+  if (!role) return '';
+  return role === 'operators' ? 'Wishmaster' : role;
+}
+
+/** Every page of the protected layout, by route path, with the roles that may open it. */
+export const ROUTE_ROLES = {
+  Dashboard: ROLES,
+  ListDevices: ROLES,
+  createuser: ROLES,
+  Upload: ADMINS,
+  Download: ROLES,
+  Deactivateuser: ROLES,
+  WhiteLabel: ADMINS,
+} as const satisfies Record<string, readonly Role[]>;
+
+export type RouteName = keyof typeof ROUTE_ROLES;
+
+/** Whether `role` may open `route` ('Upload' or '/Upload'). Unknown routes and a missing role get only what every role gets. */
+export function canAccessRoute(role: Role | null, route: string): boolean {
+  const name = route.replace(/^\/+|\/+$/g, '');
+  if (!Object.hasOwn(ROUTE_ROLES, name)) return false;
+  const allowed: readonly Role[] = ROUTE_ROLES[name as RouteName];
+  return role ? allowed.includes(role) : allowed === ROLES;
+}
+
+export type MenuName = 'Data' | 'User Management';
+
+export type MenuItem =
+  | { menu: MenuName; label: string; route: RouteName }
+  /** A command rather than a page: the shell runs it (data remote's downloadApk). */
+  | { menu: MenuName; label: string; action: 'downloadApk'; roles: readonly Role[] };
+
+/** The items of the two top-bar menus, in display order (SPEC §2). */
+export const MENU_ITEMS: readonly MenuItem[] = [
+  { menu: 'Data', label: 'Upload', route: 'Upload' },
+  { menu: 'Data', label: 'Download APK', action: 'downloadApk', roles: ADMINS },
+  { menu: 'Data', label: 'White Label', route: 'WhiteLabel' },
+  { menu: 'Data', label: 'Download', route: 'Download' },
+  { menu: 'Data', label: 'Stats', route: 'ListDevices' },
+  { menu: 'User Management', label: 'Create User', route: 'createuser' },
+  { menu: 'User Management', label: 'Deactivate User', route: 'Deactivateuser' },
+];
+
+/** The items of `menu` that `role` sees. */
+export function menuItems(menu: MenuName, role: Role | null): MenuItem[] {
+  return MENU_ITEMS.filter(
+    (item) => item.menu === menu && ('route' in item ? canAccessRoute(role, item.route) : role !== null && item.roles.includes(role)),
+  );
+}
+
+const ASSIGNABLE: Partial<Record<Role, readonly Role[]>> = {
+  incharge: ['executive', 'operators'],
+  central_ops: ['incharge', 'executive'],
+  admin: ['operators', 'executive', 'incharge', 'central_ops'],
+  super_admin: ['operators', 'executive', 'incharge', 'central_ops'],
+};
+
+/** The roles a user of `creatorRole` may give to a new user; nobody can create a super_admin. */
+export function assignableRoles(creatorRole: Role | null): Role[] {
+  return [...((creatorRole && ASSIGNABLE[creatorRole]) || [])];
+}
+
+/** The create-group form is for admin and super_admin. */
+export function canCreateGroup(role: Role | null): boolean {
+  return role !== null && ADMINS.includes(role);
+}
+
+/** Deleting a user is for super_admin only (activate/deactivate are open to whoever reaches the screen). */
+export function canDeleteUser(role: Role | null): boolean {
+  return role === 'super_admin';
+}
+
+/** The dashboard's "All Hubs" choice. */
+export const ALL_HUBS = 'all';
+
+/** The hub the dashboard opens on: admins see all hubs, others their own hub (lower-cased), or all without one. */
+export function dashboardStartHub(role: Role | null, hubCode: string | null): string {
+  if (role !== null && ADMINS.includes(role)) return ALL_HUBS;
+  return hubCode ? hubCode.toLowerCase() : ALL_HUBS;
+}
