@@ -1,0 +1,56 @@
+// Session and request-forgery cookies.
+import crypto from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { HttpError } from '../http';
+import { ACCESS_TTL_MS, REFRESH_TTL_MS, type Tokens } from './sessions';
+
+export const API_PREFIX = '/veritas';
+/** httpOnly; sent with every API call. */
+export const ACCESS_COOKIE = 'veritas_access';
+/** httpOnly; only sent to user/refresh/ and user/logout/. */
+export const REFRESH_COOKIE = 'veritas_refresh';
+const REFRESH_PATH = `${API_PREFIX}/user/`;
+/** Readable by the console's scripts on any page, which echo it in the header. */
+export const XSRF_COOKIE = 'XSRF-TOKEN';
+export const XSRF_HEADER = 'x-xsrf-token';
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+const base = (request: FastifyRequest) => ({ sameSite: 'lax' as const, secure: request.protocol === 'https' });
+
+export function setSessionCookies(request: FastifyRequest, reply: FastifyReply, tokens: Tokens): void {
+  reply.setCookie(ACCESS_COOKIE, tokens.access, { ...base(request), httpOnly: true, path: API_PREFIX, maxAge: ACCESS_TTL_MS / 1000 });
+  reply.setCookie(REFRESH_COOKIE, tokens.refresh, { ...base(request), httpOnly: true, path: REFRESH_PATH, maxAge: REFRESH_TTL_MS / 1000 });
+}
+
+export function clearSessionCookies(reply: FastifyReply): void {
+  reply.clearCookie(ACCESS_COOKIE, { path: API_PREFIX });
+  reply.clearCookie(REFRESH_COOKIE, { path: REFRESH_PATH });
+}
+
+export function setXsrfCookie(request: FastifyRequest, reply: FastifyReply): void {
+  reply.setCookie(XSRF_COOKIE, crypto.randomBytes(24).toString('base64url'), { ...base(request), httpOnly: false, path: '/' });
+}
+
+/**
+ * Double-submit check: a page of another site can make the browser send our cookies but
+ * cannot read the XSRF cookie to copy it into the header. GETs receive the cookie when missing.
+ */
+export async function xsrfGuard(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const cookie = request.cookies[XSRF_COOKIE];
+  if (SAFE_METHODS.has(request.method)) {
+    if (!cookie) setXsrfCookie(request, reply);
+    return;
+  }
+  const header = request.headers[XSRF_HEADER];
+  if (!cookie || typeof header !== 'string' || !sameText(cookie, header)) {
+    const detail = 'CSRF token missing or incorrect.';
+    throw new HttpError(403, { detail, res: detail, error: detail });
+  }
+}
+
+function sameText(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && crypto.timingSafeEqual(x, y);
+}

@@ -1,0 +1,127 @@
+// Database-backed sessions. Cookies carry random tokens; the database keeps only their hashes.
+// Every request checks the session, the token and the user's is_active flag, so logout,
+// deactivation and family revocation take effect at once on every server instance.
+import crypto from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Database, Db } from '../db/schema';
+import { nowIso } from '../db/schema';
+
+export const ACCESS_TTL_MS = 15 * 60 * 1000;
+export const REFRESH_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+
+export interface Tokens {
+  access: string;
+  refresh: string;
+}
+
+export interface SessionUser {
+  id: number;
+  username: string;
+  role: string;
+  groupId: number | null;
+  sessionId: string;
+}
+
+const hashToken = (token: string) => crypto.createHash('sha256').update(token).digest('hex');
+const newToken = () => crypto.randomBytes(32).toString('base64url');
+const isoIn = (ms: number) => new Date(Date.now() + ms).toISOString();
+
+async function issueTokens(kysely: Kysely<Database>, sessionId: string): Promise<Tokens> {
+  const tokens = { access: newToken(), refresh: newToken() };
+  await kysely
+    .insertInto('auth_tokens')
+    .values([
+      { token_hash: hashToken(tokens.access), kind: 'access', session_id: sessionId, expires_at: isoIn(ACCESS_TTL_MS), used_at: null },
+      { token_hash: hashToken(tokens.refresh), kind: 'refresh', session_id: sessionId, expires_at: isoIn(REFRESH_TTL_MS), used_at: null },
+    ])
+    .execute();
+  return tokens;
+}
+
+export async function startSession(db: Db, userId: number): Promise<Tokens> {
+  await removeExpired(db);
+  const sessionId = crypto.randomUUID();
+  // One transaction, so a concurrent clean-up never sees this session without its tokens.
+  return db.kysely.transaction().execute(async (trx) => {
+    await trx.insertInto('sessions').values({ id: sessionId, user_id: userId, created_at: nowIso(), revoked_at: null }).execute();
+    return issueTokens(trx, sessionId);
+  });
+}
+
+/** The active user behind a valid access token, or null. */
+export async function authenticate(db: Db, accessToken: string | undefined): Promise<SessionUser | null> {
+  if (!accessToken) return null;
+  const row = await db.kysely
+    .selectFrom('auth_tokens as t')
+    .innerJoin('sessions as s', 's.id', 't.session_id')
+    .innerJoin('users as u', 'u.id', 's.user_id')
+    .select(['u.id', 'u.username', 'u.role', 'u.group_id', 's.id as session_id'])
+    .where('t.token_hash', '=', hashToken(accessToken))
+    .where('t.kind', '=', 'access')
+    .where('t.expires_at', '>', nowIso())
+    .where('s.revoked_at', 'is', null)
+    .where('u.is_active', '=', 1)
+    .executeTakeFirst();
+  return row ? { id: row.id, username: row.username, role: row.role, groupId: row.group_id, sessionId: row.session_id } : null;
+}
+
+/**
+ * Exchanges a refresh token for a new pair. A token that was already exchanged means it
+ * leaked (or was replayed): the whole session family is revoked.
+ */
+export async function rotateRefreshToken(db: Db, refreshToken: string | undefined): Promise<Tokens | null> {
+  if (!refreshToken) return null;
+  const tokenHash = hashToken(refreshToken);
+  const row = await db.kysely
+    .selectFrom('auth_tokens as t')
+    .innerJoin('sessions as s', 's.id', 't.session_id')
+    .innerJoin('users as u', 'u.id', 's.user_id')
+    .select(['t.session_id', 't.expires_at', 't.used_at', 's.revoked_at', 'u.is_active'])
+    .where('t.token_hash', '=', tokenHash)
+    .where('t.kind', '=', 'refresh')
+    .executeTakeFirst();
+  if (!row || row.revoked_at !== null || row.is_active !== 1) return null;
+  if (row.used_at !== null) {
+    await revokeSession(db, row.session_id);
+    return null;
+  }
+  if (row.expires_at <= nowIso()) return null;
+  // Conditional update: of two concurrent exchanges of one token, only one wins.
+  const claimed = await db.kysely
+    .updateTable('auth_tokens')
+    .set({ used_at: nowIso() })
+    .where('token_hash', '=', tokenHash)
+    .where('used_at', 'is', null)
+    .executeTakeFirst();
+  if (Number(claimed.numUpdatedRows) !== 1) {
+    await revokeSession(db, row.session_id);
+    return null;
+  }
+  return issueTokens(db.kysely, row.session_id);
+}
+
+/** The session a token (access or refresh) belongs to, whatever its state. */
+export async function sessionOfToken(db: Db, token: string | undefined): Promise<string | null> {
+  if (!token) return null;
+  const row = await db.kysely.selectFrom('auth_tokens').select('session_id').where('token_hash', '=', hashToken(token)).executeTakeFirst();
+  return row?.session_id ?? null;
+}
+
+export async function revokeSession(db: Db, sessionId: string): Promise<void> {
+  await db.kysely.updateTable('sessions').set({ revoked_at: nowIso() }).where('id', '=', sessionId).where('revoked_at', 'is', null).execute();
+}
+
+export async function revokeUserSessions(db: Db, userId: number): Promise<void> {
+  await db.kysely.updateTable('sessions').set({ revoked_at: nowIso() }).where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
+}
+
+/** Drops expired tokens and the sessions left without any. */
+async function removeExpired(db: Db): Promise<void> {
+  await db.kysely.deleteFrom('auth_tokens').where('expires_at', '<', nowIso()).execute();
+  await db.kysely
+    .deleteFrom('sessions')
+    .where(({ not, exists, selectFrom }) =>
+      not(exists(selectFrom('auth_tokens').select('auth_tokens.session_id').whereRef('auth_tokens.session_id', '=', 'sessions.id'))),
+    )
+    .execute();
+}

@@ -1,0 +1,40 @@
+// Opens the database: embedded SQLite under the data folder, or PostgreSQL when a URL is given.
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Pool } from 'pg';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import type { Database, Db } from './schema';
+import { migrationsFor } from './migrations';
+
+export interface DbOptions {
+  dataDir: string;
+  databaseUrl?: string;
+}
+
+export function openDatabase({ dataDir, databaseUrl }: DbOptions): Db {
+  if (databaseUrl) {
+    const pool = new Pool({ connectionString: databaseUrl, max: 10 });
+    return { engine: 'postgres', kysely: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }) };
+  }
+  fs.mkdirSync(dataDir, { recursive: true });
+  const database = new SQLite(path.join(dataDir, 'veritas.sqlite'));
+  // WAL lets readers (e.g. a long get_status stream) run while a write commits.
+  database.pragma('journal_mode = WAL');
+  database.pragma('synchronous = NORMAL');
+  database.pragma('foreign_keys = ON');
+  database.pragma('busy_timeout = 5000');
+  return { engine: 'sqlite', kysely: new Kysely<Database>({ dialect: new SqliteDialect({ database }) }) };
+}
+
+export async function migrateToLatest(db: Db): Promise<void> {
+  const migrator = new Migrator({
+    db: db.kysely,
+    provider: { getMigrations: async () => migrationsFor(db.engine) },
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) {
+    throw new Error(`Database migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
+  }
+}

@@ -1,0 +1,10 @@
+// Column helpers shared by the migrations: the few DDL details where the engines differ.
+import type { CreateTableBuilder } from 'kysely';
+import type { Engine } from '../schema';
+
+/** An auto-increment integer primary key named id. */
+export function addIdColumn<T extends string>(table: CreateTableBuilder<T, never>, engine: Engine) {
+  return engine === 'postgres'
+    ? table.addColumn('id', 'serial', (c) => c.primaryKey())
+    : table.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement());
+}

@@ -1,0 +1,74 @@
+// createServer: the API ready to listen, over the configured database.
+import path from 'node:path';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { api } from './app';
+import { API_PREFIX } from './auth/cookies';
+import { ensureAdmin } from './bootstrap';
+import { migrateToLatest, openDatabase } from './db/connection';
+import { demoBanner, loadDemoData } from './demo';
+
+export interface ServerOptions {
+  /** Folder of the embedded database. Env VERITAS_DATA_DIR, default ./.veritas-data. */
+  dataDir?: string;
+  /** postgres://… to use PostgreSQL instead of the embedded database. Env DATABASE_URL. */
+  databaseUrl?: string;
+  /** Fill an empty database with demo data. Env VERITAS_DEMO (anything but '0' turns it on). */
+  demo?: boolean;
+  /** The super_admin created at start if missing. Env VERITAS_ADMIN_USERNAME, default admin. */
+  adminUsername?: string;
+  /** Env VERITAS_ADMIN_PASSWORD; without it a random password is generated and printed. */
+  adminPassword?: string;
+  logger?: boolean;
+  /** Login calls per minute per client address. Env VERITAS_LOGIN_RATE_LIMIT, default 30. */
+  loginRateLimitPerMinute?: number;
+}
+
+export interface VeritasServer {
+  app: FastifyInstance;
+  close(): Promise<void>;
+}
+
+const nonEmpty = (value: string | undefined) => (value ? value : undefined);
+
+function resolve(options: ServerOptions, env: NodeJS.ProcessEnv) {
+  const limit = Number(env.VERITAS_LOGIN_RATE_LIMIT);
+  return {
+    dataDir: path.resolve(process.cwd(), options.dataDir ?? nonEmpty(env.VERITAS_DATA_DIR) ?? '.veritas-data'),
+    databaseUrl: options.databaseUrl ?? nonEmpty(env.DATABASE_URL),
+    demo: options.demo ?? (nonEmpty(env.VERITAS_DEMO) !== undefined && env.VERITAS_DEMO !== '0'),
+    adminUsername: options.adminUsername ?? nonEmpty(env.VERITAS_ADMIN_USERNAME) ?? 'admin',
+    adminPassword: options.adminPassword ?? nonEmpty(env.VERITAS_ADMIN_PASSWORD),
+    logger: options.logger ?? true,
+    loginRateLimitPerMinute: options.loginRateLimitPerMinute ?? (Number.isInteger(limit) && limit > 0 ? limit : 30),
+  };
+}
+
+/**
+ * Opens the database, applies migrations, creates the admin and (if asked) the demo data, and
+ * returns the app with every route under /veritas registered but not yet listening, so the
+ * caller can add routes (e.g. the console's static files) before app.listen().
+ */
+export async function createServer(options: ServerOptions = {}): Promise<VeritasServer> {
+  const config = resolve(options, process.env);
+  const db = openDatabase(config);
+  try {
+    await migrateToLatest(db);
+    await ensureAdmin(db, config.adminUsername, config.adminPassword);
+    if (config.demo) {
+      await loadDemoData(db);
+      const banner = await demoBanner(db);
+      if (banner) console.log(banner);
+    }
+  } catch (error) {
+    await db.kysely.destroy();
+    throw error;
+  }
+
+  const app = Fastify({ logger: config.logger });
+  app.addHook('onClose', () => db.kysely.destroy());
+  await app.register(api, { prefix: API_PREFIX, db, loginRateLimitPerMinute: config.loginRateLimitPerMinute });
+  return { app, close: () => app.close() };
+}
+
+export { insertSyntheticRecords, loadDemoData, DEMO_PASSWORD, DEMO_USERS } from './demo';
+export { migrateToLatest, openDatabase } from './db/connection';

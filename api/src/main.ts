@@ -1,0 +1,16 @@
+// Runs the API alone on PORT (default 8080), 127.0.0.1.
+import { createServer } from './index';
+
+async function main() {
+  const { app } = await createServer();
+  const port = Number(process.env.PORT ?? 8080);
+  await app.listen({ port, host: '127.0.0.1' });
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => void app.close().then(() => process.exit(0)));
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
