@@ -1,0 +1,315 @@
+// user/* management routes and the server's role rules (CONTRACT.md "Roles on the server").
+import {
+  ADMIN_PASSWORD,
+  ADMIN_USERNAME,
+  Client,
+  freshDatabase,
+  insertUser,
+  seed,
+  signIn,
+  startServer,
+  type FreshDatabase,
+  type TestServer,
+} from './support/helpers';
+
+let database: FreshDatabase;
+let server: TestServer;
+let superAdmin: Client;
+const as: Record<string, Client> = {};
+
+const ROLES = ['operators', 'executive', 'incharge', 'central_ops', 'admin', 'super_admin'] as const;
+const ASSIGNABLE: Record<string, string[]> = {
+  executive: [],
+  incharge: ['executive', 'operators'],
+  central_ops: ['incharge', 'executive'],
+  admin: ['operators', 'executive', 'incharge', 'central_ops'],
+  super_admin: ['operators', 'executive', 'incharge', 'central_ops'],
+};
+
+beforeAll(async () => {
+  database = await freshDatabase();
+  server = await startServer(database);
+  superAdmin = await seed(
+    server.url,
+    [
+      { code: 'HUB1', organization: 'hub' },
+      { code: 'HUB2', organization: 'hub' },
+      { code: 'RC1', organization: 'RC' },
+    ],
+    [
+      { username: 'ops1', role: 'central_ops' },
+      { username: 'incharge1', role: 'incharge', group: 'HUB1' },
+      { username: 'exec1', role: 'executive', group: 'HUB1' },
+      { username: 'rcexec1', role: 'executive', group: 'RC1' },
+      { username: 'wm1', role: 'operators', group: 'HUB1' },
+    ],
+  );
+  await insertUser(database, 'admin1', 'admin');
+  as.super_admin = superAdmin;
+  as.admin = await signIn(server.url, 'admin1');
+  as.central_ops = await signIn(server.url, 'ops1');
+  as.incharge = await signIn(server.url, 'incharge1');
+  as.executive = await signIn(server.url, 'exec1');
+});
+
+afterAll(async () => {
+  await server?.close();
+  await database?.drop();
+});
+
+async function usersByName(): Promise<Map<string, { id: number; role: string; is_active: boolean }>> {
+  const answer = await superAdmin.get('user/get_users/');
+  return new Map(answer.body.map((u: { username: string; id: number; role: string; is_active: boolean }) => [u.username, u]));
+}
+
+const newUser = (username: string, role: string, extra: Record<string, unknown> = {}) => ({
+  username,
+  email: `${username}@example.com`,
+  password: 'Secret-123',
+  role,
+  group: role === 'central_ops' ? '' : 'HUB1',
+  organization: role === 'central_ops' ? '' : 'hub',
+  ...extra,
+});
+
+describe('get_role', () => {
+  test('answers {user, role, hub_code} with the code of the user hub group', async () => {
+    expect((await as.executive!.get('user/get_role/')).body).toEqual({ user: 'exec1', role: 'executive', hub_code: 'HUB1' });
+  });
+
+  test('hub_code is null for a user of an RC group and for a user without group', async () => {
+    const rc = await signIn(server.url, 'rcexec1');
+    expect((await rc.get('user/get_role/')).body).toEqual({ user: 'rcexec1', role: 'executive', hub_code: null });
+    expect((await as.central_ops!.get('user/get_role/')).body).toEqual({ user: 'ops1', role: 'central_ops', hub_code: null });
+  });
+
+  test('answers 401 without a session', async () => {
+    expect((await new Client(server.url).get('user/get_role/')).status).toBe(401);
+  });
+});
+
+describe('get_groups', () => {
+  test('answers every group as {name, code, organization}', async () => {
+    const answer = await as.executive!.get('user/get_groups/');
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual(
+      expect.arrayContaining([
+        { name: 'HUB1', code: 'HUB1', organization: 'hub' },
+        { name: 'HUB2', code: 'HUB2', organization: 'hub' },
+        { name: 'RC1', code: 'RC1', organization: 'RC' },
+      ]),
+    );
+    for (const group of answer.body) expect(Object.keys(group).sort()).toEqual(['code', 'name', 'organization']);
+  });
+
+  test('answers 401 without a session', async () => {
+    expect((await new Client(server.url).get('user/get_groups/')).status).toBe(401);
+  });
+});
+
+describe('create user: role matrix (creator × target role)', () => {
+  const cases = Object.keys(ASSIGNABLE).flatMap((creator) =>
+    ROLES.map((target) => ({ creator, target, allowed: ASSIGNABLE[creator]!.includes(target) })),
+  );
+  test.each(cases)('$creator creating a $target user: allowed=$allowed (else 403 {detail})', async ({ creator, target, allowed }) => {
+    const username = `m_${creator}_${target}`;
+    const answer = await as[creator]!.post('user/create/', newUser(username, target));
+    if (allowed) {
+      expect(answer.status).toBe(201);
+      expect(answer.body).toMatchObject({ username, role: target });
+    } else {
+      expect(answer.status).toBe(403);
+      expect(answer.body.detail).toEqual(expect.any(String));
+    }
+  });
+
+  test('a created user can sign in with the given password and has the given group', async () => {
+    const client = new Client(server.url);
+    expect((await client.login('m_super_admin_executive', 'Secret-123')).status).toBe(200);
+    expect((await client.get('user/get_role/')).body.hub_code).toBe('HUB1');
+  });
+
+  test('a central_ops user needs no organization or group', async () => {
+    const answer = await superAdmin.post('user/create/', newUser('ops_nogroup', 'central_ops', { group: 'HUB1', organization: 'hub' }));
+    expect(answer.status).toBe(201);
+    const client = await signIn(server.url, 'ops_nogroup', 'Secret-123');
+    expect((await client.get('user/get_role/')).body.hub_code).toBeNull();
+  });
+
+  test('answers 401 without a session', async () => {
+    const client = new Client(server.url);
+    await client.get('user/is_LoggedIn/');
+    expect((await client.post('user/create/', newUser('anon_user', 'executive'))).status).toBe(401);
+  });
+});
+
+describe('create user: validation answers 400 {detail, field}', () => {
+  test.each([
+    ['username missing', { username: '' }, 'username'],
+    ['email missing', { email: '' }, 'email'],
+    ['email malformed', { email: 'not-an-email' }, 'email'],
+    ['password missing', { password: '' }, 'password'],
+    ['role missing', { role: '' }, 'role'],
+    ['role unknown', { role: 'wizard' }, 'role'],
+    ['organization missing for a hub role', { organization: '' }, 'organization'],
+    ['organization not hub or RC', { organization: 'moon' }, 'organization'],
+    ['group missing for a hub role', { group: '' }, 'group'],
+    ['group unknown', { group: 'NOPE' }, 'group'],
+    ['group of another organization', { group: 'RC1', organization: 'hub' }, 'group'],
+  ])('%s', async (_name, change, field) => {
+    const answer = await superAdmin.post('user/create/', newUser('v_user', 'executive', change));
+    expect(answer.status).toBe(400);
+    expect(answer.body).toMatchObject({ field, detail: expect.any(String) });
+  });
+
+  test('duplicate username answers 400 {detail}', async () => {
+    const answer = await superAdmin.post('user/create/', newUser('exec1', 'executive'));
+    expect(answer.status).toBe(400);
+    expect(answer.body).toMatchObject({ field: 'username', detail: 'A user with that username already exists.' });
+  });
+});
+
+describe('create_group', () => {
+  test.each(['executive', 'incharge', 'central_ops'])('%s is refused with 403 {detail}', async (role) => {
+    const answer = await as[role]!.post('user/create_group/', { name: 'X1', code: 'X1', organization: 'hub' });
+    expect(answer.status).toBe(403);
+    expect(answer.body).toEqual({ detail: 'You do not have permission to create a group.' });
+  });
+
+  test.each(['admin', 'super_admin'])('%s creates a group: 201 {name, code, organization}, listed by get_groups', async (role) => {
+    const code = `G-${role}`;
+    const answer = await as[role]!.post('user/create_group/', { name: code, code, organization: 'RC' });
+    expect(answer.status).toBe(201);
+    expect(answer.body).toEqual({ name: code, code, organization: 'RC' });
+    expect((await as[role]!.get('user/get_groups/')).body).toContainEqual({ name: code, code, organization: 'RC' });
+  });
+
+  test('a duplicate code answers 400 {detail, field:"code"}', async () => {
+    const answer = await superAdmin.post('user/create_group/', { name: 'HUB1', code: 'HUB1', organization: 'hub' });
+    expect(answer.status).toBe(400);
+    expect(answer.body).toMatchObject({ field: 'code', detail: expect.stringMatching(/already exists/) });
+  });
+
+  test.each([
+    ['code missing', { code: '' }, 'code'],
+    ['code with spaces', { code: 'A B' }, 'code'],
+    ['organization missing', { organization: '' }, 'organization'],
+    ['organization not hub or RC', { organization: 'HUB' }, 'organization'],
+  ])('validation: %s answers 400 naming the field', async (_name, change, field) => {
+    const answer = await superAdmin.post('user/create_group/', { name: 'V1', code: 'V1', organization: 'hub', ...change });
+    expect(answer.status).toBe(400);
+    expect(answer.body).toMatchObject({ field, detail: expect.any(String) });
+  });
+
+  test('the name defaults to the code', async () => {
+    await superAdmin.post('user/create_group/', { code: 'NONAME', organization: 'hub' });
+    expect((await superAdmin.get('user/get_groups/')).body).toContainEqual({ name: 'NONAME', code: 'NONAME', organization: 'hub' });
+  });
+});
+
+describe('get_users', () => {
+  test('items are {id, username, role, is_active, group_info:[{name}]}', async () => {
+    const answer = await superAdmin.get('user/get_users/');
+    expect(answer.status).toBe(200);
+    const exec = answer.body.find((u: { username: string }) => u.username === 'exec1');
+    expect(exec).toEqual({ id: expect.any(Number), username: 'exec1', role: 'executive', is_active: true, group_info: [{ name: 'HUB1' }] });
+    const ops = answer.body.find((u: { username: string }) => u.username === 'ops1');
+    expect(ops.group_info).toEqual([]);
+  });
+
+  test.each(['admin', 'super_admin'])('%s sees every user', async (role) => {
+    const roles = new Set((await as[role]!.get('user/get_users/')).body.map((u: { role: string }) => u.role));
+    expect([...roles].sort()).toEqual([...ROLES].sort());
+  });
+
+  test.each(['incharge', 'central_ops', 'executive'])('%s sees only users whose role it may assign', async (role) => {
+    const answer = await as[role]!.get('user/get_users/');
+    expect(answer.status).toBe(200);
+    for (const user of answer.body) expect(ASSIGNABLE[role]).toContain(user.role);
+    expect(answer.body.length > 0).toBe(ASSIGNABLE[role]!.length > 0);
+  });
+
+  test('answers 401 without a session', async () => {
+    expect((await new Client(server.url).get('user/get_users/')).status).toBe(401);
+  });
+});
+
+describe('delete_user', () => {
+  test.each(['admin', 'central_ops', 'incharge'])('%s is refused with 403 {error, detail}', async (role) => {
+    const target = (await usersByName()).get('wm1')!;
+    const answer = await as[role]!.post('user/delete_user/', { user_id: target.id });
+    expect(answer.status).toBe(403);
+    expect(answer.body).toMatchObject({ error: expect.any(String), detail: expect.any(String) });
+  });
+
+  test('super_admin deletes another user: 200 {message}, the user is gone and cannot sign in', async () => {
+    await superAdmin.post('user/create/', newUser('doomed', 'executive'));
+    const target = (await usersByName()).get('doomed')!;
+    const answer = await superAdmin.post('user/delete_user/', { user_id: target.id });
+    expect(answer.status).toBe(200);
+    expect(answer.body.message).toEqual(expect.any(String));
+    expect((await usersByName()).has('doomed')).toBe(false);
+    expect((await new Client(server.url).login('doomed', 'Secret-123')).status).toBe(401);
+  });
+
+  test('super_admin can never delete oneself (403 {error})', async () => {
+    const me = (await usersByName()).get(ADMIN_USERNAME)!;
+    const answer = await superAdmin.post('user/delete_user/', { user_id: me.id });
+    expect(answer.status).toBe(403);
+    expect(answer.body.error).toMatch(/your own account/);
+    expect((await new Client(server.url).login(ADMIN_USERNAME, ADMIN_PASSWORD)).status).toBe(200);
+  });
+
+  test('an unknown user answers 404 {error} and an invalid user_id 400 {error, field}', async () => {
+    expect((await superAdmin.post('user/delete_user/', { user_id: 999999 })).status).toBe(404);
+    const invalid = await superAdmin.post('user/delete_user/', { user_id: 'abc' });
+    expect(invalid.status).toBe(400);
+    expect(invalid.body).toMatchObject({ error: expect.any(String), detail: expect.any(String), field: 'user_id' });
+  });
+});
+
+describe('deactivate_user and activate_user', () => {
+  test('incharge may deactivate and activate an executive of its assignable roles: 200 {message}', async () => {
+    const target = (await usersByName()).get('m_super_admin_executive')!;
+    const off = await as.incharge!.post('user/deactivate_user/', { user_id: target.id });
+    expect(off.status).toBe(200);
+    expect(off.body.message).toEqual(expect.any(String));
+    expect((await usersByName()).get('m_super_admin_executive')!.is_active).toBe(false);
+    const on = await as.incharge!.post('user/activate_user/', { user_id: String(target.id) });
+    expect(on.status).toBe(200);
+    expect((await usersByName()).get('m_super_admin_executive')!.is_active).toBe(true);
+  });
+
+  test.each([
+    ['incharge', 'ops1'],
+    ['incharge', 'incharge1'],
+    ['central_ops', 'wm1'],
+    ['executive', 'wm1'],
+    ['admin', ADMIN_USERNAME],
+  ])('%s may not deactivate %s (a role it cannot assign): 403 {error, detail}', async (role, username) => {
+    const target = (await usersByName()).get(username)!;
+    for (const action of ['deactivate_user', 'activate_user']) {
+      const answer = await as[role]!.post(`user/${action}/`, { user_id: target.id });
+      expect(answer.status).toBe(403);
+      expect(answer.body).toMatchObject({ error: expect.any(String), detail: expect.any(String) });
+    }
+    expect((await usersByName()).get(username)!.is_active).toBe(true);
+  });
+
+  test.each(['super_admin', 'admin', 'central_ops'])('%s can never deactivate or activate oneself (403)', async (role) => {
+    const me = (await as[role]!.get('user/get_role/')).body.user as string;
+    const id = (await usersByName()).get(me)!.id;
+    const answer = await as[role]!.post('user/deactivate_user/', { user_id: id });
+    expect(answer.status).toBe(403);
+    expect(answer.body.error).toMatch(/your own account/);
+    expect((await as[role]!.post('user/activate_user/', { user_id: id })).status).toBe(403);
+  });
+
+  test('a deactivated user cannot log in (403 Account is deactivated)', async () => {
+    const target = (await usersByName()).get('m_admin_incharge')!;
+    expect((await as.admin!.post('user/deactivate_user/', { user_id: target.id })).status).toBe(200);
+    const answer = await new Client(server.url).login('m_admin_incharge', 'Secret-123');
+    expect(answer.status).toBe(403);
+    expect(answer.body.res).toBe('Account is deactivated');
+  });
+});
