@@ -1,0 +1,211 @@
+import { checkLoggedIn, http, loadSession, logout, serverMessage, setLoginRedirect } from './http';
+import { useSession } from './session';
+import { mockApi, type MockApi } from './testing/mockApi';
+
+let api: MockApi;
+let redirect: jest.Mock;
+
+beforeEach(() => {
+  api = mockApi();
+  redirect = jest.fn();
+  setLoginRedirect(redirect);
+  useSession.getState().setSession({ user: 'asha', role: 'admin', hubCode: 'BLR01' });
+  window.history.pushState({}, '', '/ListDevices');
+});
+
+afterEach(() => api.restore());
+
+/** 401 until the refresh call has succeeded, then 200. */
+function expiringAccess() {
+  let refreshed = false;
+  api.on('POST user/refresh/', () => {
+    refreshed = true;
+    return [200, {}];
+  });
+  return (body: unknown) => () => (refreshed ? [200, body] : [401, { detail: 'expired' }]) as [number, unknown];
+}
+
+describe('client defaults (SPEC §7)', () => {
+  test('calls go under /veritas with cookies, JSON and the XSRF cookie/header names', () => {
+    expect(http.defaults.baseURL).toBe('/veritas');
+    expect(http.defaults.withCredentials).toBe(true);
+    expect(http.defaults.headers['Content-Type']).toBe('application/json');
+    expect(http.defaults.xsrfCookieName).toBe('XSRF-TOKEN');
+    expect(http.defaults.xsrfHeaderName).toBe('X-XSRF-TOKEN');
+    expect(http.defaults.timeout ?? 0).toBe(0);
+  });
+
+  /** The headers the browser's XMLHttpRequest was given for one POST (the network is not reached). */
+  async function headersSentFor(url: string): Promise<Record<string, string>> {
+    api.restore(); // the real XMLHttpRequest path, where axios adds the XSRF header
+    const headers: Record<string, string> = {};
+    const setHeader = jest.spyOn(XMLHttpRequest.prototype, 'setRequestHeader').mockImplementation((name, value) => {
+      headers[name] = value;
+    });
+    const send = jest.spyOn(XMLHttpRequest.prototype, 'send').mockImplementation(function (this: XMLHttpRequest) {
+      this.dispatchEvent(new ProgressEvent('error'));
+    });
+    document.cookie = 'XSRF-TOKEN=token-123; path=/';
+    try {
+      await http.post(url).catch(() => undefined);
+      return headers;
+    } finally {
+      setHeader.mockRestore();
+      send.mockRestore();
+      document.cookie = 'XSRF-TOKEN=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/';
+    }
+  }
+
+  test('a same-origin POST carries the XSRF-TOKEN cookie as the X-XSRF-TOKEN header', async () => {
+    expect(await headersSentFor('user/logout/')).toMatchObject({ 'X-XSRF-TOKEN': 'token-123' });
+  });
+
+  test('the XSRF token is never sent to another origin', async () => {
+    expect(await headersSentFor('https://elsewhere.example/collect')).not.toHaveProperty('X-XSRF-TOKEN');
+  });
+});
+
+describe('silent refresh after a 401 (SPEC §4)', () => {
+  test('a 401 refreshes once and replays the request', async () => {
+    const answer = expiringAccess();
+    api.on('GET api/get_status/', answer([{ id: 1 }]));
+
+    const { data } = await http.get('api/get_status/');
+
+    expect(data).toEqual([{ id: 1 }]);
+    expect(api.requestsTo('POST user/refresh/')).toHaveLength(1);
+    expect(api.requestsTo('GET api/get_status/')).toHaveLength(2);
+  });
+
+  test('N concurrent 401s share exactly one refresh call and all N are replayed', async () => {
+    const answer = expiringAccess();
+    api.on('GET api/get_status/', answer('status')).on('GET user/get_users/', answer('users')).on('GET user/get_groups/', answer('groups'));
+
+    const results = await Promise.all([
+      http.get('api/get_status/'),
+      http.get('user/get_users/'),
+      http.get('user/get_groups/'),
+      http.get('api/get_status/'),
+    ]);
+
+    expect(results.map((r) => r.data)).toEqual(['status', 'users', 'groups', 'status']);
+    expect(api.requestsTo('POST user/refresh/')).toHaveLength(1);
+    expect(api.requestsTo('GET api/get_status/')).toHaveLength(4);
+  });
+
+  test('a failed refresh clears the session and redirects to /login once for all waiting calls', async () => {
+    api.on('POST user/refresh/', [401, { detail: 'refresh expired' }]).on('GET api/get_status/', [401, {}]);
+
+    const outcomes = await Promise.allSettled([http.get('api/get_status/'), http.get('api/get_status/'), http.get('api/get_status/')]);
+
+    expect(outcomes.every((o) => o.status === 'rejected')).toBe(true);
+    expect(api.requestsTo('POST user/refresh/')).toHaveLength(1);
+    expect(redirect).toHaveBeenCalledTimes(1);
+    expect(useSession.getState()).toMatchObject({ isAuthenticated: false, user: null, role: null, hubCode: null });
+  });
+
+  test('the failing call rejects with its own 401, not the refresh error', async () => {
+    api.on('POST user/refresh/', [500, {}]).on('GET api/get_status/', [401, { detail: 'expired' }]);
+    await expect(http.get('api/get_status/')).rejects.toMatchObject({ response: { status: 401 } });
+  });
+
+  test('a replayed request that gets 401 again is not refreshed a second time', async () => {
+    api.on('POST user/refresh/', [200, {}]).on('GET api/get_status/', [401, {}]);
+
+    await expect(http.get('api/get_status/')).rejects.toMatchObject({ response: { status: 401 } });
+
+    expect(api.requestsTo('POST user/refresh/')).toHaveLength(1);
+    expect(api.requestsTo('GET api/get_status/')).toHaveLength(2);
+  });
+
+  test('no refresh for a 401 from user/login/ (wrong credentials)', async () => {
+    api.on('POST user/login/', [401, {}]);
+    await expect(http.post('user/login/', { username: 'a', password: 'b' })).rejects.toMatchObject({ response: { status: 401 } });
+    expect(api.requestsTo('POST user/refresh/')).toHaveLength(0);
+  });
+
+  test('no refresh for a 401 from user/refresh/ itself', async () => {
+    api.on('POST user/refresh/', [401, {}]);
+    await expect(http.post('user/refresh/')).rejects.toMatchObject({ response: { status: 401 } });
+    expect(api.requestsTo('POST user/refresh/')).toHaveLength(1);
+    expect(redirect).not.toHaveBeenCalled();
+  });
+
+  test('no refresh while on /login', async () => {
+    window.history.pushState({}, '', '/login');
+    api.on('GET user/is_LoggedIn/', [401, {}]);
+    await expect(http.get('user/is_LoggedIn/')).rejects.toMatchObject({ response: { status: 401 } });
+    expect(api.requestsTo('POST user/refresh/')).toHaveLength(0);
+  });
+
+  test('no refresh for other failures (403, 500)', async () => {
+    api.on('POST user/create_group/', [403, {}]).on('GET api/get_status/', [500, {}]);
+    await expect(http.post('user/create_group/', {})).rejects.toMatchObject({ response: { status: 403 } });
+    await expect(http.get('api/get_status/')).rejects.toMatchObject({ response: { status: 500 } });
+    expect(api.requestsTo('POST user/refresh/')).toHaveLength(0);
+  });
+});
+
+describe('session helpers', () => {
+  test('checkLoggedIn: 200 from user/is_LoggedIn/ means signed in, a failure means not', async () => {
+    api.on('GET user/is_LoggedIn/', [200, {}]);
+    await expect(checkLoggedIn()).resolves.toBe(true);
+    api.on('GET user/is_LoggedIn/', [500, {}]);
+    await expect(checkLoggedIn()).resolves.toBe(false);
+  });
+
+  test('loadSession fills the store from user/get_role/, hub_code becoming hubCode', async () => {
+    useSession.getState().clearSession();
+    api.on('GET user/is_LoggedIn/', [200, {}]).on('GET user/get_role/', [200, { user: 'ravi', role: 'incharge', hub_code: 'DEL02' }]);
+
+    await expect(loadSession()).resolves.toBe(true);
+
+    expect(useSession.getState()).toMatchObject({ user: 'ravi', role: 'incharge', hubCode: 'DEL02', isAuthenticated: true });
+  });
+
+  test('loadSession clears the store when the logged-in check fails and does not ask for the role', async () => {
+    window.history.pushState({}, '', '/login');
+    api.on('GET user/is_LoggedIn/', [401, {}]);
+
+    await expect(loadSession()).resolves.toBe(false);
+
+    expect(useSession.getState().isAuthenticated).toBe(false);
+    expect(api.requestsTo('GET user/get_role/')).toHaveLength(0);
+  });
+
+  test('a failing role fetch is only logged: the user stays signed in without a role', async () => {
+    const log = jest.spyOn(console, 'error').mockImplementation(() => {});
+    api.on('GET user/is_LoggedIn/', [200, {}]).on('GET user/get_role/', [500, {}]);
+
+    await expect(loadSession()).resolves.toBe(true);
+
+    expect(useSession.getState()).toMatchObject({ isAuthenticated: true, role: null });
+    expect(log).toHaveBeenCalled();
+    log.mockRestore();
+  });
+
+  test('logout posts user/logout/ and clears the session', async () => {
+    api.on('POST user/logout/', [200, {}]);
+    await logout();
+    expect(api.requestsTo('POST user/logout/')).toHaveLength(1);
+    expect(useSession.getState().isAuthenticated).toBe(false);
+  });
+
+  test('a failing logout is only logged and still clears the session', async () => {
+    const log = jest.spyOn(console, 'error').mockImplementation(() => {});
+    api.on('POST user/logout/', [500, {}]);
+    await expect(logout()).resolves.toBeUndefined();
+    expect(useSession.getState().isAuthenticated).toBe(false);
+    expect(log).toHaveBeenCalled();
+    log.mockRestore();
+  });
+
+  test('serverMessage takes the first named field of the error body', async () => {
+    api.on('POST user/create/', [400, { detail: 'Username taken', error: 'other' }]);
+    const error = await http.post('user/create/', {}).catch((e: unknown) => e);
+    expect(serverMessage(error)).toBe('Username taken');
+    expect(serverMessage(error, ['error'])).toBe('other');
+    expect(serverMessage(error, ['res'])).toBeUndefined();
+    expect(serverMessage(new Error('network'))).toBeUndefined();
+  });
+});

@@ -1,0 +1,120 @@
+import {
+  ALL_HUBS,
+  ROLES,
+  assignableRoles,
+  canAccessRoute,
+  canCreateGroup,
+  canDeleteUser,
+  dashboardStartHub,
+  menuItems,
+  roleLabel,
+} from './roles';
+import type { Role } from './types';
+
+const labels = (menu: 'Data' | 'User Management', role: Role | null) => menuItems(menu, role).map((item) => item.label);
+
+describe('role labels', () => {
+  test('operators are shown as Wishmaster, other roles under their own name', () => {
+    expect(ROLES.map(roleLabel)).toEqual(['Wishmaster', 'executive', 'incharge', 'central_ops', 'admin', 'super_admin']);
+  });
+});
+
+describe('menus (SPEC §2, §6)', () => {
+  test.each<Role>(['admin', 'super_admin'])('%s sees the whole Data menu: Upload, Download APK, White Label, Download, Stats', (role) => {
+    expect(labels('Data', role)).toEqual(['Upload', 'Download APK', 'White Label', 'Download', 'Stats']);
+  });
+
+  test.each<Role>(['operators', 'executive', 'incharge', 'central_ops'])('%s sees only Download and Stats in the Data menu', (role) => {
+    expect(labels('Data', role)).toEqual(['Download', 'Stats']);
+  });
+
+  test.each<Role>([...ROLES])('%s sees Create User and Deactivate User in User Management', (role) => {
+    expect(labels('User Management', role)).toEqual(['Create User', 'Deactivate User']);
+  });
+
+  test('a user whose role could not be loaded sees only the items open to every role', () => {
+    expect(labels('Data', null)).toEqual(['Download', 'Stats']);
+    expect(labels('User Management', null)).toEqual(['Create User', 'Deactivate User']);
+  });
+
+  test('menu items point at their routes', () => {
+    const routes = Object.fromEntries(menuItems('Data', 'admin').map((item) => [item.label, 'route' in item ? item.route : item.action]));
+    expect(routes).toEqual({ Upload: 'Upload', 'Download APK': 'downloadApk', 'White Label': 'WhiteLabel', Download: 'Download', Stats: 'ListDevices' });
+  });
+});
+
+describe('route access', () => {
+  const everyone = ['Dashboard', 'ListDevices', 'createuser', 'Download', 'Deactivateuser'];
+  const adminsOnly = ['Upload', 'WhiteLabel'];
+
+  test.each<Role>([...ROLES])('%s may open the routes open to every role', (role) => {
+    for (const route of everyone) expect(canAccessRoute(role, route)).toBe(true);
+  });
+
+  test.each<Role>(['admin', 'super_admin'])('%s may open Upload and WhiteLabel', (role) => {
+    for (const route of adminsOnly) expect(canAccessRoute(role, route)).toBe(true);
+  });
+
+  test.each<Role>(['operators', 'executive', 'incharge', 'central_ops'])('%s may not open Upload or WhiteLabel', (role) => {
+    for (const route of adminsOnly) expect(canAccessRoute(role, route)).toBe(false);
+  });
+
+  test('a path with slashes is the same route; unknown routes are closed; no role means every-role routes only', () => {
+    expect(canAccessRoute('executive', '/Download/')).toBe(true);
+    expect(canAccessRoute('admin', 'Settings')).toBe(false);
+    expect(canAccessRoute('admin', 'toString')).toBe(false);
+    expect(canAccessRoute(null, 'Download')).toBe(true);
+    expect(canAccessRoute(null, 'Upload')).toBe(false);
+  });
+});
+
+describe('roles a creator may assign (SPEC §6)', () => {
+  test.each<[Role, Role[]]>([
+    ['incharge', ['executive', 'operators']],
+    ['central_ops', ['incharge', 'executive']],
+    ['admin', ['operators', 'executive', 'incharge', 'central_ops']],
+    ['super_admin', ['operators', 'executive', 'incharge', 'central_ops']],
+    ['executive', []],
+    ['operators', []],
+  ])('%s may assign %j', (creator, roles) => {
+    expect(assignableRoles(creator)).toEqual(roles);
+  });
+
+  test('nobody may create a super_admin, and no role means nothing assignable', () => {
+    for (const role of ROLES) expect(assignableRoles(role)).not.toContain('super_admin');
+    expect(assignableRoles(null)).toEqual([]);
+  });
+});
+
+describe('group creation and user deletion', () => {
+  test.each<[Role, boolean]>([
+    ['admin', true],
+    ['super_admin', true],
+    ['central_ops', false],
+    ['incharge', false],
+    ['executive', false],
+    ['operators', false],
+  ])('create-group form for %s: %s', (role, allowed) => {
+    expect(canCreateGroup(role)).toBe(allowed);
+  });
+
+  test('only super_admin may delete users', () => {
+    expect(ROLES.filter(canDeleteUser)).toEqual(['super_admin']);
+    expect(canDeleteUser(null)).toBe(false);
+  });
+});
+
+describe('dashboard start hub (SPEC §6)', () => {
+  test.each<Role>(['admin', 'super_admin'])('%s starts with all hubs even with a hub of their own', (role) => {
+    expect(dashboardStartHub(role, 'BLR01')).toBe(ALL_HUBS);
+  });
+
+  test.each<Role>(['operators', 'executive', 'incharge', 'central_ops'])('%s starts with their own hub code, lower-cased', (role) => {
+    expect(dashboardStartHub(role, 'BLR01')).toBe('blr01');
+  });
+
+  test('a non-admin without a hub starts with all hubs', () => {
+    expect(dashboardStartHub('executive', null)).toBe(ALL_HUBS);
+    expect(dashboardStartHub('executive', '')).toBe(ALL_HUBS);
+  });
+});
