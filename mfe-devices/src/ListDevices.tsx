@@ -1,0 +1,98 @@
+// Device Pick List / Stats (route ListDevices, SPEC §2): every device expectation with its
+// verification progress, filterable by tracking ID and hub. Default export: the shell's page.
+import { http, Modal, SearchSelect, type DeviceRecord } from '@veritas/shared';
+import { useDeferredValue, useEffect, useMemo, useState } from 'react';
+import { DeviceDetails } from './DeviceDetails';
+import { filterRows, hubOptions, toDeviceRows } from './deviceRows';
+import { DeviceTable } from './DeviceTable';
+import './ListDevices.css';
+
+/** GET api/get_status/ once on mount. */
+function useDeviceRecords(): { records: DeviceRecord[]; loading: boolean } {
+  const [records, setRecords] = useState<DeviceRecord[]>([]);
+  const [loading, setLoading] = useState(true);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    http
+      .get<DeviceRecord[]>('api/get_status/', { signal: controller.signal })
+      .then(({ data }) => {
+        if (!Array.isArray(data)) throw new Error('api/get_status/ did not answer a list of records');
+        setRecords(data);
+      })
+      .catch((error: unknown) => {
+        // SPEC §8: a failed device fetch on the pick list is only logged; the list stays empty.
+        if (!controller.signal.aborted) console.error('Failed to fetch device records', error);
+      })
+      .finally(() => {
+        if (!controller.signal.aborted) setLoading(false);
+      });
+    return () => controller.abort();
+  }, []);
+
+  return { records, loading };
+}
+
+export default function ListDevices() {
+  const { records, loading } = useDeviceRecords();
+  const [query, setQuery] = useState('');
+  const [hub, setHub] = useState<string | null>(null);
+  const [details, setDetails] = useState<DeviceRecord | null>(null);
+
+  const rows = useMemo(() => toDeviceRows(records), [records]);
+  const hubs = useMemo(() => hubOptions(records), [records]);
+  // Typing stays responsive: the input updates at once, the filtered table follows when React has time.
+  const deferredQuery = useDeferredValue(query);
+  const deferredHub = useDeferredValue(hub);
+  const visible = useMemo(() => filterRows(rows, deferredQuery, deferredHub), [rows, deferredQuery, deferredHub]);
+
+  const total = `${rows.length} ${rows.length === 1 ? 'record' : 'records'}`;
+  const count = visible.length === rows.length ? total : `${visible.length} of ${total}`;
+
+  return (
+    <section className="dl-page">
+      <h1 className="vx-page-title">Device Pick List</h1>
+      <div className="dl-toolbar">
+        <div className="dl-search">
+          <input
+            className="vx-input"
+            type="text"
+            placeholder="Filter by tracking id..."
+            aria-label="Filter by tracking id"
+            value={query}
+            onChange={(e) => setQuery(e.target.value)}
+          />
+          {query && (
+            <button type="button" className="dl-search__clear" aria-label="Clear tracking id filter" onClick={() => setQuery('')}>
+              ×
+            </button>
+          )}
+        </div>
+        <SearchSelect
+          className="dl-hub"
+          options={hubs}
+          value={hub}
+          onChange={setHub}
+          placeholder="Filter by hub..."
+          ariaLabel="Filter by hub"
+          clearable
+        />
+        {!loading && (
+          <span className="dl-count vx-muted" data-testid="record-count" data-count={visible.length}>
+            {count}
+          </span>
+        )}
+      </div>
+      {loading ? (
+        <p className="dl-loading vx-muted" role="status">
+          Loading devices…
+        </p>
+      ) : (
+        <DeviceTable rows={visible} onShowDetails={setDetails} />
+      )}
+      <Modal open={details !== null} title="Device Details" onClose={() => setDetails(null)}>
+        {details && <DeviceDetails record={details} />}
+      </Modal>
+    </section>
+  );
+}

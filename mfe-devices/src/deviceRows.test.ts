@@ -1,0 +1,71 @@
+import { makeRecord } from '@veritas/shared/src/records.fixture';
+import { ALL_HUBS, filterRows, hubOptions, toDeviceRows } from './deviceRows';
+
+const pending = makeRecord({ id: 1, tracking_id: { tracking_id: 'TRK-A', hub_code: 'DEL01', created_date: '2025-03-01T00:00:00Z' } });
+const submitted = makeRecord({
+  id: 2,
+  tracking_id: { tracking_id: 'TRK-B', hub_code: 'BOM02', created_date: '2025-02-01T00:00:00Z' },
+  is_submit: true,
+  submit_time: '2025-03-05T00:00:00Z',
+});
+const verified = makeRecord({
+  id: 3,
+  tracking_id: { tracking_id: 'trk-c', hub_code: 'del01', created_date: '2025-01-01T00:00:00Z' },
+  is_submit: true,
+  submit_time: '2025-01-02T00:00:00Z',
+  is_verified: true,
+  verify_time: '2025-03-03T00:00:00Z',
+});
+const undated = makeRecord({ id: 4, tracking_id: { tracking_id: 'TRK-D', hub_code: null, created_date: null } });
+
+describe('toDeviceRows', () => {
+  test('sorts newest first by the timestamp rule (verify, else submit, else created)', () => {
+    const ids = toDeviceRows([pending, undated, verified, submitted]).map((r) => r.record.id);
+    expect(ids).toEqual([2, 3, 1, 4]);
+  });
+
+  test('records without a usable time sort last, newest id first among them', () => {
+    const a = makeRecord({ id: 10, tracking_id: { created_date: null } });
+    const b = makeRecord({ id: 11, tracking_id: { created_date: 'bad' } });
+    expect(toDeviceRows([a, pending, b]).map((r) => r.record.id)).toEqual([1, 11, 10]);
+  });
+
+  test('precomputes the timestamp kind of each row', () => {
+    const kinds = Object.fromEntries(toDeviceRows([pending, submitted, verified]).map((r) => [r.record.id, r.timestamp.kind]));
+    expect(kinds).toEqual({ 1: 'created', 2: 'submitted', 3: 'verified' });
+  });
+});
+
+describe('hubOptions', () => {
+  test("lists 'All Hubs' first, then the distinct hub codes in the data", () => {
+    expect(hubOptions([pending, submitted, verified, undated])).toEqual([
+      { value: ALL_HUBS, label: 'All Hubs' },
+      { value: 'BOM02', label: 'BOM02' },
+      { value: 'DEL01', label: 'DEL01' },
+    ]);
+  });
+});
+
+describe('filterRows', () => {
+  const rows = toDeviceRows([pending, submitted, verified, undated]);
+  const ids = (r: readonly { record: { id: number } }[]) => r.map((x) => x.record.id).sort();
+
+  test('matches any part of the tracking id, case-insensitively', () => {
+    expect(ids(filterRows(rows, 'k-c', null))).toEqual([3]);
+    expect(ids(filterRows(rows, ' TRK ', null))).toEqual([1, 2, 3, 4]);
+  });
+
+  test('filters by hub case-insensitively', () => {
+    expect(ids(filterRows(rows, '', 'DEL01'))).toEqual([1, 3]);
+  });
+
+  test("'All Hubs' and no hub do not filter", () => {
+    expect(filterRows(rows, '', ALL_HUBS)).toBe(rows);
+    expect(filterRows(rows, '', null)).toBe(rows);
+  });
+
+  test('combines the tracking id and hub filters', () => {
+    expect(ids(filterRows(rows, 'trk-a', 'DEL01'))).toEqual([1]);
+    expect(ids(filterRows(rows, 'trk-b', 'DEL01'))).toEqual([]);
+  });
+});

@@ -1,0 +1,9 @@
+const { createWebpackConfig } = require('../webpack.factory.cjs');
+
+module.exports = createWebpackConfig({
+  dir: __dirname,
+  name: 'devices',
+  devPort: 3002,
+  exposes: { './ListDevices': './src/ListDevices.tsx' },
+  title: 'Veritas · Devices',
+});
