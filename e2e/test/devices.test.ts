@@ -1,0 +1,105 @@
+// SPEC §2 Device Pick List / Stats over the demo data, checked against api/get_status/.
+import { Browser, BrowserContext, Page } from 'playwright-core';
+import { DEMO, launchBrowser, newContext, signIn } from '../support/browser';
+
+interface StatusRecord {
+  id: number;
+  tracking_id: { tracking_id: string; hub_code: string | null };
+  is_submit: boolean;
+  is_verified: boolean;
+  is_verified_rc_by: boolean;
+  submitted_by: { username: string } | null;
+  verified_by: { username: string } | null;
+  verified_by_rc: { username: string } | null;
+}
+
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let records: StatusRecord[];
+
+const rows = () => page.locator('[data-testid="device-row"]');
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  context = await newContext(browser);
+  page = await context.newPage();
+  await signIn(page, DEMO.admin);
+  records = await (await page.request.get('/veritas/api/get_status/')).json();
+  await page.goto('/ListDevices');
+  await rows().first().waitFor();
+});
+afterAll(async () => {
+  await browser.close();
+});
+
+test('the nine columns are shown and the count equals the records of api/get_status/', async () => {
+  const headers = (await page.getByRole('columnheader').allInnerTexts()).map((t) => t.trim());
+  expect(headers).toEqual([
+    'Timestamp', 'Tracking ID', 'Hub Code', 'Operator', 'Expected Device', 'Scanned Device', 'Status', 'Result', 'Actions',
+  ]);
+  await page.getByText(`${records.length} records`).waitFor();
+  // Virtualized: far fewer rows in the DOM than records.
+  expect(await rows().count()).toBeLessThan(100);
+});
+
+test('filter by tracking id narrows the list in memory (no refetch) and the clear button restores it', async () => {
+  let statusCalls = 0;
+  page.on('request', (req) => {
+    if (req.url().includes('/veritas/api/get_status/')) statusCalls++;
+  });
+  const target = records[Math.floor(records.length / 2)]!.tracking_id.tracking_id;
+  await page.getByPlaceholder('Filter by tracking id...').fill(target);
+  const expected = records.filter((r) => r.tracking_id.tracking_id.toLowerCase().includes(target.toLowerCase())).length;
+  await page.getByText(`${expected} records`).waitFor();
+  await rows().first().getByText(target).waitFor();
+
+  await page.getByRole('button', { name: /clear/i }).first().click();
+  await page.getByText(`${records.length} records`).waitFor();
+  expect(statusCalls).toBe(0);
+});
+
+test("hub dropdown lists 'All Hubs' then the distinct hub codes, and filters by hub", async () => {
+  const hubs = [...new Set(records.map((r) => r.tracking_id.hub_code).filter((h): h is string => !!h))].sort();
+  const hubInput = page.getByPlaceholder('Filter by hub...');
+  await hubInput.click();
+  const options = (await page.getByRole('option').allInnerTexts()).map((t) => t.trim());
+  expect(options[0]).toBe('All Hubs');
+  expect([...options.slice(1)].sort()).toEqual(hubs);
+
+  const hub = hubs[0]!;
+  await page.getByRole('option', { name: hub, exact: true }).click();
+  const expected = records.filter((r) => r.tracking_id.hub_code === hub).length;
+  await page.getByText(`${expected} records`).waitFor();
+  const shownHubs = await rows().locator('[data-column="hub"]').allInnerTexts();
+  expect(shownHubs.every((h) => h.trim() === hub)).toBe(true);
+
+  await hubInput.click();
+  await page.getByRole('option', { name: 'All Hubs' }).click();
+  await page.getByText(`${records.length} records`).waitFor();
+});
+
+test("'See Details' opens 'Device Details' with the three-step timeline", async () => {
+  const detached = records.find((r) => r.is_verified_rc_by)!;
+  await page.getByPlaceholder('Filter by tracking id...').fill(detached.tracking_id.tracking_id);
+  await page.getByText('1 records').or(page.getByText('1 record')).first().waitFor();
+  await rows().first().getByRole('button', { name: 'See Details' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Device Details' });
+  await dialog.waitFor();
+  for (const step of ['Submitted', 'Verified at Hub', 'Verified at RC']) await dialog.getByText(step, { exact: true }).waitFor();
+  await dialog.getByText(detached.submitted_by!.username).first().waitFor();
+  await dialog.getByText(detached.verified_by_rc!.username).first().waitFor();
+  await dialog.getByRole('button', { name: /close/i }).click();
+  await dialog.waitFor({ state: 'detached' });
+  await page.getByRole('button', { name: /clear/i }).first().click();
+});
+
+test("status texts of SPEC §4 appear, including 'Detatched'", async () => {
+  const pending = records.find((r) => !r.is_submit)!;
+  await page.getByPlaceholder('Filter by tracking id...').fill(pending.tracking_id.tracking_id);
+  await rows().first().getByText('Pending').waitFor();
+  const detached = records.find((r) => r.is_verified_rc_by)!;
+  await page.getByPlaceholder('Filter by tracking id...').fill(detached.tracking_id.tracking_id);
+  await rows().first().getByText('Detatched').waitFor();
+  await page.getByRole('button', { name: /clear/i }).first().click();
+});

@@ -1,0 +1,111 @@
+// SPEC §2 Shell, §4 authentication transitions, §6 menus; CONTRACT remote loading — in a real browser.
+import { Browser, BrowserContext, Page } from 'playwright-core';
+import { DEMO, launchBrowser, newContext, signIn } from '../support/browser';
+
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser.close();
+});
+beforeEach(async () => {
+  context = await newContext(browser);
+  page = await context.newPage();
+});
+afterEach(async () => {
+  await context.close();
+});
+
+async function menuItems(menu: string): Promise<string[]> {
+  await page.getByRole('button', { name: menu }).click();
+  const items = await page.getByRole('menu', { name: menu }).getByRole('menuitem').allInnerTexts();
+  await page.keyboard.press('Escape');
+  return items.map((t) => t.trim());
+}
+
+test('menus: admin sees every Data item and both User Management items', async () => {
+  await signIn(page, DEMO.admin);
+  expect(await menuItems('Data')).toEqual(['Upload', 'Download APK', 'White Label', 'Download', 'Stats']);
+  expect(await menuItems('User Management')).toEqual(['Create User', 'Deactivate User']);
+});
+
+test('menus: executive sees only Download and Stats in Data; admin-only routes are not reachable by URL', async () => {
+  await signIn(page, DEMO.executive);
+  expect(await menuItems('Data')).toEqual(['Download', 'Stats']);
+  expect(await menuItems('User Management')).toEqual(['Create User', 'Deactivate User']);
+  for (const route of ['/Upload', '/WhiteLabel']) {
+    await page.goto(route);
+    await page.waitForLoadState('networkidle');
+    expect(new URL(page.url()).pathname).not.toBe(route);
+  }
+});
+
+test('layout: top bar shows the user name, role label and footer', async () => {
+  await signIn(page, DEMO.incharge);
+  const banner = page.getByRole('banner');
+  await banner.getByText(DEMO.incharge).waitFor();
+  await banner.getByText('incharge', { exact: true }).waitFor();
+  await page.getByText('© 2025 Designed and developed by Automation COE, OneDesign').waitFor();
+});
+
+test('logout: the logout icon ends the session and goes to /login; protected routes then redirect', async () => {
+  await signIn(page, DEMO.admin);
+  await page.getByRole('button', { name: 'Logout' }).click();
+  await page.waitForURL('**/login');
+  await page.goto('/ListDevices');
+  await page.waitForURL('**/login');
+});
+
+test('refresh: with the access cookie gone, one refresh renews the session and the request is replayed', async () => {
+  await signIn(page, DEMO.admin);
+  const cookies = await context.cookies();
+  const access = cookies.find((c) => c.httpOnly && /access/i.test(c.name));
+  expect(access).toBeDefined();
+  await context.clearCookies({ name: access!.name });
+
+  const calls: string[] = [];
+  page.on('response', (res) => {
+    const path = new URL(res.url()).pathname;
+    if (path.startsWith('/veritas/')) calls.push(`${res.status()} ${path}`);
+  });
+  await page.getByRole('button', { name: 'Data' }).click();
+  await page.getByRole('menuitem', { name: 'Stats' }).click();
+  await page.getByRole('heading', { name: /Device Pick List/i }).waitFor();
+  await page.locator('[data-testid="device-row"]').first().waitFor();
+
+  expect(calls.filter((c) => c.endsWith('/veritas/user/refresh/'))).toEqual(['200 /veritas/user/refresh/']);
+  expect(calls).toContain('401 /veritas/api/get_status/');
+  expect(calls).toContain('200 /veritas/api/get_status/');
+});
+
+test('deep link: reloading /ListDevices keeps the user on that page', async () => {
+  await signIn(page, DEMO.admin);
+  await page.goto('/ListDevices');
+  await page.locator('[data-testid="device-row"]').first().waitFor();
+  await page.reload();
+  await page.locator('[data-testid="device-row"]').first().waitFor();
+  expect(new URL(page.url()).pathname).toBe('/ListDevices');
+});
+
+test('remote down: a remote whose manifest fails shows an error card with Retry, and the shell keeps working', async () => {
+  // Every remote's manifest fails to load (the shell itself fetches none).
+  await page.route('**/mf-manifest.json', (route) => route.abort('connectionrefused'));
+  await signIn(page, DEMO.admin);
+  await page.goto('/ListDevices');
+  const card = page.getByRole('alert');
+  await card.getByRole('button', { name: 'Retry' }).waitFor();
+
+  // The rest of the console still works: menus open, other routes render, Retry recovers.
+  await page.unrouteAll();
+  await card.getByRole('button', { name: 'Retry' }).click();
+  await page.locator('[data-testid="device-row"]').first().waitFor();
+  await page.getByRole('button', { name: 'User Management' }).click();
+  await page.getByRole('menuitem', { name: 'Create User' }).waitFor();
+  await page.keyboard.press('Escape');
+  await page.getByRole('button', { name: 'Logout' }).click();
+  await page.waitForURL('**/login');
+});
