@@ -15,6 +15,9 @@ export interface DbOptions {
 export function openDatabase({ dataDir, databaseUrl }: DbOptions): Db {
   if (databaseUrl) {
     const pool = new Pool({ connectionString: databaseUrl, max: 10 });
+    // An idle connection dropped by the server (restart, failover) must not crash the process;
+    // the pool replaces it on the next query.
+    pool.on('error', (error) => console.error(`PostgreSQL connection lost: ${error.message}`));
     return { engine: 'postgres', kysely: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }) };
   }
   fs.mkdirSync(dataDir, { recursive: true });

@@ -1,0 +1,97 @@
+// Start-up: versioned migrations, admin bootstrap and configuration from the environment.
+import { sql } from 'kysely';
+import { migrateToLatest, openDatabase } from '../src/index';
+import { ADMIN_PASSWORD, ADMIN_USERNAME, Client, freshDatabase, startServer, type FreshDatabase } from './support/helpers';
+
+let database: FreshDatabase;
+
+beforeAll(async () => {
+  database = await freshDatabase();
+});
+
+afterAll(async () => {
+  await database?.drop();
+});
+
+describe('migrations', () => {
+  test('are idempotent: starting twice on the same database applies each migration once and keeps the data', async () => {
+    const first = await startServer(database);
+    const admin = new Client(first.url);
+    expect((await admin.login(ADMIN_USERNAME, ADMIN_PASSWORD)).status).toBe(200);
+    expect((await admin.post('user/create_group/', { name: 'KEEP1', code: 'KEEP1', organization: 'hub' })).status).toBe(201);
+    await first.close();
+
+    const second = await startServer(database);
+    try {
+      const again = new Client(second.url);
+      expect((await again.login(ADMIN_USERNAME, ADMIN_PASSWORD)).status).toBe(200);
+      expect((await again.get('user/get_groups/')).body).toContainEqual({ name: 'KEEP1', code: 'KEEP1', organization: 'hub' });
+    } finally {
+      await second.close();
+    }
+
+    const db = openDatabase(database.options);
+    try {
+      await migrateToLatest(db);
+      const applied = await sql<{ name: string }>`select name from kysely_migration`.execute(db.kysely);
+      expect(applied.rows.map((r) => r.name)).toEqual(['001_initial']);
+    } finally {
+      await db.kysely.destroy();
+    }
+  });
+});
+
+describe('admin bootstrap', () => {
+  test('creates the super_admin only when no user has that name; a later start does not change its password', async () => {
+    const server = await startServer(database, { adminPassword: 'a-different-password' });
+    try {
+      expect((await new Client(server.url).login(ADMIN_USERNAME, 'a-different-password')).status).toBe(401);
+      const client = new Client(server.url);
+      expect((await client.login(ADMIN_USERNAME, ADMIN_PASSWORD)).body).toEqual({ is_webview: true, role: 'super_admin' });
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('without a password, generates one and prints it in a banner on stdout', async () => {
+    const lines: string[] = [];
+    const spy = jest.spyOn(console, 'log').mockImplementation((...args: unknown[]) => void lines.push(args.join(' ')));
+    let server;
+    try {
+      server = await startServer(database, { adminUsername: 'generated_admin', adminPassword: undefined });
+    } finally {
+      spy.mockRestore();
+    }
+    try {
+      const banner = lines.join('\n');
+      const password = /password: (\S+)/.exec(banner)?.[1];
+      expect(banner).toMatch(/username: generated_admin/);
+      expect(password).toBeDefined();
+      expect((await new Client(server.url).login('generated_admin', password)).body).toEqual({ is_webview: true, role: 'super_admin' });
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('configuration from the environment', () => {
+  const saved = { ...process.env };
+  afterEach(() => {
+    process.env = { ...saved };
+  });
+
+  test('VERITAS_ADMIN_USERNAME/PASSWORD name the bootstrap admin and VERITAS_LOGIN_RATE_LIMIT limits logins per address', async () => {
+    process.env.VERITAS_ADMIN_USERNAME = 'env_admin';
+    process.env.VERITAS_ADMIN_PASSWORD = 'Env-Admin-Pass-9';
+    process.env.VERITAS_LOGIN_RATE_LIMIT = '2';
+    const server = await startServer(database, { adminUsername: undefined, adminPassword: undefined, loginRateLimitPerMinute: undefined });
+    try {
+      const client = new Client(server.url);
+      expect((await client.login('env_admin', 'Env-Admin-Pass-9')).status).toBe(200);
+      expect((await client.post('user/login/', { username: 'env_admin', password: 'Env-Admin-Pass-9' })).status).toBe(200);
+      expect((await client.post('user/login/', { username: 'env_admin', password: 'Env-Admin-Pass-9' })).status).toBe(429);
+    } finally {
+      await server.close();
+    }
+  });
+});
