@@ -35,10 +35,12 @@ export function canAccessRoute(role: Role | null, route: string): boolean {
 
 export type MenuName = 'Data' | 'User Management';
 
+/** A menu entry that runs something instead of opening a page (the shell maps it to the data remote). */
+export type MenuCommand = 'downloadApk';
+
 export type MenuItem =
   | { menu: MenuName; label: string; route: RouteName }
-  /** A command rather than a page: the shell runs it (data remote's downloadApk). */
-  | { menu: MenuName; label: string; action: 'downloadApk'; roles: readonly Role[] };
+  | { menu: MenuName; label: string; action: MenuCommand; roles: readonly Role[] };
 
 /** The items of the two top-bar menus, in display order (SPEC §2). */
 export const MENU_ITEMS: readonly MenuItem[] = [

@@ -1,0 +1,21 @@
+import { LoginForm, loadSession } from '@veritas/shared';
+import { useEffect } from 'react';
+import { useNavigate } from 'react-router-dom';
+
+/** /login: the login form; a user who is already signed in goes on to /. */
+export function LoginPage() {
+  const navigate = useNavigate();
+  const enter = () => navigate('/', { replace: true });
+
+  useEffect(() => {
+    let active = true;
+    void loadSession().then((signedIn) => {
+      if (active && signedIn) navigate('/', { replace: true });
+    });
+    return () => {
+      active = false;
+    };
+  }, [navigate]);
+
+  return <LoginForm onLoggedIn={enter} />;
+}

@@ -1,0 +1,38 @@
+import { canAccessRoute, loadSession, setLoginRedirect, useSession, type RouteName } from '@veritas/shared';
+import { useEffect, type ReactNode } from 'react';
+import { Navigate, useNavigate } from 'react-router-dom';
+import { Layout } from './Layout';
+
+/** The layout for signed-in users: checks the login on mount (SPEC §2) and sends everyone else to /login. */
+export function ProtectedLayout() {
+  const isAuthenticated = useSession((s) => s.isAuthenticated);
+  const navigate = useNavigate();
+
+  useEffect(() => {
+    const toLogin = () => navigate('/login', { replace: true });
+    // An expired session found by any call (shell or remote) leaves through the router, without a reload.
+    setLoginRedirect(toLogin);
+    let active = true;
+    void loadSession().then((signedIn) => {
+      if (active && !signedIn) toLogin();
+    });
+    return () => {
+      active = false;
+    };
+  }, [navigate]);
+
+  // Until the first check answers, a user signed in a moment ago keeps the layout; others wait.
+  if (!isAuthenticated)
+    return (
+      <p className="shell-checking" role="status">
+        Checking sign-in…
+      </p>
+    );
+  return <Layout />;
+}
+
+/** A page the role may not see is not reachable by URL either: it leads to the Dashboard. */
+export function RoleGate({ route, children }: { route: RouteName; children: ReactNode }) {
+  const role = useSession((s) => s.role);
+  return canAccessRoute(role, route) ? children : <Navigate to="/Dashboard" replace />;
+}

@@ -1,0 +1,10 @@
+const { createWebpackConfig } = require('../webpack.factory.cjs');
+
+// The host declares no remotes at build time: it reads /remotes.json when the console starts
+// (src/remotes.ts), so remotes deploy and move without rebuilding the shell.
+module.exports = createWebpackConfig({
+  dir: __dirname,
+  name: 'shell',
+  devPort: 3000,
+  title: 'Veritas',
+});
