@@ -25,10 +25,10 @@ async function expectAt(path: string, navigation?: 'REPLACE' | 'PUSH') {
 
 /** Opens a top-bar menu and reads its items. */
 async function menuLabels(menu: string) {
-  const button = await screen.findByRole('button', { name: menu });
-  await userEvent.click(button);
-  const list = document.getElementById(button.getAttribute('aria-controls')!)!;
-  const labels = [...within(list).getAllByRole('listitem')].map((item) => item.textContent);
+  await userEvent.click(await screen.findByRole('button', { name: menu }));
+  const labels = within(screen.getByRole('menu', { name: menu }))
+    .getAllByRole('menuitem')
+    .map((item) => item.textContent);
   await userEvent.keyboard('{Escape}');
   return labels;
 }
@@ -123,15 +123,23 @@ describe('menus per role (SPEC §2, §6)', () => {
     expect(await menuLabels('User Management')).toEqual(['Create User', 'Deactivate User']);
   });
 
-  test('a menu is a disclosure: aria-expanded, closes on Escape (focus back) and on outside click', async () => {
+  test('a menu is an accessible menu button: aria-expanded, focus on the first item, arrow keys, Escape (focus back), outside click', async () => {
     signedInAs(api, 'admin');
     const user = userEvent.setup();
     renderShell('/Dashboard');
     const data = await screen.findByRole('button', { name: 'Data' });
+    expect(data).toHaveAttribute('aria-haspopup', 'menu');
 
     await user.click(data);
     expect(data).toHaveAttribute('aria-expanded', 'true');
-    expect(screen.getByRole('link', { name: 'Upload' })).toBeVisible();
+    expect(screen.getByRole('menu', { name: 'Data' })).toBeVisible();
+    expect(screen.getByRole('menuitem', { name: 'Upload' })).toHaveFocus();
+    await user.keyboard('{ArrowDown}');
+    expect(screen.getByRole('menuitem', { name: 'Download APK' })).toHaveFocus();
+    await user.keyboard('{ArrowUp}{ArrowUp}');
+    expect(screen.getByRole('menuitem', { name: 'Stats' })).toHaveFocus();
+    await user.keyboard('{Home}');
+    expect(screen.getByRole('menuitem', { name: 'Upload' })).toHaveFocus();
     await user.keyboard('{Escape}');
     expect(data).toHaveAttribute('aria-expanded', 'false');
     expect(data).toHaveFocus();
@@ -147,7 +155,7 @@ describe('menus per role (SPEC §2, §6)', () => {
     renderShell('/Dashboard');
 
     await user.click(await screen.findByRole('button', { name: 'Data' }));
-    await user.click(screen.getByRole('link', { name: 'Stats' }));
+    await user.click(screen.getByRole('menuitem', { name: 'Stats' }));
 
     await expectAt('/ListDevices', 'PUSH');
     expect(await screen.findByRole('heading', { name: 'devices/ListDevices page' })).toBeInTheDocument();
@@ -162,7 +170,7 @@ describe('menus per role (SPEC §2, §6)', () => {
     renderShell('/Dashboard');
 
     await user.click(await screen.findByRole('button', { name: 'Data' }));
-    await user.click(screen.getByRole('button', { name: 'Download APK' }));
+    await user.click(screen.getByRole('menuitem', { name: 'Download APK' }));
 
     await waitFor(() => expect(download).toHaveBeenCalledTimes(1));
   });
@@ -177,7 +185,7 @@ describe('menus per role (SPEC §2, §6)', () => {
     renderShell('/Dashboard');
 
     await user.click(await screen.findByRole('button', { name: 'Data' }));
-    await user.click(screen.getByRole('button', { name: 'Download APK' }));
+    await user.click(screen.getByRole('menuitem', { name: 'Download APK' }));
 
     await waitFor(() => expect(log).toHaveBeenCalledWith('APK download failed', expect.any(Error)));
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();

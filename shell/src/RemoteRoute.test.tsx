@@ -59,7 +59,7 @@ test('a remote that is down shows an error card with Retry, while menus, other r
   expect(screen.getByRole('button', { name: 'Retry' })).toBeInTheDocument();
 
   await user.click(screen.getByRole('button', { name: 'Data' }));
-  await user.click(screen.getByRole('link', { name: 'Upload' }));
+  await user.click(screen.getByRole('menuitem', { name: 'Upload' }));
   expect(await screen.findByRole('heading', { name: 'data/Upload page' })).toBeInTheDocument();
   expect(screen.queryByRole('alert')).not.toBeInTheDocument();
   expect(screen.getByRole('button', { name: 'Logout' })).toBeEnabled();
