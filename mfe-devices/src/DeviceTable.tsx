@@ -108,19 +108,19 @@ const DeviceRowView = memo(function DeviceRowView({ row, index, top, onShowDetai
       data-tracking-id={record.tracking_id.tracking_id}
       style={{ transform: `translateY(${top}px)` }}
     >
-      <div className={`dl-cell dl-ts dl-ts--${timestamp.kind}`} role="cell" data-kind={timestamp.kind}>
+      <div className={`dl-cell dl-ts dl-ts--${timestamp.kind}`} role="cell" data-column="timestamp" data-kind={timestamp.kind}>
         {formatDateTime(timestamp.time)}
       </div>
-      <div className="dl-cell dl-mono" role="cell" title={record.tracking_id.tracking_id}>
+      <div className="dl-cell dl-mono" role="cell" data-column="tracking-id" title={record.tracking_id.tracking_id}>
         {record.tracking_id.tracking_id}
       </div>
-      <div className="dl-cell" role="cell">
+      <div className="dl-cell" role="cell" data-column="hub">
         {record.tracking_id.hub_code || NOT_AVAILABLE}
       </div>
-      <div className="dl-cell" role="cell">
+      <div className="dl-cell" role="cell" data-column="operator">
         {record.submitted_by?.username ?? NOT_AVAILABLE}
       </div>
-      <div className="dl-cell dl-device" role="cell">
+      <div className="dl-cell dl-device" role="cell" data-column="expected">
         <DeviceIcon type={expected.type} />
         <span className="dl-two-lines">
           <span title={expected.name}>{expected.name}</span>
@@ -129,7 +129,7 @@ const DeviceRowView = memo(function DeviceRowView({ row, index, top, onShowDetai
           </span>
         </span>
       </div>
-      <div className="dl-cell" role="cell">
+      <div className="dl-cell" role="cell" data-column="scanned">
         {scanned ? (
           <span className="dl-two-lines">
             <span title={scanned.name}>{scanned.name}</span>
@@ -141,10 +141,10 @@ const DeviceRowView = memo(function DeviceRowView({ row, index, top, onShowDetai
           NOT_AVAILABLE
         )}
       </div>
-      <div className="dl-cell" role="cell">
+      <div className="dl-cell" role="cell" data-column="status">
         {recordStatus(record)}
       </div>
-      <div className="dl-cell" role="cell">
+      <div className="dl-cell" role="cell" data-column="result">
         {result?.kind === 'pass' && (
           <span className="dl-result dl-result--pass" role="img" aria-label="Passed" title="Passed">
             ✓
@@ -159,7 +159,7 @@ const DeviceRowView = memo(function DeviceRowView({ row, index, top, onShowDetai
           </span>
         )}
       </div>
-      <div className="dl-cell" role="cell">
+      <div className="dl-cell" role="cell" data-column="actions">
         <button type="button" className="vx-btn dl-details-btn" onClick={() => onShowDetails(record)}>
           See Details
         </button>

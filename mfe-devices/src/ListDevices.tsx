@@ -46,8 +46,7 @@ export default function ListDevices() {
   const deferredHub = useDeferredValue(hub);
   const visible = useMemo(() => filterRows(rows, deferredQuery, deferredHub), [rows, deferredQuery, deferredHub]);
 
-  const total = `${rows.length} ${rows.length === 1 ? 'record' : 'records'}`;
-  const count = visible.length === rows.length ? total : `${visible.length} of ${total}`;
+  const count = `${visible.length} ${visible.length === 1 ? 'record' : 'records'}`;
 
   return (
     <section className="dl-page">
