@@ -1,61 +1,83 @@
-// Device records as the API answers them (SPEC.md §3), read page by page.
-import type { Db } from './db/schema';
+// Device records as the API answers them (SPEC.md §3; DeviceRecord in @veritas/shared).
+// The database itself renders each record as JSON text (SQLite json_object, PostgreSQL
+// row_to_json): for 100k records that is several times faster than building and stringifying
+// JS objects. The shape is written once below; only the JSON functions differ. (PostgreSQL's
+// json_build_object is markedly slower than row_to_json over nested row values.)
+import { sql, type RawBuilder } from 'kysely';
+import type { Db, Engine } from './db/schema';
 
-const userRef = (username: string | null) => (username === null ? null : { username });
+type Json = RawBuilder<unknown>;
 
-function selectPage(db: Db, afterId: number, pageSize: number) {
-  return db.kysely
-    .selectFrom('device_records as d')
-    .leftJoin('users as sb', 'sb.id', 'd.submitted_by_id')
-    .leftJoin('users as vb', 'vb.id', 'd.verified_by_id')
-    .leftJoin('users as rb', 'rb.id', 'd.verified_by_rc_id')
-    .selectAll('d')
-    .select(['sb.username as submitted_by', 'vb.username as verified_by', 'rb.username as verified_by_rc'])
-    .where('d.id', '>', afterId)
-    .orderBy('d.id')
-    .limit(pageSize)
-    .execute();
+/** SQLite: a JSON object. PostgreSQL: a row value whose column names are the keys. */
+function jsonObject(engine: Engine, fields: [string, Json][]): Json {
+  if (engine === 'postgres') {
+    return sql`(select j from (select ${sql.join(fields.map(([key, value]) => sql`${value} as ${sql.id(key)}`))}) j)`;
+  }
+  return sql`json_object(${sql.join(fields.flatMap(([key, value]) => [sql.lit(key), value]))})`;
 }
 
-type Row = Awaited<ReturnType<typeof selectPage>>[number];
-
-export function toApiRecord(row: Row) {
-  return {
-    id: row.id,
-    tracking_id: {
-      tracking_id: row.tracking_id,
-      hub_code: row.hub_code,
-      created_date: row.created_date,
-      device_type: row.device_type,
-      is_Blindpick: row.is_blindpick === 1,
-      Blind_brand: row.blind_brand,
-      Blind_model: row.blind_model,
-      device_model_name: row.device_model_name,
-      device_brand: row.device_brand,
-    },
-    is_submit: row.is_submit === 1,
-    submit_time: row.submit_time,
-    submitted_by: userRef(row.submitted_by),
-    submitted_device_name: row.submitted_device_name,
-    submitted_manufacturer: row.submitted_manufacturer,
-    is_verified: row.is_verified === 1,
-    verify_time: row.verify_time,
-    verified_by: userRef(row.verified_by),
-    is_verified_rc: row.is_verified_rc === 1,
-    verified_by_rc: userRef(row.verified_by_rc),
-    verify_time_rc: row.verify_time_rc,
-    is_verified_rc_by: row.is_verified_rc_by === 1,
-    device_result: row.device_result,
-  };
+/** A 0/1 column as a JSON boolean. */
+function flag(engine: Engine, column: string): Json {
+  return engine === 'postgres' ? sql`(${sql.ref(column)} = 1)` : sql`json(iif(${sql.ref(column)}, 'true', 'false'))`;
 }
 
-/** Every record, in id order, one page at a time (keyset paging: each page is an index seek). */
-export async function* recordPages(db: Db, pageSize: number): AsyncGenerator<Row[]> {
+/** {username} of a joined user, or null. */
+function userRef(engine: Engine, alias: string): Json {
+  const username = sql.ref(`${alias}.username`);
+  return sql`case when ${username} is null then null else ${jsonObject(engine, [['username', sql`${username}`]])} end`;
+}
+
+function recordJson(engine: Engine): Json {
+  const col = (name: string): Json => sql`${sql.ref(`d.${name}`)}`;
+  return jsonObject(engine, [
+    ['id', col('id')],
+    [
+      'tracking_id',
+      jsonObject(engine, [
+        ['tracking_id', col('tracking_id')],
+        ['hub_code', col('hub_code')],
+        ['created_date', col('created_date')],
+        ['device_type', col('device_type')],
+        ['is_Blindpick', flag(engine, 'd.is_blindpick')],
+        ['Blind_brand', col('blind_brand')],
+        ['Blind_model', col('blind_model')],
+        ['device_model_name', col('device_model_name')],
+        ['device_brand', col('device_brand')],
+      ]),
+    ],
+    ['is_submit', flag(engine, 'd.is_submit')],
+    ['submit_time', col('submit_time')],
+    ['submitted_by', userRef(engine, 'sb')],
+    ['submitted_device_name', col('submitted_device_name')],
+    ['submitted_manufacturer', col('submitted_manufacturer')],
+    ['is_verified', flag(engine, 'd.is_verified')],
+    ['verify_time', col('verify_time')],
+    ['verified_by', userRef(engine, 'vb')],
+    ['is_verified_rc', flag(engine, 'd.is_verified_rc')],
+    ['verified_by_rc', userRef(engine, 'rb')],
+    ['verify_time_rc', col('verify_time_rc')],
+    ['is_verified_rc_by', flag(engine, 'd.is_verified_rc_by')],
+    ['device_result', col('device_result')],
+  ]);
+}
+
+/** Every record as JSON text, in id order, one page at a time (keyset paging: each page is an index seek). */
+export async function* recordJsonPages(db: Db, pageSize: number): AsyncGenerator<string[]> {
+  const json = recordJson(db.engine);
   let afterId = 0;
   for (;;) {
-    const page = await selectPage(db, afterId, pageSize);
+    // The page is cut first, so the JSON is built for its rows only, whatever plan is chosen.
+    const page = await db.kysely
+      .selectFrom((eb) => eb.selectFrom('device_records').selectAll().where('id', '>', afterId).orderBy('id').limit(pageSize).as('d'))
+      .leftJoin('users as sb', 'sb.id', 'd.submitted_by_id')
+      .leftJoin('users as vb', 'vb.id', 'd.verified_by_id')
+      .leftJoin('users as rb', 'rb.id', 'd.verified_by_rc_id')
+      // ::text keeps the pg driver from parsing the JSON back into objects.
+      .select(['d.id', (db.engine === 'postgres' ? sql<string>`row_to_json(${json})::text` : sql<string>`${json}`).as('json')])
+      .orderBy('d.id')
+      .execute();
     if (page.length === 0) return;
-    yield page;
+    yield page.map((row) => row.json);
     if (page.length < pageSize) return;
     afterId = page[page.length - 1]!.id;
   }

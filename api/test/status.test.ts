@@ -7,12 +7,14 @@ import { Client, freshDatabase, signIn, startServer, type FreshDatabase, type Te
 let database: FreshDatabase;
 let server: TestServer;
 let records: any[];
+let startOutput: string;
 
 beforeAll(async () => {
   // The start-up banner of the demo accounts is not wanted in the test output.
-  jest.spyOn(console, 'log').mockImplementation(() => undefined);
+  const log = jest.spyOn(console, 'log').mockImplementation(() => undefined);
   database = await freshDatabase();
   server = await startServer(database, { demo: true });
+  startOutput = log.mock.calls.flat().join('\n');
   const answer = await (await signIn(server.url, 'admin_demo', DEMO_PASSWORD)).get('api/get_status/');
   expect(answer.status).toBe(200);
   records = answer.body;
@@ -162,6 +164,11 @@ describe('demo data', () => {
     }
     const incharge = await signIn(server.url, 'incharge_blr', DEMO_PASSWORD);
     expect((await incharge.get('user/get_role/')).body).toEqual({ user: 'incharge_blr', role: 'incharge', hub_code: 'BLR01' });
+  });
+
+  test('the start-up banner lists the demo accounts and their shared password', () => {
+    expect(startOutput).toContain(DEMO_PASSWORD);
+    for (const user of DEMO_USERS) expect(startOutput).toContain(user.username);
   });
 
   test('is loaded only into a database without device records (a restart adds nothing)', async () => {

@@ -3,17 +3,15 @@ import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { requireUser } from '../auth/guard';
 import type { Db } from '../db/schema';
-import { recordPages, toApiRecord } from '../records';
+import { recordJsonPages } from '../records';
 
-const PAGE_SIZE = 2000;
+const PAGE_SIZE = 5000;
 
-/** Serialises page by page so memory stays flat however many records there are. */
+/** Writes page by page so memory stays flat however many records there are. */
 async function* jsonArray(db: Db): AsyncGenerator<string> {
   let first = true;
-  for await (const page of recordPages(db, PAGE_SIZE)) {
-    const items = JSON.stringify(page.map(toApiRecord));
-    // Drop the page's own brackets; pages are joined into one array.
-    yield (first ? '[' : ',') + items.slice(1, -1);
+  for await (const page of recordJsonPages(db, PAGE_SIZE)) {
+    yield (first ? '[' : ',') + page.join(',');
     first = false;
   }
   yield first ? '[]' : ']';
