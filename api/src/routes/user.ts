@@ -51,6 +51,8 @@ export async function userRoutes(app: FastifyInstance, { db, loginRateLimitPerMi
       const user = await db.kysely.selectFrom('users').selectAll().where('username', '=', username).executeTakeFirst();
       const valid = await verifyPassword(password, user?.password_hash ?? (await dummyPasswordHash()));
       if (!user || !valid) {
+        // Failures older than the window no longer count; dropping them bounds the table.
+        await db.kysely.deleteFrom('login_failures').where('failed_at', '<=', since).execute();
         await db.kysely.insertInto('login_failures').values({ username, failed_at: nowIso() }).execute();
         throw loginError(401, 'Invalid username or password');
       }
