@@ -26,10 +26,11 @@ const HOST = process.env.HOST || '127.0.0.1';
 
 // Manifests and entry documents must be revalidated so a redeployed remote shows on reload;
 // everything else is content-hashed and can be cached for good.
-function setCacheHeaders(res, filePath) {
+// (@fastify/static passes its Fastify reply here.)
+function setCacheHeaders(reply, filePath) {
   const name = path.basename(filePath);
   const mutable = name === 'index.html' || name === 'mf-manifest.json' || name === 'mf-stats.json';
-  res.setHeader('Cache-Control', mutable ? 'no-cache' : 'public, max-age=31536000, immutable');
+  reply.header('Cache-Control', mutable ? 'no-cache' : 'public, max-age=31536000, immutable');
 }
 
 /** Where the shell finds each remote: REMOTES_JSON (a JSON object) overrides the port convention. */
@@ -63,17 +64,21 @@ export async function serve({ port = Number(process.env.PORT || 8080) } = {}) {
   const { app, close: closeApi } = await createServer();
 
   const shellDir = path.join(root, 'shell/dist');
-  await app.register(fastifyStatic, { root: shellDir, setHeaders: setCacheHeaders, wildcard: false, index: false });
-  app.get('/remotes.json', async (request, reply) => {
-    reply.header('Cache-Control', 'no-cache');
-    return remotesFor(request, port);
-  });
-  // Deep links (/ListDevices, /login …) are routes of the shell: answer its index.html.
-  app.setNotFoundHandler((request, reply) => {
-    const isPage = request.method === 'GET' && !request.url.startsWith('/veritas') && !path.extname(request.url.split('?')[0]);
-    if (!isPage) return reply.code(404).send({ detail: 'Not found' });
-    reply.header('Cache-Control', 'no-cache');
-    return reply.sendFile('index.html', shellDir);
+  // In its own scope, so this compression does not stack on the API's own (tuned) one.
+  await app.register(async (console) => {
+    await console.register(fastifyCompress, { global: true });
+    await console.register(fastifyStatic, { root: shellDir, setHeaders: setCacheHeaders, wildcard: false, index: false });
+    console.get('/remotes.json', async (request, reply) => {
+      reply.header('Cache-Control', 'no-cache');
+      return remotesFor(request, port);
+    });
+    // Deep links (/ListDevices, /login …) are routes of the shell: answer its index.html.
+    console.setNotFoundHandler((request, reply) => {
+      const isPage = request.method === 'GET' && !path.extname(request.url.split('?')[0]);
+      if (!isPage) return reply.code(404).send({ detail: 'Not found' });
+      reply.header('Cache-Control', 'no-cache');
+      return reply.sendFile('index.html', shellDir);
+    });
   });
   await app.listen({ port, host: HOST });
 

@@ -47,4 +47,7 @@ export async function signIn(page: Page, username: string, password = DEMO_PASSW
   await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByRole('button', { name: 'Login' }).click();
   await page.waitForURL((url) => !url.pathname.startsWith('/login'));
+  // The layout checks the login on mount: let that and the first page's calls settle.
+  await page.getByRole('button', { name: 'Logout' }).waitFor();
+  await page.waitForLoadState('networkidle');
 }

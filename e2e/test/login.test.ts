@@ -58,7 +58,7 @@ test('login: the is_webview rule refuses operators with "{role}, are not allowed
 
 test("login: 403 shows the server's res message (deactivated account)", async () => {
   await page.goto('/login');
-  await submitLogin('inactive_demo', DEMO_PASSWORD);
+  await submitLogin('former_exec_hyd', DEMO_PASSWORD);
   await page.getByText('Account is deactivated').waitFor();
 });
 

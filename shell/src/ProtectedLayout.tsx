@@ -19,7 +19,9 @@ export function ProtectedLayout() {
     return () => {
       active = false;
     };
-  }, [navigate]);
+    // On mount only: under BrowserRouter `navigate` changes with every location, and the
+    // check must not run again on each navigation.
+  }, []);
 
   // Until the first check answers, a user signed in a moment ago keeps the layout; others wait.
   if (!isAuthenticated)
