@@ -17,13 +17,12 @@ function sharedSingletons() {
     const version = versionOf(pkg);
     return { singleton: true, version, requiredVersion: `^${version}` };
   };
+  // react-router is not listed: @veritas/shared bundles it (see shared/src/router.ts).
   return {
     react: singleton('react'),
     'react/': singleton('react'),
     'react-dom': singleton('react-dom'),
     'react-dom/': singleton('react-dom'),
-    'react-router': singleton('react-router'),
-    'react-router-dom': singleton('react-router-dom'),
     zustand: singleton('zustand'),
     '@veritas/shared': singleton('@veritas/shared'),
   };
@@ -90,6 +89,8 @@ function createWebpackConfig({ dir, name, devPort, exposes, title = 'Veritas', r
           runtimePlugins,
           manifest: true,
           dts: false,
+          // Browser-only builds: lets the runtime drop its Node.js loading paths.
+          experiments: { optimization: { target: 'web' } },
         }),
         new HtmlWebpackPlugin({ template: path.join(root, 'index.html'), title }),
       ],

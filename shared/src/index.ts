@@ -11,3 +11,4 @@ export * from './ui/SearchSelect';
 export * from './ui/Modal';
 export * from './ui/LoginForm';
 export * from './ui/StandaloneApp';
+export * from './router';

@@ -1,5 +1,5 @@
 import { VeritasToaster, type RouteName } from '@veritas/shared';
-import { Navigate, Route, Routes } from 'react-router-dom';
+import { Navigate, Route, Routes } from '@veritas/shared';
 import { LoginPage } from './LoginPage';
 import { ProtectedLayout, RoleGate } from './ProtectedLayout';
 import { RemoteRoute } from './RemoteRoute';

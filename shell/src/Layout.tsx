@@ -1,6 +1,6 @@
 import { logout, menuItems, roleLabel, useSession, type MenuCommand } from '@veritas/shared';
 import { useState } from 'react';
-import { Link, Outlet, useNavigate } from 'react-router-dom';
+import { Link, Outlet, useNavigate } from '@veritas/shared';
 import { MenuDropdown } from './MenuDropdown';
 import { downloadApk } from './remotes';
 

@@ -1,6 +1,6 @@
 import { LoginForm, loadSession } from '@veritas/shared';
 import { useEffect } from 'react';
-import { useNavigate } from 'react-router-dom';
+import { useNavigate } from '@veritas/shared';
 
 /** /login: the login form; a user who is already signed in goes on to /. */
 export function LoginPage() {

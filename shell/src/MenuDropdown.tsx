@@ -1,6 +1,6 @@
 import type { MenuCommand, MenuItem } from '@veritas/shared';
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
-import { NavLink } from 'react-router-dom';
+import { NavLink } from '@veritas/shared';
 
 interface MenuDropdownProps {
   label: string;

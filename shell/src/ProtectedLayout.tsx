@@ -1,6 +1,6 @@
 import { canAccessRoute, loadSession, setLoginRedirect, useSession, type RouteName } from '@veritas/shared';
 import { useEffect, type ReactNode } from 'react';
-import { Navigate, useNavigate } from 'react-router-dom';
+import { Navigate, useNavigate } from '@veritas/shared';
 import { Layout } from './Layout';
 
 /** The layout for signed-in users: checks the login on mount (SPEC §2) and sends everyone else to /login. */

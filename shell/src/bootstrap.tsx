@@ -1,6 +1,6 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { BrowserRouter } from 'react-router-dom';
+import { BrowserRouter } from '@veritas/shared';
 import { App } from './App';
 
 createRoot(document.getElementById('root')!).render(

@@ -4,7 +4,7 @@ import { useSession, type Role } from '@veritas/shared';
 import { mockApi, type MockApi } from '@veritas/shared/src/testing/mockApi';
 import { render } from '@testing-library/react';
 import { loadRemote, registerRemotes } from '@module-federation/enhanced/runtime';
-import { MemoryRouter, useLocation, useNavigationType } from 'react-router-dom';
+import { MemoryRouter, useLocation, useNavigationType } from '@veritas/shared';
 import { App } from '../src/App';
 
 export const mockedLoadRemote = jest.mocked(loadRemote);

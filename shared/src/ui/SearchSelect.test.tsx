@@ -26,9 +26,9 @@ function Harness(props: Partial<SearchSelectProps> & { onValue?: (v: string | nu
 }
 
 describe('SearchSelect', () => {
-  test('shows the placeholder and is named by it without a label', () => {
+  test('shows the placeholder and is named by it without a label', async () => {
     render(<Harness />);
-    expect(screen.getByRole('combobox', { name: 'Filter by hub...' })).toHaveAttribute('placeholder', 'Filter by hub...');
+    expect(await screen.findByRole('combobox', { name: 'Filter by hub...' })).toHaveAttribute('placeholder', 'Filter by hub...');
   });
 
   test('a visible label names the control', () => {

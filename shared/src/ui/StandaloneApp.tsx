@@ -1,5 +1,5 @@
 import { useEffect, useState, type ReactNode } from 'react';
-import { BrowserRouter } from 'react-router-dom';
+import { BrowserRouter } from '../router';
 import { loadSession, logout, setLoginRedirect } from '../http';
 import { roleLabel } from '../roles';
 import { useSession } from '../session';
