@@ -19,13 +19,14 @@ export interface ApiOptions {
 export async function api(app: FastifyInstance, { db, loginRateLimitPerMinute }: ApiOptions) {
   await app.register(cookie);
   // get_status streams ~60 MB of JSON for 100k records. Measured here (bench/get-status.ts):
-  // gzip level 3 with 128 KiB chunks keeps up with the database and shrinks it ~11x; brotli
+  // gzip level 1 with 128 KiB chunks keeps up with the database (it shares the CPU with the browser
+  // on small machines) and still shrinks it ~10x; brotli
   // at a comparable speed (quality 3) compresses no better, so gzip is preferred when both
   // are accepted.
   await app.register(compress, {
     threshold: 1024,
     encodings: ['gzip', 'br', 'deflate', 'identity'],
-    zlibOptions: { level: 3, chunkSize: 128 * 1024 },
+    zlibOptions: { level: 1, chunkSize: 128 * 1024 },
     brotliOptions: {
       chunkSize: 128 * 1024,
       params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 3, [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT },

@@ -7,28 +7,48 @@ import { filterRows, hubOptions, toDeviceRows } from './deviceRows';
 import { DeviceTable } from './DeviceTable';
 import './ListDevices.css';
 
-/** GET api/get_status/ once on mount. */
+/** GET api/get_status/, shared while in flight (a render may run twice, e.g. under StrictMode). */
+let inFlight: Promise<DeviceRecord[]> | null = null;
+function requestRecords(): Promise<DeviceRecord[]> {
+  inFlight ??= http
+    .get<DeviceRecord[]>('api/get_status/')
+    .then(({ data }) => {
+      if (!Array.isArray(data)) throw new Error('api/get_status/ did not answer a list of records');
+      return data;
+    })
+    .finally(() => {
+      inFlight = null;
+    });
+  return inFlight;
+}
+
+/**
+ * The records, fetched once per visit. The request starts with the first render rather than in an
+ * effect: React holds a just-loaded lazy page back before committing it (Suspense reveal
+ * throttling), and the biggest call of the page should not wait for that.
+ */
 function useDeviceRecords(): { records: DeviceRecord[]; loading: boolean } {
+  const [request] = useState(requestRecords);
   const [records, setRecords] = useState<DeviceRecord[]>([]);
   const [loading, setLoading] = useState(true);
 
   useEffect(() => {
-    const controller = new AbortController();
-    http
-      .get<DeviceRecord[]>('api/get_status/', { signal: controller.signal })
-      .then(({ data }) => {
-        if (!Array.isArray(data)) throw new Error('api/get_status/ did not answer a list of records');
-        setRecords(data);
+    let active = true;
+    request
+      .then((data) => {
+        if (active) setRecords(data);
       })
       .catch((error: unknown) => {
         // SPEC §8: a failed device fetch on the pick list is only logged; the list stays empty.
-        if (!controller.signal.aborted) console.error('Failed to fetch device records', error);
+        if (active) console.error('Failed to fetch device records', error);
       })
       .finally(() => {
-        if (!controller.signal.aborted) setLoading(false);
+        if (active) setLoading(false);
       });
-    return () => controller.abort();
-  }, []);
+    return () => {
+      active = false;
+    };
+  }, [request]);
 
   return { records, loading };
 }
