@@ -19,10 +19,9 @@ export interface ApiOptions {
 export async function api(app: FastifyInstance, { db, loginRateLimitPerMinute }: ApiOptions) {
   await app.register(cookie);
   // get_status streams ~60 MB of JSON for 100k records. Measured here (bench/get-status.ts):
-  // gzip level 1 with 128 KiB chunks keeps up with the database (it shares the CPU with the browser
-  // on small machines) and still shrinks it ~10x; brotli
-  // at a comparable speed (quality 3) compresses no better, so gzip is preferred when both
-  // are accepted.
+  // gzip level 1 with 128 KiB chunks keeps up with the database (which shares the CPU with the
+  // browser on small machines) and still shrinks it ~10x; brotli at a comparable speed
+  // (quality 3) compresses no better, so gzip is preferred when both are accepted.
   await app.register(compress, {
     threshold: 1024,
     encodings: ['gzip', 'br', 'deflate', 'identity'],
