@@ -121,7 +121,7 @@ function makeRecord(i: number, rand: ReturnType<typeof prng>, userIds: Map<strin
   const isBlindpick = i % 7 === 3;
   const created = now - rand.next() * SPAN_DAYS * DAY_MS;
   const idOf = (username: string) => userIds.get(username) ?? null;
-  const at = (ms: number) => new Date(Math.min(ms, now)).toISOString();
+  const at = (ms: number) => new Date(ms).toISOString();
 
   const record: NewRecord = {
     tracking_id: `FMPP${String(3_100_000_000 + i)}`,
@@ -149,10 +149,11 @@ function makeRecord(i: number, rand: ReturnType<typeof prng>, userIds: Map<strin
     is_verified_rc_by: 0,
   };
 
-  // States: pending, submitted, verified at hub, detached (verified by an RC user).
+  // States: pending, submitted, verified at hub, detached (verified by an RC user). A step
+  // that would fall in the future has simply not happened yet.
   const stage = rand.next();
-  if (stage < 0.22) return record;
   const submitted = created + (0.5 + rand.next() * 36) * HOUR_MS;
+  if (stage < 0.22 || submitted > now) return record;
   const result = rand.next() < 0.55 ? 'passed' : rand.pick(ERROR_CODES);
   const other = rand.pick(CATALOGUE[type].filter(([b]) => b !== brand));
   const scanned = result === 'E006' && other ? other : [brand, result === 'E007' ? `${model} Lite` : model, manufacturer];
@@ -165,11 +166,11 @@ function makeRecord(i: number, rand: ReturnType<typeof prng>, userIds: Map<strin
     submitted_manufacturer: scanned[2],
     device_result: result,
   });
-  if (stage < 0.52) return record;
   const verified = submitted + (1 + rand.next() * 48) * HOUR_MS;
+  if (stage < 0.52 || verified > now) return record;
   Object.assign(record, { is_verified: 1, verify_time: at(verified), verified_by_id: idOf(rand.pick(staff.verifiers)) });
-  if (stage < 0.85) return record;
   const detached = verified + (6 + rand.next() * 72) * HOUR_MS;
+  if (stage < 0.85 || detached > now) return record;
   Object.assign(record, {
     is_verified_rc: 1,
     verified_by_rc_id: idOf(staff.rc),
