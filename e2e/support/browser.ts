@@ -36,6 +36,30 @@ export const DEMO = {
   operator: 'wm_blr',
 } as const;
 
+/**
+ * For a test file: one browser for the file, a fresh context (no cookies) and page for each test.
+ * Read the page and context through the returned getters inside tests.
+ */
+export function freshPagePerTest(): { page: () => Page; context: () => BrowserContext } {
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser.close();
+  });
+  beforeEach(async () => {
+    context = await newContext(browser);
+    page = await context.newPage();
+  });
+  afterEach(async () => {
+    await context.close();
+  });
+  return { page: () => page, context: () => context };
+}
+
 export async function newContext(browser: Browser): Promise<BrowserContext> {
   return browser.newContext({ baseURL: baseUrl(), viewport: { width: 1366, height: 900 } });
 }

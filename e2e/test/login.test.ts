@@ -1,23 +1,11 @@
 // SPEC §2 Login, §5 login validation, §8 login messages — in a real browser against the real server.
-import { Browser, BrowserContext, Page } from 'playwright-core';
-import { DEMO, DEMO_PASSWORD, launchBrowser, newContext, signIn } from '../support/browser';
+import { Page } from 'playwright-core';
+import { DEMO, DEMO_PASSWORD, freshPagePerTest, signIn } from '../support/browser';
 
-let browser: Browser;
-let context: BrowserContext;
+const tab = freshPagePerTest();
 let page: Page;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser.close();
-});
-beforeEach(async () => {
-  context = await newContext(browser);
-  page = await context.newPage();
-});
-afterEach(async () => {
-  await context.close();
+beforeEach(() => {
+  page = tab.page();
 });
 
 async function submitLogin(username: string, password: string): Promise<void> {

@@ -1,23 +1,13 @@
 // SPEC §2 Shell, §4 authentication transitions, §6 menus; CONTRACT remote loading — in a real browser.
-import { Browser, BrowserContext, Page } from 'playwright-core';
-import { DEMO, launchBrowser, newContext, signIn } from '../support/browser';
+import { BrowserContext, Page } from 'playwright-core';
+import { DEMO, freshPagePerTest, signIn } from '../support/browser';
 
-let browser: Browser;
-let context: BrowserContext;
+const tab = freshPagePerTest();
 let page: Page;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser.close();
-});
-beforeEach(async () => {
-  context = await newContext(browser);
-  page = await context.newPage();
-});
-afterEach(async () => {
-  await context.close();
+let context: BrowserContext;
+beforeEach(() => {
+  page = tab.page();
+  context = tab.context();
 });
 
 async function menuItems(menu: string): Promise<string[]> {
