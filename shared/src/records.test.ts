@@ -5,7 +5,6 @@ import {
   recordTimeline,
   recordTimestamp,
   resultDisplay,
-  sameHub,
   scannedDevice,
   timeValue,
 } from './records';
@@ -134,10 +133,5 @@ describe('hub codes', () => {
       makeRecord({ tracking_id: { hub_code: ' ' } }),
     ];
     expect(distinctHubCodes(records)).toEqual(['HUB01', 'HUB02']);
-  });
-  test('hub codes compare case-insensitively and never match a missing code', () => {
-    expect(sameHub('HUB01', 'hub01')).toBe(true);
-    expect(sameHub('HUB01', 'HUB02')).toBe(false);
-    expect(sameHub(null, null)).toBe(false);
   });
 });

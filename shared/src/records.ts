@@ -106,11 +106,6 @@ export function hubCodeOf(r: DeviceRecord): string | null {
   return r.tracking_id.hub_code?.trim() || null;
 }
 
-/** Hub codes compare case-insensitively (sessions and groups may spell them differently). */
-export function sameHub(a: string | null | undefined, b: string | null | undefined): boolean {
-  return !!a && !!b && a.trim().toLowerCase() === b.trim().toLowerCase();
-}
-
 /** The distinct hub codes present in the records, sorted; the first spelling seen wins. */
 export function distinctHubCodes(records: readonly DeviceRecord[]): string[] {
   const byKey = new Map<string, string>();

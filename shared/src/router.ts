@@ -14,5 +14,4 @@ export {
   useLocation,
   useNavigate,
   useNavigationType,
-  useSearchParams,
 } from 'react-router';
