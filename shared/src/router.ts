@@ -14,4 +14,5 @@ export {
   useLocation,
   useNavigate,
   useNavigationType,
+  useSearchParams,
 } from 'react-router';
