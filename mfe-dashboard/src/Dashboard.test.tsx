@@ -1,0 +1,192 @@
+import { MemoryRouter, useLocation, useSession, VeritasToaster, type DeviceRecord, type Group, type Role } from '@veritas/shared';
+import { makeRecord } from '@veritas/shared/src/records.fixture';
+import { mockApi, type MockApi, type MockReply } from '@veritas/shared/src/testing/mockApi';
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import Dashboard from './Dashboard';
+
+// jsdom has no canvas: each chart renders its data as JSON instead.
+jest.mock('react-chartjs-2', () => {
+  const fake = (kind: string) => (props: { data: unknown }) => <pre data-chart={kind}>{JSON.stringify(props.data)}</pre>;
+  return { Line: fake('line'), Bar: fake('bar'), Pie: fake('pie') };
+});
+
+const today = new Date().toISOString();
+const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString();
+
+const RECORDS: DeviceRecord[] = [
+  makeRecord({ id: 1, tracking_id: { hub_code: 'BLR01', created_date: today } }),
+  makeRecord({
+    id: 2,
+    tracking_id: { hub_code: 'BLR01', created_date: today },
+    is_submit: true,
+    submit_time: today,
+    submitted_by: { username: 'wm_asha' },
+    device_result: 'E004',
+  }),
+  makeRecord({
+    id: 3,
+    tracking_id: { hub_code: 'DEL02', created_date: daysAgo(10) },
+    is_submit: true,
+    submit_time: daysAgo(10),
+    submitted_by: { username: 'wm_ravi' },
+    is_verified: true,
+    verify_time: daysAgo(9),
+    device_result: 'passed',
+  }),
+  makeRecord({ id: 4, tracking_id: { hub_code: 'DEL02', created_date: daysAgo(20) } }),
+];
+
+const GROUPS: Group[] = [
+  { name: 'BLR01', code: 'BLR01', organization: 'hub' },
+  { name: 'Delhi-02', code: 'DEL02', organization: 'hub' },
+  { name: 'RC-NORTH', code: 'RC-NORTH', organization: 'RC' },
+];
+
+let api: MockApi;
+afterEach(() => api.restore());
+
+function Location() {
+  const { search } = useLocation();
+  return <output data-testid="search">{search}</output>;
+}
+
+function renderDashboard({
+  url = '/Dashboard',
+  role = 'admin',
+  hubCode = null,
+  status = [200, RECORDS],
+  groups = [200, GROUPS],
+}: { url?: string; role?: Role; hubCode?: string | null; status?: MockReply; groups?: MockReply } = {}) {
+  useSession.getState().setSession({ user: 'someone', role, hubCode });
+  api = mockApi().on('GET api/get_status/', status).on('GET user/get_groups/', groups);
+  return render(
+    <MemoryRouter initialEntries={[url]}>
+      <VeritasToaster />
+      <Dashboard />
+      <Location />
+    </MemoryRouter>,
+  );
+}
+
+const ready = () => waitFor(() => expect(document.querySelector('[data-state="ready"]')).toBeInTheDocument());
+const tile = (id: string) => screen.getByTestId(`tile-${id}`).textContent;
+const tiles = () => [tile('verified'), tile('rejection'), tile('pending')];
+const search = () => new URLSearchParams(screen.getByTestId('search').textContent!);
+const tableRows = (caption: string) =>
+  within(screen.getByRole('table', { name: caption }))
+    .getAllByRole('row')
+    .slice(1)
+    .map((row) => within(row).getAllByRole('cell').map((cell) => cell.textContent));
+
+async function choose(combobox: string, option: string) {
+  await userEvent.click(await screen.findByRole('combobox', { name: combobox }));
+  await userEvent.click(await screen.findByRole('option', { name: option }));
+}
+
+test('shows a loading state, then the figures; both calls are made once, in parallel', async () => {
+  renderDashboard();
+  expect(screen.getByText('Loading dashboard…')).toHaveAttribute('role', 'status');
+  expect(document.querySelector('[data-state="loading"]')).toBeInTheDocument();
+  expect(api.requests.map((r) => r.url).sort()).toEqual(['api/get_status/', 'user/get_groups/']);
+  await ready();
+  expect(screen.queryByText('Loading dashboard…')).not.toBeInTheDocument();
+  expect(tiles()).toEqual(['2', '50.00%', '2']);
+  expect(tableRows('Top Five Rejection Hubs')).toEqual([
+    ['BLR01', '1', '50.00%'],
+    ['DEL02', '0', '0.00%'],
+  ]);
+  expect(tableRows('Top Five Rejecting Operators')).toEqual([
+    ['wm_asha', '1', '100.00%'],
+    ['wm_ravi', '0', '0.00%'],
+  ]);
+  for (const chart of ['chart-rejection-trend', 'chart-daily-volume', 'chart-error-distribution']) {
+    expect(screen.getByTestId(chart).querySelector('[data-chart]')).toBeInTheDocument();
+  }
+  expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Dashboard · All Hubs');
+});
+
+test("without records: zero tiles, 'No data available' charts and tables, a 'No Inputs' pie", async () => {
+  renderDashboard({ status: [200, []] });
+  await ready();
+  expect(tiles()).toEqual(['0', '0.00%', '0']);
+  expect(screen.getByTestId('chart-rejection-trend')).toHaveTextContent('No data available');
+  expect(screen.getByTestId('chart-daily-volume')).toHaveTextContent('No data available');
+  expect(tableRows('Top Five Rejection Hubs')).toEqual([['No data available']]);
+  expect(tableRows('Top Five Rejecting Operators')).toEqual([['No data available']]);
+  const pie = JSON.parse(screen.getByTestId('chart-error-distribution').textContent!);
+  expect(pie.labels).toEqual(['No Inputs']);
+  expect(pie.datasets[0].radius).toBe(80);
+});
+
+test("a failed status call toasts the server's message; the page is still ready", async () => {
+  renderDashboard({ status: [500, { detail: 'Status store unavailable' }] });
+  expect(await screen.findByText('Status store unavailable')).toBeInTheDocument();
+  await ready();
+  expect(tiles()).toEqual(['0', '0.00%', '0']);
+});
+
+test("without a server message the toasts are 'Failed to fetch status' and 'Failed to fetch groups'", async () => {
+  renderDashboard({ status: [502], groups: [500] });
+  expect(await screen.findByText('Failed to fetch status')).toBeInTheDocument();
+  expect(await screen.findByText('Failed to fetch groups')).toBeInTheDocument();
+  await ready();
+});
+
+test("a groups answer that is not a list is an error: 'Failed to fetch groups'; the records still show", async () => {
+  renderDashboard({ groups: [200, { groups: GROUPS }] });
+  expect(await screen.findByText('Failed to fetch groups')).toBeInTheDocument();
+  await ready();
+  expect(tile('verified')).toBe('2');
+});
+
+test('hub options are All Hubs and the hub groups only, labelled by lower-cased name', async () => {
+  renderDashboard();
+  await ready();
+  await userEvent.click(await screen.findByRole('combobox', { name: 'Hub' }));
+  expect((await screen.findAllByRole('option')).map((o) => o.textContent)).toEqual(['All Hubs', 'blr01', 'delhi-02']);
+});
+
+test('choosing a timeframe updates the URL query and the figures', async () => {
+  renderDashboard();
+  await ready();
+  await choose('Timeframe', 'Today');
+  expect(search().get('timeframe')).toBe('today');
+  expect(search().get('hub')).toBe('all');
+  expect(tiles()).toEqual(['1', '100.00%', '1']);
+});
+
+test('choosing a hub updates the URL query, the title and the figures', async () => {
+  renderDashboard();
+  await ready();
+  await choose('Hub', 'delhi-02');
+  expect(search().get('hub')).toBe('DEL02');
+  expect(search().get('timeframe')).toBe('last30');
+  expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Dashboard · delhi-02');
+  expect(tiles()).toEqual(['1', '0.00%', '1']);
+});
+
+test('an admin starts on All Hubs and Last 30 Days', async () => {
+  renderDashboard({ role: 'admin', hubCode: 'BLR01' });
+  await ready();
+  expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Dashboard · All Hubs');
+  expect(await screen.findByRole('combobox', { name: 'Hub' })).toHaveValue('All Hubs');
+  expect(screen.getByRole('combobox', { name: 'Timeframe' })).toHaveValue('Last 30 Days');
+});
+
+test("an executive of hub 'BLR01' starts on blr01", async () => {
+  renderDashboard({ role: 'executive', hubCode: 'BLR01' });
+  await ready();
+  expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Dashboard · blr01');
+  expect(await screen.findByRole('combobox', { name: 'Hub' })).toHaveValue('blr01');
+  expect(tiles()).toEqual(['1', '100.00%', '1']);
+});
+
+test('the URL query is read on load, its hub matched ignoring case', async () => {
+  renderDashboard({ url: '/Dashboard?hub=del02&timeframe=last15', role: 'executive', hubCode: 'BLR01' });
+  await ready();
+  expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Dashboard · delhi-02');
+  expect(await screen.findByRole('combobox', { name: 'Hub' })).toHaveValue('delhi-02');
+  expect(screen.getByRole('combobox', { name: 'Timeframe' })).toHaveValue('Last 15 Days');
+  expect(tiles()).toEqual(['1', '0.00%', '0']);
+});

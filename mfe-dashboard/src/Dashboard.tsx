@@ -1,0 +1,198 @@
+// Dashboard (route Dashboard, SPEC §2): tiles, charts and top-five tables of verification
+// outcomes for one hub or all, over a timeframe. The selection lives in the URL query
+// (?hub=…&timeframe=…), so a view can be linked and reloaded. Default export: the shell's page.
+import {
+  ALL_HUBS,
+  dashboardStartHub,
+  http,
+  notifyError,
+  SearchSelect,
+  useSearchParams,
+  useSession,
+  type DeviceRecord,
+  type Group,
+} from '@veritas/shared';
+import { useEffect, useMemo, useState } from 'react';
+import { DailyVolumeChart, ErrorDistributionChart, RejectionTrendChart } from './DashboardCharts';
+import { dashboardStats, DEFAULT_TIMEFRAME, isTimeframe, TIMEFRAMES, type RankRow, type Selection } from './dashboardStats';
+import './Dashboard.css';
+
+/** GET `path` expecting a list; one request while in flight (a render may run twice, e.g. under StrictMode). */
+function listRequest<T>(path: string): () => Promise<T[]> {
+  let inFlight: Promise<T[]> | null = null;
+  return () =>
+    (inFlight ??= http
+      .get<T[]>(path)
+      .then(({ data }) => {
+        if (!Array.isArray(data)) throw new Error(`${path} did not answer a list`);
+        return data;
+      })
+      .finally(() => {
+        inFlight = null;
+      }));
+}
+
+const requestRecords = listRequest<DeviceRecord>('api/get_status/');
+const requestGroups = listRequest<Group>('user/get_groups/');
+
+interface DashboardData {
+  records: DeviceRecord[];
+  groups: Group[];
+  loading: boolean;
+}
+
+/**
+ * Records and groups, fetched in parallel once per visit. The requests start with the first
+ * render rather than in an effect: React holds a just-loaded lazy page back before committing it,
+ * and the biggest call of the page should not wait for that.
+ */
+function useDashboardData(): DashboardData {
+  const [requests] = useState(() => [requestRecords(), requestGroups()] as const);
+  const [data, setData] = useState<DashboardData>({ records: [], groups: [], loading: true });
+
+  useEffect(() => {
+    let active = true;
+    void Promise.allSettled(requests).then(([records, groups]) => {
+      if (!active) return;
+      // SPEC §8: the server's message, else a fallback per call; the page shows what did arrive.
+      if (groups.status === 'rejected') notifyError(groups.reason, 'Failed to fetch groups');
+      if (records.status === 'rejected') notifyError(records.reason, 'Failed to fetch status');
+      setData({
+        records: records.status === 'fulfilled' ? records.value : [],
+        groups: groups.status === 'fulfilled' ? groups.value : [],
+        loading: false,
+      });
+    });
+    return () => {
+      active = false;
+    };
+  }, [requests]);
+
+  return data;
+}
+
+/** The selection from the URL query; missing or unknown values fall back to the user's start hub and Last 30 Days. */
+function useSelection(): [Selection, (change: Partial<Selection>) => void] {
+  const [params, setParams] = useSearchParams();
+  const startHub = useSession((s) => dashboardStartHub(s.role, s.hubCode));
+  const timeframe = params.get('timeframe');
+  const selection: Selection = { hub: params.get('hub') || startHub, timeframe: isTimeframe(timeframe) ? timeframe : DEFAULT_TIMEFRAME };
+  const select = (change: Partial<Selection>) => {
+    const next = { ...selection, ...change };
+    setParams({ hub: next.hub, timeframe: next.timeframe }, { replace: true });
+  };
+  return [selection, select];
+}
+
+function RankTable({ caption, nameHeader, rows }: { caption: string; nameHeader: string; rows: RankRow[] }) {
+  return (
+    <div className="vx-table-wrap db-table">
+      <table className="vx-table">
+        <caption>{caption}</caption>
+        <thead>
+          <tr>
+            <th scope="col">{nameHeader}</th>
+            <th scope="col">Rejections</th>
+            <th scope="col">Rejection %</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.length ? (
+            rows.map((row) => (
+              <tr key={row.name}>
+                <td>{row.name}</td>
+                <td>{row.count}</td>
+                <td>{row.percent}</td>
+              </tr>
+            ))
+          ) : (
+            <tr>
+              <td colSpan={3} className="db-empty">
+                No data available
+              </td>
+            </tr>
+          )}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function Tile({ label, value, testId }: { label: string; value: string; testId: string }) {
+  return (
+    <div className="vx-card db-tile">
+      <span className="db-tile__label">{label}</span>
+      <span className="db-tile__value" data-testid={testId}>
+        {value}
+      </span>
+    </div>
+  );
+}
+
+const timeframeOptions = TIMEFRAMES.map(({ value, label }) => ({ value, label }));
+
+export default function Dashboard() {
+  const { records, groups, loading } = useDashboardData();
+  const [selection, select] = useSelection();
+  const { hub, timeframe } = selection;
+
+  // SPEC §7: only hub groups, the code as value and the lower-cased name as label.
+  const hubOptions = useMemo(
+    () => [
+      { value: ALL_HUBS, label: 'All Hubs' },
+      ...groups.filter((g) => g.organization === 'hub').map((g) => ({ value: g.code, label: g.name.toLowerCase() })),
+    ],
+    [groups],
+  );
+  // The URL and the start hub may differ in case from the group's code.
+  const hubOption = hubOptions.find((o) => o.value.toLowerCase() === hub.toLowerCase());
+  const stats = useMemo(() => dashboardStats(records, { hub, timeframe }), [records, hub, timeframe]);
+
+  return (
+    <section className="db-page" data-state={loading ? 'loading' : 'ready'}>
+      <header className="db-header">
+        <h1 className="vx-page-title">Dashboard · {hubOption?.label ?? hub}</h1>
+        <div className="db-filters">
+          <SearchSelect
+            className="db-filter"
+            options={hubOptions}
+            value={hubOption?.value ?? null}
+            onChange={(value) => value && select({ hub: value })}
+            placeholder="Select hub..."
+            ariaLabel="Hub"
+          />
+          <SearchSelect
+            className="db-filter"
+            options={timeframeOptions}
+            value={timeframe}
+            onChange={(value) => isTimeframe(value) && select({ timeframe: value })}
+            placeholder="Select timeframe..."
+            ariaLabel="Timeframe"
+          />
+        </div>
+      </header>
+      {loading ? (
+        <p className="db-loading vx-muted" role="status">
+          Loading dashboard…
+        </p>
+      ) : (
+        <>
+          <div className="db-tiles">
+            <Tile label="Verified at Doorstep" value={String(stats.verified)} testId="tile-verified" />
+            <Tile label="Rejection %" value={stats.rejection} testId="tile-rejection" />
+            <Tile label="Pending" value={String(stats.pending)} testId="tile-pending" />
+          </div>
+          <div className="db-charts">
+            <RejectionTrendChart days={stats.days} trend={stats.trend} />
+            <DailyVolumeChart days={stats.days} volume={stats.volume} />
+            <ErrorDistributionChart errors={stats.errors} />
+          </div>
+          <div className="db-tables">
+            <RankTable caption="Top Five Rejection Hubs" nameHeader="Hub" rows={stats.topHubs} />
+            <RankTable caption="Top Five Rejecting Operators" nameHeader="Operator" rows={stats.topOperators} />
+          </div>
+        </>
+      )}
+    </section>
+  );
+}

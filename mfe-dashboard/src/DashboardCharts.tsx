@@ -1,0 +1,119 @@
+// The three charts of the dashboard (SPEC §2), drawn by chart.js from figures the stats module
+// already shaped. Only the chart.js parts used here are registered, so the rest is tree-shaken.
+import {
+  ArcElement,
+  BarController,
+  BarElement,
+  CategoryScale,
+  Chart as ChartJS,
+  Legend,
+  LinearScale,
+  LineController,
+  LineElement,
+  PieController,
+  PointElement,
+  Tooltip,
+  type ChartOptions,
+} from 'chart.js';
+import { useMemo, type ReactNode } from 'react';
+import { Bar, Line, Pie } from 'react-chartjs-2';
+import { NO_INPUTS_SLICE, type DailySeries, type ErrorSlice } from './dashboardStats';
+
+ChartJS.register(LineController, LineElement, PointElement, BarController, BarElement, PieController, ArcElement, CategoryScale, LinearScale, Tooltip, Legend);
+
+const DOORSTEP_COLOR = '#1a73e8';
+const HUB_COLOR = '#1e8e3e';
+
+/** SPEC §9: the pie's outer radius. */
+const PIE_RADIUS = 80;
+
+// Static charts: no animation, so a chart is complete as soon as it is committed.
+const dailyOptions = {
+  animation: false,
+  responsive: true,
+  maintainAspectRatio: false,
+  plugins: { legend: { position: 'bottom' } },
+  scales: { y: { beginAtZero: true, ticks: { precision: 0 } } },
+} as const;
+
+function ChartCard({ title, testId, children }: { title: string; testId: string; children: ReactNode }) {
+  return (
+    <figure className="vx-card db-chart">
+      <figcaption className="vx-card-title">{title}</figcaption>
+      <div className="db-chart__canvas" data-testid={testId}>
+        {children}
+      </div>
+    </figure>
+  );
+}
+
+const noData = <p className="db-empty">No data available</p>;
+
+export function RejectionTrendChart({ days, trend }: { days: string[]; trend: DailySeries }) {
+  const data = useMemo(
+    () => ({
+      labels: days,
+      datasets: [
+        { label: 'Rejection at DoorStep', data: trend.doorstep, borderColor: DOORSTEP_COLOR, backgroundColor: DOORSTEP_COLOR },
+        { label: 'Rejections at Hub', data: trend.hub, borderColor: HUB_COLOR, backgroundColor: HUB_COLOR },
+      ],
+    }),
+    [days, trend],
+  );
+  return (
+    <ChartCard title="Rejection Trend" testId="chart-rejection-trend">
+      {trend.total ? <Line data={data} options={dailyOptions} /> : noData}
+    </ChartCard>
+  );
+}
+
+export function DailyVolumeChart({ days, volume }: { days: string[]; volume: DailySeries }) {
+  const data = useMemo(
+    () => ({
+      labels: days,
+      datasets: [
+        { label: 'Verified at Doorstep', data: volume.doorstep, backgroundColor: DOORSTEP_COLOR },
+        { label: 'Verified at Hub', data: volume.hub, backgroundColor: HUB_COLOR },
+      ],
+    }),
+    [days, volume],
+  );
+  return (
+    <ChartCard title="Daily Processed Volume" testId="chart-daily-volume">
+      {volume.total ? <Bar data={data} options={dailyOptions} /> : noData}
+    </ChartCard>
+  );
+}
+
+export function ErrorDistributionChart({ errors }: { errors: ErrorSlice[] }) {
+  const hasInputs = errors.length > 0;
+  const slices = useMemo(() => (hasInputs ? errors : [NO_INPUTS_SLICE]), [errors, hasInputs]);
+  const data = useMemo(
+    () => ({
+      labels: slices.map((s) => s.label),
+      datasets: [{ data: slices.map((s) => s.count), backgroundColor: slices.map((s) => s.color), radius: PIE_RADIUS }],
+    }),
+    [slices],
+  );
+  const options = useMemo<ChartOptions<'pie'>>(
+    () => ({
+      animation: false,
+      responsive: true,
+      maintainAspectRatio: false,
+      plugins: {
+        legend: { position: 'right' },
+        // SPEC §8: 'Passed' or 'E00x: title', then the count; the 'No Inputs' placeholder has no figure to show.
+        tooltip: {
+          enabled: hasInputs,
+          callbacks: { title: ([item]) => (item ? slices[item.dataIndex]!.tooltip : ''), label: (item) => ` ${item.formattedValue}` },
+        },
+      },
+    }),
+    [slices, hasInputs],
+  );
+  return (
+    <ChartCard title="Error Distribution" testId="chart-error-distribution">
+      <Pie data={data} options={options} />
+    </ChartCard>
+  );
+}

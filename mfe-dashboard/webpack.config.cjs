@@ -1,0 +1,9 @@
+const { createWebpackConfig } = require('../webpack.factory.cjs');
+
+module.exports = createWebpackConfig({
+  dir: __dirname,
+  name: 'dashboard',
+  devPort: 3001,
+  exposes: { './Dashboard': './src/Dashboard.tsx' },
+  title: 'Veritas · Dashboard',
+});
