@@ -91,7 +91,15 @@ export function ErrorDistributionChart({ errors }: { errors: ErrorSlice[] }) {
   const data = useMemo(
     () => ({
       labels: slices.map((s) => s.label),
-      datasets: [{ data: slices.map((s) => s.count), backgroundColor: slices.map((s) => s.color), radius: PIE_RADIUS }],
+      datasets: [
+        {
+          data: slices.map((s) => s.count),
+          backgroundColor: slices.map((s) => s.color),
+          radius: PIE_RADIUS,
+          // Slice borders separate slices; a lone slice would show its border as a stray radius line.
+          borderWidth: slices.length > 1 ? 2 : 0,
+        },
+      ],
     }),
     [slices],
   );
