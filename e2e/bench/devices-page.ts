@@ -1,36 +1,15 @@
 // Benchmark: the devices page (ListDevices) over 100k records in chromium, served as `pnpm start`
 // serves it. Prints: navigation → first rows, one filter keystroke → rows updated, DOM row count.
 // Goals: ≤ 2 s, ≤ 100 ms, bounded DOM. Run: pnpm --filter e2e bench:devices (after pnpm build).
-import { mkdtempSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { DEMO, DEMO_PASSWORD, launchBrowser, signIn } from '../support/browser';
-import { repoRoot, startServer, stopServer } from '../support/server';
+import { startServer, stopServer } from '../support/server';
+import { median, seededDataDir } from './seed';
 
 const RECORDS = Number(process.env.BENCH_RECORDS ?? 100_000);
 const RUNS = 3;
 
-interface ApiModule {
-  openDatabase(o: { dataDir: string }): { kysely: { destroy(): Promise<void> } };
-  migrateToLatest(db: unknown): Promise<void>;
-  loadDemoData(db: unknown, o: { records: number }): Promise<void>;
-}
-
-async function seed(dataDir: string): Promise<void> {
-  // The built API, as the server runs it.
-  const api = require(path.join(repoRoot, 'api/dist/index.js')) as ApiModule;
-  const db = api.openDatabase({ dataDir });
-  await api.migrateToLatest(db);
-  await api.loadDemoData(db, { records: RECORDS });
-  await db.kysely.destroy();
-}
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-
 async function main(): Promise<void> {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'veritas-bench-'));
-  console.log(`seeding ${RECORDS.toLocaleString('en-US')} records …`);
-  await seed(dataDir);
+  const dataDir = await seededDataDir(RECORDS);
   const server = await startServer({ VERITAS_DATA_DIR: dataDir, VERITAS_DEMO: '0' });
   const browser = await launchBrowser();
   const firstRows: number[] = [];

@@ -78,5 +78,5 @@ test('redirect: an unauthenticated visit to a protected route replaces history w
 test('redirect: a signed-in user who opens /login is sent to / and the index shows Dashboard', async () => {
   await signIn(page, DEMO.admin);
   await page.goto('/login');
-  await page.waitForURL('**/Dashboard');
+  await page.waitForURL((url) => url.pathname === '/Dashboard');
 });
