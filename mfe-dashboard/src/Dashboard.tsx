@@ -4,7 +4,7 @@
 import {
   ALL_HUBS,
   dashboardStartHub,
-  http,
+  listRequest,
   notifyError,
   SearchSelect,
   useSearchParams,
@@ -17,21 +17,6 @@ import { DailyVolumeChart, ErrorDistributionChart, RejectionTrendChart } from '.
 import { dashboardStats, DEFAULT_TIMEFRAME, isTimeframe, TIMEFRAMES, type RankRow, type Selection } from './dashboardStats';
 import './Dashboard.css';
 
-/** GET `path` expecting a list; one request while in flight (a render may run twice, e.g. under StrictMode). */
-function listRequest<T>(path: string): () => Promise<T[]> {
-  let inFlight: Promise<T[]> | null = null;
-  return () =>
-    (inFlight ??= http
-      .get<T[]>(path)
-      .then(({ data }) => {
-        if (!Array.isArray(data)) throw new Error(`${path} did not answer a list`);
-        return data;
-      })
-      .finally(() => {
-        inFlight = null;
-      }));
-}
-
 const requestRecords = listRequest<DeviceRecord>('api/get_status/');
 const requestGroups = listRequest<Group>('user/get_groups/');
 
@@ -41,11 +26,7 @@ interface DashboardData {
   loading: boolean;
 }
 
-/**
- * Records and groups, fetched in parallel once per visit. The requests start with the first
- * render rather than in an effect: React holds a just-loaded lazy page back before committing it,
- * and the biggest call of the page should not wait for that.
- */
+/** Records and groups, fetched in parallel once per visit, starting with the first render (see listRequest). */
 function useDashboardData(): DashboardData {
   const [requests] = useState(() => [requestRecords(), requestGroups()] as const);
   const [data, setData] = useState<DashboardData>({ records: [], groups: [], loading: true });

@@ -1,32 +1,15 @@
 // Device Pick List / Stats (route ListDevices, SPEC §2): every device expectation with its
 // verification progress, filterable by tracking ID and hub. Default export: the shell's page.
-import { http, Modal, SearchSelect, type DeviceRecord } from '@veritas/shared';
+import { listRequest, Modal, SearchSelect, type DeviceRecord } from '@veritas/shared';
 import { useDeferredValue, useEffect, useMemo, useState } from 'react';
 import { DeviceDetails } from './DeviceDetails';
 import { filterRows, hubOptions, toDeviceRows } from './deviceRows';
 import { DeviceTable } from './DeviceTable';
 import './ListDevices.css';
 
-/** GET api/get_status/, shared while in flight (a render may run twice, e.g. under StrictMode). */
-let inFlight: Promise<DeviceRecord[]> | null = null;
-function requestRecords(): Promise<DeviceRecord[]> {
-  inFlight ??= http
-    .get<DeviceRecord[]>('api/get_status/')
-    .then(({ data }) => {
-      if (!Array.isArray(data)) throw new Error('api/get_status/ did not answer a list of records');
-      return data;
-    })
-    .finally(() => {
-      inFlight = null;
-    });
-  return inFlight;
-}
+const requestRecords = listRequest<DeviceRecord>('api/get_status/');
 
-/**
- * The records, fetched once per visit. The request starts with the first render rather than in an
- * effect: React holds a just-loaded lazy page back before committing it (Suspense reveal
- * throttling), and the biggest call of the page should not wait for that.
- */
+/** The records, fetched once per visit, starting with the first render (see listRequest). */
 function useDeviceRecords(): { records: DeviceRecord[]; loading: boolean } {
   const [request] = useState(requestRecords);
   const [records, setRecords] = useState<DeviceRecord[]>([]);
