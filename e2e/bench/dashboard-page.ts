@@ -1,23 +1,15 @@
 // Benchmark: the Dashboard over 100k records in chromium, served as `pnpm start` serves it.
 // Prints: navigation → all charts drawn, and api/get_status/ fully received → all charts drawn.
 // Goal: charts ≤ 1.5 s after the data arrives. Run: pnpm --filter e2e bench:dashboard (after pnpm build).
-import { DEMO, DEMO_PASSWORD, launchBrowser, signIn } from '../support/browser';
-import { startServer, stopServer } from '../support/server';
-import { median, seededDataDir } from './seed';
+import { median, withSignedInPage } from './harness';
 
 const RECORDS = Number(process.env.BENCH_RECORDS ?? 100_000);
 const RUNS = 3;
 
 async function main(): Promise<void> {
-  const dataDir = await seededDataDir(RECORDS);
-  const server = await startServer({ VERITAS_DATA_DIR: dataDir, VERITAS_DEMO: '0' });
-  const browser = await launchBrowser();
   const total: number[] = [];
   const afterData: number[] = [];
-  try {
-    const context = await browser.newContext({ baseURL: server.url, viewport: { width: 1366, height: 900 } });
-    const page = await context.newPage();
-    await signIn(page, DEMO.admin, DEMO_PASSWORD);
+  await withSignedInPage(RECORDS, async (page) => {
     for (let run = 0; run < RUNS; run++) {
       await page.goto('/ListDevices');
       await page.goto('/Dashboard?hub=all&timeframe=last30');
@@ -38,10 +30,7 @@ async function main(): Promise<void> {
       total.push(drawn);
       afterData.push(drawn - dataEnd);
     }
-  } finally {
-    await browser.close();
-    await stopServer(server);
-  }
+  });
   const fmt = (values: number[]) => values.map((v) => v.toFixed(0)).join(', ');
   console.log(`dashboard, ${RECORDS.toLocaleString('en-US')} records, All Hubs, Last 30 Days, median of ${RUNS}`);
   console.log(`dashboard: navigation → all charts drawn ${median(total).toFixed(0)} ms (runs ${fmt(total)})`);

@@ -1,25 +1,17 @@
 // Benchmark: the devices page (ListDevices) over 100k records in chromium, served as `pnpm start`
 // serves it. Prints: navigation → first rows, one filter keystroke → rows updated, DOM row count.
 // Goals: ≤ 2 s, ≤ 100 ms, bounded DOM. Run: pnpm --filter e2e bench:devices (after pnpm build).
-import { DEMO, DEMO_PASSWORD, launchBrowser, signIn } from '../support/browser';
-import { startServer, stopServer } from '../support/server';
-import { median, seededDataDir } from './seed';
+import { median, withSignedInPage } from './harness';
 
 const RECORDS = Number(process.env.BENCH_RECORDS ?? 100_000);
 const RUNS = 3;
 
 async function main(): Promise<void> {
-  const dataDir = await seededDataDir(RECORDS);
-  const server = await startServer({ VERITAS_DATA_DIR: dataDir, VERITAS_DEMO: '0' });
-  const browser = await launchBrowser();
   const firstRows: number[] = [];
   const keystrokes: number[] = [];
   let domRows = 0;
   let shown = '';
-  try {
-    const context = await browser.newContext({ baseURL: server.url, viewport: { width: 1366, height: 900 } });
-    const page = await context.newPage();
-    await signIn(page, DEMO.admin, DEMO_PASSWORD);
+  await withSignedInPage(RECORDS, async (page) => {
     for (let run = 0; run < RUNS; run++) {
       await page.goto('/Dashboard');
       const started = Date.now();
@@ -47,10 +39,7 @@ async function main(): Promise<void> {
       domRows = await page.locator('[data-testid="device-row"]').count();
       shown = (await page.getByTestId('record-count').textContent()) ?? '';
     }
-  } finally {
-    await browser.close();
-    await stopServer(server);
-  }
+  });
   console.log(`devices page, ${RECORDS.toLocaleString('en-US')} records, median of ${RUNS} (runs: ${firstRows.join(', ')} ms / ${keystrokes.map((k) => k.toFixed(0)).join(', ')} ms)`);
   console.log(`devices: navigation → first rows ${median(firstRows)} ms (goal ≤ 2000 ms)`);
   console.log(`devices: one filter keystroke → rows updated ${median(keystrokes).toFixed(0)} ms (goal ≤ 100 ms), now showing ${shown}`);
