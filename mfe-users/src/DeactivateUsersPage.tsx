@@ -1,0 +1,143 @@
+// Deactivate Users (route Deactivateuser, SPEC §2, §6, §8): the users the signed-in user may
+// manage, with activate/deactivate for everyone who reaches the screen and delete for super_admin.
+// Default export: the shell's page.
+import { canDeleteUser, http, listRequest, roleLabel, serverMessage, useSession, type UserListItem } from '@veritas/shared';
+import { useCallback, useEffect, useState } from 'react';
+import { NoticeLine, useNotice } from './notice';
+import './users.css';
+
+const requestUsers = listRequest<UserListItem>('user/get_users/');
+
+type ActionName = 'deactivate' | 'activate' | 'delete';
+
+const ACTIONS: Record<ActionName, { label: string; path: string; confirm: (username: string) => string; done: string; failed: string }> = {
+  deactivate: {
+    label: 'Deactivate',
+    path: 'user/deactivate_user/',
+    confirm: (username) => `Deactivate user ${username}?`,
+    done: 'User deactivated',
+    failed: 'Failed to deactivate user',
+  },
+  activate: {
+    label: 'Activate',
+    path: 'user/activate_user/',
+    confirm: (username) => `Activate user ${username}?`,
+    done: 'User activated',
+    failed: 'Failed to activate user',
+  },
+  delete: {
+    label: 'Delete',
+    path: 'user/delete_user/',
+    confirm: (username) => `Delete user ${username}? This cannot be undone.`,
+    done: 'User deleted',
+    failed: 'Failed to delete user',
+  },
+};
+
+export const LOAD_FAILED = 'Failed to load users';
+
+const groupCodes = (user: UserListItem) => user.group_info.map((group) => group.name).join(', ') || 'N/A';
+
+export default function DeactivateUsersPage() {
+  const role = useSession((state) => state.role);
+  const withDelete = canDeleteUser(role);
+  const [firstRequest] = useState(requestUsers);
+  const [users, setUsers] = useState<UserListItem[]>([]);
+  const [loading, setLoading] = useState(true);
+  // Users whose action is under way: their buttons are disabled until it ends.
+  const [busy, setBusy] = useState<ReadonlySet<number>>(new Set());
+  const { notice, show } = useNotice();
+
+  const load = useCallback(
+    (request: Promise<UserListItem[]>) =>
+      request.then(setUsers, () => show('error', LOAD_FAILED)).finally(() => setLoading(false)),
+    [show],
+  );
+
+  useEffect(() => {
+    void load(firstRequest);
+  }, [firstRequest, load]);
+
+  async function run(action: ActionName, user: UserListItem) {
+    const { path, confirm, done, failed } = ACTIONS[action];
+    if (!window.confirm(confirm(user.username))) return;
+    setBusy((ids) => new Set(ids).add(user.id));
+    try {
+      const { data } = await http.post<{ message?: string }>(path, { user_id: user.id });
+      show('success', typeof data?.message === 'string' && data.message ? data.message : done);
+      await load(requestUsers());
+    } catch (error) {
+      show('error', serverMessage(error, ['error']) ?? failed);
+    } finally {
+      setBusy((ids) => {
+        const next = new Set(ids);
+        next.delete(user.id);
+        return next;
+      });
+    }
+  }
+
+  const columns = withDelete ? 6 : 5;
+
+  return (
+    <section className="um-page">
+      <h1 className="vx-page-title">Deactivate Users</h1>
+      <NoticeLine notice={notice} />
+      <div className="vx-table-wrap">
+        <table className="vx-table um-table" aria-busy={loading || undefined}>
+          <caption className="vx-sr-only">Users</caption>
+          <thead>
+            <tr>
+              <th scope="col">Username</th>
+              <th scope="col">Role</th>
+              <th scope="col">Group Code</th>
+              <th scope="col">Active</th>
+              <th scope="col">Action</th>
+              {withDelete && <th scope="col">Delete</th>}
+            </tr>
+          </thead>
+          <tbody>
+            {loading ? (
+              <tr>
+                <td colSpan={columns} className="um-table__note vx-muted">
+                  Loading users…
+                </td>
+              </tr>
+            ) : users.length === 0 ? (
+              <tr>
+                <td colSpan={columns} className="um-table__note vx-muted">
+                  No users to show
+                </td>
+              </tr>
+            ) : (
+              users.map((user) => {
+                const toggle: ActionName = user.is_active ? 'deactivate' : 'activate';
+                const disabled = busy.has(user.id);
+                return (
+                  <tr key={user.id} data-username={user.username}>
+                    <td>{user.username}</td>
+                    <td>{roleLabel(user.role)}</td>
+                    <td>{groupCodes(user)}</td>
+                    <td>{user.is_active ? 'Yes' : 'No'}</td>
+                    <td>
+                      <button type="button" className="vx-btn um-action" disabled={disabled} onClick={() => void run(toggle, user)}>
+                        {ACTIONS[toggle].label}
+                      </button>
+                    </td>
+                    {withDelete && (
+                      <td>
+                        <button type="button" className="vx-btn vx-btn-danger um-action" disabled={disabled} onClick={() => void run('delete', user)}>
+                          {ACTIONS.delete.label}
+                        </button>
+                      </td>
+                    )}
+                  </tr>
+                );
+              })
+            )}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  );
+}

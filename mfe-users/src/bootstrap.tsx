@@ -1,0 +1,17 @@
+// Standalone start (`pnpm --filter mfe-users dev`): both pages, one under the other, inside the
+// sign-in harness. In the console the shell loads ./CreateUser and ./DeactivateUsers instead.
+import { StandaloneApp } from '@veritas/shared';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import CreateUserPage from './CreateUserPage';
+import DeactivateUsersPage from './DeactivateUsersPage';
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <StandaloneApp title="Users">
+      <CreateUserPage />
+      <hr className="um-divider" />
+      <DeactivateUsersPage />
+    </StandaloneApp>
+  </StrictMode>,
+);
