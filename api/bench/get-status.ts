@@ -3,16 +3,10 @@
 // (a throwaway cluster) or VERITAS_TEST_PG_URL names a server. Goal: ≤ 1.5 s.
 // The server runs in a child process, as it would beside a browser, so the client's work of
 // receiving the bytes does not share its event loop.
-import { fork } from 'node:child_process';
-import fs from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
-import path from 'node:path';
-import crypto from 'node:crypto';
-import { Client as PgClient } from 'pg';
-import { createServer, loadDemoData, migrateToLatest, openDatabase, DEMO_PASSWORD, type ServerOptions } from '../src/index';
-import { startPgCluster, type PgCluster } from '../test/support/pg-cluster';
+import { DEMO_PASSWORD, loadDemoData } from '../src/index';
 import { Client } from '../test/support/helpers';
+import { forEachEngine, mb, median, startServerProcess, withDatabase, type EngineOptions } from './harness';
 
 const RECORDS = Number(process.env.BENCH_RECORDS ?? 100_000);
 const RUNS = 5;
@@ -38,25 +32,15 @@ function fetchRaw(url: string, headers: Record<string, string>): Promise<Measure
   });
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(2)} MB`;
-
-async function bench(label: string, options: { dataDir: string; databaseUrl?: string }) {
+async function bench(label: string, options: EngineOptions) {
   console.log(`\n== ${label}: ${RECORDS.toLocaleString('en-US')} records`);
-  const db = openDatabase(options);
-  let started = Date.now();
-  await migrateToLatest(db);
-  await loadDemoData(db, { records: RECORDS });
-  await db.kysely.destroy();
+  const started = Date.now();
+  await withDatabase(options, (db) => loadDemoData(db, { records: RECORDS }));
   console.log(`   data loaded in ${((Date.now() - started) / 1000).toFixed(2)} s`);
 
-  const child = fork(__filename, ['serve', JSON.stringify(options)]);
+  const server = await startServerProcess(options);
   try {
-    const port = await new Promise<number>((resolve, reject) => {
-      child.once('message', (message) => resolve(Number(message)));
-      child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
-    });
-    const base = `http://127.0.0.1:${port}`;
+    const { base } = server;
     const client = new Client(base);
     if ((await client.login('admin_demo', DEMO_PASSWORD)).status !== 200) throw new Error('login failed');
     const cookie = [...client.cookies].map(([name, c]) => `${name}=${c.value}`).join('; ');
@@ -72,51 +56,11 @@ async function bench(label: string, options: { dataDir: string; databaseUrl?: st
       );
     }
   } finally {
-    child.kill();
+    server.stop();
   }
 }
 
-/** The child: serves the prepared database until killed. */
-async function serve(options: ServerOptions) {
-  const { app } = await createServer({ ...options, demo: false, logger: false, adminPassword: crypto.randomUUID() });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  process.send?.((app.server.address() as { port: number }).port);
-}
-
-async function main() {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'veritas-bench-'));
-  let cluster: PgCluster | undefined;
-  try {
-    await bench('SQLite', { dataDir: path.join(dataDir, 'sqlite') });
-
-    let pgBase = process.env.VERITAS_TEST_PG_URL;
-    if (!pgBase && fs.existsSync('/usr/lib/postgresql/15/bin/initdb')) {
-      cluster = await startPgCluster();
-      pgBase = cluster.url;
-    }
-    if (!pgBase) {
-      console.log('\n(PostgreSQL skipped: neither /usr/lib/postgresql/15/bin nor VERITAS_TEST_PG_URL)');
-      return;
-    }
-    const name = `veritas_bench_${crypto.randomBytes(4).toString('hex')}`;
-    const admin = new PgClient({ connectionString: pgBase });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    const url = new URL(pgBase);
-    url.pathname = `/${name}`;
-    try {
-      await bench('PostgreSQL', { dataDir: path.join(dataDir, 'pg'), databaseUrl: url.toString() });
-    } finally {
-      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await admin.end();
-    }
-  } finally {
-    cluster?.stop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  }
-}
-
-(process.argv[2] === 'serve' ? serve(JSON.parse(process.argv[3]!) as ServerOptions) : main()).catch((error: unknown) => {
+forEachEngine(bench).catch((error: unknown) => {
   console.error(error);
   process.exit(1);
 });

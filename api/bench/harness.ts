@@ -1,0 +1,109 @@
+// What every API benchmark needs: one run per engine (SQLite, then PostgreSQL 15 on a throwaway
+// cluster or VERITAS_TEST_PG_URL), a database prepared in-process, and the server in a child
+// process of its own, as it would run beside its clients, whose peak memory can be read.
+import { fork, type ChildProcess } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Client as PgClient } from 'pg';
+import { createServer, migrateToLatest, openDatabase, type ServerOptions } from '../src/index';
+import type { Db } from '../src/db/schema';
+import { startPgCluster, type PgCluster } from '../test/support/pg-cluster';
+
+export interface EngineOptions {
+  dataDir: string;
+  databaseUrl?: string;
+}
+
+export const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+export const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+
+/** Opens and migrates the engine's database, runs `work` on it, closes it. */
+export async function withDatabase<T>(options: EngineOptions, work: (db: Db) => Promise<T>): Promise<T> {
+  const db = openDatabase(options);
+  try {
+    await migrateToLatest(db);
+    return await work(db);
+  } finally {
+    await db.kysely.destroy();
+  }
+}
+
+/** Runs `bench` on SQLite, then on PostgreSQL when available, each on an empty database. */
+export async function forEachEngine(bench: (label: string, options: EngineOptions) => Promise<void>): Promise<void> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'veritas-bench-'));
+  let cluster: PgCluster | undefined;
+  try {
+    await bench('SQLite', { dataDir: path.join(dataDir, 'sqlite') });
+
+    let pgBase = process.env.VERITAS_TEST_PG_URL;
+    if (!pgBase && fs.existsSync('/usr/lib/postgresql/15/bin/initdb')) {
+      cluster = await startPgCluster();
+      pgBase = cluster.url;
+    }
+    if (!pgBase) {
+      console.log('\n(PostgreSQL skipped: neither /usr/lib/postgresql/15/bin nor VERITAS_TEST_PG_URL)');
+      return;
+    }
+    const name = `veritas_bench_${crypto.randomBytes(4).toString('hex')}`;
+    const admin = new PgClient({ connectionString: pgBase });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    const url = new URL(pgBase);
+    url.pathname = `/${name}`;
+    try {
+      await bench('PostgreSQL', { dataDir: path.join(dataDir, 'pg'), databaseUrl: url.toString() });
+    } finally {
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end();
+    }
+  } finally {
+    cluster?.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+export interface ServerProcess {
+  base: string;
+  child: ChildProcess;
+  /** Peak resident memory of the server process so far (Linux VmHWM). */
+  peakRssBytes(): number;
+  /** Resets the peak to the current resident memory, so a later read covers what follows. */
+  resetPeakRss(): void;
+  stop(): void;
+}
+
+const SERVE = 'serve-bench-server';
+
+/** Starts the API over the prepared database in a child process (this same file, see below). */
+export async function startServerProcess(options: EngineOptions, env: NodeJS.ProcessEnv = {}): Promise<ServerProcess> {
+  const child = fork(__filename, [SERVE, JSON.stringify(options)], { env: { ...process.env, ...env } });
+  const port = await new Promise<number>((resolve, reject) => {
+    child.once('message', (message) => resolve(Number(message)));
+    child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
+  });
+  const status = () => fs.readFileSync(`/proc/${child.pid}/status`, 'utf8');
+  return {
+    base: `http://127.0.0.1:${port}`,
+    child,
+    peakRssBytes: () => Number(/VmHWM:\s+(\d+) kB/.exec(status())?.[1] ?? 0) * 1024,
+    // Writing 5 to clear_refs resets VmHWM (Linux ≥ 4.0).
+    resetPeakRss: () => fs.writeFileSync(`/proc/${child.pid}/clear_refs`, '5'),
+    stop: () => child.kill(),
+  };
+}
+
+/** The child: serves the prepared database until killed. */
+async function serve(options: ServerOptions) {
+  const { app } = await createServer({ ...options, demo: false, logger: false, adminPassword: crypto.randomUUID() });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  process.send?.((app.server.address() as { port: number }).port);
+}
+
+if (process.argv[2] === SERVE) {
+  serve(JSON.parse(process.argv[3]!) as ServerOptions).catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });
+}
