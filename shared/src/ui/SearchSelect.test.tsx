@@ -1,4 +1,4 @@
-import { render, screen } from '@testing-library/react';
+import { act, fireEvent, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { SearchSelect, type SearchSelectProps } from './SearchSelect';
@@ -97,5 +97,85 @@ describe('SearchSelect', () => {
     await userEvent.click(screen.getByRole('combobox'));
     expect(screen.getByText('Loading...')).toBeInTheDocument();
     expect(screen.queryAllByRole('option')).toHaveLength(0);
+  });
+
+  test('the input follows a value the parent changes, even after menu events between a click and the parent taking it', async () => {
+    // As in a browser: the closing menu reports the mouse leaving it in the same render in which
+    // the parent takes the chosen value.
+    let takeChosen = () => {};
+    function LateParent() {
+      const [value, setValue] = useState<string | null>(null);
+      return (
+        <>
+          <SearchSelect options={options} placeholder="Filter by hub..." value={value} onChange={(v) => (takeChosen = () => setValue(v))} />
+          <button type="button" onClick={() => setValue(null)}>
+            Reset
+          </button>
+        </>
+      );
+    }
+    render(<LateParent />);
+    await userEvent.click(await screen.findByRole('combobox'));
+    await userEvent.click(screen.getByRole('option', { name: 'BOM02' }));
+    act(() => {
+      fireEvent.mouseLeave(screen.getByRole('listbox', { hidden: true }));
+      takeChosen();
+    });
+    expect(screen.getByRole('combobox')).toHaveValue('BOM02');
+    await userEvent.click(screen.getByRole('button', { name: 'Reset' }));
+    expect(screen.getByRole('combobox')).toHaveValue('');
+  });
+
+  test('typing keeps the selection while options are filtered here', async () => {
+    const onValue = jest.fn();
+    render(<Harness value="DEL01" onValue={onValue} />);
+    await userEvent.type(screen.getByRole('combobox'), 'x');
+    expect(onValue).not.toHaveBeenCalled();
+  });
+});
+
+describe('SearchSelect with server-side search (onInputChange, filterOptions={false})', () => {
+  test('onInputChange reports the text as the user types it', async () => {
+    const onInputChange = jest.fn();
+    render(<Harness onInputChange={onInputChange} />);
+    await userEvent.type(screen.getByRole('combobox'), 'de');
+    expect(onInputChange.mock.calls).toEqual([['d'], ['de']]);
+  });
+
+  test('choosing an option does not report its label as typed text', async () => {
+    const onInputChange = jest.fn();
+    render(<Harness onInputChange={onInputChange} />);
+    await userEvent.click(screen.getByRole('combobox'));
+    await userEvent.click(screen.getByRole('option', { name: 'BOM02' }));
+    expect(onInputChange).not.toHaveBeenCalled();
+  });
+
+  test('with filterOptions={false} the options are shown as given, whatever is typed', async () => {
+    render(<Harness filterOptions={false} />);
+    await userEvent.type(screen.getByRole('combobox'), 'zzz');
+    expect(screen.getAllByRole('option').map((o) => o.textContent)).toEqual(['All Hubs', 'DEL01', 'BOM02']);
+  });
+
+  test('with filterOptions={false}, typing clears the selection and keeps the typed text', async () => {
+    const onValue = jest.fn();
+    render(<Harness filterOptions={false} value="DEL01" onValue={onValue} />);
+    await userEvent.type(screen.getByRole('combobox'), 'x');
+    expect(onValue).toHaveBeenCalledWith(null);
+    expect(screen.getByRole('combobox')).toHaveValue('DEL01x');
+  });
+
+  test('options answered for the typed text can be chosen by keyboard', async () => {
+    const found = { b: [{ value: 'BOM02', label: 'BOM02' }], bo: [{ value: 'BOM02', label: 'BOM02' }] } as Record<string, SearchSelectProps['options']>;
+    function ServerHarness({ onValue }: { onValue: (v: string | null) => void }) {
+      const [results, setResults] = useState<SearchSelectProps['options']>([]);
+      return <Harness options={results} filterOptions={false} onInputChange={(text) => setResults(found[text] ?? [])} onValue={onValue} />;
+    }
+    const onValue = jest.fn();
+    render(<ServerHarness onValue={onValue} />);
+    await userEvent.type(screen.getByRole('combobox'), 'bo');
+    expect(screen.getAllByRole('option').map((o) => o.textContent)).toEqual(['BOM02']);
+    await userEvent.keyboard('{ArrowDown}{Enter}');
+    expect(onValue).toHaveBeenCalledWith('BOM02');
+    expect(screen.getByRole('combobox')).toHaveValue('BOM02');
   });
 });

@@ -27,6 +27,14 @@ export interface SearchSelectProps {
   loading?: boolean;
   disabled?: boolean;
   className?: string;
+  /** Called with the text as the user types it (e.g. to search on the server). */
+  onInputChange?: (text: string) => void;
+  /**
+   * true (default): typing filters `options` here. false: `options` are already what the typed
+   * text found (server-side search) and are shown as given; typing then also clears the
+   * selection, whose option the answer to the new text replaces.
+   */
+  filterOptions?: boolean;
 }
 
 export function SearchSelect(props: SearchSelectProps) {

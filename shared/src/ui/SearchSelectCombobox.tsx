@@ -1,6 +1,6 @@
 // SearchSelect's implementation on downshift's combobox (ARIA 1.2 pattern).
 import { useCombobox } from 'downshift';
-import { useId, useMemo, useRef, useState } from 'react';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { SearchSelectProps, SelectOption } from './SearchSelect';
 import './SearchSelect.css';
 
@@ -17,6 +17,8 @@ export default function SearchSelectCombobox({
   loading = false,
   disabled = false,
   className,
+  onInputChange,
+  filterOptions = true,
 }: SearchSelectProps) {
   const id = useId();
   // Without a visible label, the control and its list are named directly.
@@ -29,10 +31,10 @@ export default function SearchSelectCombobox({
   const selectedItem = useMemo(() => options.find((o) => o.value === value) ?? null, [options, value]);
   const items = useMemo(() => {
     const needle = filter.trim().toLowerCase();
-    return needle ? options.filter((o) => o.label.toLowerCase().includes(needle)) : [...options];
-  }, [options, filter]);
+    return needle && filterOptions ? options.filter((o) => o.label.toLowerCase().includes(needle)) : [...options];
+  }, [options, filter, filterOptions]);
 
-  const { isOpen, highlightedIndex, getLabelProps, getInputProps, getToggleButtonProps, getMenuProps, getItemProps, selectItem } =
+  const { isOpen, highlightedIndex, getLabelProps, getInputProps, getToggleButtonProps, getMenuProps, getItemProps, selectItem, setInputValue } =
     useCombobox<SelectOption>({
       id,
       items,
@@ -40,8 +42,18 @@ export default function SearchSelectCombobox({
       itemToString: (item) => item?.label ?? '',
       itemToKey: (item) => item?.value,
       onSelectedItemChange: ({ selectedItem: item }) => onChange(item?.value ?? null),
-      onInputValueChange: ({ inputValue, type }) =>
-        setFilter(type === useCombobox.stateChangeTypes.InputChange ? (inputValue ?? '') : ''),
+      onInputValueChange: ({ inputValue, type }) => {
+        const typed = type === useCombobox.stateChangeTypes.InputChange;
+        setFilter(typed ? (inputValue ?? '') : '');
+        if (!typed) return;
+        onInputChange?.(inputValue ?? '');
+        if (!filterOptions && selectedItem) onChange(null);
+      },
+      // A selection cleared while the menu is open was cleared by typing (above): the typed text stays.
+      stateReducer: (state, { type, changes }) =>
+        type === useCombobox.stateChangeTypes.ControlledPropUpdatedSelectedItem && !filterOptions && state.isOpen
+          ? { ...changes, inputValue: state.inputValue }
+          : changes,
       onIsOpenChange: ({ isOpen: open }) => {
         if (!open) {
           setFilter('');
@@ -54,6 +66,18 @@ export default function SearchSelectCombobox({
         }
       },
     });
+
+  // downshift shows a new `value` by comparing it with its own record of the selection, which a
+  // menu event handled in the same render as the parent's update overwrites (the input then kept
+  // the label of a selection the parent had cleared); so the input follows `value` here as well.
+  const selectedKey = selectedItem?.value;
+  const shownKey = useRef(selectedKey);
+  useEffect(() => {
+    if (shownKey.current === selectedKey) return;
+    shownKey.current = selectedKey;
+    if (selectedItem === null && isOpen && !filterOptions) return; // cleared by typing
+    setInputValue(selectedItem?.label ?? '');
+  }, [selectedKey, selectedItem, isOpen, filterOptions, setInputValue]);
 
   return (
     <div ref={rootRef} className={['vx-search-select', className].filter(Boolean).join(' ')}>
