@@ -8,15 +8,20 @@ import rateLimit from '@fastify/rate-limit';
 import { xsrfGuard } from './auth/cookies';
 import type { Db } from './db/schema';
 import { HttpError } from './http';
+import { reportRoutes } from './routes/report';
 import { statusRoutes } from './routes/status';
+import { uploadRoutes } from './routes/upload';
 import { userRoutes } from './routes/user';
+import { whitelabelRoutes } from './routes/whitelabel';
 
 export interface ApiOptions {
   db: Db;
   loginRateLimitPerMinute: number;
+  /** The mobile app package file, when one is configured. */
+  apkPath?: string;
 }
 
-export async function api(app: FastifyInstance, { db, loginRateLimitPerMinute }: ApiOptions) {
+export async function api(app: FastifyInstance, { db, loginRateLimitPerMinute, apkPath }: ApiOptions) {
   await app.register(cookie);
   // get_status streams ~60 MB of JSON for 100k records. Measured here (bench/get-status.ts):
   // gzip level 1 with 128 KiB chunks keeps up with the database (which shares the CPU with the
@@ -54,6 +59,9 @@ export async function api(app: FastifyInstance, { db, loginRateLimitPerMinute }:
   });
   app.setNotFoundHandler((_request, reply) => reply.code(404).send({ detail: 'Not found' }));
 
-  await app.register(userRoutes, { db, loginRateLimitPerMinute });
+  await app.register(userRoutes, { db, loginRateLimitPerMinute, apkPath });
   await app.register(statusRoutes, { db });
+  await app.register(uploadRoutes, { db });
+  await app.register(whitelabelRoutes, { db });
+  await app.register(reportRoutes, { db });
 }

@@ -21,6 +21,8 @@ export interface ServerOptions {
   logger?: boolean;
   /** Login calls per minute per client address. Env VERITAS_LOGIN_RATE_LIMIT, default 30. */
   loginRateLimitPerMinute?: number;
+  /** The mobile app package served by user/download_apk/. Env VERITAS_APK_PATH; unset, that route answers 404. */
+  apkPath?: string;
 }
 
 export interface VeritasServer {
@@ -32,6 +34,7 @@ const nonEmpty = (value: string | undefined) => (value ? value : undefined);
 
 function resolve(options: ServerOptions, env: NodeJS.ProcessEnv) {
   const limit = Number(env.VERITAS_LOGIN_RATE_LIMIT);
+  const apkPath = nonEmpty(options.apkPath) ?? nonEmpty(env.VERITAS_APK_PATH);
   return {
     dataDir: path.resolve(process.cwd(), options.dataDir ?? nonEmpty(env.VERITAS_DATA_DIR) ?? '.veritas-data'),
     databaseUrl: options.databaseUrl ?? nonEmpty(env.DATABASE_URL),
@@ -40,6 +43,7 @@ function resolve(options: ServerOptions, env: NodeJS.ProcessEnv) {
     adminPassword: options.adminPassword ?? nonEmpty(env.VERITAS_ADMIN_PASSWORD),
     logger: options.logger ?? true,
     loginRateLimitPerMinute: options.loginRateLimitPerMinute ?? (Number.isInteger(limit) && limit > 0 ? limit : 30),
+    apkPath: apkPath === undefined ? undefined : path.resolve(process.cwd(), apkPath),
   };
 }
 
@@ -66,7 +70,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Veritas
 
   const app = Fastify({ logger: config.logger });
   app.addHook('onClose', () => db.kysely.destroy());
-  await app.register(api, { prefix: API_PREFIX, db, loginRateLimitPerMinute: config.loginRateLimitPerMinute });
+  await app.register(api, { prefix: API_PREFIX, db, loginRateLimitPerMinute: config.loginRateLimitPerMinute, apkPath: config.apkPath });
   return { app, close: () => app.close() };
 }
 

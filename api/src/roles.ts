@@ -30,6 +30,9 @@ const isAdmin = (role: string) => role === 'admin' || role === 'super_admin';
 /** Field staff use the mobile app; the web console refuses them. */
 export const canUseWeb = (role: string) => role !== 'operators';
 export const canCreateGroup = isAdmin;
+export const canUpload = isAdmin;
+export const canEditWhiteLabels = isAdmin;
+export const canDownloadApk = isAdmin;
 /** Admins see every user; other roles see the users whose role they may assign. */
 export const canListAllUsers = isAdmin;
 export const canManageUser = (actor: string, targetRole: string) => canAssign(actor, targetRole);

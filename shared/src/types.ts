@@ -99,8 +99,12 @@ export interface UploadResult {
   message: string;
   processed: number;
   skipped: number;
+  /** At most the first 1000; duplicates_total counts them all. */
   duplicates: { row: number; tracking_id: string }[];
+  /** At most the first 1000; errors_total counts them all. */
   errors: { row: number; errors: string[] }[];
+  duplicates_total: number;
+  errors_total: number;
 }
 
 export interface ErrorCatalogueEntry {

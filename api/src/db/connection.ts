@@ -27,7 +27,7 @@ export function openDatabase({ dataDir, databaseUrl }: DbOptions): Db {
   database.pragma('synchronous = NORMAL');
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
-  return { engine: 'sqlite', kysely: new Kysely<Database>({ dialect: new SqliteDialect({ database }) }) };
+  return { engine: 'sqlite', kysely: new Kysely<Database>({ dialect: new SqliteDialect({ database }) }), sqlite: database };
 }
 
 export async function migrateToLatest(db: Db): Promise<void> {

@@ -1,5 +1,6 @@
 // Table types of the query layer. Both engines store booleans as integers 0/1 and times as
 // ISO 8601 UTC text, so one set of queries and one row mapping serve SQLite and PostgreSQL.
+import type { Database as SQLiteDatabase } from 'better-sqlite3';
 import type { ColumnType, Generated, Kysely } from 'kysely';
 
 export type Engine = 'sqlite' | 'postgres';
@@ -76,6 +77,58 @@ export interface DeviceRecordsTable {
   is_verified_rc_by: Flag;
 }
 
+/** A manufacturer of the IEEE OUI registry (loaded by migration 003). */
+export interface ManufacturersTable {
+  id: Generated<number>;
+  manufacturer: string;
+  /** manufacturerKey(manufacturer): lower-cased, spaces collapsed; what search matches. */
+  manufacturer_key: string;
+}
+
+/** An OUI assignment: upper-case hex prefix of 6, 7 or 9 digits (MA-L, MA-M, MA-S). */
+export interface OuiPrefixesTable {
+  prefix: string;
+  manufacturer_id: number;
+}
+
+export interface BrandsTable {
+  id: Generated<number>;
+  brand: string;
+  /** Lower-cased trimmed name: brand names are unique case-insensitively. */
+  brand_key: string;
+}
+
+/** The manufacturers a brand white-labels, in the order the console lists them. */
+export interface BrandManufacturersTable {
+  brand_id: number;
+  position: number;
+  manufacturer: string;
+}
+
+/** One received chunk of a chunked CSV upload, kept until the upload completes or expires. */
+export interface UploadChunksTable {
+  upload_id: string;
+  chunk_index: number;
+  total_chunks: number;
+  user_id: number;
+  file_name: string;
+  data: Buffer;
+  received_at: string;
+}
+
+/** An upload whose chunks are all present: claimed while processing, then its stored result. */
+export interface UploadsTable {
+  upload_id: string;
+  user_id: number;
+  file_name: string;
+  total_chunks: number;
+  status: 'processing' | 'done';
+  /** The answer of the final chunk, as JSON, once done. */
+  result: string | null;
+  created_at: string;
+  finished_at: string | null;
+}
+
 export interface Database {
   groups: GroupsTable;
   users: UsersTable;
@@ -83,11 +136,22 @@ export interface Database {
   auth_tokens: AuthTokensTable;
   login_failures: LoginFailuresTable;
   device_records: DeviceRecordsTable;
+  upload_chunks: UploadChunksTable;
+  uploads: UploadsTable;
+  manufacturers: ManufacturersTable;
+  oui_prefixes: OuiPrefixesTable;
+  brands: BrandsTable;
+  brand_manufacturers: BrandManufacturersTable;
 }
 
 export interface Db {
   kysely: Kysely<Database>;
   engine: Engine;
+  /**
+   * SQLite's own handle, for the hot paths that reuse a prepared statement (Kysely prepares each
+   * query anew). Use it only while holding a Kysely connection, which keeps other queries out.
+   */
+  sqlite?: SQLiteDatabase;
 }
 
 export const nowIso = (): string => new Date().toISOString();

@@ -1,4 +1,5 @@
-// user/* routes (SPEC.md §7): sign-in, session and user management.
+// user/* routes (SPEC.md §7): sign-in, session, user management and the mobile app package.
+import fs from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
 import { ACCESS_COOKIE, REFRESH_COOKIE, clearSessionCookies, setSessionCookies, setXsrfCookie } from '../auth/cookies';
 import { requireUser } from '../auth/guard';
@@ -7,11 +8,22 @@ import { revokeSession, revokeUserSessions, rotateRefreshToken, sessionOfToken, 
 import type { Db } from '../db/schema';
 import { nowIso } from '../db/schema';
 import { HttpError, badRequest, bodyOf, text } from '../http';
-import { assignableRoles, canAssign, canCreateGroup, canDeleteUser, canListAllUsers, canManageUser, canUseWeb, isRole } from '../roles';
+import {
+  assignableRoles,
+  canAssign,
+  canCreateGroup,
+  canDeleteUser,
+  canDownloadApk,
+  canListAllUsers,
+  canManageUser,
+  canUseWeb,
+  isRole,
+} from '../roles';
 
 export interface UserRoutesOptions {
   db: Db;
   loginRateLimitPerMinute: number;
+  apkPath?: string;
 }
 
 /** Failed logins of one username within the window lock it until they age out. */
@@ -23,7 +35,7 @@ const GROUP_CODE = /^[A-Za-z0-9_-]{1,32}$/;
 const ORGANIZATIONS = ['hub', 'RC'] as const;
 const isOrganization = (value: string): value is (typeof ORGANIZATIONS)[number] => (ORGANIZATIONS as readonly string[]).includes(value);
 
-export async function userRoutes(app: FastifyInstance, { db, loginRateLimitPerMinute }: UserRoutesOptions) {
+export async function userRoutes(app: FastifyInstance, { db, loginRateLimitPerMinute, apkPath }: UserRoutesOptions) {
   const loginError = (statusCode: number, message: string, extra: Record<string, unknown> = {}) =>
     new HttpError(statusCode, { res: message, detail: message, ...extra });
 
@@ -227,4 +239,25 @@ export async function userRoutes(app: FastifyInstance, { db, loginRateLimitPerMi
       return { message: `User ${target.username} ${verb}d successfully` };
     });
   }
+
+  app.get('/user/download_apk/', async (request, reply) => {
+    const actor = await requireUser(db, request);
+    const apkError = (statusCode: number, message: string) => new HttpError(statusCode, { error: message, detail: message });
+    if (!canDownloadApk(actor.role)) throw apkError(403, 'Only an admin or super admin can download the mobile app package.');
+    if (!apkPath) throw apkError(404, 'No mobile app package is configured on this server (VERITAS_APK_PATH).');
+    // Length and bytes come from one open file, so a package swapped in meanwhile cannot make them disagree.
+    const file = await fs.open(apkPath).catch(() => null);
+    const stats = await file?.stat();
+    if (!file || !stats?.isFile()) {
+      await file?.close();
+      request.log.warn({ apkPath }, 'VERITAS_APK_PATH names no readable file');
+      throw apkError(404, 'The mobile app package configured on this server (VERITAS_APK_PATH) was not found.');
+    }
+    reply
+      .type('application/vnd.android.package-archive')
+      .header('content-disposition', 'attachment; filename="veritas_app.apk"')
+      .header('content-length', stats.size)
+      .header('cache-control', 'no-store');
+    return reply.send(file.createReadStream());
+  });
 }

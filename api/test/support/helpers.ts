@@ -99,6 +99,8 @@ export class Client {
     apiPath: string,
     { body, xsrf, headers = {} }: { body?: unknown; xsrf?: string | false; headers?: Record<string, string> } = {},
   ): Promise<Answer<T>> {
+    // FormData bodies go as they are: fetch sets the multipart content type with its boundary.
+    const json = body !== undefined && !(body instanceof FormData);
     const urlPath = `/veritas/${apiPath}`;
     const cookieHeader = [...this.cookies]
       .filter(([, c]) => urlPath.startsWith(c.path))
@@ -109,11 +111,11 @@ export class Client {
       method,
       headers: {
         ...(cookieHeader ? { cookie: cookieHeader } : {}),
-        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...(json ? { 'content-type': 'application/json' } : {}),
         ...(method !== 'GET' && token ? { 'x-xsrf-token': token } : {}),
         ...headers,
       },
-      body: body === undefined ? undefined : JSON.stringify(body),
+      body: json ? JSON.stringify(body) : (body as FormData | undefined),
     });
     const setCookies = response.headers.getSetCookie();
     for (const line of setCookies) this.store(line);
@@ -133,6 +135,19 @@ export class Client {
 
   post<T = any>(apiPath: string, body: unknown = {}, options: { xsrf?: string | false } = {}) {
     return this.request<T>('POST', apiPath, { body, ...options });
+  }
+
+  /** A multipart POST like the console's upload: the fields first, then the file part. */
+  postMultipart<T = any>(
+    apiPath: string,
+    fields: Record<string, string | number>,
+    file: { name: string; content: string | Uint8Array },
+    options: { xsrf?: string | false } = {},
+  ) {
+    const form = new FormData();
+    for (const [name, value] of Object.entries(fields)) form.append(name, String(value));
+    form.append('file', new Blob([file.content], { type: 'text/csv' }), file.name);
+    return this.request<T>('POST', apiPath, { body: form, ...options });
   }
 
   /** Like the console: a GET first to receive the XSRF cookie, then the login call. */
@@ -188,6 +203,24 @@ export async function seed(
     if (answer.status !== 201) throw new Error(`user ${user.username}: ${answer.status} ${JSON.stringify(answer.body)}`);
   }
   return admin;
+}
+
+/**
+ * Sends a file to api/upload/ as the console does: chunks of chunkSize bytes, one call each, in
+ * order, under a fresh upload_id; stops at the first refused chunk. The last answer is the result.
+ */
+export async function uploadCsv(client: Client, fileName: string, content: string | Buffer, chunkSize = 1_048_576): Promise<Answer[]> {
+  const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
+  const totalChunks = Math.max(1, Math.ceil(bytes.length / chunkSize));
+  const uploadId = crypto.randomUUID();
+  const answers: Answer[] = [];
+  for (let index = 0; index < totalChunks; index++) {
+    const chunk = bytes.subarray(index * chunkSize, (index + 1) * chunkSize);
+    const answer = await client.postMultipart('api/upload/', { upload_id: uploadId, chunk_index: index, total_chunks: totalChunks }, { name: fileName, content: chunk });
+    answers.push(answer);
+    if (answer.status >= 400) break;
+  }
+  return answers;
 }
 
 /** Adds a user straight to the database: the API itself never creates admins. */

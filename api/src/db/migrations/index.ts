@@ -2,9 +2,13 @@
 import type { Migration } from 'kysely';
 import type { Engine } from '../schema';
 import { initial } from './001_initial';
+import { uploads } from './002_uploads';
+import { whitelabel } from './003_whitelabel';
 
 export function migrationsFor(engine: Engine): Record<string, Migration> {
   return {
     '001_initial': initial(engine),
+    '002_uploads': uploads(engine),
+    '003_whitelabel': whitelabel(engine),
   };
 }

@@ -1,0 +1,157 @@
+// Benchmark of api/generate_csv/ over 500k records (the last 45 days of synthetic data): time to
+// the last byte, rows received, the server's peak memory during the report, and the slowest
+// user/get_role/ answer among calls made every 20 ms while the report streams.
+// Goals: ≤ 10 s, ≤ 200 MB, ≤ 100 ms. Runs on SQLite, and on PostgreSQL 15 when it is installed
+// (a throwaway cluster) or VERITAS_TEST_PG_URL names a server. The server runs in a child process.
+// Wall times depend on what else the machine runs, so each run also prints the server's CPU time
+// and the load average.
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import zlib from 'node:zlib';
+import { DEMO_PASSWORD, loadDemoData } from '../src/index';
+import { localMidnight } from '../src/report/dates';
+import { Client } from '../test/support/helpers';
+import { forEachEngine, mb, startServerProcess, withDatabase, type EngineOptions, type ServerProcess } from './harness';
+
+const RECORDS = Number(process.env.BENCH_RECORDS ?? 500_000);
+const RUNS = Number(process.env.BENCH_RUNS ?? 2);
+/** The synthetic records were created within the last 45 days (src/demo.ts). */
+const SPAN_DAYS = 45;
+const PROBE_INTERVAL_MS = 20;
+const GOALS = { ms: 10_000, rssBytes: 200 * 1024 * 1024, probeMs: 100 };
+
+const dayText = (date: Date) =>
+  `${date.getFullYear()}-${String(date.getMonth() + 1).padStart(2, '0')}-${String(date.getDate()).padStart(2, '0')}`;
+
+interface Run {
+  ms: number;
+  rows: number;
+  cpuSeconds: number;
+  peakRssBytes: number;
+  probes: number;
+  slowestProbeMs: number;
+}
+
+/** CPU time a process has used (Linux: user + system clock ticks of /proc/PID/stat, 100 a second). */
+function cpuSeconds(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/** One GET, timed from the call to the end of the answer. */
+function timedGet(url: string, cookie: string): Promise<number> {
+  const started = process.hrtime.bigint();
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { headers: { cookie } }, (response) => {
+        response.resume();
+        response.on('end', () => {
+          if (response.statusCode !== 200) reject(new Error(`get_role: status ${response.statusCode}`));
+          else resolve(Number(process.hrtime.bigint() - started) / 1e6);
+        });
+      })
+      .on('error', reject);
+  });
+}
+
+/** Downloads the report, counting its lines as they arrive, while probing get_role every 20 ms. */
+function runReport(server: ServerProcess, session: { cookie: string; xsrf: string }, range: { start: string; end: string }, encoding: string) {
+  const body = JSON.stringify({ start_date: range.start, end_date: range.end });
+  const probes: Promise<number>[] = [];
+  server.resetPeakRss();
+  const cpuBefore = cpuSeconds(server.child.pid!);
+  const started = process.hrtime.bigint();
+  const probing = setInterval(() => probes.push(timedGet(`${server.base}/veritas/user/get_role/`, session.cookie)), PROBE_INTERVAL_MS);
+  return new Promise<Run>((resolve, reject) => {
+    const fail = (error: Error) => {
+      clearInterval(probing);
+      reject(error);
+    };
+    const request = http.request(
+      `${server.base}/veritas/api/generate_csv/`,
+      {
+        method: 'POST',
+        headers: { cookie: session.cookie, 'x-xsrf-token': session.xsrf, 'content-type': 'application/json', 'accept-encoding': encoding },
+      },
+      (response) => {
+        if (response.statusCode !== 200) return fail(new Error(`generate_csv: status ${response.statusCode}`));
+        const received = response.headers['content-encoding'] ?? 'identity';
+        if (received !== encoding) return fail(new Error(`asked for ${encoding}, received ${received}`));
+        // Decompressed as it arrives, like a browser; lines are counted without keeping the text.
+        const stream = encoding === 'gzip' ? response.pipe(zlib.createGunzip()) : response;
+        let lines = 0;
+        stream.on('data', (chunk: Buffer) => {
+          for (let at = chunk.indexOf(10); at !== -1; at = chunk.indexOf(10, at + 1)) lines++;
+        });
+        stream.on('error', fail);
+        stream.on('end', async () => {
+          const ms = Number(process.hrtime.bigint() - started) / 1e6;
+          clearInterval(probing);
+          const peakRssBytes = server.peakRssBytes();
+          const cpu = cpuSeconds(server.child.pid!) - cpuBefore;
+          try {
+            const latencies = await Promise.all(probes);
+            // The header is the first line.
+            resolve({ ms, rows: lines - 1, cpuSeconds: cpu, peakRssBytes, probes: latencies.length, slowestProbeMs: Math.max(...latencies) });
+          } catch (error) {
+            reject(error);
+          }
+        });
+      },
+    );
+    request.on('error', fail).end(body);
+  });
+}
+
+const verdict = (ok: boolean) => (ok ? 'OK' : 'MISSED');
+
+async function bench(label: string, options: EngineOptions) {
+  console.log(`\n== ${label}: ${RECORDS.toLocaleString('en-US')} records`);
+  const today = localMidnight(dayText(new Date()))!;
+  const first = new Date(today);
+  first.setDate(first.getDate() - SPAN_DAYS);
+  const range = { start: dayText(first), end: dayText(today) };
+
+  const loadStarted = Date.now();
+  // Every synthetic record with a created date falls in the range; the others are null or 'not-a-date'.
+  const expectedRows = await withDatabase(options, async (db) => {
+    await loadDemoData(db, { records: RECORDS });
+    const { count } = await db.kysely
+      .selectFrom('device_records')
+      .select((eb) => eb.fn.countAll<string>().as('count'))
+      .where('created_date', 'is not', null)
+      .where('created_date', '<>', 'not-a-date')
+      .executeTakeFirstOrThrow();
+    return Number(count);
+  });
+  console.log(`   data loaded in ${((Date.now() - loadStarted) / 1000).toFixed(1)} s; report ${range.start} … ${range.end}`);
+
+  const server = await startServerProcess(options);
+  try {
+    const client = new Client(server.base);
+    if ((await client.login('admin_demo', DEMO_PASSWORD)).status !== 200) throw new Error('login failed');
+    const session = { cookie: [...client.cookies].map(([name, c]) => `${name}=${c.value}`).join('; '), xsrf: client.cookie('XSRF-TOKEN')! };
+    server.resetPeakRss(); // so the peak reads as the memory in use now
+    console.log(`   server RSS before the report ${mb(server.peakRssBytes())}; ${expectedRows.toLocaleString('en-US')} records have a created date`);
+
+    await runReport(server, session, range, 'identity'); // warm-up: caches, JIT
+    for (const encoding of ['identity', 'gzip'].flatMap((e) => Array<string>(RUNS).fill(e))) {
+      const run = await runReport(server, session, range, encoding);
+      console.log(
+        `   ${encoding.padEnd(8)} ${run.ms.toFixed(0).padStart(6)} ms ${verdict(run.ms <= GOALS.ms)} (≤ 10 s)` +
+          `   rows ${run.rows.toLocaleString('en-US')} ${verdict(run.rows === expectedRows)}` +
+          `   peak RSS ${mb(run.peakRssBytes)} ${verdict(run.peakRssBytes <= GOALS.rssBytes)} (≤ 200 MB)` +
+          `   get_role slowest ${run.slowestProbeMs.toFixed(0)} ms of ${run.probes} ${verdict(run.slowestProbeMs <= GOALS.probeMs)} (≤ 100 ms)` +
+          `   [server CPU ${run.cpuSeconds.toFixed(1)} s, load average ${os.loadavg()[0]!.toFixed(1)}]`,
+      );
+    }
+  } finally {
+    server.stop();
+  }
+}
+
+forEachEngine(bench).catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

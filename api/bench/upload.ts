@@ -1,0 +1,122 @@
+// Benchmark of api/upload/: a realistic 500k-row shipment CSV sent over HTTP in 1 MiB chunks, one
+// after the other as the console sends them. Prints the time from the first chunk to the final
+// answer, rows per second, the server's CPU time (steadier than the clock on a shared machine) and
+// its peak memory, on SQLite and on PostgreSQL 15 when it is installed (a throwaway cluster) or
+// VERITAS_TEST_PG_URL names a server.
+// Goals: ≥ 50,000 rows/s on SQLite; peak RSS of the server ≤ 300 MB. BENCH_ROWS scales it down.
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import { hashPassword } from '../src/auth/passwords';
+import { nowIso } from '../src/db/schema';
+import { CHUNK_BYTES } from '../src/upload/store';
+import { Client } from '../test/support/helpers';
+import { forEachEngine, mb, startServerProcess, withDatabase, type EngineOptions } from './harness';
+
+const ROWS = Number(process.env.BENCH_ROWS ?? 500_000);
+const GOAL_ROWS_PER_SECOND = 50_000;
+const GOAL_PEAK_RSS = 300 * 1024 * 1024;
+const HUBS = Array.from({ length: 20 }, (_, i) => `HUB${String(i + 1).padStart(2, '0')}`);
+const ADMIN = { username: 'bench_admin', password: crypto.randomBytes(12).toString('base64url') };
+
+const DEVICES: [type: string, brand: string, models: string[]][] = [
+  ['mobile', 'Samsung', ['Galaxy S23', 'Galaxy A54', 'Galaxy M14 5G']],
+  ['mobile', 'Apple', ['iPhone 14', 'iPhone 15 Pro']],
+  ['laptop', 'Dell', ['XPS 13 9315', 'Inspiron 15 3520']],
+  ['laptop', 'Lenovo', ['ThinkPad E14 Gen 5', 'IdeaPad Slim 3']],
+  ['tablet', 'Apple', ['iPad Air, 5th generation']],
+  ['smarttv', 'LG', ['OLED55C3PSA', '43UR7500PSC']],
+  ['truewireless', 'boAt', ['Airdopes 141', 'Airdopes 161']],
+];
+
+/** The shipment file, the way a warehouse system would export it (quoted names with commas included). */
+function shipmentCsv(rows: number): Buffer {
+  const lines = ['tracking_id,hub_code,device_type,device_brand,device_model_name,is_blindpick,blind_brand,blind_model,created_date'];
+  const start = Date.UTC(2025, 0, 1);
+  for (let i = 0; i < rows; i++) {
+    const [type, brand, models] = DEVICES[i % DEVICES.length]!;
+    const model = models[i % models.length]!;
+    const blind = i % 10 === 0;
+    const created = new Date(start + (i % 86_400) * 60_000).toISOString();
+    lines.push(
+      [
+        `SHP${String(i).padStart(9, '0')}`,
+        HUBS[i % HUBS.length],
+        type,
+        brand,
+        model.includes(',') ? `"${model}"` : model,
+        blind ? 'true' : 'false',
+        blind ? 'Generic' : '',
+        blind ? '"Box, sealed"' : '',
+        i % 4 === 0 ? created.slice(0, 10) : created,
+      ].join(','),
+    );
+  }
+  return Buffer.from(`${lines.join('\r\n')}\r\n`, 'utf8');
+}
+
+/** CPU time the process has used: on a shared machine it varies less than the wall-clock time. */
+function cpuSeconds(pid: number): number {
+  // /proc/<pid>/stat: utime and stime, in ticks of 1/100 s, are the 12th and 13th fields after the command.
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+async function prepare(options: EngineOptions) {
+  await withDatabase(options, async (db) => {
+    await db.kysely
+      .insertInto('groups')
+      .values(HUBS.map((code) => ({ name: code, code, organization: 'hub' as const })))
+      .execute();
+    await db.kysely
+      .insertInto('users')
+      .values({ username: ADMIN.username, email: 'bench@example.com', password_hash: await hashPassword(ADMIN.password), role: 'admin', group_id: null, created_at: nowIso() })
+      .execute();
+  });
+}
+
+async function bench(label: string, options: EngineOptions) {
+  await prepare(options);
+  const file = shipmentCsv(ROWS);
+  const totalChunks = Math.ceil(file.length / CHUNK_BYTES);
+  console.log(`\n== ${label}: ${ROWS.toLocaleString('en-US')} rows, ${mb(file.length)} in ${totalChunks} chunks`);
+
+  const server = await startServerProcess(options);
+  try {
+    const client = new Client(server.base);
+    if ((await client.login(ADMIN.username, ADMIN.password)).status !== 200) throw new Error('login failed');
+    const uploadId = crypto.randomUUID();
+    server.resetPeakRss();
+    const rssBefore = server.peakRssBytes();
+    const cpuBefore = cpuSeconds(server.child.pid!);
+    const started = process.hrtime.bigint();
+    const elapsed = () => Number(process.hrtime.bigint() - started) / 1e9;
+    let answer;
+    let beforeLast = 0;
+    for (let index = 0; index < totalChunks; index++) {
+      const content = file.subarray(index * CHUNK_BYTES, (index + 1) * CHUNK_BYTES);
+      if (index === totalChunks - 1) beforeLast = elapsed();
+      answer = await client.postMultipart('api/upload/', { upload_id: uploadId, chunk_index: index, total_chunks: totalChunks }, { name: 'shipments.csv', content });
+      if (answer.status !== 200) throw new Error(`chunk ${index}: ${answer.status} ${JSON.stringify(answer.body)}`);
+    }
+    const seconds = elapsed();
+    const peak = server.peakRssBytes();
+    const cpu = cpuSeconds(server.child.pid!) - cpuBefore;
+    if (answer!.body.processed !== ROWS) throw new Error(`stored ${answer!.body.processed} of ${ROWS}: ${answer!.body.message}`);
+
+    const rate = ROWS / seconds;
+    console.log(`   ${answer!.body.message}`);
+    console.log(`   total ${seconds.toFixed(2)} s from the first chunk to the result (chunks before the last: ${beforeLast.toFixed(2)} s; last chunk and processing: ${(seconds - beforeLast).toFixed(2)} s)`);
+    const verdict = label === 'SQLite' ? `${rate >= GOAL_ROWS_PER_SECOND ? 'OK' : 'MISSED'} (goal ≥ ${GOAL_ROWS_PER_SECOND.toLocaleString('en-US')})` : '(the rows/s goal is set for SQLite)';
+    console.log(`   ${Math.round(rate).toLocaleString('en-US')} rows/s   ${verdict}`);
+    console.log(`   server CPU time ${cpu.toFixed(2)} s (${Math.round(ROWS / cpu).toLocaleString('en-US')} rows per CPU second; load average ${os.loadavg()[0]!.toFixed(2)})`);
+    console.log(`   server peak RSS ${mb(peak)} (${mb(rssBefore)} before the upload)   ${peak <= GOAL_PEAK_RSS ? 'OK' : 'MISSED'} (goal ≤ ${mb(GOAL_PEAK_RSS)})`);
+  } finally {
+    server.stop();
+  }
+}
+
+forEachEngine(bench).catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,37 @@
+// Report dates: calendar days written YYYY-MM-DD, taken in the server's local time.
+
+const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+export const isDayText = (text: string) => DAY.test(text);
+
+/** Local midnight at the start of a YYYY-MM-DD day; null for a day the calendar lacks (2025-02-30). */
+export function localMidnight(day: string): Date | null {
+  const match = DAY.exec(day);
+  if (!match) return null;
+  const [year, month, date] = match.slice(1).map(Number) as [number, number, number];
+  // setFullYear, unlike the Date constructor, does not read years 0–99 as 1900–1999.
+  const midnight = new Date(0);
+  midnight.setFullYear(year, month - 1, date);
+  midnight.setHours(0, 0, 0, 0);
+  const exists = midnight.getFullYear() === year && midnight.getMonth() === month - 1 && midnight.getDate() === date;
+  return exists ? midnight : null;
+}
+
+// Stored times are ISO 8601 text with four-digit years; a bound beyond them is clamped so that
+// comparing text stays comparing times.
+const FIRST_ISO_MS = Date.parse('0000-01-01T00:00:00.000Z');
+const LAST_ISO_MS = Date.parse('9999-12-31T23:59:59.999Z');
+const isoText = (ms: number) => new Date(Math.min(Math.max(ms, FIRST_ISO_MS), LAST_ISO_MS)).toISOString();
+
+/** Both ends inclusive, as ISO 8601 UTC text comparable with stored times. */
+export interface IsoRange {
+  first: string;
+  last: string;
+}
+
+/** From the first millisecond of the start day to the last millisecond of the end day. */
+export function dayRange(start: Date, end: Date): IsoRange {
+  const dayAfterEnd = new Date(end);
+  dayAfterEnd.setDate(dayAfterEnd.getDate() + 1);
+  return { first: isoText(start.getTime()), last: isoText(dayAfterEnd.getTime() - 1) };
+}

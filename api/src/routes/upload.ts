@@ -1,0 +1,162 @@
+// api/upload/: the chunked shipment-CSV upload (SPEC.md §7, CONTRACT.md "Shipment CSV"). One call
+// per chunk; the call that brings the last missing chunk stores the rows and answers the result.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import multipart, { type MultipartFile } from '@fastify/multipart';
+import { requireUser } from '../auth/guard';
+import type { Db } from '../db/schema';
+import { HttpError, badRequest } from '../http';
+import { canUpload } from '../roles';
+import { ingestUpload } from '../upload/ingest';
+import {
+  CHUNK_BYTES,
+  MAX_CHUNKS,
+  claimUpload,
+  earlierChunk,
+  expireUploads,
+  finishUpload,
+  receivedIndexes,
+  releaseUpload,
+  storeChunk,
+  uploadOf,
+  type Chunk,
+} from '../upload/store';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const INTEGER = /^\d{1,9}$/;
+
+const refuse = (statusCode: number, message: string) => new HttpError(statusCode, { detail: message });
+
+function integerField(fields: Map<string, string>, name: string): number {
+  const value = fields.get(name);
+  if (value === undefined) throw badRequest(name, `${name} is required (a form field sent before the file).`);
+  if (!INTEGER.test(value)) throw badRequest(name, `${name} must be a whole number, not '${value.slice(0, 20)}'.`);
+  return Number(value);
+}
+
+export async function uploadRoutes(app: FastifyInstance, { db }: { db: Db }) {
+  // Only this scope parses multipart bodies. The three small fields come before the one file.
+  await app.register(multipart, { limits: { files: 1, fileSize: CHUNK_BYTES, fields: 8, fieldSize: 256, parts: 9 } });
+
+  /** The chunk of this call, its fields checked. Only fields sent before the file count. */
+  async function readChunk(request: FastifyRequest): Promise<Chunk> {
+    if (!request.isMultipart()) throw badRequest('file', 'Send the chunk as multipart/form-data.');
+    const fields = new Map<string, string>();
+    try {
+      for await (const part of request.parts()) {
+        if (part.type === 'field') {
+          if (fields.has(part.fieldname)) throw badRequest(part.fieldname, `${part.fieldname} is sent more than once.`);
+          fields.set(part.fieldname, String(part.value).trim());
+          continue;
+        }
+        return await readFile(part, fields);
+      }
+    } catch (error) {
+      const { FieldsLimitError, FilesLimitError, PartsLimitError } = app.multipartErrors;
+      if (error instanceof FieldsLimitError || error instanceof FilesLimitError || error instanceof PartsLimitError) {
+        throw refuse(413, 'Too many form parts: send upload_id, chunk_index, total_chunks and one file.');
+      }
+      throw error;
+    }
+    throw badRequest('file', 'The file part is missing.');
+  }
+
+  async function readFile(part: MultipartFile, fields: Map<string, string>): Promise<Chunk> {
+    const uploadId = fields.get('upload_id');
+    if (uploadId === undefined) throw badRequest('upload_id', 'upload_id is required (a form field sent before the file).');
+    if (!UUID.test(uploadId)) throw badRequest('upload_id', 'upload_id must be a UUID.');
+    const totalChunks = integerField(fields, 'total_chunks');
+    if (totalChunks < 1) throw badRequest('total_chunks', 'total_chunks must be at least 1.');
+    if (totalChunks > MAX_CHUNKS) throw refuse(413, `File is too large: the limit is ${MAX_CHUNKS} MB.`);
+    const chunkIndex = integerField(fields, 'chunk_index');
+    if (chunkIndex >= totalChunks) {
+      throw badRequest('chunk_index', `chunk_index must be between 0 and ${totalChunks - 1} (total_chunks is ${totalChunks}).`);
+    }
+    if (!/\.csv$/i.test(part.filename)) throw badRequest('file', 'Only CSV files are accepted');
+
+    let data: Buffer;
+    try {
+      data = await part.toBuffer();
+    } catch (error) {
+      if (error instanceof app.multipartErrors.RequestFileTooLargeError) {
+        throw refuse(413, `A chunk may be at most ${CHUNK_BYTES.toLocaleString('en-US')} bytes (1 MiB).`);
+      }
+      throw error;
+    }
+    return { uploadId: uploadId.toLowerCase(), chunkIndex, totalChunks, fileName: part.filename, data };
+  }
+
+  const received = (chunk: Chunk) => ({
+    message: `Chunk ${chunk.chunkIndex + 1} of ${chunk.totalChunks} received.`,
+    chunk_index: chunk.chunkIndex,
+  });
+
+  function checkSameUpload(owner: { user_id: number; total_chunks: number }, userId: number, chunk: Chunk) {
+    if (owner.user_id !== userId) throw refuse(403, 'This upload_id belongs to an upload of another user.');
+    if (owner.total_chunks !== chunk.totalChunks) {
+      throw badRequest('total_chunks', `total_chunks is ${chunk.totalChunks}, but earlier chunks of this upload said ${owner.total_chunks}.`);
+    }
+  }
+
+  /** All chunks are present: process them, unless another call already does or did. */
+  async function complete(userId: number, chunk: Chunk) {
+    if (!(await claimUpload(db, userId, chunk))) {
+      const upload = await uploadOf(db, chunk.uploadId);
+      if (upload?.status === 'done') return JSON.parse(upload.result!);
+      throw refuse(409, 'This upload is being processed.');
+    }
+    try {
+      const result = await ingestUpload(db, chunk.uploadId, chunk.totalChunks);
+      await finishUpload(db, chunk.uploadId, result);
+      return result;
+    } catch (error) {
+      await releaseUpload(db, chunk.uploadId);
+      throw error;
+    }
+  }
+
+  /** Stores the chunk of this call; the call that brings the last missing chunk answers the result. */
+  async function takeChunk(request: FastifyRequest) {
+    const user = await requireUser(db, request);
+    if (!canUpload(user.role)) throw refuse(403, 'Only admins can upload shipment files.');
+    const chunk = await readChunk(request);
+    const isLast = chunk.chunkIndex === chunk.totalChunks - 1;
+
+    const upload = await uploadOf(db, chunk.uploadId);
+    if (upload) {
+      checkSameUpload(upload, user.id, chunk);
+      if (upload.status === 'processing') throw refuse(409, 'This upload is being processed.');
+      // Already complete: a chunk sent again changes nothing; the final one gets the result again.
+      return isLast ? JSON.parse(upload.result!) : received(chunk);
+    }
+    const earlier = await earlierChunk(db, chunk.uploadId);
+    if (earlier) checkSameUpload(earlier, user.id, chunk);
+    // A new upload starting is a good moment to drop abandoned ones.
+    if (chunk.chunkIndex === 0) await expireUploads(db);
+
+    await storeChunk(db, user.id, chunk);
+    const indexes = await receivedIndexes(db, chunk.uploadId);
+    if (indexes.length === chunk.totalChunks) return complete(user.id, chunk);
+    if (isLast) {
+      const present = new Set(indexes);
+      const missing = Array.from({ length: chunk.totalChunks }, (_, index) => index).filter((index) => !present.has(index));
+      throw badRequest(
+        'chunk_index',
+        `The upload is incomplete: ${missing.length > 1 ? `chunks ${missing.join(', ')} are` : `chunk ${missing[0]} is`} missing. Send ${missing.length > 1 ? 'them' : 'it'} to complete the upload.`,
+        { missing_chunks: missing },
+      );
+    }
+    return received(chunk);
+  }
+
+  app.post('/api/upload/', async (request) => {
+    try {
+      return await takeChunk(request);
+    } catch (error) {
+      // The console shows a failed upload's `error` field (SPEC.md §8).
+      if (error instanceof HttpError && error.body.error === undefined) {
+        throw new HttpError(error.statusCode, { ...error.body, error: error.body.detail });
+      }
+      throw error;
+    }
+  });
+}

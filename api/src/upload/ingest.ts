@@ -1,0 +1,176 @@
+// A complete upload's chunks into device records: read one chunk at a time, decoded and parsed
+// as streams (a character or a row may span chunks), stored in batches.
+import type { Db } from '../db/schema';
+import { nowIso } from '../db/schema';
+import { badRequest } from '../http';
+import { CsvRecordReader, type CsvRecord } from './csvRecords';
+import { checkRow, readHeader, type ColumnPositions, type ShipmentRecord } from './shipmentRows';
+import { chunkData } from './store';
+import { recordStore, type RecordStore } from './storeRecords';
+
+/**
+ * Rows per insert (one transaction on SQLite, one statement on PostgreSQL). better-sqlite3 is
+ * synchronous, so each batch blocks the event loop: small batches, with a turn of the loop between
+ * them, keep other requests served during a long ingest.
+ */
+const BATCH_ROWS = 1000;
+/** Entries listed in duplicates and errors; the totals count them all. */
+export const LISTED_MAX = 1000;
+
+export interface UploadResult {
+  message: string;
+  processed: number;
+  skipped: number;
+  duplicates: { row: number; tracking_id: string }[];
+  errors: { row: number; errors: string[] }[];
+  duplicates_total: number;
+  errors_total: number;
+}
+
+const rows = (count: number) => `${count} row${count === 1 ? '' : 's'}`;
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * A copy that does not share memory with the text it was cut from: V8 keeps a whole decoded chunk
+ * (up to 2 MB) alive for any slice of it that is kept, and the lists keep theirs to the end.
+ */
+const detached = (text: string) => Buffer.from(text, 'utf8').toString('utf8');
+
+/** The answer being built: counts are exact, lists keep their first LISTED_MAX entries. */
+class Tally {
+  processed = 0;
+  readonly duplicates: UploadResult['duplicates'] = [];
+  readonly errors: UploadResult['errors'] = [];
+  duplicatesTotal = 0;
+  errorsTotal = 0;
+
+  error(row: number, errors: string[]) {
+    this.errorsTotal++;
+    if (this.errors.length < LISTED_MAX) this.errors.push({ row, errors: errors.map(detached) });
+  }
+
+  duplicate(row: number, trackingId: string) {
+    this.duplicatesTotal++;
+    if (this.duplicates.length < LISTED_MAX) this.duplicates.push({ row, tracking_id: detached(trackingId) });
+  }
+
+  result(): UploadResult {
+    const skipped = this.duplicatesTotal + this.errorsTotal;
+    const message =
+      this.processed + skipped === 0
+        ? 'Upload complete: the file has no data rows.'
+        : `Upload complete: ${rows(this.processed)} stored, ${skipped} skipped.`;
+    return {
+      message,
+      processed: this.processed,
+      skipped,
+      duplicates: this.duplicates,
+      errors: this.errors,
+      duplicates_total: this.duplicatesTotal,
+      errors_total: this.errorsTotal,
+    };
+  }
+}
+
+/** Valid rows waiting for their insert; a tracking ID seen earlier in the batch is a duplicate at once. */
+class Batch {
+  private records: ShipmentRecord[] = [];
+  private rowNumbers: number[] = [];
+  private trackingIds = new Set<string>();
+  private repeats: { row: number; trackingId: string }[] = [];
+
+  constructor(
+    private readonly store: RecordStore,
+    private readonly tally: Tally,
+  ) {}
+
+  get full() {
+    return this.records.length >= BATCH_ROWS;
+  }
+
+  add(row: number, record: ShipmentRecord) {
+    if (this.trackingIds.has(record.tracking_id)) {
+      this.repeats.push({ row, trackingId: record.tracking_id });
+      return;
+    }
+    this.trackingIds.add(record.tracking_id);
+    this.records.push(record);
+    this.rowNumbers.push(row);
+  }
+
+  /** Inserts the batch; a tracking ID already stored (by an earlier batch too) makes a duplicate. */
+  async flush() {
+    const stored = this.records.length === 0 ? [] : await this.store(this.records);
+    const duplicates = this.repeats;
+    stored.forEach((isNew, i) => {
+      if (isNew) this.tally.processed++;
+      else duplicates.push({ row: this.rowNumbers[i]!, trackingId: this.records[i]!.tracking_id });
+    });
+    duplicates.sort((a, b) => a.row - b.row);
+    for (const { row, trackingId } of duplicates) this.tally.duplicate(row, trackingId);
+
+    this.records = [];
+    this.rowNumbers = [];
+    this.trackingIds = new Set();
+    this.repeats = [];
+    await nextTurn();
+  }
+}
+
+async function hubCodes(db: Db): Promise<Map<string, string>> {
+  const hubs = await db.kysely.selectFrom('groups').select('code').where('organization', '=', 'hub').execute();
+  return new Map(hubs.flatMap(({ code }) => [[code.toLowerCase(), code], [code, code]]));
+}
+
+/**
+ * Stores the valid rows of a complete upload and reports the others. A file that cannot be read
+ * as a shipment CSV at all (empty, no usable header) is refused with a 400 before anything is stored.
+ */
+export async function ingestUpload(db: Db, uploadId: string, totalChunks: number): Promise<UploadResult> {
+  const hubs = await hubCodes(db);
+  const uploadTime = nowIso();
+  const tally = new Tally();
+  const batch = new Batch(recordStore(db), tally);
+  const reader = new CsvRecordReader();
+  let columns: ColumnPositions | undefined;
+  let row = 0;
+
+  async function take(records: Iterable<CsvRecord>) {
+    for (const record of records) {
+      if (columns === undefined) {
+        if ('error' in record) throw badRequest('file', `The header row cannot be read: ${record.error}.`);
+        const header = readHeader(record.fields);
+        if ('problem' in header) throw badRequest('file', header.problem);
+        columns = header.columns;
+        continue;
+      }
+      row++;
+      if ('error' in record) {
+        tally.error(row, [record.error]);
+        continue;
+      }
+      const checked = checkRow(record.fields, columns, hubs, uploadTime);
+      if ('errors' in checked) tally.error(row, checked.errors);
+      else batch.add(row, checked.record);
+      if (batch.full) await batch.flush();
+    }
+  }
+
+  // The default decoder drops a leading BOM and turns bytes that are not UTF-8 into U+FFFD.
+  const decoder = new TextDecoder('utf-8');
+  let empty = true;
+  for await (const data of chunkData(db, uploadId, totalChunks)) {
+    const text = decoder.decode(data, { stream: true });
+    if (text) empty = false;
+    await take(reader.push(text));
+  }
+  const rest = decoder.decode();
+  if (rest) empty = false;
+  await take(reader.push(rest));
+  await take(reader.end());
+
+  if (empty) throw badRequest('file', 'The file is empty');
+  if (columns === undefined) throw badRequest('file', 'The file has no header row: it holds only blank lines.');
+  await batch.flush();
+  return tally.result();
+}

@@ -1,0 +1,125 @@
+// Where chunked uploads live between calls: the database, so any server instance can take the
+// next chunk (CONTRACT.md "Shipment CSV").
+import type { Db, UploadsTable } from '../db/schema';
+import { nowIso } from '../db/schema';
+
+/** Largest chunk accepted (SPEC.md §9: the console sends 1 MiB chunks). */
+export const CHUNK_BYTES = 1_048_576;
+/** Largest file: 100 chunks, 100 MiB. */
+export const MAX_CHUNKS = 100;
+/** Unfinished uploads, and the results of finished ones, are kept this long. */
+export const UPLOAD_TTL_MS = 24 * 60 * 60 * 1000;
+
+export interface Chunk {
+  uploadId: string;
+  chunkIndex: number;
+  totalChunks: number;
+  fileName: string;
+  data: Buffer;
+}
+
+export type Upload = Pick<UploadsTable, 'user_id' | 'total_chunks' | 'status' | 'result'>;
+
+export async function uploadOf(db: Db, uploadId: string): Promise<Upload | undefined> {
+  return db.kysely
+    .selectFrom('uploads')
+    .select(['user_id', 'total_chunks', 'status', 'result'])
+    .where('upload_id', '=', uploadId)
+    .executeTakeFirst();
+}
+
+/** Owner and chunk count as given by the chunks already received, if any. */
+export async function earlierChunk(db: Db, uploadId: string) {
+  return db.kysely
+    .selectFrom('upload_chunks')
+    .select(['user_id', 'total_chunks'])
+    .where('upload_id', '=', uploadId)
+    .limit(1)
+    .executeTakeFirst();
+}
+
+/** Stores a chunk; one already received is kept as it is. */
+export async function storeChunk(db: Db, userId: number, chunk: Chunk): Promise<void> {
+  await db.kysely
+    .insertInto('upload_chunks')
+    .values({
+      upload_id: chunk.uploadId,
+      chunk_index: chunk.chunkIndex,
+      total_chunks: chunk.totalChunks,
+      user_id: userId,
+      file_name: chunk.fileName,
+      data: chunk.data,
+      received_at: nowIso(),
+    })
+    .onConflict((oc) => oc.columns(['upload_id', 'chunk_index']).doNothing())
+    .execute();
+}
+
+export async function receivedIndexes(db: Db, uploadId: string): Promise<number[]> {
+  const rows = await db.kysely
+    .selectFrom('upload_chunks')
+    .select('chunk_index')
+    .where('upload_id', '=', uploadId)
+    .orderBy('chunk_index')
+    .execute();
+  return rows.map((row) => row.chunk_index);
+}
+
+/** The chunks of an upload in order, read one at a time so only one is in memory. */
+export async function* chunkData(db: Db, uploadId: string, totalChunks: number): AsyncGenerator<Buffer> {
+  for (let index = 0; index < totalChunks; index++) {
+    const chunk = await db.kysely
+      .selectFrom('upload_chunks')
+      .select('data')
+      .where('upload_id', '=', uploadId)
+      .where('chunk_index', '=', index)
+      .executeTakeFirstOrThrow();
+    yield chunk.data;
+  }
+}
+
+/**
+ * Marks a complete upload as being processed. Only one caller wins; the others (a concurrent or
+ * later call with the same final chunk) find the row and answer from it.
+ */
+export async function claimUpload(db: Db, userId: number, chunk: Chunk): Promise<boolean> {
+  const claimed = await db.kysely
+    .insertInto('uploads')
+    .values({
+      upload_id: chunk.uploadId,
+      user_id: userId,
+      file_name: chunk.fileName,
+      total_chunks: chunk.totalChunks,
+      status: 'processing',
+      result: null,
+      created_at: nowIso(),
+      finished_at: null,
+    })
+    .onConflict((oc) => oc.column('upload_id').doNothing())
+    .returning('upload_id')
+    .executeTakeFirst();
+  return claimed !== undefined;
+}
+
+/** Keeps the result for a repeated final chunk and drops the chunks. */
+export async function finishUpload(db: Db, uploadId: string, result: unknown): Promise<void> {
+  await db.kysely.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('uploads')
+      .set({ status: 'done', result: JSON.stringify(result), finished_at: nowIso() })
+      .where('upload_id', '=', uploadId)
+      .execute();
+    await trx.deleteFrom('upload_chunks').where('upload_id', '=', uploadId).execute();
+  });
+}
+
+/** Gives up a claim after a failure, so sending the final chunk again retries. */
+export async function releaseUpload(db: Db, uploadId: string): Promise<void> {
+  await db.kysely.deleteFrom('uploads').where('upload_id', '=', uploadId).where('status', '=', 'processing').execute();
+}
+
+export async function expireUploads(db: Db): Promise<void> {
+  const cutoff = new Date(Date.now() - UPLOAD_TTL_MS).toISOString();
+  await db.kysely.deleteFrom('upload_chunks').where('received_at', '<', cutoff).execute();
+  await db.kysely.deleteFrom('uploads').where('created_at', '<', cutoff).execute();
+}

@@ -1,0 +1,131 @@
+// user/download_apk/: the mobile app package named by VERITAS_APK_PATH, for admins only
+// (CONTRACT.md "Running it" and "Roles on the server").
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { ADMIN_PASSWORD, ADMIN_USERNAME, Client, freshDatabase, insertUser, seed, signIn, startServer, type FreshDatabase, type TestServer } from './support/helpers';
+
+let database: FreshDatabase;
+let folder: string;
+let apkFile: string;
+/** Not text, and large enough to take several chunks on the way. */
+const APK = crypto.randomBytes(700 * 1024 + 3);
+const servers: TestServer[] = [];
+/** Configured with the package file. */
+let server: TestServer;
+
+beforeAll(async () => {
+  folder = fs.mkdtempSync(path.join(os.tmpdir(), 'veritas-apk-'));
+  apkFile = path.join(folder, 'app-release.apk');
+  fs.writeFileSync(apkFile, APK);
+  database = await freshDatabase();
+  server = await serve({ apkPath: apkFile });
+  await seed(
+    server.url,
+    [{ code: 'HUB1', organization: 'hub' }],
+    [
+      { username: 'exec1', role: 'executive', group: 'HUB1' },
+      { username: 'incharge1', role: 'incharge', group: 'HUB1' },
+      { username: 'ops1', role: 'central_ops' },
+    ],
+  );
+  await insertUser(database, 'admin1', 'admin');
+});
+
+afterAll(async () => {
+  for (const started of servers) await started.close();
+  await database?.drop();
+  fs.rmSync(folder, { recursive: true, force: true });
+});
+
+async function serve(options: { apkPath?: string }): Promise<TestServer> {
+  const started = await startServer(database, options);
+  servers.push(started);
+  return started;
+}
+
+/**
+ * A GET on a connection of its own, closed after the answer: the client has every byte (Content-
+ * Length) a moment before the server ends the response, and a keep-alive connection closing
+ * meanwhile would hold the server's close() until its keep-alive timeout.
+ */
+function downloadApk(client: Client, baseUrl: string, headers: Record<string, string> = {}) {
+  const cookie = [...client.cookies].map(([name, c]) => `${name}=${c.value}`).join('; ');
+  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; bytes: Buffer; json: () => unknown }>((resolve, reject) => {
+    http
+      .get(`${baseUrl}/veritas/user/download_apk/`, { agent: false, headers: { ...(cookie ? { cookie } : {}), ...headers } }, (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => {
+          const bytes = Buffer.concat(chunks);
+          resolve({ status: response.statusCode!, headers: response.headers, bytes, json: () => JSON.parse(bytes.toString('utf8')) });
+        });
+      })
+      .on('error', reject);
+  });
+}
+
+describe('download_apk', () => {
+  test('an admin and a super_admin receive the exact bytes as application/vnd.android.package-archive, attachment veritas_app.apk, with Content-Length', async () => {
+    for (const username of ['admin1', ADMIN_USERNAME]) {
+      const client = await signIn(server.url, username, username === ADMIN_USERNAME ? ADMIN_PASSWORD : undefined);
+      const answer = await downloadApk(client, server.url);
+      expect(answer.status).toBe(200);
+      expect(answer.headers['content-type']).toBe('application/vnd.android.package-archive');
+      expect(answer.headers['content-disposition']).toBe('attachment; filename="veritas_app.apk"');
+      expect(answer.headers['content-length']).toBe(String(APK.length));
+      expect(answer.bytes.equals(APK)).toBe(true);
+    }
+  });
+
+  test('is sent as is (not compressed) even when the client accepts gzip', async () => {
+    const answer = await downloadApk(await signIn(server.url, 'admin1'), server.url, { 'accept-encoding': 'gzip' });
+    expect(answer.headers['content-encoding']).toBeUndefined();
+    expect(answer.headers['content-length']).toBe(String(APK.length));
+    expect(answer.bytes.equals(APK)).toBe(true);
+  });
+
+  test.each(['executive', 'incharge', 'central_ops'])('%s: 403 {detail, error}, as only admin and super_admin may', async (role) => {
+    const username = { executive: 'exec1', incharge: 'incharge1', central_ops: 'ops1' }[role]!;
+    const answer = await downloadApk(await signIn(server.url, username), server.url);
+    expect(answer.status).toBe(403);
+    const message = 'Only an admin or super admin can download the mobile app package.';
+    expect(answer.json()).toEqual({ detail: message, error: message });
+  });
+
+  test('answers 401 without a session', async () => {
+    expect((await downloadApk(new Client(server.url), server.url)).status).toBe(401);
+  });
+
+  test('with no package configured: 404 {detail, error} naming VERITAS_APK_PATH', async () => {
+    const unconfigured = await serve({});
+    const answer = await downloadApk(await signIn(unconfigured.url, 'admin1'), unconfigured.url);
+    expect(answer.status).toBe(404);
+    const message = 'No mobile app package is configured on this server (VERITAS_APK_PATH).';
+    expect(answer.json()).toEqual({ detail: message, error: message });
+  });
+
+  test('with a configured file that is missing, or a folder: 404 {detail, error} saying it was not found', async () => {
+    const message = 'The mobile app package configured on this server (VERITAS_APK_PATH) was not found.';
+    for (const apkPath of [path.join(folder, 'missing.apk'), folder]) {
+      const misconfigured = await serve({ apkPath });
+      const answer = await downloadApk(await signIn(misconfigured.url, 'admin1'), misconfigured.url);
+      expect(answer.status).toBe(404);
+      expect(answer.json()).toEqual({ detail: message, error: message });
+    }
+  });
+
+  test('VERITAS_APK_PATH names the file when no option is given', async () => {
+    process.env.VERITAS_APK_PATH = apkFile;
+    try {
+      const fromEnv = await serve({});
+      const answer = await downloadApk(await signIn(fromEnv.url, 'admin1'), fromEnv.url);
+      expect(answer.status).toBe(200);
+      expect(answer.bytes.equals(APK)).toBe(true);
+    } finally {
+      delete process.env.VERITAS_APK_PATH;
+    }
+  });
+});
