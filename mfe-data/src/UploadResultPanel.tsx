@@ -1,0 +1,50 @@
+// The success panel of an upload (SPEC §2, §3): the server's message, the counts, and the rows it
+// did not store. The server lists at most the first 1000 of each kind and sends the totals.
+import type { UploadResult } from '@veritas/shared';
+import type { ReactNode } from 'react';
+
+function RowList({ title, total, children }: { title: string; total: number; children: ReactNode[] }) {
+  if (total === 0) return null;
+  const more = total - children.length;
+  return (
+    <section className="dt-rows" aria-label={title}>
+      <h3 className="dt-rows__title">
+        {title} ({total})
+      </h3>
+      <ul className="dt-rows__list">{children}</ul>
+      {more > 0 && <p className="dt-rows__more">and {more} more</p>}
+    </section>
+  );
+}
+
+export function UploadResultPanel({ result }: { result: UploadResult }) {
+  return (
+    <div className="dt-panel dt-panel--success" role="status">
+      <p className="dt-panel__title">{result.message || 'Upload complete'}</p>
+      <dl className="dt-counts">
+        <div>
+          <dt>Processed</dt>
+          <dd>{result.processed}</dd>
+        </div>
+        <div>
+          <dt>Skipped</dt>
+          <dd>{result.skipped}</dd>
+        </div>
+      </dl>
+      <RowList title="Duplicates" total={result.duplicates_total}>
+        {result.duplicates.map(({ row, tracking_id }) => (
+          <li key={row}>
+            Row {row}: {tracking_id}
+          </li>
+        ))}
+      </RowList>
+      <RowList title="Errors" total={result.errors_total}>
+        {result.errors.map(({ row, errors }) => (
+          <li key={row}>
+            Row {row}: {errors.join('; ')}
+          </li>
+        ))}
+      </RowList>
+    </div>
+  );
+}

@@ -1,0 +1,27 @@
+// Standalone start (`pnpm --filter mfe-data dev`): the Download APK command and both pages inside
+// the sign-in harness. In the console the shell loads ./Upload, ./Download and ./downloadApk instead.
+import { StandaloneApp } from '@veritas/shared';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import DownloadPage from './DownloadPage';
+import downloadApk from './downloadApk';
+import UploadPage from './UploadPage';
+
+// As in the shell's Data menu: a failed APK download is only logged (SPEC §8).
+function startApkDownload() {
+  downloadApk().catch((error: unknown) => console.error('APK download failed', error));
+}
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <StandaloneApp title="Data">
+      <button type="button" className="vx-btn" onClick={startApkDownload}>
+        Download APK
+      </button>
+      <hr className="dt-divider" />
+      <UploadPage />
+      <hr className="dt-divider" />
+      <DownloadPage />
+    </StandaloneApp>
+  </StrictMode>,
+);
