@@ -1,0 +1,14 @@
+// Standalone start (`pnpm --filter mfe-whitelabel dev`): the page inside the sign-in harness.
+// In the console the shell loads ./WhiteLabel instead.
+import { StandaloneApp } from '@veritas/shared';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import WhiteLabelPage from './WhiteLabelPage';
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <StandaloneApp title="White Label">
+      <WhiteLabelPage />
+    </StandaloneApp>
+  </StrictMode>,
+);

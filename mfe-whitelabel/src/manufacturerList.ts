@@ -1,0 +1,23 @@
+// Local edits of a brand's manufacturer list (SPEC §4, §5): each either gives the new list and
+// its message, or refuses with the reason and leaves the list as it was.
+import { MESSAGES } from './messages';
+
+export type ListEdit = { list: string[]; message: string } | { error: string };
+
+/** Appends `name`; names are compared case-insensitively, as the server does. */
+export function addManufacturer(list: readonly string[], name: string | null): ListEdit {
+  if (!name) return { error: MESSAGES.selectManufacturer };
+  const key = name.toLowerCase();
+  if (list.some((item) => item.toLowerCase() === key)) return { error: MESSAGES.manufacturerInList };
+  return { list: [...list, name], message: MESSAGES.manufacturerAdded };
+}
+
+export function removeManufacturer(list: readonly string[], index: number): ListEdit {
+  if (!Number.isInteger(index) || index < 0 || index >= list.length) return { error: MESSAGES.invalidRemoval };
+  return { list: list.filter((_, i) => i !== index), message: MESSAGES.manufacturerRemoved };
+}
+
+/** Same manufacturers in the same order: a list equal to the saved one has no unsaved changes. */
+export function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((item, i) => item === b[i]);
+}

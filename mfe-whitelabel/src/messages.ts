@@ -1,0 +1,23 @@
+// The texts of the White Labeled Brands screen (SPEC §5, §8), and the error chain it uses.
+import { serverMessage } from '@veritas/shared';
+
+export const MESSAGES = {
+  enterBrandName: 'Please enter a brand name',
+  brandExists: 'This brand already exists',
+  brandAdded: 'Brand added successfully!',
+  brandAddFailed: 'Failed to add brand',
+  brandUpdated: 'Brand updated successfully!',
+  brandUpdateFailed: 'Error updating brand',
+  brandsFetchFailed: 'Failed to fetch white labels',
+  manufacturersFetchFailed: 'Failed to load manufacturers',
+  selectManufacturer: 'Please select a manufacturer',
+  manufacturerInList: 'This manufacturer is already in the list',
+  manufacturerAdded: 'Manufacturer added successfully to list press update to save changes',
+  manufacturerRemoved: 'Manufacturer removed successfully from list press update to save changes',
+  invalidRemoval: 'Invalid item to remove',
+} as const;
+
+/** SPEC §8's chain for this screen: the server's `message`, else the error's own message, else `fallback`. */
+export function errorText(error: unknown, fallback: string): string {
+  return serverMessage(error, ['message']) ?? (error instanceof Error && error.message ? error.message : fallback);
+}

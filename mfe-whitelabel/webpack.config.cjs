@@ -1,0 +1,11 @@
+const { createWebpackConfig } = require('../webpack.factory.cjs');
+
+module.exports = createWebpackConfig({
+  dir: __dirname,
+  name: 'whitelabel',
+  devPort: 3005,
+  exposes: {
+    './WhiteLabel': './src/WhiteLabelPage.tsx',
+  },
+  title: 'Veritas · White Label',
+});
