@@ -3,7 +3,8 @@ import fs from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
 import { ACCESS_COOKIE, REFRESH_COOKIE, clearSessionCookies, setSessionCookies, setXsrfCookie } from '../auth/cookies';
 import { requireUser } from '../auth/guard';
-import { dummyPasswordHash, hashPassword, verifyPassword } from '../auth/passwords';
+import { hashPassword } from '../auth/passwords';
+import { signInUser } from '../auth/signIn';
 import { revokeSession, revokeUserSessions, rotateRefreshToken, sessionOfToken, startSession } from '../auth/sessions';
 import type { Db } from '../db/schema';
 import { nowIso } from '../db/schema';
@@ -26,9 +27,6 @@ export interface UserRoutesOptions {
   apkPath?: string;
 }
 
-/** Failed logins of one username within the window lock it until they age out. */
-const MAX_FAILED_LOGINS = 10;
-const FAILED_LOGIN_WINDOW_MS = 15 * 60 * 1000;
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const GROUP_CODE = /^[A-Za-z0-9_-]{1,32}$/;
@@ -36,40 +34,11 @@ const ORGANIZATIONS = ['hub', 'RC'] as const;
 const isOrganization = (value: string): value is (typeof ORGANIZATIONS)[number] => (ORGANIZATIONS as readonly string[]).includes(value);
 
 export async function userRoutes(app: FastifyInstance, { db, loginRateLimitPerMinute, apkPath }: UserRoutesOptions) {
-  const loginError = (statusCode: number, message: string, extra: Record<string, unknown> = {}) =>
-    new HttpError(statusCode, { res: message, detail: message, ...extra });
-
   app.post(
     '/user/login/',
     { config: { rateLimit: { max: loginRateLimitPerMinute, timeWindow: 60_000 } } },
     async (request, reply) => {
-      const body = bodyOf(request.body);
-      const username = text(body.username);
-      const password = typeof body.password === 'string' ? body.password : '';
-      if (!username) throw loginError(400, 'Username is required.', { field: 'username' });
-      if (!password) throw loginError(400, 'Password is required.', { field: 'password' });
-
-      const since = new Date(Date.now() - FAILED_LOGIN_WINDOW_MS).toISOString();
-      const failures = await db.kysely
-        .selectFrom('login_failures')
-        .select((eb) => eb.fn.countAll().as('count'))
-        .where('username', '=', username)
-        .where('failed_at', '>', since)
-        .executeTakeFirstOrThrow();
-      if (Number(failures.count) >= MAX_FAILED_LOGINS) {
-        throw loginError(429, 'Too many failed login attempts for this account. Try again in 15 minutes.');
-      }
-
-      const user = await db.kysely.selectFrom('users').selectAll().where('username', '=', username).executeTakeFirst();
-      const valid = await verifyPassword(password, user?.password_hash ?? (await dummyPasswordHash()));
-      if (!user || !valid) {
-        // Failures older than the window no longer count; dropping them bounds the table.
-        await db.kysely.deleteFrom('login_failures').where('failed_at', '<=', since).execute();
-        await db.kysely.insertInto('login_failures').values({ username, failed_at: nowIso() }).execute();
-        throw loginError(401, 'Invalid username or password');
-      }
-      await db.kysely.deleteFrom('login_failures').where('username', '=', username).execute();
-      if (user.is_active !== 1) throw loginError(403, 'Account is deactivated');
+      const user = await signInUser(db, request.body);
       if (!canUseWeb(user.role)) return { is_webview: false, role: user.role };
 
       setSessionCookies(request, reply, await startSession(db, user.id));
