@@ -8,6 +8,8 @@ import rateLimit from '@fastify/rate-limit';
 import { xsrfGuard } from './auth/cookies';
 import type { Db } from './db/schema';
 import { HttpError } from './http';
+import { appRoutes } from './routes/app';
+import { excludeListRoutes } from './routes/excludeList';
 import { reportRoutes } from './routes/report';
 import { statusRoutes } from './routes/status';
 import { uploadRoutes } from './routes/upload';
@@ -64,4 +66,6 @@ export async function api(app: FastifyInstance, { db, loginRateLimitPerMinute, a
   await app.register(uploadRoutes, { db });
   await app.register(whitelabelRoutes, { db });
   await app.register(reportRoutes, { db });
+  await app.register(excludeListRoutes, { db });
+  await app.register(appRoutes, { db, loginRateLimitPerMinute });
 }

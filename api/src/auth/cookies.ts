@@ -5,6 +5,8 @@ import { HttpError } from '../http';
 import { ACCESS_TTL_MS, REFRESH_TTL_MS, type Tokens } from './sessions';
 
 export const API_PREFIX = '/veritas';
+/** The mobile app's calls (bearer token, no cookies). */
+export const APP_PREFIX = `${API_PREFIX}/app/`;
 /** httpOnly; sent with every API call. */
 export const ACCESS_COOKIE = 'veritas_access';
 /** httpOnly; only sent to user/refresh/ and user/logout/. */
@@ -37,6 +39,9 @@ export function setXsrfCookie(request: FastifyRequest, reply: FastifyReply): voi
  * cannot read the XSRF cookie to copy it into the header. GETs receive the cookie when missing.
  */
 export async function xsrfGuard(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  // The mobile app's calls authenticate only by their Authorization header, which another site's
+  // page cannot make a browser send: there is no cookie to forge requests with, nothing to check.
+  if (request.url.startsWith(APP_PREFIX)) return;
   const cookie = request.cookies[XSRF_COOKIE];
   if (SAFE_METHODS.has(request.method)) {
     if (!cookie) setXsrfCookie(request, reply);

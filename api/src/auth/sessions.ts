@@ -8,6 +8,8 @@ import { nowIso } from '../db/schema';
 
 export const ACCESS_TTL_MS = 15 * 60 * 1000;
 export const REFRESH_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+/** The mobile app signs in once per shift. */
+export const APP_TTL_MS = 12 * 60 * 60 * 1000;
 
 export interface Tokens {
   access: string;
@@ -48,8 +50,26 @@ export async function startSession(db: Db, userId: number): Promise<Tokens> {
   });
 }
 
-/** The active user behind a valid access token, or null. */
-export async function authenticate(db: Db, accessToken: string | undefined): Promise<SessionUser | null> {
+/**
+ * A session of the mobile app: one bearer token, no refresh (the app signs in again). It lives in
+ * the same sessions, so logout, deactivation and revocation end it like a console session.
+ */
+export async function startAppSession(db: Db, userId: number): Promise<string> {
+  await removeExpired(db);
+  const sessionId = crypto.randomUUID();
+  const token = newToken();
+  await db.kysely.transaction().execute(async (trx) => {
+    await trx.insertInto('sessions').values({ id: sessionId, user_id: userId, created_at: nowIso(), revoked_at: null }).execute();
+    await trx
+      .insertInto('auth_tokens')
+      .values({ token_hash: hashToken(token), kind: 'app', session_id: sessionId, expires_at: isoIn(APP_TTL_MS), used_at: null })
+      .execute();
+  });
+  return token;
+}
+
+/** The active user behind a valid token of that kind (the console's access cookie, or the app's bearer token), or null. */
+export async function authenticate(db: Db, accessToken: string | undefined, kind: 'access' | 'app' = 'access'): Promise<SessionUser | null> {
   if (!accessToken) return null;
   const row = await db.kysely
     .selectFrom('auth_tokens as t')
@@ -57,7 +77,7 @@ export async function authenticate(db: Db, accessToken: string | undefined): Pro
     .innerJoin('users as u', 'u.id', 's.user_id')
     .select(['u.id', 'u.username', 'u.role', 'u.group_id', 's.id as session_id'])
     .where('t.token_hash', '=', hashToken(accessToken))
-    .where('t.kind', '=', 'access')
+    .where('t.kind', '=', kind)
     .where('t.expires_at', '>', nowIso())
     .where('s.revoked_at', 'is', null)
     .where('u.is_active', '=', 1)

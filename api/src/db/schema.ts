@@ -37,7 +37,8 @@ export interface SessionsTable {
 export interface AuthTokensTable {
   /** SHA-256 of the token; the token itself only lives in the cookie. */
   token_hash: string;
-  kind: 'access' | 'refresh';
+  /** access and refresh: the console's cookies; app: the mobile app's bearer token. */
+  kind: 'access' | 'refresh' | 'app';
   session_id: string;
   expires_at: string;
   /** Set when a refresh token has been rotated; presenting it again revokes the family. */
@@ -75,6 +76,22 @@ export interface DeviceRecordsTable {
   verified_by_rc_id: number | null;
   verify_time_rc: string | null;
   is_verified_rc_by: Flag;
+  /** The doorstep capture: upper-case hex, 12 digits. */
+  mac_address: string | null;
+  hardware_id: string | null;
+}
+
+/** Each MAC address captured at a doorstep, and the tracking ID it was captured for. */
+export interface MacCapturesTable {
+  mac_address: string;
+  tracking_id: string;
+  captured_at: string;
+}
+
+/** Brands exempt from the manufacturer check (E005/E006); brand_key is the lower-cased name. */
+export interface BrandExclusionsTable {
+  brand_key: string;
+  brand: string;
 }
 
 /** A manufacturer of the IEEE OUI registry (loaded by migration 003). */
@@ -142,6 +159,8 @@ export interface Database {
   oui_prefixes: OuiPrefixesTable;
   brands: BrandsTable;
   brand_manufacturers: BrandManufacturersTable;
+  mac_captures: MacCapturesTable;
+  brand_exclusions: BrandExclusionsTable;
 }
 
 export interface Db {

@@ -4,11 +4,13 @@ import type { Engine } from '../schema';
 import { initial } from './001_initial';
 import { uploads } from './002_uploads';
 import { whitelabel } from './003_whitelabel';
+import { fieldScans } from './004_field_scans';
 
 export function migrationsFor(engine: Engine): Record<string, Migration> {
   return {
     '001_initial': initial(engine),
     '002_uploads': uploads(engine),
     '003_whitelabel': whitelabel(engine),
+    '004_field_scans': fieldScans(),
   };
 }

@@ -1,0 +1,289 @@
+// The field-scan engine: gathers the facts of a scan from the database, judges them with the
+// rules (rules.ts) and records what field staff did. The app's routes, the demo data and the
+// simulator all go through here; `at` lets the demo data work on a simulated clock.
+import type { Kysely } from 'kysely';
+import type { Database, Db } from '../db/schema';
+import { HttpError } from '../http';
+import { checkScan, expectedOf, type CheckOutcome, type CheckResult, type ExpectedItem, type ScanFacts } from './rules';
+
+export interface FieldUser {
+  id: number;
+  role: string;
+  groupCode: string | null;
+  organization: 'hub' | 'RC' | null;
+}
+
+export interface DeviceScan {
+  tracking_id: string;
+  mac_address: string;
+  model: string;
+  hardware_id: string;
+}
+
+export interface HardwareScan {
+  tracking_id: string;
+  hardware_id: string;
+}
+
+type Result = CheckResult | 'E008';
+
+export interface ScanAnswer extends CheckOutcome {
+  title: string;
+  description: string;
+}
+
+export interface VerifyAnswer {
+  result: 'passed';
+  title: string;
+  description: string;
+  tracking_id: string;
+}
+
+interface CatalogueEntry {
+  code: string;
+  title: string;
+  description: string;
+}
+// The console's catalogue of device error codes (one file for both); required rather than
+// imported so that TypeScript does not pull the JSON into this package's build.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const CATALOGUE = require('@veritas/shared/src/device-errors.json') as CatalogueEntry[];
+const PASSED = { title: 'Passed', description: 'The device matches the order.' };
+
+function texts(result: Result): { title: string; description: string } {
+  const entry = CATALOGUE.find((e) => e.code === result);
+  return entry ? { title: entry.title, description: entry.description } : PASSED;
+}
+
+/** A refusal carrying its device error code, as the app shows it. */
+function refusal(code: Result): HttpError {
+  const { title, description } = texts(code);
+  return new HttpError(409, { code, result: code, title, description, detail: title });
+}
+
+const conflict = (detail: string) => new HttpError(409, { detail });
+const forbidden = (detail: string) => new HttpError(403, { detail });
+
+/** 'aa:bb:cc:dd:ee:ff', 'AA-BB-CC-DD-EE-FF', 'aabb.ccdd.eeff' or 12 hex digits → 'AABBCCDDEEFF'; else null. */
+export function normalizeMac(text: string): string | null {
+  const trimmed = text.trim();
+  const hex = /^[0-9a-f]{2}([:-])[0-9a-f]{2}(\1[0-9a-f]{2}){4}$/i.test(trimmed)
+    ? trimmed.replace(/[:-]/g, '')
+    : /^[0-9a-f]{4}\.[0-9a-f]{4}\.[0-9a-f]{4}$/i.test(trimmed)
+      ? trimmed.replace(/\./g, '')
+      : trimmed;
+  return /^[0-9a-f]{12}$/i.test(hex) ? hex.toUpperCase() : null;
+}
+
+/** Hardware IDs compare trimmed and case-insensitively (scanners differ in case). */
+const sameHardware = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
+
+export async function fieldUserOf(db: Db, userId: number): Promise<FieldUser | null> {
+  const row = await db.kysely
+    .selectFrom('users as u')
+    .leftJoin('groups as g', 'g.id', 'u.group_id')
+    .select(['u.id', 'u.role', 'g.code', 'g.organization'])
+    .where('u.id', '=', userId)
+    .executeTakeFirst();
+  return row ? { id: row.id, role: row.role, groupCode: row.code ?? null, organization: row.organization ?? null } : null;
+}
+
+type Executor = Kysely<Database>;
+
+async function itemOf(kysely: Executor, trackingId: string) {
+  return kysely
+    .selectFrom('device_records')
+    .select([
+      'id',
+      'hub_code',
+      'is_blindpick',
+      'device_brand',
+      'device_model_name',
+      'blind_brand',
+      'blind_model',
+      'is_submit',
+      'submitted_by_id',
+      'hardware_id',
+      'is_verified',
+      'is_verified_rc',
+    ])
+    .where('tracking_id', '=', trackingId)
+    .executeTakeFirst();
+}
+type Item = NonNullable<Awaited<ReturnType<typeof itemOf>>>;
+
+const expectedItem = (item: Item): ExpectedItem => ({
+  hubCode: item.hub_code,
+  isBlindpick: item.is_blindpick === 1,
+  deviceBrand: item.device_brand,
+  deviceModel: item.device_model_name,
+  blindBrand: item.blind_brand,
+  blindModel: item.blind_model,
+  isSubmitted: item.is_submit === 1,
+  submittedById: item.submitted_by_id,
+});
+
+/** The registry organization of the MAC's OUI: the longest assigned prefix (MA-S 9, MA-M 7, MA-L 6 digits). */
+async function manufacturerOf(kysely: Executor, mac: string): Promise<string | null> {
+  const row = await kysely
+    .selectFrom('oui_prefixes as p')
+    .innerJoin('manufacturers as m', 'm.id', 'p.manufacturer_id')
+    .select('m.manufacturer')
+    .where('p.prefix', 'in', [mac.slice(0, 9), mac.slice(0, 7), mac.slice(0, 6)])
+    .orderBy((eb) => eb.fn('length', ['p.prefix']), 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.manufacturer ?? null;
+}
+
+/** Another tracking ID that captured this MAC, if any. */
+async function macOwner(kysely: Executor, mac: string, trackingId: string): Promise<string | null> {
+  const row = await kysely
+    .selectFrom('mac_captures')
+    .select('tracking_id')
+    .where('mac_address', '=', mac)
+    .where('tracking_id', '<>', trackingId)
+    .executeTakeFirst();
+  return row?.tracking_id ?? null;
+}
+
+/** Everything the rules need about a scan, but who else captured the MAC. */
+async function factsOf(kysely: Executor, user: FieldUser, scan: DeviceScan, mac: string, item: Item | undefined): Promise<ScanFacts> {
+  const brand = item ? expectedOf(expectedItem(item)).brand : null;
+  const brandKey = brand?.trim().toLowerCase() ?? '';
+  const [manufacturer, excluded, whiteLabels] = await Promise.all([
+    manufacturerOf(kysely, mac),
+    brandKey ? kysely.selectFrom('brand_exclusions').select('brand').where('brand_key', '=', brandKey).executeTakeFirst() : undefined,
+    brandKey
+      ? kysely
+          .selectFrom('brands as b')
+          .innerJoin('brand_manufacturers as bm', 'bm.brand_id', 'b.id')
+          .select('bm.manufacturer')
+          .where('b.brand_key', '=', brandKey)
+          .execute()
+      : [],
+  ]);
+  return {
+    item: item ? expectedItem(item) : null,
+    operator: { id: user.id, hubCode: user.organization === 'hub' ? user.groupCode : null },
+    macCapturedBy: null,
+    manufacturer,
+    brandExcluded: excluded !== undefined,
+    whiteLabels: whiteLabels.map((row) => row.manufacturer),
+    scannedModel: scan.model,
+  };
+}
+
+const answer = (outcome: CheckOutcome): ScanAnswer => ({ ...outcome, ...texts(outcome.result) });
+
+function requireOperator(user: FieldUser): void {
+  if (user.role !== 'operators') throw forbidden('Only field operators scan devices at the doorstep.');
+}
+
+function macOf(scan: DeviceScan): string {
+  const mac = normalizeMac(scan.mac_address);
+  if (!mac) throw new HttpError(400, { detail: 'mac_address must be a MAC address (12 hex digits).', field: 'mac_address' });
+  return mac;
+}
+
+/** The check of a doorstep scan; stores nothing. */
+export async function checkDevice(db: Db, user: FieldUser, scan: DeviceScan): Promise<ScanAnswer> {
+  requireOperator(user);
+  const mac = macOf(scan);
+  const item = await itemOf(db.kysely, scan.tracking_id);
+  const facts = await factsOf(db.kysely, user, scan, mac, item);
+  return answer(checkScan({ ...facts, macCapturedBy: item ? await macOwner(db.kysely, mac, scan.tracking_id) : null }));
+}
+
+/**
+ * The doorstep submission. E001–E003 are refused; E004–E007 are stored with their result (the
+ * detach process starts from them). One transaction: of two operators submitting one tracking ID
+ * at once exactly one claims it, and of two tracking IDs captured with one MAC the later is E004.
+ */
+export async function submitDevice(db: Db, user: FieldUser, scan: DeviceScan, at = new Date()): Promise<ScanAnswer> {
+  requireOperator(user);
+  const mac = macOf(scan);
+  return db.kysely.transaction().execute(async (trx) => {
+    const item = await itemOf(trx, scan.tracking_id);
+    const facts = await factsOf(trx, user, scan, mac, item);
+    const before = checkScan(facts);
+    if (before.result === 'E001' || before.result === 'E002' || before.result === 'E003') throw refusal(before.result);
+    if (item!.is_verified === 1) throw conflict('This device is already verified at the hub: its doorstep capture can no longer change.');
+
+    const claimed = await trx
+      .updateTable('device_records')
+      .set({ is_submit: 1, submitted_by_id: user.id })
+      .where('id', '=', item!.id)
+      .where((eb) => eb.or([eb('is_submit', '=', 0), eb('submitted_by_id', '=', user.id)]))
+      .executeTakeFirst();
+    if (Number(claimed.numUpdatedRows) !== 1) throw refusal('E003');
+
+    // A resubmission replaces this tracking ID's earlier capture.
+    await trx.deleteFrom('mac_captures').where('tracking_id', '=', scan.tracking_id).where('mac_address', '<>', mac).execute();
+    await trx
+      .insertInto('mac_captures')
+      .values({ mac_address: mac, tracking_id: scan.tracking_id, captured_at: at.toISOString() })
+      .onConflict((oc) => oc.column('mac_address').doNothing())
+      .execute();
+    const outcome = checkScan({ ...facts, macCapturedBy: await macOwner(trx, mac, scan.tracking_id) });
+
+    await trx
+      .updateTable('device_records')
+      .set({
+        submit_time: at.toISOString(),
+        submitted_device_name: scan.model,
+        submitted_manufacturer: outcome.found.manufacturer,
+        device_result: outcome.result,
+        mac_address: mac,
+        hardware_id: scan.hardware_id.trim(),
+      })
+      .where('id', '=', item!.id)
+      .execute();
+    return answer(outcome);
+  });
+}
+
+async function verifiableItem(db: Db, scan: HardwareScan): Promise<Item> {
+  const item = await itemOf(db.kysely, scan.tracking_id);
+  if (!item) throw new HttpError(404, { detail: `Tracking ID ${scan.tracking_id} is not in the system.` });
+  // E008: the device in hand is not the one captured at the doorstep.
+  if (item.hardware_id !== null && !sameHardware(item.hardware_id, scan.hardware_id)) throw refusal('E008');
+  return item;
+}
+
+const verified = (trackingId: string): VerifyAnswer => ({ result: 'passed', ...PASSED, tracking_id: trackingId });
+
+/** Verification at the hub, by an executive or incharge of the record's hub. */
+export async function verifyAtHub(db: Db, user: FieldUser, scan: HardwareScan, at = new Date()): Promise<VerifyAnswer> {
+  if ((user.role !== 'executive' && user.role !== 'incharge') || user.organization !== 'hub') {
+    throw forbidden('Only executives and incharges of a hub verify devices at the hub.');
+  }
+  const item = await itemOf(db.kysely, scan.tracking_id);
+  if (item && item.hub_code?.toLowerCase() !== user.groupCode?.toLowerCase()) throw forbidden('This tracking ID belongs to another hub.');
+  if (item && item.is_submit !== 1) throw conflict('This device has not been submitted at the doorstep yet.');
+  const { id } = await verifiableItem(db, scan);
+  const updated = await db.kysely
+    .updateTable('device_records')
+    .set({ is_verified: 1, verified_by_id: user.id, verify_time: at.toISOString() })
+    .where('id', '=', id)
+    .where('is_verified', '=', 0)
+    .executeTakeFirst();
+  if (Number(updated.numUpdatedRows) !== 1) throw conflict('This device is already verified at the hub.');
+  return verified(scan.tracking_id);
+}
+
+/** Verification at a return centre, after the hub's: the device is detached. */
+export async function verifyAtRc(db: Db, user: FieldUser, scan: HardwareScan, at = new Date()): Promise<VerifyAnswer> {
+  if (user.organization !== 'RC') throw forbidden('Only users of a return centre verify devices there.');
+  const item = await itemOf(db.kysely, scan.tracking_id);
+  if (item && item.is_verified !== 1) throw conflict('This device has not been verified at its hub yet.');
+  const { id } = await verifiableItem(db, scan);
+  const updated = await db.kysely
+    .updateTable('device_records')
+    .set({ is_verified_rc: 1, verified_by_rc_id: user.id, verify_time_rc: at.toISOString(), is_verified_rc_by: 1 })
+    .where('id', '=', id)
+    .where('is_verified_rc', '=', 0)
+    .executeTakeFirst();
+  if (Number(updated.numUpdatedRows) !== 1) throw conflict('This device is already verified at a return centre.');
+  return verified(scan.tracking_id);
+}
