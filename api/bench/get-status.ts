@@ -4,7 +4,7 @@
 // The server runs in a child process, as it would beside a browser, so the client's work of
 // receiving the bytes does not share its event loop.
 import http from 'node:http';
-import { DEMO_PASSWORD, loadDemoData } from '../src/index';
+import { DEMO_PASSWORD, loadVolumeData } from '../src/index';
 import { Client } from '../test/support/helpers';
 import { forEachEngine, mb, median, startServerProcess, withDatabase, type EngineOptions } from './harness';
 
@@ -35,7 +35,7 @@ function fetchRaw(url: string, headers: Record<string, string>): Promise<Measure
 async function bench(label: string, options: EngineOptions) {
   console.log(`\n== ${label}: ${RECORDS.toLocaleString('en-US')} records`);
   const started = Date.now();
-  await withDatabase(options, (db) => loadDemoData(db, { records: RECORDS }));
+  await withDatabase(options, (db) => loadVolumeData(db, { records: RECORDS }));
   console.log(`   data loaded in ${((Date.now() - started) / 1000).toFixed(2)} s`);
 
   const server = await startServerProcess(options);

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import zlib from 'node:zlib';
-import { DEMO_PASSWORD, loadDemoData } from '../src/index';
+import { DEMO_PASSWORD, loadVolumeData } from '../src/index';
 import { localMidnight } from '../src/report/dates';
 import { Client } from '../test/support/helpers';
 import { forEachEngine, mb, startServerProcess, withDatabase, type EngineOptions, type ServerProcess } from './harness';
@@ -116,7 +116,7 @@ async function bench(label: string, options: EngineOptions) {
   const loadStarted = Date.now();
   // Every synthetic record with a created date falls in the range; the others are null or 'not-a-date'.
   const expectedRows = await withDatabase(options, async (db) => {
-    await loadDemoData(db, { records: RECORDS });
+    await loadVolumeData(db, { records: RECORDS });
     const { count } = await db.kysely
       .selectFrom('device_records')
       .select((eb) => eb.fn.countAll<string>().as('count'))

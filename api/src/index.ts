@@ -74,5 +74,6 @@ export async function createServer(options: ServerOptions = {}): Promise<Veritas
   return { app, close: () => app.close() };
 }
 
-export { insertSyntheticRecords, loadDemoData, DEMO_PASSWORD, DEMO_USERS } from './demo';
+export { loadDemoData, DEMO_PASSWORD, DEMO_USERS } from './demo';
+export { loadVolumeData } from './volumeData';
 export { migrateToLatest, openDatabase } from './db/connection';

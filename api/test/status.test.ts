@@ -114,37 +114,49 @@ describe('demo data', () => {
     expect(new Set(records.map(status))).toEqual(new Set(['pending', 'submitted', 'verified at hub', 'detached']));
   });
 
-  test('covers device_result passed and every code E001–E010', () => {
+  test('every stored result is one the rules let through: passed or E004–E007, each of them present', () => {
     const results = new Set(records.filter((r) => r.is_submit).map((r) => r.device_result));
-    expect([...results].sort()).toEqual(['E001', 'E002', 'E003', 'E004', 'E005', 'E006', 'E007', 'E008', 'E009', 'E010', 'passed']);
+    expect([...results].sort()).toEqual(['E004', 'E005', 'E006', 'E007', 'passed']);
     expect(records.filter((r) => !r.is_submit).every((r) => r.device_result === null)).toBe(true);
   });
 
-  test('has blind-pick items (blind brand and model) and normal items, and missing brand/model values', () => {
+  test('results agree with what was captured: the model decides E007, the manufacturer E005', () => {
+    const expected = (r: any) => (r.tracking_id.is_Blindpick ? r.tracking_id.Blind_model : r.tracking_id.device_model_name);
+    const sameModel = (a: string, b: string) => a.toLowerCase().replace(/\s+/g, '') === b.toLowerCase().replace(/\s+/g, '');
+    const submitted = records.filter((r) => r.is_submit);
+    for (const r of submitted.filter((r) => r.device_result === 'passed')) expect(sameModel(r.submitted_device_name, expected(r))).toBe(true);
+    for (const r of submitted.filter((r) => r.device_result === 'E007')) expect(sameModel(r.submitted_device_name, expected(r))).toBe(false);
+    for (const r of submitted.filter((r) => r.device_result === 'E005')) expect(r.submitted_manufacturer).toBeNull();
+  });
+
+  test('a hub verification only follows a submission, a detachment only a hub verification, each later than the step before', () => {
+    for (const r of records) {
+      if (r.is_verified) expect(r.is_submit && Date.parse(r.verify_time) > Date.parse(r.submit_time)).toBe(true);
+      if (r.is_verified_rc) expect(r.is_verified && Date.parse(r.verify_time_rc) > Date.parse(r.verify_time)).toBe(true);
+      if (r.is_submit) expect(Date.parse(r.submit_time)).toBeGreaterThan(Date.parse(r.tracking_id.created_date));
+    }
+  });
+
+  test('has blind-pick items (named by blind brand and model) and normal items', () => {
     const blind = records.filter((r) => r.tracking_id.is_Blindpick);
     expect(blind.length).toBeGreaterThan(0);
-    expect(blind.some((r) => r.tracking_id.Blind_brand && r.tracking_id.Blind_model)).toBe(true);
-    expect(blind.some((r) => r.tracking_id.Blind_brand === null || r.tracking_id.Blind_model === null)).toBe(true);
+    expect(blind.every((r) => r.tracking_id.Blind_brand && r.tracking_id.Blind_model && r.tracking_id.device_brand === null)).toBe(true);
     const normal = records.filter((r) => !r.tracking_id.is_Blindpick);
-    expect(normal.some((r) => r.tracking_id.device_brand && r.tracking_id.device_model_name)).toBe(true);
-    expect(normal.some((r) => r.tracking_id.device_brand === null)).toBe(true);
-    expect(normal.some((r) => r.tracking_id.device_model_name === null)).toBe(true);
+    expect(normal.every((r) => r.tracking_id.device_brand && r.tracking_id.device_model_name)).toBe(true);
   });
 
-  test('covers every device type, an empty type and a missing one', () => {
-    const types = new Set(records.map((r) => r.tracking_id.device_type));
-    for (const type of ['smarttv', 'laptop', 'tablet', 'mobile', 'truewireless', '', null]) expect(types).toContain(type);
+  test('covers every device type and items without one', () => {
+    const types = new Set(records.map((r) => r.tracking_id.device_type || 'none'));
+    for (const type of ['smarttv', 'laptop', 'tablet', 'mobile', 'truewireless', 'none']) expect(types).toContain(type);
   });
 
-  test('has records with a missing created_date and with an invalid one', () => {
-    expect(records.some((r) => r.tracking_id.created_date === null)).toBe(true);
-    expect(records.some((r) => r.tracking_id.created_date === 'not-a-date')).toBe(true);
-  });
-
-  test('has several hubs, records without hub, and submitted records whose operator is unknown', () => {
+  test('field staff of every hub did the work: its operators, its verifiers, its return centre', () => {
     const hubs = new Set(records.map((r) => r.tracking_id.hub_code));
-    for (const hub of ['BLR01', 'DEL02', 'MUM03', 'HYD04', null]) expect(hubs).toContain(hub);
-    expect(records.some((r) => r.is_submit && r.submitted_by === null)).toBe(true);
+    expect(hubs).toEqual(new Set(['BLR01', 'DEL02', 'MUM03', 'HYD04']));
+    const operatorsOf = (hub: string) => new Set(records.filter((r) => r.is_submit && r.tracking_id.hub_code === hub).map((r) => r.submitted_by?.username));
+    expect(operatorsOf('BLR01')).toEqual(new Set(['wm_blr', 'wm_blr2']));
+    expect(operatorsOf('HYD04')).toEqual(new Set(['wm_hyd']));
+    expect(records.some((r) => r.is_verified && r.verified_by?.username === 'former_exec_hyd')).toBe(true);
     expect(records.some((r) => r.is_verified_rc && r.verified_by_rc?.username === 'rc_north')).toBe(true);
   });
 

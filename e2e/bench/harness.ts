@@ -1,5 +1,5 @@
 // Page benchmarks' harness: a throwaway data folder with the demo users and N device records
-// (written through the built API's own demo-data code), served as `pnpm start` serves it.
+// (written through the built API's own volume-data code), served as `pnpm start` serves it.
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,7 +10,7 @@ import { repoRoot, startServer, stopServer } from '../support/server';
 interface ApiModule {
   openDatabase(o: { dataDir: string }): { kysely: { destroy(): Promise<void> } };
   migrateToLatest(db: unknown): Promise<void>;
-  loadDemoData(db: unknown, o: { records: number }): Promise<void>;
+  loadVolumeData(db: unknown, o: { records: number }): Promise<void>;
 }
 
 async function seededDataDir(count: number): Promise<string> {
@@ -19,7 +19,7 @@ async function seededDataDir(count: number): Promise<string> {
   const api = require(path.join(repoRoot, 'api/dist/index.js')) as ApiModule;
   const db = api.openDatabase({ dataDir });
   await api.migrateToLatest(db);
-  await api.loadDemoData(db, { records: count });
+  await api.loadVolumeData(db, { records: count });
   await db.kysely.destroy();
   return dataDir;
 }
