@@ -2,15 +2,14 @@
 // manufacturer names, as someone types them), one after another over real HTTP, timed to the last
 // byte. Prints p50, p95 and max per engine against the goal p95 ≤ 20 ms, the same figures for an
 // empty search as a baseline, and how long the migrations take to load the IEEE registry.
-import { DEMO_PASSWORD, loadDemoData } from '../src/index';
+import { DEMO_PASSWORD, loadVolumeData } from '../src/index';
 import { Client } from '../test/support/helpers';
+import { percentile } from '../sim/simulation';
 import { forEachEngine, startServerProcess, withDatabase, type EngineOptions } from './harness';
 
 const SEARCHES = 1000;
 const WARM_UP = 50;
 const GOAL_P95_MS = 20;
-
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
 function randomPrefixes(names: string[], count: number): string[] {
   return Array.from({ length: count }, () => {
@@ -26,7 +25,7 @@ async function bench(label: string, options: EngineOptions) {
     (await db.kysely.selectFrom('manufacturers').select('manufacturer').execute()).map((row) => row.manufacturer),
   );
   console.log(`   registry loaded by the migrations in ${((Date.now() - started) / 1000).toFixed(2)} s (${names.length.toLocaleString('en-US')} manufacturers)`);
-  await withDatabase(options, (db) => loadDemoData(db, { records: 0 }));
+  await withDatabase(options, (db) => loadVolumeData(db, { records: 0 }));
 
   const server = await startServerProcess(options);
   try {
