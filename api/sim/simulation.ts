@@ -23,7 +23,8 @@ export interface SimulationOptions {
 }
 
 export interface SimulationSummary {
-  upload: { processed: number; skipped: number };
+  /** The shipment of this run: its tracking IDs all start with `prefix`. */
+  upload: { prefix: string; processed: number; skipped: number };
   tally: Tally;
   /** App calls (check, submit, verify_hub, verify_rc). */
   calls: number;
@@ -130,7 +131,8 @@ export async function runSimulation(options: SimulationOptions): Promise<Simulat
   };
 
   // Created over the last day, so the console's "today" and "last 7 days" views show the run.
-  const shipment = makeShipment(rand, { count: options.records, hubs: staffedHubs, prefix: `SIM${run.toUpperCase()}`, now: Date.now(), spanDays: 1 });
+  const prefix = `SIM${run.toUpperCase()}`;
+  const shipment = makeShipment(rand, { count: options.records, hubs: staffedHubs, prefix, now: Date.now(), spanDays: 1 });
   const answers = await uploadCsv(admin, `simulation_${run}.csv`, shipmentCsv(shipment));
   const result = answers.at(-1)!;
   await expectOk(result, 'the shipment upload');
@@ -150,7 +152,7 @@ export async function runSimulation(options: SimulationOptions): Promise<Simulat
   const elapsedMs = performance.now() - started;
   latencies.sort((a, b) => a - b);
   return {
-    upload: { processed: result.body.processed, skipped: result.body.skipped },
+    upload: { prefix, processed: result.body.processed, skipped: result.body.skipped },
     tally: work.tally,
     calls: latencies.length,
     elapsedMs,
@@ -160,7 +162,8 @@ export async function runSimulation(options: SimulationOptions): Promise<Simulat
 
 /** The summary as printed: results by call and code, calls per second, latency. */
 export function formatSummary(summary: SimulationSummary): string {
-  const lines = [`shipment: ${summary.upload.processed} rows stored, ${summary.upload.skipped} skipped`];
+  const { prefix, processed, skipped } = summary.upload;
+  const lines = [`shipment ${prefix}…: ${processed} rows stored, ${skipped} skipped`];
   for (const [call, results] of summary.tally) {
     const total = [...results.values()].reduce((a, b) => a + b, 0);
     const parts = [...results].sort(([a], [b]) => a.localeCompare(b)).map(([result, count]) => `${result} ${count}`);
