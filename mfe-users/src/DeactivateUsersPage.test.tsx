@@ -68,6 +68,27 @@ describe('users table', () => {
     expect(within(table()).queryByRole('button', { name: 'Delete' })).not.toBeInTheDocument();
   });
 
+  test("CONTRACT roles: one's own row and roles the signed-in user cannot assign have their buttons disabled, with the reason", async () => {
+    const boss: UserListItem = { id: 1, username: 'boss', role: 'incharge', is_active: true, group_info: [{ name: 'BLR01' }] };
+    await renderPage({ role: 'incharge', users: [200, [boss, asha, ravi, meena]] });
+    const toggleOf = (username: string) => within(rowOf(username)).getAllByRole('button')[0]!;
+    expect(toggleOf('boss')).toBeDisabled();
+    expect(toggleOf('boss')).toHaveAttribute('title', 'You cannot change your own account');
+    expect(toggleOf('meena')).toBeDisabled();
+    expect(toggleOf('meena')).toHaveAttribute('title', 'Your role cannot manage users with the role central_ops');
+    expect(toggleOf('asha')).toBeEnabled();
+    expect(toggleOf('ravi')).toBeEnabled();
+    await userEvent.click(toggleOf('meena'));
+    expect(confirmSpy).not.toHaveBeenCalled();
+  });
+
+  test('super_admin cannot delete or deactivate their own account from the table', async () => {
+    const boss: UserListItem = { id: 1, username: 'boss', role: 'super_admin', is_active: true, group_info: [] };
+    await renderPage({ role: 'super_admin', users: [200, [boss, asha]] });
+    within(rowOf('boss')).getAllByRole('button').forEach((button) => expect(button).toBeDisabled());
+    within(rowOf('asha')).getAllByRole('button').forEach((button) => expect(button).toBeEnabled());
+  });
+
   test.each<[string, MockHandler]>([
     ['an error status', [500, { detail: 'boom' }]],
     ['a non-list answer', [200, { users: [] }]],

@@ -1,7 +1,9 @@
 // Deactivate Users (route Deactivateuser, SPEC §2, §6, §8): the users the signed-in user may
 // manage, with activate/deactivate for everyone who reaches the screen and delete for super_admin.
+// A row the server would refuse (one's own, a role one cannot assign) has its buttons disabled
+// with the reason as their title.
 // Default export: the shell's page.
-import { canDeleteUser, http, listRequest, roleLabel, serverMessage, useSession, type UserListItem } from '@veritas/shared';
+import { canDeleteUser, http, listRequest, roleLabel, serverMessage, userActionRefusal, useSession, type UserListItem } from '@veritas/shared';
 import { useCallback, useEffect, useState } from 'react';
 import { NoticeLine, useNotice } from './notice';
 import './users.css';
@@ -40,6 +42,7 @@ const groupCodes = (user: UserListItem) => user.group_info.map((group) => group.
 
 export default function DeactivateUsersPage() {
   const role = useSession((state) => state.role);
+  const me = useSession((state) => state.user);
   const withDelete = canDeleteUser(role);
   const [firstRequest] = useState(requestUsers);
   const [users, setUsers] = useState<UserListItem[]>([]);
@@ -112,7 +115,9 @@ export default function DeactivateUsersPage() {
             ) : (
               users.map((user) => {
                 const toggle: ActionName = user.is_active ? 'deactivate' : 'activate';
-                const disabled = busy.has(user.id);
+                const running = busy.has(user.id);
+                const toggleRefusal = userActionRefusal('toggle', { user: me, role }, user);
+                const deleteRefusal = userActionRefusal('delete', { user: me, role }, user);
                 return (
                   <tr key={user.id} data-username={user.username}>
                     <td>{user.username}</td>
@@ -120,13 +125,25 @@ export default function DeactivateUsersPage() {
                     <td>{groupCodes(user)}</td>
                     <td>{user.is_active ? 'Yes' : 'No'}</td>
                     <td>
-                      <button type="button" className="vx-btn um-action" disabled={disabled} onClick={() => void run(toggle, user)}>
+                      <button
+                        type="button"
+                        className="vx-btn um-action"
+                        disabled={running || toggleRefusal !== null}
+                        title={toggleRefusal ?? undefined}
+                        onClick={() => void run(toggle, user)}
+                      >
                         {ACTIONS[toggle].label}
                       </button>
                     </td>
                     {withDelete && (
                       <td>
-                        <button type="button" className="vx-btn vx-btn-danger um-action" disabled={disabled} onClick={() => void run('delete', user)}>
+                        <button
+                          type="button"
+                          className="vx-btn vx-btn-danger um-action"
+                          disabled={running || deleteRefusal !== null}
+                          title={deleteRefusal ?? undefined}
+                          onClick={() => void run('delete', user)}
+                        >
                           {ACTIONS.delete.label}
                         </button>
                       </td>

@@ -5,6 +5,7 @@ import {
   canAccessRoute,
   canCreateGroup,
   canDeleteUser,
+  userActionRefusal,
   dashboardStartHub,
   menuItems,
   roleLabel,
@@ -116,5 +117,27 @@ describe('dashboard start hub (SPEC §6)', () => {
   test('a non-admin without a hub starts with all hubs', () => {
     expect(dashboardStartHub('executive', null)).toBe(ALL_HUBS);
     expect(dashboardStartHub('executive', '')).toBe(ALL_HUBS);
+  });
+});
+
+describe('userActionRefusal (CONTRACT "Roles on the server": activate/deactivate/delete)', () => {
+  test('nobody acts on their own account', () => {
+    for (const action of ['toggle', 'delete'] as const) {
+      expect(userActionRefusal(action, { user: 'ravi', role: 'super_admin' }, { username: 'ravi', role: 'super_admin' })).toBe(
+        'You cannot change your own account',
+      );
+    }
+  });
+
+  test('(de)activation only of roles the actor may assign', () => {
+    expect(userActionRefusal('toggle', { user: 'a', role: 'admin' }, { username: 'b', role: 'central_ops' })).toBeNull();
+    expect(userActionRefusal('toggle', { user: 'a', role: 'admin' }, { username: 'b', role: 'admin' })).toBe('Your role cannot manage users with the role admin');
+    expect(userActionRefusal('toggle', { user: 'a', role: 'incharge' }, { username: 'b', role: 'operators' })).toBeNull();
+    expect(userActionRefusal('toggle', { user: 'a', role: 'incharge' }, { username: 'b', role: 'incharge' })).not.toBeNull();
+  });
+
+  test('deletion is super_admin only', () => {
+    expect(userActionRefusal('delete', { user: 'a', role: 'super_admin' }, { username: 'b', role: 'admin' })).toBeNull();
+    expect(userActionRefusal('delete', { user: 'a', role: 'admin' }, { username: 'b', role: 'operators' })).toBe('Only super_admin can delete users');
   });
 });

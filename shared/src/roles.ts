@@ -82,6 +82,21 @@ export function canDeleteUser(role: Role | null): boolean {
   return role === 'super_admin';
 }
 
+/**
+ * Why the signed-in user may not (de)activate or delete `target`, or null when they may: never
+ * oneself, and (de)activation only of roles the actor may assign (the server's rule, CONTRACT
+ * "Roles on the server"; admins list users they cannot change).
+ */
+export function userActionRefusal(
+  action: 'toggle' | 'delete',
+  actor: { user: string | null; role: Role | null },
+  target: { username: string; role: Role },
+): string | null {
+  if (target.username === actor.user) return 'You cannot change your own account';
+  if (action === 'delete') return canDeleteUser(actor.role) ? null : 'Only super_admin can delete users';
+  return assignableRoles(actor.role).includes(target.role) ? null : `Your role cannot manage users with the role ${roleLabel(target.role)}`;
+}
+
 /** The dashboard's "All Hubs" choice. */
 export const ALL_HUBS = 'all';
 
