@@ -1,6 +1,6 @@
 import { http } from '@veritas/shared';
 import { mockApi, type MockApi, type MockHandler, type MockReply, type RecordedRequest } from '@veritas/shared/src/testing/mockApi';
-import { CHUNK_SIZE, RETRY_DELAYS_MS, chunkCount, newUploadId, toUploadResult, uploadInChunks } from './chunkedUpload';
+import { CHUNK_SIZE, PROCESSING_POLLS, PROCESSING_POLL_MS, RETRY_DELAYS_MS, chunkCount, newUploadId, toUploadResult, uploadInChunks } from './chunkedUpload';
 
 const UPLOAD = 'POST api/upload/';
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -221,6 +221,38 @@ describe('retries (network failure, 502/503/504)', () => {
     await expect(uploadInChunks(csvOfSize(2 * CHUNK_SIZE), { wait })).rejects.toMatchObject({ response: { status } });
     expect(api.requestsTo(UPLOAD)).toHaveLength(1);
     expect(wait).not.toHaveBeenCalled();
+  });
+
+  test('a resent final chunk that finds the upload being processed (409) is polled every 2 s until the result', async () => {
+    let calls = 0;
+    // The first send reached the server but its answer was lost (a gateway timeout); the server
+    // is still processing when the retry comes, then answers the kept result.
+    api.on(UPLOAD, (request) => {
+      calls++;
+      if (calls === 1) return [504, { detail: 'gateway timeout' }];
+      if (calls <= 3) return [409, { error: 'This upload is being processed.' }];
+      return serverLike(request);
+    });
+    await expect(uploadInChunks(csvOfSize(10), { wait })).resolves.toEqual(RESULT);
+    expect(api.requestsTo(UPLOAD)).toHaveLength(4);
+    expect(wait.mock.calls).toEqual([[500], [PROCESSING_POLL_MS], [PROCESSING_POLL_MS]]);
+  });
+
+  test('a 409 on the first send is not polled: the upload fails at once', async () => {
+    api.on(UPLOAD, [409, { error: 'This upload is being processed.' }]);
+    await expect(uploadInChunks(csvOfSize(10), { wait })).rejects.toMatchObject({ response: { status: 409 } });
+    expect(api.requestsTo(UPLOAD)).toHaveLength(1);
+  });
+
+  test('polling a processing upload gives up after 5 minutes with the 409', async () => {
+    expect(PROCESSING_POLL_MS * PROCESSING_POLLS).toBe(5 * 60 * 1000);
+    let calls = 0;
+    api.on(UPLOAD, () => {
+      if (++calls === 1) throw networkError();
+      return [409, { error: 'This upload is being processed.' }];
+    });
+    await expect(uploadInChunks(csvOfSize(10), { wait })).rejects.toMatchObject({ response: { status: 409 } });
+    expect(api.requestsTo(UPLOAD)).toHaveLength(2 + PROCESSING_POLLS);
   });
 
   test('an error that is not an HTTP failure is not retried', async () => {

@@ -10,6 +10,14 @@ export const RETRY_DELAYS_MS: readonly number[] = [500, 1000, 2000];
 // A proxy or load balancer that could not reach a server instance: the same chunk may succeed later.
 const TRANSIENT_STATUSES = new Set([502, 503, 504]);
 
+/**
+ * A resent final chunk whose first send did arrive finds the server still processing the upload
+ * (409): that is progress, not failure. It is sent again every 2 s, for up to 5 minutes, until
+ * the server answers with the result it keeps for a repeated final chunk.
+ */
+export const PROCESSING_POLL_MS = 2000;
+export const PROCESSING_POLLS = 150;
+
 export interface ChunkedUploadOptions {
   /** After each chunk the server accepted. */
   onProgress?(acceptedChunks: number, totalChunks: number): void;
@@ -37,12 +45,16 @@ export function newUploadId(): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
+/** The HTTP status of an axios failure; undefined for no answer at all; null for anything else. */
+function failureStatus(error: unknown): number | undefined | null {
+  const failure = error as { isAxiosError?: boolean; response?: { status?: number } } | null;
+  return failure?.isAxiosError ? failure.response?.status : null;
+}
+
 /** No answer at all (network) or a gateway error; any other failure would fail again. */
 function isTransient(error: unknown): boolean {
-  const failure = error as { isAxiosError?: boolean; response?: { status?: number } } | null;
-  if (!failure?.isAxiosError) return false;
-  const status = failure.response?.status;
-  return status === undefined || TRANSIENT_STATUSES.has(status);
+  const status = failureStatus(error);
+  return status === undefined || (status !== null && TRANSIENT_STATUSES.has(status));
 }
 
 function chunkForm(file: File, uploadId: string, index: number, total: number): FormData {
@@ -61,12 +73,19 @@ function chunkForm(file: File, uploadId: string, index: number, total: number): 
 const MULTIPART = { headers: { 'Content-Type': 'multipart/form-data' } };
 
 async function sendChunk(form: FormData, retryDelaysMs: readonly number[], wait: (ms: number) => Promise<void>): Promise<unknown> {
-  for (let attempt = 0; ; attempt++) {
+  let retries = 0;
+  let polls = 0;
+  for (;;) {
     try {
       const { data } = await http.post<unknown>('api/upload/', form, MULTIPART);
       return data;
     } catch (error) {
-      const delay = retryDelaysMs[attempt];
+      if (retries > 0 && failureStatus(error) === 409 && polls < PROCESSING_POLLS) {
+        polls++;
+        await wait(PROCESSING_POLL_MS);
+        continue;
+      }
+      const delay = retryDelaysMs[retries++];
       if (delay === undefined || !isTransient(error)) throw error;
       await wait(delay);
     }
@@ -94,7 +113,8 @@ export function toUploadResult(body: unknown): UploadResult {
 
 /**
  * Upload `file` chunk by chunk. A chunk that got no answer or a 502/503/504 is sent again after
- * each of `retryDelaysMs`; then, or on any other error, the upload fails with that error.
+ * each of `retryDelaysMs`; then, or on any other error, the upload fails with that error. A
+ * resent chunk answered 409 (the upload is being processed) is polled as PROCESSING_POLL_MS says.
  */
 export async function uploadInChunks(file: File, { onProgress, retryDelaysMs = RETRY_DELAYS_MS, wait = sleep }: ChunkedUploadOptions = {}): Promise<UploadResult> {
   const total = chunkCount(file.size);
