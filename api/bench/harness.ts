@@ -4,6 +4,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { Client as PgClient } from 'pg';
@@ -18,6 +19,39 @@ export interface EngineOptions {
 
 export const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 export const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+
+/** One GET, timed from the call to the end of the answer. */
+function timedGet(url: string, cookie: string): Promise<number> {
+  const started = process.hrtime.bigint();
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { headers: { cookie } }, (response) => {
+        response.resume();
+        response.on('end', () => {
+          if (response.statusCode !== 200) reject(new Error(`${url}: status ${response.statusCode}`));
+          else resolve(Number(process.hrtime.bigint() - started) / 1e6);
+        });
+      })
+      .on('error', reject);
+  });
+}
+
+/**
+ * Calls user/get_role/ every 20 ms, as a console would go on asking while a long answer streams;
+ * stop() gives how many calls were made and the slowest answer, which shows how long the
+ * server's event loop was held.
+ */
+export function probeGetRole(base: string, cookie: string) {
+  const probes: Promise<number>[] = [];
+  const probing = setInterval(() => probes.push(timedGet(`${base}/veritas/user/get_role/`, cookie)), 20);
+  return {
+    async stop(): Promise<{ probes: number; slowestMs: number }> {
+      clearInterval(probing);
+      const latencies = await Promise.all(probes);
+      return { probes: latencies.length, slowestMs: Math.max(0, ...latencies) };
+    },
+  };
+}
 
 /** Opens and migrates the engine's database, runs `work` on it, closes it. */
 export async function withDatabase<T>(options: EngineOptions, work: (db: Db) => Promise<T>): Promise<T> {

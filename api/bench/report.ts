@@ -12,13 +12,12 @@ import zlib from 'node:zlib';
 import { DEMO_PASSWORD, loadVolumeData } from '../src/index';
 import { localMidnight } from '../src/report/dates';
 import { Client } from '../test/support/helpers';
-import { forEachEngine, mb, startServerProcess, withDatabase, type EngineOptions, type ServerProcess } from './harness';
+import { forEachEngine, mb, probeGetRole, startServerProcess, withDatabase, type EngineOptions, type ServerProcess } from './harness';
 
 const RECORDS = Number(process.env.BENCH_RECORDS ?? 500_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 2);
 /** The synthetic records were created within the last 45 days (src/demo.ts). */
 const SPAN_DAYS = 45;
-const PROBE_INTERVAL_MS = 20;
 const GOALS = { ms: 10_000, rssBytes: 200 * 1024 * 1024, probeMs: 100 };
 
 const dayText = (date: Date) =>
@@ -39,33 +38,16 @@ function cpuSeconds(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
-/** One GET, timed from the call to the end of the answer. */
-function timedGet(url: string, cookie: string): Promise<number> {
-  const started = process.hrtime.bigint();
-  return new Promise((resolve, reject) => {
-    http
-      .get(url, { headers: { cookie } }, (response) => {
-        response.resume();
-        response.on('end', () => {
-          if (response.statusCode !== 200) reject(new Error(`get_role: status ${response.statusCode}`));
-          else resolve(Number(process.hrtime.bigint() - started) / 1e6);
-        });
-      })
-      .on('error', reject);
-  });
-}
-
 /** Downloads the report, counting its lines as they arrive, while probing get_role every 20 ms. */
 function runReport(server: ServerProcess, session: { cookie: string; xsrf: string }, range: { start: string; end: string }, encoding: string) {
   const body = JSON.stringify({ start_date: range.start, end_date: range.end });
-  const probes: Promise<number>[] = [];
   server.resetPeakRss();
   const cpuBefore = cpuSeconds(server.child.pid!);
   const started = process.hrtime.bigint();
-  const probing = setInterval(() => probes.push(timedGet(`${server.base}/veritas/user/get_role/`, session.cookie)), PROBE_INTERVAL_MS);
+  const probe = probeGetRole(server.base, session.cookie);
   return new Promise<Run>((resolve, reject) => {
     const fail = (error: Error) => {
-      clearInterval(probing);
+      probe.stop().catch(() => undefined);
       reject(error);
     };
     const request = http.request(
@@ -87,13 +69,12 @@ function runReport(server: ServerProcess, session: { cookie: string; xsrf: strin
         stream.on('error', fail);
         stream.on('end', async () => {
           const ms = Number(process.hrtime.bigint() - started) / 1e6;
-          clearInterval(probing);
           const peakRssBytes = server.peakRssBytes();
           const cpu = cpuSeconds(server.child.pid!) - cpuBefore;
           try {
-            const latencies = await Promise.all(probes);
+            const { probes, slowestMs } = await probe.stop();
             // The header is the first line.
-            resolve({ ms, rows: lines - 1, cpuSeconds: cpu, peakRssBytes, probes: latencies.length, slowestProbeMs: Math.max(...latencies) });
+            resolve({ ms, rows: lines - 1, cpuSeconds: cpu, peakRssBytes, probes, slowestProbeMs: slowestMs });
           } catch (error) {
             reject(error);
           }

@@ -1,3 +1,6 @@
+import { Readable } from 'node:stream';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+
 // Error answers. Every error body carries `detail`; routes add the field their console screen
 // reads (`res` for login, `error` for users' actions) and `field` for invalid input.
 export class HttpError extends Error {
@@ -19,4 +22,20 @@ export function bodyOf(body: unknown): Record<string, unknown> {
 
 export function text(value: unknown): string {
   return typeof value === 'string' ? value.trim() : '';
+}
+
+/**
+ * A response body written from a generator of large text chunks (a page of records each).
+ * Bytes, not objects, so the generator runs only as fast as the client reads. better-sqlite3
+ * answers a page's query synchronously, so a turn of the event loop between chunks lets other
+ * requests in: they wait for one page at most, never for a run of pages the socket had room for.
+ */
+export function pagedBody(chunks: AsyncIterable<string>): Readable {
+  async function* withTurns() {
+    for await (const chunk of chunks) {
+      yield chunk;
+      await nextTurn();
+    }
+  }
+  return Readable.from(withTurns(), { objectMode: false });
 }

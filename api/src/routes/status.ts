@@ -1,8 +1,8 @@
 // api/get_status/: every device record, streamed as one JSON array.
-import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { requireUser } from '../auth/guard';
 import type { Db } from '../db/schema';
+import { pagedBody } from '../http';
 import { recordJsonPages } from '../records';
 
 const PAGE_SIZE = 5000;
@@ -21,6 +21,6 @@ export async function statusRoutes(app: FastifyInstance, { db }: { db: Db }) {
   app.get('/api/get_status/', async (request, reply) => {
     await requireUser(db, request);
     reply.type('application/json; charset=utf-8').header('cache-control', 'no-store');
-    return reply.send(Readable.from(jsonArray(db)));
+    return reply.send(pagedBody(jsonArray(db)));
   });
 }
