@@ -51,7 +51,13 @@ async function bench(label: string, options: EngineOptions) {
     for (const encoding of ['identity', 'gzip', 'br']) {
       const runs: Measure[] = [];
       const probe = probeGetRole(base, cookie);
-      for (let run = 0; run < RUNS; run++) runs.push(await fetchRaw(url, { cookie, 'accept-encoding': encoding }));
+      try {
+        for (let run = 0; run < RUNS; run++) runs.push(await fetchRaw(url, { cookie, 'accept-encoding': encoding }));
+      } catch (error) {
+        // Stop probing, or its timer would keep the benchmark from exiting.
+        await probe.stop().catch(() => undefined);
+        throw error;
+      }
       const { probes, slowestMs } = await probe.stop();
       const ms = median(runs.map((r) => r.ms));
       console.log(

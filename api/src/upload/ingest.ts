@@ -1,5 +1,6 @@
 // A complete upload's chunks into device records: read one chunk at a time, decoded and parsed
 // as streams (a character or a row may span chunks), stored in batches.
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Db } from '../db/schema';
 import { nowIso } from '../db/schema';
 import { badRequest } from '../http';
@@ -28,7 +29,6 @@ export interface UploadResult {
 }
 
 const rows = (count: number) => `${count} row${count === 1 ? '' : 's'}`;
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * A copy that does not share memory with the text it was cut from: V8 keeps a whole decoded chunk
