@@ -1,6 +1,5 @@
 import { MemoryRouter, useLocation, useSession, VeritasToaster, type DeviceRecord, type Group, type Role } from '@veritas/shared';
-import { makeRecord } from '@veritas/shared/src/records.fixture';
-import { mockApi, type MockApi, type MockReply } from '@veritas/shared/src/testing/mockApi';
+import { makeRecord, mockApi, type MockApi, type MockReply } from '@veritas/shared/testing';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import Dashboard from './Dashboard';

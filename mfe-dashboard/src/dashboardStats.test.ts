@@ -1,5 +1,5 @@
 import type { DeviceRecord } from '@veritas/shared';
-import { makeRecord } from '@veritas/shared/src/records.fixture';
+import { makeRecord } from '@veritas/shared/testing';
 import { dashboardStats, formatPercent, parseTime, type Selection } from './dashboardStats';
 
 // Local times, so the day rules hold in whatever time zone the tests run.

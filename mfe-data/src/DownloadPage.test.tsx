@@ -1,5 +1,5 @@
 import { toast } from '@veritas/shared';
-import { mockApi, type MockApi, type MockReply, type RecordedRequest } from '@veritas/shared/src/testing/mockApi';
+import { mockApi, type MockApi, type MockReply, type RecordedRequest } from '@veritas/shared/testing';
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import DownloadPage from './DownloadPage';

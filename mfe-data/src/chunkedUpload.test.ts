@@ -1,5 +1,5 @@
 import { http } from '@veritas/shared';
-import { mockApi, type MockApi, type MockHandler, type MockReply, type RecordedRequest } from '@veritas/shared/src/testing/mockApi';
+import { mockApi, type MockApi, type MockHandler, type MockReply, type RecordedRequest } from '@veritas/shared/testing';
 import { CHUNK_SIZE, PROCESSING_POLLS, PROCESSING_POLL_MS, RETRY_DELAYS_MS, chunkCount, newUploadId, toUploadResult, uploadInChunks } from './chunkedUpload';
 
 const UPLOAD = 'POST api/upload/';

@@ -1,4 +1,4 @@
-import { mockApi, type MockApi } from '@veritas/shared/src/testing/mockApi';
+import { mockApi, type MockApi } from '@veritas/shared/testing';
 import downloadApk, { APK_FILE_NAME } from './downloadApk';
 import { recordDownloads, type DownloadRecorder } from './testing/downloads';
 

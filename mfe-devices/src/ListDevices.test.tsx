@@ -1,6 +1,5 @@
 import type { DeviceRecord } from '@veritas/shared';
-import { makeRecord } from '@veritas/shared/src/records.fixture';
-import { mockApi, type MockApi } from '@veritas/shared/src/testing/mockApi';
+import { makeRecord, mockApi, type MockApi } from '@veritas/shared/testing';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import ListDevices from './ListDevices';

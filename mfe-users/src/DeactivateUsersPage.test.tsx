@@ -1,5 +1,5 @@
 import { useSession, type Role, type UserListItem } from '@veritas/shared';
-import { mockApi, type MockApi, type MockHandler } from '@veritas/shared/src/testing/mockApi';
+import { mockApi, type MockApi, type MockHandler } from '@veritas/shared/testing';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import DeactivateUsersPage from './DeactivateUsersPage';

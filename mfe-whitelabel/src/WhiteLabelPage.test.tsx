@@ -1,5 +1,5 @@
 import { VeritasToaster, toast, type Brand, type ManufacturerResult } from '@veritas/shared';
-import { mockApi, type MockApi, type MockHandler, type RecordedRequest } from '@veritas/shared/src/testing/mockApi';
+import { mockApi, type MockApi, type MockHandler, type RecordedRequest } from '@veritas/shared/testing';
 import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import WhiteLabelPage from './WhiteLabelPage';

@@ -1,5 +1,5 @@
 import { http } from '@veritas/shared';
-import { mockApi } from '@veritas/shared/src/testing/mockApi';
+import { mockApi } from '@veritas/shared/testing';
 import { errorText } from './messages';
 
 async function failedCall(reply: [number, unknown]): Promise<unknown> {

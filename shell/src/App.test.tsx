@@ -1,7 +1,7 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { Role } from '@veritas/shared';
-import type { MockApi } from '@veritas/shared/src/testing/mockApi';
+import type { MockApi } from '@veritas/shared/testing';
 import { mockedLoadRemote, renderShell, serveRemoteList, serveRemotePages, signedInAs, signedOut, startApi } from '../test/harness';
 
 jest.mock('@module-federation/enhanced/runtime', () => ({ loadRemote: jest.fn(), registerRemotes: jest.fn() }));

@@ -1,6 +1,6 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { MockApi } from '@veritas/shared/src/testing/mockApi';
+import type { MockApi } from '@veritas/shared/testing';
 import {
   ALL_REMOTES,
   mockedLoadRemote,

@@ -1,7 +1,7 @@
 // Shared setup of the shell's tests: the API answers through the shared client's adapter, the
 // Module Federation runtime and /remotes.json are replaced at their boundaries.
 import { useSession, type Role } from '@veritas/shared';
-import { mockApi, type MockApi } from '@veritas/shared/src/testing/mockApi';
+import { mockApi, type MockApi } from '@veritas/shared/testing';
 import { render } from '@testing-library/react';
 import { loadRemote, registerRemotes } from '@module-federation/enhanced/runtime';
 import { MemoryRouter, useLocation, useNavigationType } from '@veritas/shared';

@@ -1,6 +1,7 @@
 // The field-scan engine: gathers the facts of a scan from the database, judges them with the
 // rules (rules.ts) and records what field staff did. The app's routes, the demo data and the
 // simulator all go through here; `at` lets the demo data work on a simulated clock.
+import { deviceError } from '@veritas/shared/domain';
 import type { Kysely } from 'kysely';
 import type { Database, Db } from '../db/schema';
 import { HttpError } from '../http';
@@ -39,19 +40,10 @@ export interface VerifyAnswer {
   tracking_id: string;
 }
 
-interface CatalogueEntry {
-  code: string;
-  title: string;
-  description: string;
-}
-// The console's catalogue of device error codes (one file for both); required rather than
-// imported so that TypeScript does not pull the JSON into this package's build.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const CATALOGUE = require('@veritas/shared/src/device-errors.json') as CatalogueEntry[];
 const PASSED = { title: 'Passed', description: 'The device matches the order.' };
 
 function texts(result: Result): { title: string; description: string } {
-  const entry = CATALOGUE.find((e) => e.code === result);
+  const entry = deviceError(result);
   return entry ? { title: entry.title, description: entry.description } : PASSED;
 }
 
