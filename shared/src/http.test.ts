@@ -93,6 +93,64 @@ describe('silent refresh after a 401 (SPEC §4)', () => {
     expect(api.requestsTo('GET api/get_status/')).toHaveLength(4);
   });
 
+  describe('any burst of 401s costs exactly one refresh', () => {
+    const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+    /**
+     * A server whose access cookie has expired: a request is judged by the cookie it was sent
+     * with (valid once a refresh has completed), and answered after `delayOf(n)` ms, so answers
+     * arrive before, during and after the refresh, which itself takes 20 ms.
+     */
+    function expiredCookieServer(delayOf: (n: number) => number) {
+      let cookieValid = false;
+      let sent = 0;
+      api.on('POST user/refresh/', async () => {
+        await wait(20);
+        cookieValid = true;
+        return [200, {}];
+      });
+      api.on('GET api/get_status/', async () => {
+        const validWhenSent = cookieValid;
+        await wait(delayOf(sent++));
+        return validWhenSent ? [200, 'ok'] : [401, { detail: 'expired' }];
+      });
+      return { expire: () => (cookieValid = false) };
+    }
+
+    test('100 concurrent calls with an expired access cookie: 1 refresh, all 100 succeed', async () => {
+      // Answers spread over 0–60 ms: most 401s arrive after the refresh has already completed.
+      expiredCookieServer((n) => (n * 7) % 61);
+
+      const results = await Promise.all(Array.from({ length: 100 }, () => http.get('api/get_status/')));
+
+      expect(results.every((r) => r.data === 'ok')).toBe(true);
+      expect(api.requestsTo('POST user/refresh/')).toHaveLength(1);
+      expect(api.requestsTo('GET api/get_status/')).toHaveLength(200);
+    });
+
+    test('a call sent while the refresh is under way waits for that refresh instead of starting another', async () => {
+      expiredCookieServer(() => 0);
+      const first = http.get('api/get_status/');
+      await wait(5); // the refresh is now under way
+      const duringRefresh = await Promise.all([http.get('api/get_status/'), http.get('api/get_status/')]);
+
+      expect((await first).data).toBe('ok');
+      expect(duringRefresh.map((r) => r.data)).toEqual(['ok', 'ok']);
+      expect(api.requestsTo('POST user/refresh/')).toHaveLength(1);
+    });
+
+    test('a 401 for a call sent after the last refresh completed starts a new refresh', async () => {
+      const server = expiredCookieServer(() => 0);
+      await http.get('api/get_status/');
+      server.expire(); // the renewed access cookie expires in turn
+
+      const { data } = await http.get('api/get_status/');
+
+      expect(data).toBe('ok');
+      expect(api.requestsTo('POST user/refresh/')).toHaveLength(2);
+    });
+  });
+
   test('a failed refresh clears the session and redirects to /login once for all waiting calls', async () => {
     api.on('POST user/refresh/', [401, { detail: 'refresh expired' }]).on('GET api/get_status/', [401, {}]);
 

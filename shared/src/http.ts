@@ -20,7 +20,11 @@ const LOGIN_PATH = '/login';
 // A 401 from these means "wrong credentials" or "session over", never "access token expired".
 const AUTH_CALLS = ['user/login/', 'user/refresh/'];
 
-type ReplayableConfig = InternalAxiosRequestConfig & { veritasRetried?: boolean };
+/**
+ * A request as the refresh logic sees it: whether it was already replayed, and the last session
+ * renewal that had completed when it was sent (its 401 may predate a renewal finished since).
+ */
+type ReplayableConfig = InternalAxiosRequestConfig & { veritasRetried?: boolean; veritasRenewalSeen?: number };
 
 let redirectToLogin: () => void = () => window.location.replace(LOGIN_PATH);
 
@@ -29,38 +33,57 @@ export function setLoginRedirect(redirect: () => void): void {
   redirectToLogin = redirect;
 }
 
-// Concurrent 401s wait for the same renewal, so one expired access cookie costs one refresh call.
-let refreshing: Promise<void> | null = null;
+/**
+ * The latest session renewal (user/refresh/), numbered. Every request sent before it completed
+ * carried the expired access cookie, so its 401 is answered by this renewal: waiting for it (or
+ * replaying at once when it is over) and never starting another. Only a 401 for a request sent
+ * after the latest renewal completed starts a new one. So any burst of 401s costs one refresh,
+ * however their answers interleave with it.
+ */
+let renewal: { id: number; done: Promise<void>; settled: boolean } | null = null;
 
-function refreshSession(): Promise<void> {
-  refreshing ??= http
-    .post('user/refresh/')
-    .then(
+function startRenewal(): Promise<void> {
+  const current = {
+    id: (renewal?.id ?? 0) + 1,
+    settled: false,
+    done: http.post('user/refresh/').then(
       () => undefined,
       (error: unknown) => {
         useSession.getState().clearSession();
         redirectToLogin();
         throw error;
       },
-    )
-    .finally(() => {
-      refreshing = null;
-    });
-  return refreshing;
+    ),
+  };
+  void current.done.then(
+    () => (current.settled = true),
+    () => (current.settled = true),
+  );
+  renewal = current;
+  return current.done;
 }
+
+/** The id of the last renewal that had completed; one still under way has not. */
+const completedRenewal = () => (renewal ? (renewal.settled ? renewal.id : renewal.id - 1) : 0);
 
 function isAuthCall(url: string | undefined): boolean {
   const path = (url ?? '').replace(/^\//, '');
   return AUTH_CALLS.some((call) => path.startsWith(call));
 }
 
+http.interceptors.request.use((config: ReplayableConfig) => {
+  config.veritasRenewalSeen = completedRenewal();
+  return config;
+});
+
 http.interceptors.response.use(undefined, async (error: unknown) => {
   if (!isAxiosError(error) || error.response?.status !== 401 || !error.config) throw error;
   const config: ReplayableConfig = error.config;
   if (config.veritasRetried || isAuthCall(config.url) || window.location.pathname === LOGIN_PATH) throw error;
   config.veritasRetried = true;
+  const answeredBy = renewal && renewal.id > (config.veritasRenewalSeen ?? 0) ? renewal.done : startRenewal();
   try {
-    await refreshSession();
+    await answeredBy;
   } catch {
     throw error;
   }
