@@ -3,6 +3,8 @@
 const path = require('node:path');
 const HtmlWebpackPlugin = require('html-webpack-plugin');
 const { ModuleFederationPlugin } = require('@module-federation/enhanced/webpack');
+const helmet = require('helmet');
+const { remoteOrigins, securityHeaders } = require('./scripts/deployment.cjs');
 
 const root = __dirname;
 
@@ -46,7 +48,8 @@ function createWebpackConfig({ dir, name, devPort, exposes, title = 'Veritas', r
       mode: production ? 'production' : 'development',
       context: dir,
       entry: './src/index.ts',
-      devtool: production ? 'source-map' : 'eval-cheap-module-source-map',
+      // No eval-based source maps: the dev servers send the production Content-Security-Policy.
+      devtool: production ? 'source-map' : 'cheap-module-source-map',
       output: {
         path: path.join(dir, 'dist'),
         publicPath: isHost ? '/' : 'auto',
@@ -100,6 +103,12 @@ function createWebpackConfig({ dir, name, devPort, exposes, title = 'Veritas', r
         historyApiFallback: true,
         hot: false,
         headers: { 'Access-Control-Allow-Origin': '*' },
+        // The security headers of the production origins (scripts/deployment.cjs); the shell may
+        // load the remotes named by the same configuration as /remotes.json.
+        setupMiddlewares: (middlewares) => [
+          helmet(isHost ? securityHeaders({ remoteOrigins: remoteOrigins() }) : securityHeaders({ crossOriginResources: true })),
+          ...middlewares,
+        ],
         proxy: [{ context: ['/veritas', '/remotes.json'], target: apiTarget, changeOrigin: false }],
       },
     };

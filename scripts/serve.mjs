@@ -12,17 +12,10 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const Fastify = require('fastify');
 const fastifyStatic = require('@fastify/static');
 const fastifyCompress = require('@fastify/compress');
+const fastifyHelmet = require('@fastify/helmet');
+const { REMOTES, consoleAddress, remoteManifests, remoteOrigins, securityHeaders } = require('./deployment.cjs');
 
-/** Remote name → its package folder, in the order of their ports (PORT+1 …). */
-export const REMOTES = {
-  dashboard: 'mfe-dashboard',
-  devices: 'mfe-devices',
-  users: 'mfe-users',
-  data: 'mfe-data',
-  whitelabel: 'mfe-whitelabel',
-};
-
-const HOST = process.env.HOST || '127.0.0.1';
+const HOST = consoleAddress().host;
 
 // Manifests and entry documents must be revalidated so a redeployed remote shows on reload;
 // everything else is content-hashed and can be cached for good.
@@ -33,17 +26,9 @@ function setCacheHeaders(reply, filePath) {
   reply.header('Cache-Control', mutable ? 'no-cache' : 'public, max-age=31536000, immutable');
 }
 
-/** Where the shell finds each remote: REMOTES_JSON (a JSON object) overrides the port convention. */
-function remotesFor(request, port) {
-  if (process.env.REMOTES_JSON) return JSON.parse(process.env.REMOTES_JSON);
-  const hostname = request.hostname.replace(/:\d+$/, '');
-  return Object.fromEntries(
-    Object.keys(REMOTES).map((name, i) => [name, `${request.protocol}://${hostname}:${port + i + 1}/mf-manifest.json`]),
-  );
-}
-
 async function serveRemote(dir, port) {
   const app = Fastify({ logger: false });
+  await app.register(fastifyHelmet, securityHeaders({ crossOriginResources: true }));
   await app.register(fastifyCompress, { global: true });
   // Remote files are fetched cross-origin by the shell (the manifest with fetch()).
   app.addHook('onSend', async (_req, reply) => {
@@ -59,22 +44,26 @@ async function serveRemote(dir, port) {
  * @param {{ port?: number }} [options]
  * @returns {Promise<{ url: string, close: () => Promise<void> }>}
  */
-export async function serve({ port = Number(process.env.PORT || 8080) } = {}) {
+export async function serve({ port = consoleAddress().port } = {}) {
   const { createServer } = require(path.join(root, 'api/dist/index.js'));
+  const env = { ...process.env, PORT: String(port) };
+  // Read once from configuration, never from a request (see deployment.cjs).
+  const remotes = remoteManifests(env);
   const { app, close: closeApi } = await createServer();
 
   const shellDir = path.join(root, 'shell/dist');
   // In its own scope, so this compression does not stack on the API's own (tuned) one.
   await app.register(async (console) => {
+    await console.register(fastifyHelmet, securityHeaders({ remoteOrigins: remoteOrigins(env) }));
     await console.register(fastifyCompress, { global: true });
     await console.register(fastifyStatic, { root: shellDir, setHeaders: setCacheHeaders, wildcard: false, index: false });
-    console.get('/remotes.json', async (request, reply) => {
+    console.get('/remotes.json', async (_request, reply) => {
       reply.header('Cache-Control', 'no-cache');
-      return remotesFor(request, port);
+      return remotes;
     });
     // Deep links (/ListDevices, /login …) are routes of the shell: answer its index.html.
     console.setNotFoundHandler((request, reply) => {
-      const isPage = request.method === 'GET' && !path.extname(request.url.split('?')[0]);
+      const isPage = (request.method === 'GET' || request.method === 'HEAD') && !path.extname(request.url.split('?')[0]);
       if (!isPage) return reply.code(404).send({ detail: 'Not found' });
       reply.header('Cache-Control', 'no-cache');
       return reply.sendFile('index.html', shellDir);

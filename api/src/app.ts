@@ -1,9 +1,10 @@
-// The /veritas API as one Fastify plugin: cookies, request-forgery check, compression,
+// The /veritas API as one Fastify plugin: security headers, cookies, request-forgery check, compression,
 // login rate limit, uniform error bodies and the routes.
 import zlib from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
 import compress from '@fastify/compress';
+import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import { xsrfGuard } from './auth/cookies';
 import type { Db } from './db/schema';
@@ -24,6 +25,12 @@ export interface ApiOptions {
 }
 
 export async function api(app: FastifyInstance, { db, loginRateLimitPerMinute, apkPath }: ApiOptions) {
+  // The API answers JSON and files, never pages: nothing in an answer may load, run or be framed.
+  await app.register(helmet, {
+    contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
+    xFrameOptions: { action: 'deny' },
+    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+  });
   await app.register(cookie);
   // get_status streams ~60 MB of JSON for 100k records. Measured here (bench/get-status.ts):
   // gzip level 1 with 128 KiB chunks keeps up with the database (which shares the CPU with the

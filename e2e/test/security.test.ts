@@ -1,0 +1,189 @@
+// Security headers on every origin, /remotes.json from configuration only, the console under its
+// Content-Security-Policy, framing refused, and one refresh for any burst of 401s.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { BrowserContext, Page } from 'playwright-core';
+import { DEMO, baseUrl, freshPagePerTest, signIn } from '../support/browser';
+import { consoleHttp } from '../support/consoleHttp';
+
+const REMOTE_NAMES = ['dashboard', 'devices', 'users', 'data', 'whitelabel'] as const;
+const consolePort = () => Number(new URL(baseUrl()).port);
+/** The configured remotes: each on its port after the console's, on the console's host (README "How it is served"). */
+const configuredRemotes = () =>
+  Object.fromEntries(REMOTE_NAMES.map((name, i) => [name, `http://127.0.0.1:${consolePort() + i + 1}/mf-manifest.json`]));
+
+/** The headers of a GET, sent with any headers (fetch cannot forge Host, so node:http). */
+function headersOf(url: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { headers }, (response) => {
+        let body = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk) => (body += chunk));
+        response.on('end', () => resolve({ status: response.statusCode!, headers: response.headers, body }));
+      })
+      .on('error', reject);
+  });
+}
+
+/** The src of every script element of a page (the built page leaves attribute values unquoted). */
+const scriptSources = (html: string) => [...html.matchAll(/<script\b[^>]*\bsrc=["']?([^"'\s>]+)/g)].map((match) => match[1]!);
+
+function directives(csp: string | string[] | undefined): Map<string, string[]> {
+  expect(typeof csp).toBe('string');
+  return new Map(
+    (csp as string)
+      .split(';')
+      .map((part) => part.trim().split(/\s+/))
+      .filter((words) => words[0])
+      .map(([name, ...values]) => [name!, values]),
+  );
+}
+
+function expectCommonHeaders(headers: http.IncomingHttpHeaders) {
+  expect(directives(headers['content-security-policy']).get('frame-ancestors')).toEqual(["'none'"]);
+  expect(headers['x-frame-options']).toBe('DENY');
+  expect(headers['x-content-type-options']).toBe('nosniff');
+  expect(headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
+}
+
+describe('security headers on every origin', () => {
+  test.each(['/', '/login', '/ListDevices', '/remotes.json', '/veritas/user/is_LoggedIn/'])(
+    'console origin %s: CSP with frame-ancestors none, X-Frame-Options DENY, nosniff, strict-origin-when-cross-origin',
+    async (path) => {
+      const { headers } = await headersOf(new URL(path, baseUrl()).toString());
+      expectCommonHeaders(headers);
+    },
+  );
+
+  test("the console page's CSP allows scripts and fetches from itself and the configured remotes only, without 'unsafe-eval' or inline scripts", async () => {
+    const { headers, body } = await headersOf(new URL('/login', baseUrl()).toString());
+    const csp = directives(headers['content-security-policy']);
+    const remoteOrigins = Object.values(configuredRemotes()).map((url) => new URL(url).origin);
+    expect(csp.get('script-src')).toEqual(["'self'", ...remoteOrigins]);
+    expect(csp.get('connect-src')).toEqual(["'self'", ...remoteOrigins]);
+    expect(csp.get('object-src')).toEqual(["'none'"]);
+    expect(headers['content-security-policy']).not.toContain('unsafe-eval');
+    expect(csp.get('script-src')).not.toContain("'unsafe-inline'");
+    // Every script of the page is a file of the console's own origin; none is inline.
+    expect(scriptSources(body).length).toBeGreaterThan(0);
+    for (const src of scriptSources(body)) expect(new URL(src, baseUrl()).origin).toBe(new URL(baseUrl()).origin);
+    expect(body).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
+  });
+
+  test('a hashed script file of the console carries the headers too', async () => {
+    const { body } = await headersOf(new URL('/login', baseUrl()).toString());
+    const [script] = scriptSources(body);
+    const { status, headers } = await headersOf(new URL(script!, baseUrl()).toString());
+    expect(status).toBe(200);
+    expectCommonHeaders(headers);
+  });
+
+  test.each(REMOTE_NAMES)('remote origin of %s: the same headers, and its files may be loaded by the console from another origin', async (name) => {
+    const manifestUrl = configuredRemotes()[name]!;
+    const manifest = await headersOf(manifestUrl);
+    expect(manifest.status).toBe(200);
+    expectCommonHeaders(manifest.headers);
+    expect(manifest.headers['cross-origin-resource-policy']).toBe('cross-origin');
+    const { metaData } = JSON.parse(manifest.body) as { metaData: { remoteEntry: { name: string } } };
+    const entry = await headersOf(new URL(metaData.remoteEntry.name, manifestUrl).toString());
+    expect(entry.status).toBe(200);
+    expectCommonHeaders(entry.headers);
+  });
+});
+
+describe('/remotes.json comes from configuration, never from the request', () => {
+  test('a forged Host (and forwarded host and protocol) gets the configured URLs', async () => {
+    const forged = await headersOf(new URL('/remotes.json', baseUrl()).toString(), {
+      Host: 'attacker.example:8080',
+      'X-Forwarded-Host': 'attacker.example',
+      'X-Forwarded-Proto': 'https',
+    });
+    expect(forged.status).toBe(200);
+    expect(JSON.parse(forged.body)).toEqual(configuredRemotes());
+  });
+});
+
+describe('in the browser', () => {
+  const tab = freshPagePerTest();
+  let page: Page;
+  let context: BrowserContext;
+  beforeEach(() => {
+    page = tab.page();
+    context = tab.context();
+  });
+
+  test('the console loads every remote under its CSP with no violation reported', async () => {
+    const violations: string[] = [];
+    await page.exposeFunction('reportCspViolation', (text: string) => violations.push(text));
+    await context.addInitScript(() => {
+      document.addEventListener('securitypolicyviolation', (event) =>
+        (window as unknown as { reportCspViolation(text: string): void }).reportCspViolation(
+          `${event.violatedDirective} blocked ${event.blockedURI} (${event.sourceFile}:${event.lineNumber})`,
+        ),
+      );
+    });
+    await signIn(page, DEMO.superAdmin);
+    const pages: [string, string][] = [
+      ['/Dashboard', 'Dashboard'],
+      ['/ListDevices', 'Device Pick List'],
+      ['/createuser', 'Create User'],
+      ['/Upload', 'Upload CSV File'],
+      ['/Download', 'Download Data'],
+      ['/Deactivateuser', 'Deactivate Users'],
+      ['/WhiteLabel', 'White Labeled Brands'],
+    ];
+    for (const [route, heading] of pages) {
+      await page.goto(route);
+      await page.getByRole('heading', { name: heading }).first().waitFor();
+      await page.waitForLoadState('networkidle');
+    }
+    // The error card of a remote that failed to load would say so.
+    expect(await page.getByText(/could not be loaded/i).count()).toBe(0);
+    expect(violations).toEqual([]);
+  });
+
+  test('a page on another origin cannot frame the console', async () => {
+    const consoleUrl = new URL('/login', baseUrl()).toString();
+    const other = http.createServer((request, response) => {
+      response.setHeader('content-type', 'text/html');
+      if (request.url === '/framable') return response.end('<p>framable page</p>');
+      response.end(`<iframe id="console" src="${consoleUrl}"></iframe><iframe id="control" src="/framable"></iframe>`);
+    });
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    try {
+      await page.goto(`http://127.0.0.1:${(other.address() as AddressInfo).port}/`);
+      // The control frame shows that a framable page does render here.
+      await page.frameLocator('#control').getByText('framable page').waitFor();
+      const consoleFrame = page.frames().find((frame) => frame.name() === '' && frame !== page.mainFrame() && !frame.url().endsWith('/framable'));
+      expect(consoleFrame).toBeDefined();
+      expect(consoleFrame!.url()).not.toBe(consoleUrl);
+      expect(await page.frameLocator('#console').getByLabel('Username').count()).toBe(0);
+    } finally {
+      await new Promise((resolve) => other.close(resolve));
+    }
+  });
+
+  test('with the access cookie gone, 100 calls through the console\'s own client cost exactly 1 refresh and all succeed', async () => {
+    await signIn(page, DEMO.admin);
+    await context.clearCookies({ name: 'veritas_access' });
+    const refreshes: string[] = [];
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname === '/veritas/user/refresh/') refreshes.push(request.url());
+    });
+
+    const statuses = await consoleHttp(page, (client) =>
+      Promise.all(
+        Array.from({ length: 100 }, (_, i) =>
+          client.get(i % 2 ? 'user/get_role/' : 'user/is_LoggedIn/').then(
+            (answer) => answer.status,
+            (error: { response?: { status: number } }) => error.response?.status ?? 0,
+          ),
+        ),
+      ),
+    );
+
+    expect(statuses).toEqual(Array(100).fill(200));
+    expect(refreshes).toHaveLength(1);
+  });
+});
