@@ -1,10 +1,9 @@
 // The /veritas API as one Fastify plugin: cookies, request-forgery check, compression,
-// login rate limit, uniform error bodies and the routes.
+// uniform error bodies and the routes.
 import zlib from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
 import compress from '@fastify/compress';
-import rateLimit from '@fastify/rate-limit';
 import { xsrfGuard } from './auth/cookies';
 import type { Db } from './db/schema';
 import { HttpError } from './http';
@@ -18,12 +17,11 @@ import { whitelabelRoutes } from './routes/whitelabel';
 
 export interface ApiOptions {
   db: Db;
-  loginRateLimitPerMinute: number;
   /** The mobile app package file, when one is configured. */
   apkPath?: string;
 }
 
-export async function api(app: FastifyInstance, { db, loginRateLimitPerMinute, apkPath }: ApiOptions) {
+export async function api(app: FastifyInstance, { db, apkPath }: ApiOptions) {
   await app.register(cookie);
   // get_status streams ~60 MB of JSON for 100k records. Measured here (bench/get-status.ts):
   // gzip level 1 with 128 KiB chunks keeps up with the database (which shares the CPU with the
@@ -38,18 +36,10 @@ export async function api(app: FastifyInstance, { db, loginRateLimitPerMinute, a
       params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 3, [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT },
     },
   });
-  await app.register(rateLimit, {
-    global: false,
-    errorResponseBuilder: (_request, context) => {
-      const detail = `Too many login attempts from this address. Try again in ${context.after}.`;
-      return new HttpError(429, { res: detail, detail });
-    },
-  });
-
   app.addHook('onRequest', xsrfGuard);
 
   app.setErrorHandler((error, request, reply) => {
-    if (error instanceof HttpError) return reply.code(error.statusCode).send(error.body);
+    if (error instanceof HttpError) return reply.code(error.statusCode).headers(error.headers).send(error.body);
     const statusCode = (error as { statusCode?: number }).statusCode ?? 500;
     if (statusCode >= 500) {
       request.log.error(error);
@@ -61,11 +51,11 @@ export async function api(app: FastifyInstance, { db, loginRateLimitPerMinute, a
   });
   app.setNotFoundHandler((_request, reply) => reply.code(404).send({ detail: 'Not found' }));
 
-  await app.register(userRoutes, { db, loginRateLimitPerMinute, apkPath });
+  await app.register(userRoutes, { db, apkPath });
   await app.register(statusRoutes, { db });
   await app.register(uploadRoutes, { db });
   await app.register(whitelabelRoutes, { db });
   await app.register(reportRoutes, { db });
   await app.register(excludeListRoutes, { db });
-  await app.register(appRoutes, { db, loginRateLimitPerMinute });
+  await app.register(appRoutes, { db });
 }
