@@ -471,6 +471,13 @@ describe('upload: shipment CSV rules (CONTRACT.md)', () => {
     expect(records.get(empty)).toMatchObject({ device_brand: null, device_model_name: null, Blind_brand: null, Blind_model: null });
   });
 
+  test('a cell holding U+FFFD, sent as valid UTF-8 (EF BF BD), is stored as sent', async () => {
+    const id = tid();
+    const answer = await upload(Buffer.concat([Buffer.from(`tracking_id,hub_code,device_model_name\n${id},HUB1,37`), Buffer.from([0xef, 0xbf, 0xbd]), Buffer.from(`36'N\n`)]));
+    expect(answer.body).toMatchObject({ processed: 1, errors: [] });
+    expect((await stored()).get(id).device_model_name).toBe("37\uFFFD36'N");
+  });
+
   test('is_blindpick: true/false/1/0/yes/no in any case; empty means false', async () => {
     const values = ['true', 'FALSE', '1', '0', 'Yes', 'no', ''].map((value) => [tid(), value] as const);
     const answer = await upload(csv('tracking_id,hub_code,is_blindpick', ...values.map(([id, value]) => `${id},HUB1,${value}`), `${tid()},HUB1,maybe`));
@@ -666,6 +673,22 @@ describe('upload: malformed CSV corpus', () => {
     const ids = [tid(), tid()];
     const content = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(`${HEADER}\r\n${row(ids[0]!)}\r\n${row(ids[1]!)}\r\n`)]);
     await expectOutcome(content, ids, [], 7);
+  });
+
+  test('bytes that are not UTF-8 on a row cut by a chunk boundary make that row an error; the rows before and after it, in both chunks, are stored', async () => {
+    for (const afterBadByte of [false, true]) {
+      const ids = [tid(), tid(), tid(), tid(), tid()];
+      const before = Buffer.from(`tracking_id,hub_code,device_brand\n${ids[0]},HUB1,ok\n${ids[1]},HUB1,ok\n${ids[2]},HUB1,"caf`);
+      const after = Buffer.from(` au lait\nsecond line"\n${ids[3]},HUB1,ok\n${ids[4]},HUB1,ok\n`);
+      const content = Buffer.concat([before, Buffer.from([0xe9]), after]); // é in Latin-1
+      // The boundary falls just before, or just after, the bad byte.
+      const answers = await uploadCsv(as.admin!, 'shipments.csv', content, before.length + (afterBadByte ? 1 : 0));
+      expect(answers).toHaveLength(2);
+      expect(answers[1]!.body).toMatchObject({ processed: 4, errors: [{ row: 3, errors: ['Row contains bytes that are not valid UTF-8'] }] });
+      const records = await stored();
+      expect([0, 1, 3, 4].map((i) => records.get(ids[i]!)?.device_brand)).toEqual(['ok', 'ok', 'ok', 'ok']);
+      expect(records.has(ids[2]!)).toBe(false);
+    }
   });
 
   test('bytes that are not UTF-8 make an error row; the other rows are stored', async () => {
