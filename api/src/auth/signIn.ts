@@ -22,8 +22,8 @@ export async function signInUser(db: Db, requestBody: unknown, clientAddress: st
   if (!username) throw loginError(400, 'Username is required.', { field: 'username' });
   if (!password) throw loginError(400, 'Password is required.', { field: 'password' });
 
-  // No account has a longer name, so the cut changes no account's count; it bounds what an
-  // address can make the server store.
+  // Usernames are at most MAX_USERNAME_LENGTH long: cutting longer ones bounds what failures can
+  // make the server store.
   const attempt: Attempt = { address: clientAddress, username: username.slice(0, MAX_USERNAME_LENGTH) };
   await refuseWhenThrottled(db, attempt);
 
@@ -31,9 +31,11 @@ export async function signInUser(db: Db, requestBody: unknown, clientAddress: st
   const valid = await verifyPassword(password, user?.password_hash ?? (await dummyPasswordHash()));
   if (!user || !valid) {
     await recordFailure(db, attempt);
+    // Counting this failure and those of attempts checked alongside it.
     await refuseWhenThrottled(db, attempt, { ownFailure: true });
     throw loginError(401, 'Invalid username or password');
   }
+  // Attempts checked alongside this one may have reached a limit meanwhile.
   await refuseWhenThrottled(db, attempt);
   await clearFailures(db, attempt);
   if (user.is_active !== 1) throw loginError(403, 'Account is deactivated');
