@@ -11,8 +11,7 @@ const RECORDS = 3000;
 async function bench(label: string, options: EngineOptions) {
   console.log(`\n== ${label}: ${OPERATORS} operators working ${RECORDS.toLocaleString('en-US')} items at once`);
   await withDatabase(options, (db) => loadVolumeData(db, { records: 0 }));
-  // One address signs in every simulated user: the per-address login limit is raised for it.
-  const server = await startServerProcess(options, { VERITAS_LOGIN_RATE_LIMIT: '1000' });
+  const server = await startServerProcess(options);
   try {
     const summary = await runSimulation({ url: server.base, adminUser: 'admin_demo', adminPassword: DEMO_PASSWORD, operators: OPERATORS, records: RECORDS, rate: 0, seed: 7 });
     console.log(formatSummary(summary).replace(/^/gm, '   '));

@@ -42,21 +42,15 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** Nearest-rank percentile of ascending values. */
 export const percentile = (sorted: readonly number[], p: number) => sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
 
-/** POST to the app API: JSON with a bearer token, a login refused for its rate retried when allowed. */
+/** POST to the app API: JSON with a bearer token. */
 async function appPost(url: string, path: string, body: unknown, token?: string): Promise<{ status: number; body: any }> {
-  for (;;) {
-    const response = await fetch(`${url}/veritas/app/${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-      body: JSON.stringify(body),
-    });
-    const text = await response.text();
-    if (response.status === 429 && !token) {
-      await sleep(1000 * (Number(response.headers.get('retry-after')) || 5));
-      continue;
-    }
-    return { status: response.status, body: text ? JSON.parse(text) : null };
-  }
+  const response = await fetch(`${url}/veritas/app/${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify(body),
+  });
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) : null };
 }
 
 /** Spaces calls `1000 / rate` ms apart, whoever sends them. */

@@ -2,6 +2,7 @@
 // every POST, JSON and multipart bodies, and the chunked upload. Used by the simulator, the
 // benchmarks and the API tests.
 import crypto from 'node:crypto';
+import { Agent } from 'undici';
 
 interface StoredCookie {
   value: string;
@@ -17,10 +18,24 @@ export interface Answer<T = any> {
   setCookies: string[];
 }
 
+export interface WebClientOptions {
+  /**
+   * The local address the client's connections come from, e.g. 127.0.0.2 (on Linux every
+   * 127.x.x.x is the loopback), so tests can sign in from several client addresses.
+   */
+  localAddress?: string;
+}
+
 export class WebClient {
   readonly cookies = new Map<string, StoredCookie>();
+  private readonly dispatcher: Agent | undefined;
 
-  constructor(private readonly baseUrl: string) {}
+  constructor(
+    private readonly baseUrl: string,
+    { localAddress }: WebClientOptions = {},
+  ) {
+    this.dispatcher = localAddress === undefined ? undefined : new Agent({ localAddress });
+  }
 
   cookie(name: string): string | undefined {
     return this.cookies.get(name)?.value;
@@ -48,6 +63,7 @@ export class WebClient {
         ...headers,
       },
       body: json ? JSON.stringify(body) : (body as FormData | undefined),
+      dispatcher: this.dispatcher,
     });
     const setCookies = response.headers.getSetCookie();
     for (const line of setCookies) this.store(line);

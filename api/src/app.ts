@@ -1,11 +1,10 @@
-// The /veritas API as one Fastify plugin: security headers, cookies, request-forgery check, compression,
-// login rate limit, uniform error bodies and the routes.
+// The /veritas API as one Fastify plugin: security headers, cookies, request-forgery check,
+// compression, uniform error bodies and the routes.
 import zlib from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
 import compress from '@fastify/compress';
 import helmet from '@fastify/helmet';
-import rateLimit from '@fastify/rate-limit';
 import { xsrfGuard } from './auth/cookies';
 import type { Db } from './db/schema';
 import { HttpError } from './http';
@@ -19,12 +18,11 @@ import { whitelabelRoutes } from './routes/whitelabel';
 
 export interface ApiOptions {
   db: Db;
-  loginRateLimitPerMinute: number;
   /** The mobile app package file, when one is configured. */
   apkPath?: string;
 }
 
-export async function api(app: FastifyInstance, { db, loginRateLimitPerMinute, apkPath }: ApiOptions) {
+export async function api(app: FastifyInstance, { db, apkPath }: ApiOptions) {
   // The API answers JSON and files, never pages: nothing in an answer may load, run or be framed.
   await app.register(helmet, {
     contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
@@ -45,18 +43,10 @@ export async function api(app: FastifyInstance, { db, loginRateLimitPerMinute, a
       params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 3, [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT },
     },
   });
-  await app.register(rateLimit, {
-    global: false,
-    errorResponseBuilder: (_request, context) => {
-      const detail = `Too many login attempts from this address. Try again in ${context.after}.`;
-      return new HttpError(429, { res: detail, detail });
-    },
-  });
-
   app.addHook('onRequest', xsrfGuard);
 
   app.setErrorHandler((error, request, reply) => {
-    if (error instanceof HttpError) return reply.code(error.statusCode).send(error.body);
+    if (error instanceof HttpError) return reply.code(error.statusCode).headers(error.headers).send(error.body);
     const statusCode = (error as { statusCode?: number }).statusCode ?? 500;
     if (statusCode >= 500) {
       request.log.error(error);
@@ -68,11 +58,11 @@ export async function api(app: FastifyInstance, { db, loginRateLimitPerMinute, a
   });
   app.setNotFoundHandler((_request, reply) => reply.code(404).send({ detail: 'Not found' }));
 
-  await app.register(userRoutes, { db, loginRateLimitPerMinute, apkPath });
+  await app.register(userRoutes, { db, apkPath });
   await app.register(statusRoutes, { db });
   await app.register(uploadRoutes, { db });
   await app.register(whitelabelRoutes, { db });
   await app.register(reportRoutes, { db });
   await app.register(excludeListRoutes, { db });
-  await app.register(appRoutes, { db, loginRateLimitPerMinute });
+  await app.register(appRoutes, { db });
 }

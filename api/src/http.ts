@@ -7,6 +7,8 @@ export class HttpError extends Error {
   constructor(
     readonly statusCode: number,
     readonly body: { detail: string } & Record<string, unknown>,
+    /** Headers of the answer, e.g. Retry-After. */
+    readonly headers: Record<string, string> = {},
   ) {
     super(body.detail);
   }

@@ -19,8 +19,6 @@ export interface ServerOptions {
   /** Env VERITAS_ADMIN_PASSWORD; without it a random password is generated and printed. */
   adminPassword?: string;
   logger?: boolean;
-  /** Login calls per minute per client address. Env VERITAS_LOGIN_RATE_LIMIT, default 30. */
-  loginRateLimitPerMinute?: number;
   /** The mobile app package served by user/download_apk/. Env VERITAS_APK_PATH; unset, that route answers 404. */
   apkPath?: string;
 }
@@ -33,7 +31,6 @@ export interface VeritasServer {
 const nonEmpty = (value: string | undefined) => (value ? value : undefined);
 
 function resolve(options: ServerOptions, env: NodeJS.ProcessEnv) {
-  const limit = Number(env.VERITAS_LOGIN_RATE_LIMIT);
   const apkPath = nonEmpty(options.apkPath) ?? nonEmpty(env.VERITAS_APK_PATH);
   return {
     dataDir: path.resolve(process.cwd(), options.dataDir ?? nonEmpty(env.VERITAS_DATA_DIR) ?? '.veritas-data'),
@@ -42,7 +39,6 @@ function resolve(options: ServerOptions, env: NodeJS.ProcessEnv) {
     adminUsername: options.adminUsername ?? nonEmpty(env.VERITAS_ADMIN_USERNAME) ?? 'admin',
     adminPassword: options.adminPassword ?? nonEmpty(env.VERITAS_ADMIN_PASSWORD),
     logger: options.logger ?? true,
-    loginRateLimitPerMinute: options.loginRateLimitPerMinute ?? (Number.isInteger(limit) && limit > 0 ? limit : 30),
     apkPath: apkPath === undefined ? undefined : path.resolve(process.cwd(), apkPath),
   };
 }
@@ -70,7 +66,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Veritas
 
   const app = Fastify({ logger: config.logger });
   app.addHook('onClose', () => db.kysely.destroy());
-  await app.register(api, { prefix: API_PREFIX, db, loginRateLimitPerMinute: config.loginRateLimitPerMinute, apkPath: config.apkPath });
+  await app.register(api, { prefix: API_PREFIX, db, apkPath: config.apkPath });
   return { app, close: () => app.close() };
 }
 

@@ -1,9 +1,15 @@
-// Sign-in, sessions and request-forgery protection (CONTRACT.md "Sessions and security").
-import { ADMIN_PASSWORD, ADMIN_USERNAME, Client, PASSWORD, freshDatabase, seed, signIn, startServer, type FreshDatabase, type TestServer } from './support/helpers';
+// Sign-in, its throttling, sessions and request-forgery protection (CONTRACT.md "Sessions and security").
+import { openDatabase } from '../src/db/connection';
+import type { Db } from '../src/db/schema';
+import { ADDRESS_MAX_FAILURES, FAILURE_WINDOW_MS, PAIR_MAX_FAILURES } from '../src/auth/loginThrottle';
+import { ADMIN_PASSWORD, ADMIN_USERNAME, Client, PASSWORD, freshDatabase, seed, signIn, startServer, type Answer, type FreshDatabase, type TestServer } from './support/helpers';
 
 let database: FreshDatabase;
 let server: TestServer;
 let admin: Client;
+let db: Db;
+
+const OFFICE = ['office1', 'office2', 'office3', 'office4', 'office5'];
 
 beforeAll(async () => {
   database = await freshDatabase();
@@ -17,12 +23,21 @@ beforeAll(async () => {
       { username: 'exec3', role: 'executive', group: 'HUB1' },
       { username: 'wm1', role: 'operators', group: 'HUB1' },
       { username: 'sleeper', role: 'executive', group: 'HUB1' },
-      { username: 'locked', role: 'executive', group: 'HUB1' },
+      { username: 'typist', role: 'executive', group: 'HUB1' },
+      { username: 'unlucky', role: 'executive', group: 'HUB1' },
+      { username: 'patient', role: 'executive', group: 'HUB1' },
+      { username: 'unhashable', role: 'executive', group: 'HUB1' },
+      ...OFFICE.map((username) => ({ username, role: 'executive', group: 'HUB1' })),
     ],
   );
+  db = openDatabase(database.options);
+  // A stored hash that scrypt refuses (N must be a power of 2): checking this user's password
+  // answers 500, so a 429 for it shows that the password was not checked.
+  await db.kysely.updateTable('users').set({ password_hash: 'scrypt$3$8$1$c2FsdA==$a2V5' }).where('username', '=', 'unhashable').execute();
 });
 
 afterAll(async () => {
+  await db?.kysely.destroy();
   await server?.close();
   await database?.drop();
 });
@@ -219,34 +234,149 @@ describe('deactivation', () => {
   });
 });
 
-describe('login rate limits', () => {
-  test('per username: 10 failed attempts in 15 minutes answer 429 with detail, even with the right password', async () => {
-    const client = new Client(server.url);
-    for (let attempt = 0; attempt < 10; attempt++) {
-      expect((await client.login('locked', 'wrong')).status).toBe(401);
+describe('sign-in throttling', () => {
+  // Every test signs in from loopback addresses of its own (127.0.0.2, 127.0.0.3, …); the tests
+  // above use 127.0.0.1.
+  let lastHost = 1;
+  const newAddress = () => `127.0.0.${++lastHost}`;
+  const clientFrom = (localAddress: string) => new Client(server.url, { localAddress });
+  const WINDOW_SECONDS = FAILURE_WINDOW_MS / 1000;
+  const PAIR_REFUSAL = 'Too many failed sign-in attempts for this username from your address. Try again in 15 minutes.';
+  const ADDRESS_REFUSAL = 'Too many failed sign-in attempts from your address. Try again in 15 minutes.';
+
+  const appLogin = (client: Client, username: string, password = PASSWORD) => client.post('app/login/', { username, password }, { xsrf: false });
+
+  async function fail(client: Client, username: string, times: number) {
+    for (let attempt = 0; attempt < times; attempt++) {
+      expect((await client.login(username, `wrong-${attempt}`)).status).toBe(401);
     }
-    const answer = await client.login('locked', PASSWORD);
+  }
+
+  function expectRefused(answer: Answer, message: string, maxSeconds = WINDOW_SECONDS) {
     expect(answer.status).toBe(429);
-    expect(answer.body).toMatchObject({ res: expect.stringMatching(/Too many/), detail: expect.stringMatching(/Too many/) });
-    // Other accounts are unaffected.
-    expect((await new Client(server.url).login(ADMIN_USERNAME, ADMIN_PASSWORD)).status).toBe(200);
+    expect(answer.body).toEqual({ res: message, detail: message });
+    const retryAfter = Number(answer.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThan(maxSeconds - 60);
+    expect(retryAfter).toBeLessThanOrEqual(maxSeconds);
+  }
+
+  /** Moves the address's failures back in time, as if `ms` had passed. */
+  async function age(address: string, ms: number) {
+    const rows = await db.kysely.selectFrom('login_failures').select(['id', 'failed_at']).where('client_address', '=', address).execute();
+    for (const { id, failed_at } of rows) {
+      await db.kysely.updateTable('login_failures').set({ failed_at: new Date(Date.parse(failed_at) - ms).toISOString() }).where('id', '=', id).execute();
+    }
+  }
+
+  test("the rightful user signs in from another address while the attacker's address is throttled for that user", async () => {
+    const attacker = clientFrom(newAddress());
+    await fail(attacker, ADMIN_USERNAME, PAIR_MAX_FAILURES);
+    expectRefused(await attacker.login(ADMIN_USERNAME, ADMIN_PASSWORD), PAIR_REFUSAL);
+
+    expect((await clientFrom(newAddress()).login(ADMIN_USERNAME, ADMIN_PASSWORD)).body).toEqual({ is_webview: true, role: 'super_admin' });
+    // The attacker's address is refused for that user only.
+    expect((await attacker.login('exec2')).status).toBe(200);
+    expect((await attacker.login(ADMIN_USERNAME, ADMIN_PASSWORD)).status).toBe(429);
   });
 
-  test('per client address: more login calls per minute than the limit answer 429 with detail', async () => {
-    const limited = await startServer(database, { loginRateLimitPerMinute: 3 });
-    try {
-      const client = new Client(limited.url);
-      await client.get('user/is_LoggedIn/');
-      for (let attempt = 0; attempt < 3; attempt++) {
-        expect((await client.post('user/login/', { username: 'exec2', password: PASSWORD })).status).toBe(200);
-      }
-      const answer = await client.post('user/login/', { username: 'exec2', password: PASSWORD });
-      expect(answer.status).toBe(429);
-      expect(answer.body).toMatchObject({ res: expect.stringMatching(/Too many login attempts/), detail: expect.stringMatching(/Too many login attempts/) });
-      // Only login is limited.
-      expect((await client.get('user/is_LoggedIn/')).status).toBe(200);
-    } finally {
-      await limited.close();
-    }
+  test(`pair rule: ${PAIR_MAX_FAILURES} failures of one username from one address within 15 minutes refuse that pair, even with the right password; a successful sign-in clears its failures`, async () => {
+    const client = clientFrom(newAddress());
+    await fail(client, 'typist', PAIR_MAX_FAILURES - 1);
+    expect((await client.login('typist')).status).toBe(200);
+    // The typos the user corrected no longer count.
+    await fail(client, 'typist', PAIR_MAX_FAILURES);
+    expectRefused(await client.login('typist'), PAIR_REFUSAL);
+    expectRefused(await client.login('typist', 'another-guess'), PAIR_REFUSAL);
+  });
+
+  test(`address rule: ${ADDRESS_MAX_FAILURES} failures from one address within 15 minutes, over any usernames, refuse every sign-in from it without checking the password; successful sign-ins neither count nor clear them`, async () => {
+    const address = newAddress();
+    const sprayer = clientFrom(address);
+    await sprayer.get('user/is_LoggedIn/');
+    const usernames = Array.from({ length: ADDRESS_MAX_FAILURES }, (_, i) => ['exec1', 'exec2'][i] ?? `sprayed-${i}`);
+    const guess = (username: string) => sprayer.post('user/login/', { username, password: 'Summer-2025!' });
+    expect((await Promise.all(usernames.slice(0, 25).map(guess))).map((answer) => answer.status)).toEqual(Array(25).fill(401));
+    expect((await sprayer.login('exec3')).status).toBe(200);
+    expect((await Promise.all(usernames.slice(25).map(guess))).map((answer) => answer.status)).toEqual(Array(usernames.length - 25).fill(401));
+
+    expectRefused(await sprayer.login('patient'), ADDRESS_REFUSAL);
+    expectRefused(await appLogin(sprayer, 'wm1'), ADDRESS_REFUSAL);
+    expectRefused(await sprayer.login('unhashable'), ADDRESS_REFUSAL);
+    // From another address the same calls go on to check the password.
+    const other = clientFrom(newAddress());
+    expect((await other.login('patient')).status).toBe(200);
+    expect((await other.login('unhashable')).status).toBe(500);
+  });
+
+  test('failures age out: older than 15 minutes they count for neither rule, and they are deleted', async () => {
+    const address = newAddress();
+    const client = clientFrom(address);
+    await fail(client, 'patient', PAIR_MAX_FAILURES);
+    expectRefused(await client.login('patient'), PAIR_REFUSAL);
+    await age(address, 14 * 60_000);
+    expectRefused(await client.login('patient'), 'Too many failed sign-in attempts for this username from your address. Try again in 1 minute.', 60);
+    await age(address, 60_000);
+    expect((await client.login('patient')).status).toBe(200);
+
+    // The address rule, over failures stored 15 minutes ago, then 14 minutes ago.
+    const sprayedAddress = newAddress();
+    const sprayed = clientFrom(sprayedAddress);
+    const store = (ago: number) =>
+      db.kysely
+        .insertInto('login_failures')
+        .values(Array.from({ length: ADDRESS_MAX_FAILURES }, (_, i) => ({ client_address: sprayedAddress, username: `old-${i}`, failed_at: new Date(Date.now() - ago).toISOString() })))
+        .execute();
+    await store(FAILURE_WINDOW_MS + 1000);
+    expect((await sprayed.login('patient')).status).toBe(200);
+    await store(14 * 60_000);
+    expectRefused(await sprayed.login('patient'), 'Too many failed sign-in attempts from your address. Try again in 1 minute.', 60);
+
+    // The next failure, from anywhere, deletes every failure older than the window.
+    const olderThanWindow = () =>
+      db.kysely.selectFrom('login_failures').select('client_address').where('failed_at', '<=', new Date(Date.now() - FAILURE_WINDOW_MS).toISOString()).execute();
+    expect((await olderThanWindow()).length).toBeGreaterThanOrEqual(ADDRESS_MAX_FAILURES);
+    await fail(clientFrom(newAddress()), 'nobody-at-all', 1);
+    expect(await olderThanWindow()).toEqual([]);
+  });
+
+  test("the app's app/login/ obeys the same rules, counting failures together with user/login/", async () => {
+    const client = clientFrom(newAddress());
+    await fail(client, 'wm1', 3);
+    for (const password of ['wrong-app-1', 'wrong-app-2']) expect((await appLogin(client, 'wm1', password)).status).toBe(401);
+    expectRefused(await appLogin(client, 'wm1'), PAIR_REFUSAL);
+    expectRefused(await client.login('wm1'), PAIR_REFUSAL);
+    expect((await appLogin(clientFrom(newAddress()), 'wm1')).body).toEqual({ token: expect.any(String), role: 'operators', hub_code: 'HUB1' });
+  });
+
+  test('no username enumeration: a throttled unknown username is answered like a throttled account, with the right password or not', async () => {
+    const client = clientFrom(newAddress());
+    await fail(client, 'unlucky', PAIR_MAX_FAILURES);
+    await fail(client, 'no-such-user', PAIR_MAX_FAILURES);
+    const answers = [await client.login('unlucky'), await client.login('unlucky', 'wrong'), await client.login('no-such-user', PASSWORD)];
+    for (const answer of answers) expectRefused(answer, PAIR_REFUSAL);
+    const retryAfters = answers.map((answer) => Number(answer.headers.get('retry-after')));
+    expect(Math.max(...retryAfters) - Math.min(...retryAfters)).toBeLessThanOrEqual(5);
+  });
+
+  test('100 successful sign-ins from one address within a minute all pass, and password guessing from it is still stopped', async () => {
+    const address = newAddress();
+    const started = Date.now();
+    const answers = await Promise.all(Array.from({ length: 100 }, (_, i) => clientFrom(address).login(OFFICE[i % OFFICE.length]!)));
+    expect(answers.map((answer) => answer.status)).toEqual(Array(100).fill(200));
+    expect(Date.now() - started).toBeLessThan(60_000);
+
+    const guesser = clientFrom(address);
+    await fail(guesser, 'office1', PAIR_MAX_FAILURES);
+    expectRefused(await guesser.login('office1'), PAIR_REFUSAL);
+  });
+
+  test(`a burst of parallel guesses for one pair gets at most ${PAIR_MAX_FAILURES} answers 401; the rest, and the right password after them, get 429`, async () => {
+    const client = clientFrom(newAddress());
+    await client.get('user/is_LoggedIn/');
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => client.post('user/login/', { username: 'exec1', password: `burst-${i}` })));
+    const statuses = answers.map((answer) => answer.status);
+    expect(statuses.filter((status) => status === 401).length).toBeLessThanOrEqual(PAIR_MAX_FAILURES);
+    expect(statuses.filter((status) => status !== 401 && status !== 429)).toEqual([]);
+    expect((await client.login('exec1')).status).toBe(429);
   });
 });

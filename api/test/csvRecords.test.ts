@@ -1,5 +1,6 @@
 // The streaming CSV record reader of uploads (src/upload/csvRecords.ts), on its own.
 import { CsvRecordReader, MAX_RECORD_CHARS, type CsvRecord } from '../src/upload/csvRecords';
+import { INVALID_UTF8 } from '../src/upload/utf8Text';
 
 function read(pieces: string[]): CsvRecord[] {
   const reader = new CsvRecordReader();
@@ -121,11 +122,12 @@ describe('CsvRecordReader', () => {
     ]);
   });
 
-  test('a record with U+FFFD (bytes that were not UTF-8) is an error row', () => {
-    expect(read(['a,b\n1,caf\uFFFD\n2,ok\n'])).toEqual([
+  test('a record holding INVALID_UTF8 (where the decoder found bytes that are not UTF-8) is an error row; U+FFFD is text', () => {
+    expect(read([`a,b\n1,caf${INVALID_UTF8}\n2,"x\ny${INVALID_UTF8}"\n3,\uFFFD\n`])).toEqual([
       { fields: ['a', 'b'], firstLine: 1 },
       { error: 'Row contains bytes that are not valid UTF-8', firstLine: 2 },
-      { fields: ['2', 'ok'], firstLine: 3 },
+      { error: 'Row contains bytes that are not valid UTF-8', firstLine: 3 },
+      { fields: ['3', '\uFFFD'], firstLine: 5 },
     ]);
   });
 

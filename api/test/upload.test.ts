@@ -1,5 +1,7 @@
 // api/upload/: the chunked shipment-CSV upload (SPEC.md §7, CONTRACT.md "Shipment CSV").
 import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import { sql } from 'kysely';
 import { openDatabase } from '../src/db/connection';
 import { CHUNK_BYTES, MAX_CHUNKS } from '../src/upload/store';
@@ -451,24 +453,40 @@ describe('upload: shipment CSV rules (CONTRACT.md)', () => {
     for (const [id, type] of ids) expect(records.get(id).device_type).toBe(type ? type.toLowerCase() : null);
   });
 
-  test('device_brand, device_model_name, blind_brand, blind_model: optional text of at most 128 characters, trimmed, empty stored as null', async () => {
-    const [full, empty] = [tid(), tid()];
+  test('device_brand, device_model_name, blind_brand, blind_model: optional text of at most 128 characters, kept exactly as sent (RFC 4180), empty stored as null', async () => {
+    const [full, spaces, quoted] = [tid(), tid(), tid()];
     const longest = 'é'.repeat(128);
     const answer = await upload(
       csv(
         'tracking_id,hub_code,device_brand,device_model_name,blind_brand,blind_model',
         `${full},HUB1,  Sony  ,${longest},Generic, Box `,
-        `${empty},HUB1,,  ,,`,
-        `${tid()},HUB1,${'b'.repeat(129)},m,${'c'.repeat(200)},x`,
+        `${spaces},HUB1,,  ,"",`,
+        `${quoted},HUB1," leading","nl\n"," ","two\r\nlines "`,
+        `${tid()},HUB1,${' '.repeat(129)},m,${'c'.repeat(200)},x`,
       ),
     );
-    expect(answer.body.processed).toBe(2);
+    expect(answer.body.processed).toBe(3);
     expect(answer.body.errors).toEqual([
-      { row: 3, errors: ['device_brand is longer than 128 characters (129)', 'blind_brand is longer than 128 characters (200)'] },
+      { row: 4, errors: ['device_brand is longer than 128 characters (129)', 'blind_brand is longer than 128 characters (200)'] },
     ]);
     const records = await stored();
-    expect(records.get(full)).toMatchObject({ device_brand: 'Sony', device_model_name: longest, Blind_brand: 'Generic', Blind_model: 'Box' });
-    expect(records.get(empty)).toMatchObject({ device_brand: null, device_model_name: null, Blind_brand: null, Blind_model: null });
+    expect(records.get(full)).toMatchObject({ device_brand: '  Sony  ', device_model_name: longest, Blind_brand: 'Generic', Blind_model: ' Box ' });
+    expect(records.get(spaces)).toMatchObject({ device_brand: null, device_model_name: '  ', Blind_brand: null, Blind_model: null });
+    expect(records.get(quoted)).toMatchObject({ device_brand: ' leading', device_model_name: 'nl\n', Blind_brand: ' ', Blind_model: 'two\r\nlines ' });
+  });
+
+  test('tracking_id, hub_code, device_type, is_blindpick and created_date are read without the spaces around them', async () => {
+    const id = tid();
+    const answer = await upload(csv(HEADER, ` ${id} , hub1 , Laptop ,Dell,XPS, yes ,,,"  2025-03-01T10:00:00Z "`));
+    expect(answer.body).toMatchObject({ processed: 1, errors: [] });
+    expect((await stored()).get(id)).toMatchObject({ hub_code: 'HUB1', device_type: 'laptop', is_Blindpick: true, created_date: '2025-03-01T10:00:00.000Z' });
+  });
+
+  test('a cell holding U+FFFD, sent as valid UTF-8 (EF BF BD), is stored as sent', async () => {
+    const id = tid();
+    const answer = await upload(Buffer.concat([Buffer.from(`tracking_id,hub_code,device_model_name\n${id},HUB1,37`), Buffer.from([0xef, 0xbf, 0xbd]), Buffer.from(`36'N\n`)]));
+    expect(answer.body).toMatchObject({ processed: 1, errors: [] });
+    expect((await stored()).get(id).device_model_name).toBe("37\uFFFD36'N");
   });
 
   test('is_blindpick: true/false/1/0/yes/no in any case; empty means false', async () => {
@@ -668,6 +686,22 @@ describe('upload: malformed CSV corpus', () => {
     await expectOutcome(content, ids, [], 7);
   });
 
+  test('bytes that are not UTF-8 on a row cut by a chunk boundary make that row an error; the rows before and after it, in both chunks, are stored', async () => {
+    for (const afterBadByte of [false, true]) {
+      const ids = [tid(), tid(), tid(), tid(), tid()];
+      const before = Buffer.from(`tracking_id,hub_code,device_brand\n${ids[0]},HUB1,ok\n${ids[1]},HUB1,ok\n${ids[2]},HUB1,"caf`);
+      const after = Buffer.from(` au lait\nsecond line"\n${ids[3]},HUB1,ok\n${ids[4]},HUB1,ok\n`);
+      const content = Buffer.concat([before, Buffer.from([0xe9]), after]); // é in Latin-1
+      // The boundary falls just before, or just after, the bad byte.
+      const answers = await uploadCsv(as.admin!, 'shipments.csv', content, before.length + (afterBadByte ? 1 : 0));
+      expect(answers).toHaveLength(2);
+      expect(answers[1]!.body).toMatchObject({ processed: 4, errors: [{ row: 3, errors: ['Row contains bytes that are not valid UTF-8'] }] });
+      const records = await stored();
+      expect([0, 1, 3, 4].map((i) => records.get(ids[i]!)?.device_brand)).toEqual(['ok', 'ok', 'ok', 'ok']);
+      expect(records.has(ids[2]!)).toBe(false);
+    }
+  });
+
   test('bytes that are not UTF-8 make an error row; the other rows are stored', async () => {
     const ids = [tid(), tid(), tid()];
     const content = Buffer.concat([
@@ -712,5 +746,65 @@ describe('upload: malformed CSV corpus', () => {
     const records = await stored();
     expect(records.get(ids[5]!)).toMatchObject({ hub_code: 'HUB1', device_type: 'smarttv', device_brand: 'LG, Inc.', device_model_name: 'OLED "C3"', is_Blindpick: true });
     for (const id of [ids[1], ids[3], ids[4], ids[6], ids[8]]) expect(records.has(id!)).toBe(false);
+  });
+});
+
+describe('upload: the csv-spectrum corpus, stored byte for byte', () => {
+  const spectrum = path.dirname(require.resolve('csv-spectrum/package.json'));
+  const cases = fs.readdirSync(path.join(spectrum, 'csvs')).map((file) => path.basename(file, '.csv'));
+  const TEXT_COLUMNS = ['device_brand', 'device_model_name', 'blind_brand', 'blind_model'];
+  /** The text columns as get_status names them. */
+  const ANSWERED_AS = ['device_brand', 'device_model_name', 'Blind_brand', 'Blind_model'];
+  // csv-spectrum 2.0.0's JSON of this case gives another phone number than its CSV holds.
+  const ERRATA: Record<string, Record<string, string>> = { location_coordinates: { 'Contact Phone Number': '2095257564' } };
+  const QUOTE = 0x22;
+
+  /**
+   * The case's bytes with its header replaced by ours and `${tracking_id},HUB1,` put before each
+   * record; its data cells are left as they are. A record starts on a line before which the data
+   * holds an even number of quotes (true of every case: none has a quote in an unquoted cell that
+   * is left open).
+   */
+  function shipment(data: Buffer, header: string, ids: string[]): Buffer {
+    const parts: Buffer[] = [Buffer.from(header)];
+    let quotes = 0;
+    let record = 0;
+    for (let start = 0; start < data.length; ) {
+      const newline = data.indexOf(0x0a, start);
+      const line = data.subarray(start, newline === -1 ? data.length : newline + 1);
+      if (quotes % 2 === 0) parts.push(Buffer.from(`${ids[record++]},HUB1,`));
+      parts.push(line);
+      for (const byte of line) if (byte === QUOTE) quotes++;
+      start += line.length;
+    }
+    expect(record).toBe(ids.length);
+    return Buffer.concat(parts);
+  }
+
+  test.each(cases)('%s', async (name) => {
+    const bytes = fs.readFileSync(path.join(spectrum, 'csvs', `${name}.csv`));
+    const json: unknown = JSON.parse(fs.readFileSync(path.join(spectrum, 'json', `${name}.json`), 'utf8'));
+    const expected = (Array.isArray(json) ? json : [json]).map((record: Record<string, string>) => ({ ...record, ...ERRATA[name] }));
+    const headerEnd = bytes.indexOf(0x0a) + 1;
+    const headerLine = bytes.subarray(0, headerEnd).toString('utf8');
+    const names = headerLine.trimEnd().split(',');
+    expect(names).toEqual(Object.keys(expected[0]!));
+    const lineEnd = headerLine.endsWith('\r\n') ? '\r\n' : '\n';
+
+    // Four columns at a time onto the four text columns; the others are ignored.
+    for (let first = 0; first < names.length; first += TEXT_COLUMNS.length) {
+      const header = ['tracking_id', 'hub_code', ...names.map((_, column) => TEXT_COLUMNS[column - first] ?? `ignored_${column}`)].join(',') + lineEnd;
+      for (const chunkSize of [5, CHUNK_BYTES]) {
+        const ids = expected.map(() => tid(name.replace(/_/g, '-')));
+        const answer = await upload(shipment(bytes.subarray(headerEnd), header, ids), { chunkSize });
+        expect(answer.body).toMatchObject({ processed: expected.length, errors: [], duplicates: [] });
+        const records = await stored();
+        ids.forEach((id, row) => {
+          const columns = names.slice(first, first + TEXT_COLUMNS.length);
+          const storedCells = columns.map((_, i) => records.get(id)[ANSWERED_AS[i]!]);
+          expect(storedCells).toEqual(columns.map((column) => expected[row]![column] || null));
+        });
+      }
+    }
   });
 });

@@ -45,8 +45,10 @@ export interface AuthTokensTable {
   used_at: string | null;
 }
 
+/** A failed sign-in: the client address and the username it was for (src/auth/loginThrottle.ts). */
 export interface LoginFailuresTable {
   id: Generated<number>;
+  client_address: string;
   username: string;
   failed_at: string;
 }

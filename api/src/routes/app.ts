@@ -43,7 +43,7 @@ function deviceScan(requestBody: unknown): DeviceScan {
   };
 }
 
-export async function appRoutes(app: FastifyInstance, { db, loginRateLimitPerMinute }: { db: Db; loginRateLimitPerMinute: number }) {
+export async function appRoutes(app: FastifyInstance, { db }: { db: Db }) {
   const prefix = APP_PREFIX.slice('/veritas'.length);
 
   async function fieldUser(request: FastifyRequest): Promise<FieldUser & { sessionId: string }> {
@@ -53,8 +53,8 @@ export async function appRoutes(app: FastifyInstance, { db, loginRateLimitPerMin
     return { ...user, sessionId: session.sessionId };
   }
 
-  app.post(`${prefix}login/`, { config: { rateLimit: { max: loginRateLimitPerMinute, timeWindow: 60_000 } } }, async (request) => {
-    const { id, role } = await signInUser(db, request.body);
+  app.post(`${prefix}login/`, async (request) => {
+    const { id, role } = await signInUser(db, request.body, request.ip);
     const user = (await fieldUserOf(db, id))!;
     if (!canUseApp(user)) throw loginError(403, 'This account cannot use the mobile app.');
     return { token: await startAppSession(db, id), role, hub_code: user.groupCode };

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { ACCESS_COOKIE, REFRESH_COOKIE, clearSessionCookies, setSessionCookies, setXsrfCookie } from '../auth/cookies';
 import { requireUser } from '../auth/guard';
 import { hashPassword } from '../auth/passwords';
-import { signInUser } from '../auth/signIn';
+import { MAX_USERNAME_LENGTH, signInUser } from '../auth/signIn';
 import { revokeSession, revokeUserSessions, rotateRefreshToken, sessionOfToken, startSession } from '../auth/sessions';
 import type { Db } from '../db/schema';
 import { nowIso } from '../db/schema';
@@ -23,7 +23,6 @@ import {
 
 export interface UserRoutesOptions {
   db: Db;
-  loginRateLimitPerMinute: number;
   apkPath?: string;
 }
 
@@ -33,19 +32,15 @@ const GROUP_CODE = /^[A-Za-z0-9_-]{1,32}$/;
 const ORGANIZATIONS = ['hub', 'RC'] as const;
 const isOrganization = (value: string): value is (typeof ORGANIZATIONS)[number] => (ORGANIZATIONS as readonly string[]).includes(value);
 
-export async function userRoutes(app: FastifyInstance, { db, loginRateLimitPerMinute, apkPath }: UserRoutesOptions) {
-  app.post(
-    '/user/login/',
-    { config: { rateLimit: { max: loginRateLimitPerMinute, timeWindow: 60_000 } } },
-    async (request, reply) => {
-      const user = await signInUser(db, request.body);
-      if (!canUseWeb(user.role)) return { is_webview: false, role: user.role };
+export async function userRoutes(app: FastifyInstance, { db, apkPath }: UserRoutesOptions) {
+  app.post('/user/login/', async (request, reply) => {
+    const user = await signInUser(db, request.body, request.ip);
+    if (!canUseWeb(user.role)) return { is_webview: false, role: user.role };
 
-      setSessionCookies(request, reply, await startSession(db, user.id));
-      setXsrfCookie(request, reply);
-      return { is_webview: true, role: user.role };
-    },
-  );
+    setSessionCookies(request, reply, await startSession(db, user.id));
+    setXsrfCookie(request, reply);
+    return { is_webview: true, role: user.role };
+  });
 
   app.post('/user/refresh/', async (request, reply) => {
     const tokens = await rotateRefreshToken(db, request.cookies[REFRESH_COOKIE]);
@@ -95,7 +90,7 @@ export async function userRoutes(app: FastifyInstance, { db, loginRateLimitPerMi
     const groupCode = text(body.group);
 
     if (!username) throw badRequest('username', 'Username is required.');
-    if (username.length > 150) throw badRequest('username', 'Username must be at most 150 characters.');
+    if (username.length > MAX_USERNAME_LENGTH) throw badRequest('username', `Username must be at most ${MAX_USERNAME_LENGTH} characters.`);
     if (!email) throw badRequest('email', 'Email is required.');
     if (!EMAIL.test(email) || email.length > 254) throw badRequest('email', 'Enter a valid email address.');
     if (!password) throw badRequest('password', 'Password is required.');

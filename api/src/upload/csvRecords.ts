@@ -5,6 +5,7 @@
 // good row after a bad one and report exact row numbers. Here a record with a syntax error is
 // reported, and reading resumes at the physical line after that record's first line, so the lines
 // a stray quote swallowed are read again as the rows they are.
+import { INVALID_UTF8 } from './utf8Text';
 
 /** Longer records are errors: it bounds the text held while looking for a record's end. */
 export const MAX_RECORD_CHARS = 1_048_576;
@@ -39,8 +40,9 @@ function isBlank(fields: string[]): boolean {
  * non-blank record is the header, whose field count every later record must have. Blank records
  * are skipped. A record is yielded as an error when text follows a closing quote, a quote is never
  * closed, it is longer than MAX_RECORD_CHARS, it spans lines with the wrong field count (these four
- * resume on the line after its first), it holds U+FFFD or it has the wrong field count. Feed
- * decoded text with push() and finish with end(); both yield lazily.
+ * resume on the line after its first), it holds INVALID_UTF8 (where the decoder found bytes that
+ * are not UTF-8) or it has the wrong field count. Feed decoded text with push() and finish with
+ * end(); both yield lazily.
  */
 export class CsvRecordReader {
   private text = '';
@@ -51,11 +53,11 @@ export class CsvRecordReader {
   /** The rest of a bad record's first line went past the text received so far: drop up to its end. */
   private skippingLine = false;
   private columns: number | undefined;
-  // First comma, line feed and U+FFFD at or after positions already passed (NOT_FOUND: none in
-  // text): each search covers new ground, so scanning stays linear.
+  // First comma, line feed and INVALID_UTF8 at or after positions already passed (NOT_FOUND: none
+  // in text): each search covers new ground, so scanning stays linear.
   private nextComma = -1;
   private nextNewline = -1;
-  private nextReplacement = -1;
+  private nextInvalid = -1;
   // Set by parseRecord when it completes a record.
   private fields: string[] = [];
   private recordEnd = 0;
@@ -84,7 +86,7 @@ export class CsvRecordReader {
   }
 
   private forgetSearches() {
-    this.nextComma = this.nextNewline = this.nextReplacement = -1;
+    this.nextComma = this.nextNewline = this.nextInvalid = -1;
   }
 
   private *records(final: boolean): Generator<CsvRecord> {
@@ -122,9 +124,8 @@ export class CsvRecordReader {
       }
       this.pos = end;
       this.line += this.lineBreaks;
-      if (this.nextReplacement < start) this.nextReplacement = find(this.text, '\uFFFD', start);
-      if (this.nextReplacement < end) {
-        // The decoder turns bytes that are not UTF-8 into U+FFFD.
+      if (this.nextInvalid < start) this.nextInvalid = find(this.text, INVALID_UTF8, start);
+      if (this.nextInvalid < end) {
         yield { error: 'Row contains bytes that are not valid UTF-8', firstLine };
         continue;
       }

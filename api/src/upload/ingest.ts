@@ -8,6 +8,7 @@ import { CsvRecordReader, type CsvRecord } from './csvRecords';
 import { checkRow, readHeader, type ColumnPositions, type ShipmentRecord } from './shipmentRows';
 import { chunkData } from './store';
 import { recordStore, type RecordStore } from './storeRecords';
+import { Utf8Text } from './utf8Text';
 
 /**
  * Rows per insert (one transaction on SQLite, one statement on PostgreSQL). better-sqlite3 is
@@ -156,15 +157,14 @@ export async function ingestUpload(db: Db, uploadId: string, totalChunks: number
     }
   }
 
-  // The default decoder drops a leading BOM and turns bytes that are not UTF-8 into U+FFFD.
-  const decoder = new TextDecoder('utf-8');
+  const decoder = new Utf8Text();
   let empty = true;
   for await (const data of chunkData(db, uploadId, totalChunks)) {
-    const text = decoder.decode(data, { stream: true });
+    const text = decoder.decode(data);
     if (text) empty = false;
     await take(reader.push(text));
   }
-  const rest = decoder.decode();
+  const rest = decoder.end();
   if (rest) empty = false;
   await take(reader.push(rest));
   await take(reader.end());

@@ -70,12 +70,20 @@ export function readHeader(names: string[]): { columns: ColumnPositions } | { pr
   return { columns };
 }
 
-/** A cell, trimmed; '' for a column the file lacks. */
-function cell(fields: string[], position: number): string {
-  return position === -1 ? '' : fields[position]!.trim();
+/** A cell as the file holds it; '' for a column the file lacks. */
+function exactCell(fields: string[], position: number): string {
+  return position === -1 ? '' : fields[position]!;
 }
 
-/** An optional text column: null when empty; too long adds an error. */
+/** A cell of an identifier, code, flag or date, without the white space around it. */
+function cell(fields: string[], position: number): string {
+  return exactCell(fields, position).trim();
+}
+
+/**
+ * An optional text column, given as sent (RFC 4180: spaces are part of a field): null when empty;
+ * too long adds an error.
+ */
 function optionalText(column: (typeof TEXT_COLUMNS)[number], text: string, errors: string[]): string | null {
   if (text.length > MAX_TEXT_LENGTH && characters(text) > MAX_TEXT_LENGTH) {
     errors.push(`${column} is longer than ${MAX_TEXT_LENGTH} characters (${characters(text)})`);
@@ -107,15 +115,15 @@ export function checkRow(fields: string[], columns: ColumnPositions, hubs: Map<s
     errors.push(`device_type ${shown(deviceTypeText)} must be one of ${DEVICE_TYPES.join(', ')} (or empty)`);
   }
 
-  const deviceBrand = optionalText('device_brand', cell(fields, columns.device_brand), errors);
-  const deviceModelName = optionalText('device_model_name', cell(fields, columns.device_model_name), errors);
+  const deviceBrand = optionalText('device_brand', exactCell(fields, columns.device_brand), errors);
+  const deviceModelName = optionalText('device_model_name', exactCell(fields, columns.device_model_name), errors);
 
   const blindpickText = cell(fields, columns.is_blindpick);
   const blindpick = BLINDPICK.get(blindpickText.toLowerCase());
   if (blindpick === undefined) errors.push(`is_blindpick ${shown(blindpickText)} must be true, false, 1, 0, yes or no (or empty)`);
 
-  const blindBrand = optionalText('blind_brand', cell(fields, columns.blind_brand), errors);
-  const blindModel = optionalText('blind_model', cell(fields, columns.blind_model), errors);
+  const blindBrand = optionalText('blind_brand', exactCell(fields, columns.blind_brand), errors);
+  const blindModel = optionalText('blind_model', exactCell(fields, columns.blind_model), errors);
 
   const createdText = cell(fields, columns.created_date);
   const created = createdText ? parseIsoDate(createdText) : null;

@@ -65,8 +65,6 @@ export async function startServer(database: FreshDatabase, options: ServerOption
     demo: false,
     adminUsername: ADMIN_USERNAME,
     adminPassword: ADMIN_PASSWORD,
-    // Suites log in far more often than a person; the rate-limit test sets its own limit.
-    loginRateLimitPerMinute: 10_000,
     ...options,
   });
   await app.listen({ port: 0, host: '127.0.0.1' });

@@ -5,6 +5,7 @@ import { initial } from './001_initial';
 import { uploads } from './002_uploads';
 import { whitelabel } from './003_whitelabel';
 import { fieldScans } from './004_field_scans';
+import { loginThrottle } from './005_login_throttle';
 
 export function migrationsFor(engine: Engine): Record<string, Migration> {
   return {
@@ -12,5 +13,6 @@ export function migrationsFor(engine: Engine): Record<string, Migration> {
     '002_uploads': uploads(engine),
     '003_whitelabel': whitelabel(engine),
     '004_field_scans': fieldScans(),
+    '005_login_throttle': loginThrottle(engine),
   };
 }
