@@ -59,13 +59,13 @@ describe('Change password in the top bar', () => {
     expect(api.requestsTo('POST user/change_password/')).toHaveLength(0);
   });
 
-  test("sends {current_password, new_password}; the server's message replaces the form; Close gives focus back to the button", async () => {
+  test("sends {current_password, new_password}; the server's message replaces the form; Done gives focus back to the button", async () => {
     api.on('POST user/change_password/', [200, { message: 'Your password has been changed. Your other sessions have been signed out.' }]);
     const { user, button, dialog } = await openDialog();
     await fill(user, dialog, 'Old-Pass-1', 'Fresh-Pass-42');
     expect(await within(dialog).findByRole('status')).toHaveTextContent('Your password has been changed. Your other sessions have been signed out.');
     expect(api.requestsTo('POST user/change_password/')[0]!.body).toEqual({ current_password: 'Old-Pass-1', new_password: 'Fresh-Pass-42' });
-    await user.click(within(dialog).getByRole('button', { name: 'Close', description: /has been changed/ }));
+    await user.click(within(dialog).getByRole('button', { name: 'Done', description: /has been changed/ }));
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     expect(button).toHaveFocus();
   });

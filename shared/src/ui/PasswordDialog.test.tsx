@@ -135,7 +135,7 @@ describe('PasswordDialog', () => {
     await waitFor(() => expect(screen.getByRole('button', { name: 'Change password' })).toBeEnabled());
   });
 
-  test('done: the outcome replaces the form and its Close button takes focus and closes', async () => {
+  test('done: the outcome replaces the form and its Done button takes focus and closes', async () => {
     api.on('POST user/change_password/', [200, { message: 'Your password has been changed.' }]);
     render(<Harness showDone />);
     await screen.findByRole('dialog');
@@ -143,9 +143,9 @@ describe('PasswordDialog', () => {
     await submit();
     expect(await screen.findByRole('status')).toHaveTextContent('Your password has been changed.');
     expect(screen.queryByLabelText('New password')).not.toBeInTheDocument();
-    const close = screen.getByRole('button', { name: 'Close', description: 'Your password has been changed.' });
-    expect(close).toHaveFocus();
-    await userEvent.click(close);
+    const doneButton = screen.getByRole('button', { name: 'Done', description: 'Your password has been changed.' });
+    expect(doneButton).toHaveFocus();
+    await userEvent.click(doneButton);
     expect(screen.getByText('closed')).toBeInTheDocument();
   });
 

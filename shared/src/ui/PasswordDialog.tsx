@@ -24,7 +24,7 @@ export interface PasswordDialogProps {
    */
   onSubmit(passwords: NewPasswords): Promise<void>;
   failedText: string;
-  /** When set, the outcome shown in place of the form, with a Close button. */
+  /** When set, the outcome shown in place of the form, with a Done button that closes the dialog. */
   done?: string | null;
   onClose(): void;
 }

@@ -25,12 +25,12 @@ export default function PasswordDialogContent({ title, username, askCurrent = fa
   const [sending, setSending] = useState(false);
   const [problem, setProblem] = useState<{ field: Field; text: string } | null>(null);
   const inputs = useRef<Partial<Record<Field, HTMLInputElement | null>>>({});
-  const closeRef = useRef<HTMLButtonElement>(null);
+  const doneRef = useRef<HTMLButtonElement>(null);
   const firstField: Field = askCurrent ? 'current' : 'password';
 
-  // The form is replaced by the outcome: its Close button takes the focus the form had.
+  // The form is replaced by the outcome: its Done button takes the focus the form had.
   useEffect(() => {
-    if (done) closeRef.current?.focus();
+    if (done) doneRef.current?.focus();
   }, [done]);
 
   /** Shows the problem and puts the cursor in the field to correct. */
@@ -103,8 +103,8 @@ export default function PasswordDialogContent({ title, username, askCurrent = fa
             {done}
           </p>
           <div className="vx-password-dialog__actions">
-            <button ref={closeRef} type="button" className="vx-btn vx-btn-primary" aria-describedby={`${id}-done`} onClick={onClose}>
-              Close
+            <button ref={doneRef} type="button" className="vx-btn vx-btn-primary" aria-describedby={`${id}-done`} onClick={onClose}>
+              Done
             </button>
           </div>
         </>
