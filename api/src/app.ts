@@ -10,6 +10,7 @@ import type { Db } from './db/schema';
 import { HttpError } from './http';
 import { appRoutes } from './routes/app';
 import { excludeListRoutes } from './routes/excludeList';
+import { passwordRoutes } from './routes/passwords';
 import { reportRoutes } from './routes/report';
 import { statusRoutes } from './routes/status';
 import { uploadRoutes } from './routes/upload';
@@ -59,6 +60,7 @@ export async function api(app: FastifyInstance, { db, apkPath }: ApiOptions) {
   app.setNotFoundHandler((_request, reply) => reply.code(404).send({ detail: 'Not found' }));
 
   await app.register(userRoutes, { db, apkPath });
+  await app.register(passwordRoutes, { db });
   await app.register(statusRoutes, { db });
   await app.register(uploadRoutes, { db });
   await app.register(whitelabelRoutes, { db });

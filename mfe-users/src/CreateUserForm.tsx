@@ -1,6 +1,8 @@
 // The Create User form (SPEC §2, §5, §8): validates itself, so SPEC's own messages show, and
-// sends nothing until every shown field is filled.
+// sends nothing until every shown field is filled and the password passes the password rule
+// (the server's own, from @veritas/shared/domain: the singleton leaves it out, see its index).
 import { assignableRoles, http, roleLabel, SearchSelect, serverMessage, type Group, type Organization, type Role, type UserCreatePayload } from '@veritas/shared';
+import { PASSWORD_RULE, passwordProblem } from '@veritas/shared/domain';
 import { useMemo, useState, type FormEvent } from 'react';
 import { NoticeLine, useNotice } from './notice';
 import { groupOptionsOf, organizationOptionsOf } from './organizations';
@@ -41,6 +43,8 @@ function validate(fields: Fields): { error: string } | { payload: UserCreatePayl
   if (!username || !email) return { error: USER_MESSAGES.required };
   if (!EMAIL.test(email)) return { error: USER_MESSAGES.email };
   if (!fields.password) return { error: USER_MESSAGES.password };
+  const weakness = passwordProblem(fields.password, username);
+  if (weakness) return { error: weakness };
   if (!fields.role) return { error: USER_MESSAGES.role };
   const withGroup = needsGroup(fields.role);
   if (withGroup && (!fields.organization || !fields.group)) return { error: USER_MESSAGES.organization };
@@ -111,6 +115,7 @@ export function CreateUserForm({ creatorRole, groups, groupsLoading }: CreateUse
         name="password"
         type={showPassword ? 'text' : 'password'}
         autoComplete="new-password"
+        hint={PASSWORD_RULE}
         value={fields.password}
         onChange={(e) => set({ password: e.target.value })}
         addon={(inputId) => (

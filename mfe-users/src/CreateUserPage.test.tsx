@@ -135,6 +135,9 @@ describe('user form validation sends nothing', () => {
     { case: 'an empty email', values: { ...VALID, email: undefined }, message: 'Username and email are required' },
     { case: 'a malformed email', values: { ...VALID, email: 'asha@example' }, message: 'Please enter a valid email address' },
     { case: 'no password', values: { ...VALID, password: undefined }, message: 'Password is required' },
+    { case: 'a short password', values: { ...VALID, password: 'Ab#1' }, message: 'Password must be at least 8 characters' },
+    { case: 'the username as password', values: { ...VALID, username: 'asha_blr', password: 'ASHA_BLR' }, message: 'Password must not be the username' },
+    { case: 'a common password', values: { ...VALID, password: 'Password123' }, message: 'This password is too common: choose one that is harder to guess' },
     { case: 'no role', values: { ...VALID, role: undefined }, message: 'Role is required' },
     { case: 'no organization', values: { ...VALID, organization: undefined, group: undefined }, message: 'Organization and group are required' },
     { case: 'no group', values: { ...VALID, group: undefined }, message: 'Organization and group are required' },
@@ -182,6 +185,13 @@ describe('user form submission', () => {
     await submitUser();
     expect(await within(userForm()).findByRole('alert')).toHaveTextContent(message);
     expect(within(userForm()).getByLabelText('Username')).toHaveValue('asha');
+  });
+
+  test('the password rule is shown under the password field, which it describes', async () => {
+    await renderPage();
+    expect(within(userForm()).getByLabelText('Password')).toHaveAccessibleDescription(
+      'At least 8 characters, not the username and not a commonly used password.',
+    );
   });
 
   test('the password can be shown and hidden', async () => {

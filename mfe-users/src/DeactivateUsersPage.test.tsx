@@ -44,9 +44,9 @@ describe('users table', () => {
   test('columns: Username, Role (Wishmaster for operators), Group Code (joined names or N/A), Active, Action', async () => {
     await renderPage();
     expect(within(table()).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Username', 'Role', 'Group Code', 'Active', 'Action']);
-    expect(cells('asha')).toEqual(['asha', 'executive', 'BLR01', 'Yes', 'Deactivate']);
-    expect(cells('ravi')).toEqual(['ravi', 'Wishmaster', 'DEL02, MUM03', 'No', 'Activate']);
-    expect(cells('meena')).toEqual(['meena', 'central_ops', 'N/A', 'Yes', 'Deactivate']);
+    expect(cells('asha')).toEqual(['asha', 'executive', 'BLR01', 'Yes', 'DeactivateReset password']);
+    expect(cells('ravi')).toEqual(['ravi', 'Wishmaster', 'DEL02, MUM03', 'No', 'ActivateReset password']);
+    expect(cells('meena')).toEqual(['meena', 'central_ops', 'N/A', 'Yes', 'DeactivateReset password']);
   });
 
   test('the Delete column is shown only to super_admin', async () => {
@@ -80,6 +80,20 @@ describe('users table', () => {
     expect(toggleOf('ravi')).toBeEnabled();
     await userEvent.click(toggleOf('meena'));
     expect(confirmSpy).not.toHaveBeenCalled();
+  });
+
+  test('Reset password is enabled exactly where the (de)activate button is, with the same reason', async () => {
+    const boss: UserListItem = { id: 1, username: 'boss', role: 'incharge', is_active: true, group_info: [{ name: 'BLR01' }] };
+    await renderPage({ role: 'incharge', users: [200, [boss, asha, ravi, meena]] });
+    for (const username of ['boss', 'asha', 'ravi', 'meena']) {
+      const [toggle, reset] = within(rowOf(username)).getAllByRole('button');
+      expect(reset).toHaveTextContent('Reset password');
+      expect(reset!.hasAttribute('disabled')).toBe(toggle!.hasAttribute('disabled'));
+      expect(reset!.getAttribute('title')).toBe(toggle!.getAttribute('title'));
+    }
+    expect(within(rowOf('asha')).getByRole('button', { name: 'Reset password' })).toBeEnabled();
+    expect(within(rowOf('meena')).getByRole('button', { name: 'Reset password' })).toBeDisabled();
+    expect(within(rowOf('boss')).getByRole('button', { name: 'Reset password' })).toBeDisabled();
   });
 
   test('super_admin cannot delete or deactivate their own account from the table', async () => {
@@ -153,5 +167,71 @@ describe.each(ACTIONS)('$action', ({ action, user, button, confirm, fallback }) 
     expect(within(rowOf('meena')).getByRole('button', { name: 'Deactivate' })).toBeEnabled();
     answer([200, { message: 'ok' }]);
     await waitFor(() => within(rowOf(user.username)).getAllByRole('button').forEach((b) => expect(b).toBeEnabled()));
+  });
+});
+
+describe('Reset password', () => {
+  const openFor = async (username: string) => {
+    await userEvent.click(within(rowOf(username)).getByRole('button', { name: 'Reset password' }));
+    return screen.findByRole('dialog', { name: `Reset password for ${username}` });
+  };
+  const send = async (dialog: HTMLElement, password: string, confirm = password) => {
+    await userEvent.type(within(dialog).getByLabelText('New password'), password);
+    await userEvent.type(within(dialog).getByLabelText('Confirm new password'), confirm);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Reset password' }));
+  };
+
+  test('opens a dialog named after the user, with the new password twice and the rule, no current password', async () => {
+    await renderPage();
+    const dialog = await openFor('asha');
+    expect(within(dialog).queryByLabelText('Current password')).not.toBeInTheDocument();
+    expect(within(dialog).getByLabelText('New password')).toHaveFocus();
+    expect(within(dialog).getByLabelText('New password')).toHaveAccessibleDescription(
+      'At least 8 characters, not the username and not a commonly used password.',
+    );
+    expect(confirmSpy).not.toHaveBeenCalled();
+  });
+
+  test("the rule is checked against the user's username and the two passwords must match, before anything is sent", async () => {
+    const kiran: UserListItem = { id: 10, username: 'kiran_blr', role: 'executive', is_active: true, group_info: [{ name: 'BLR01' }] };
+    await renderPage({ users: [200, [asha, kiran]] });
+    api.on('POST user/reset_password/', [200, { message: 'ok' }]);
+    const dialog = await openFor('kiran_blr');
+    await send(dialog, 'KIRAN_BLR');
+    expect(within(dialog).getByRole('alert')).toHaveTextContent('Password must not be the username');
+    await userEvent.clear(within(dialog).getByLabelText('New password'));
+    await userEvent.clear(within(dialog).getByLabelText('Confirm new password'));
+    await send(dialog, 'Fresh-Pass-42', 'Fresh-Pass-24');
+    expect(within(dialog).getByRole('alert')).toHaveTextContent('The new passwords do not match');
+    expect(api.requestsTo('POST user/reset_password/')).toHaveLength(0);
+  });
+
+  test("sends {user_id, new_password}, closes the dialog and shows the server's message; focus returns to the row's button", async () => {
+    await renderPage();
+    api.on('POST user/reset_password/', [200, { message: 'Password of user asha reset successfully.' }]);
+    const dialog = await openFor('asha');
+    await send(dialog, 'Fresh-Pass-42');
+    expect(await screen.findByRole('status')).toHaveTextContent('Password of user asha reset successfully.');
+    expect(api.requestsTo('POST user/reset_password/').map((r) => r.body)).toEqual([{ user_id: asha.id, new_password: 'Fresh-Pass-42' }]);
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(within(rowOf('asha')).getByRole('button', { name: 'Reset password' })).toHaveFocus();
+  });
+
+  test("a refusal shows the server's error in the dialog, which stays open and usable", async () => {
+    await renderPage();
+    api.on('POST user/reset_password/', [403, { error: 'You do not have permission to reset the password of this user.', detail: 'x' }]);
+    const dialog = await openFor('asha');
+    await send(dialog, 'Fresh-Pass-42');
+    await waitFor(() => expect(within(dialog).getByRole('alert')).toHaveTextContent('You do not have permission to reset the password of this user.'));
+    expect(within(dialog).getByRole('button', { name: 'Reset password' })).toBeEnabled();
+    expect(within(dialog).getByLabelText('New password')).toHaveValue('Fresh-Pass-42');
+  });
+
+  test("a failure without an error field shows 'Failed to reset password'", async () => {
+    await renderPage();
+    api.on('POST user/reset_password/', [500, undefined]);
+    const dialog = await openFor('asha');
+    await send(dialog, 'Fresh-Pass-42');
+    await waitFor(() => expect(within(dialog).getByRole('alert')).toHaveTextContent('Failed to reset password'));
   });
 });

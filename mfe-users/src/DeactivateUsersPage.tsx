@@ -1,9 +1,21 @@
 // Deactivate Users (route Deactivateuser, SPEC §2, §6, §8): the users the signed-in user may
-// manage, with activate/deactivate for everyone who reaches the screen and delete for super_admin.
-// A row the server would refuse (one's own, a role one cannot assign) has its buttons disabled
-// with the reason as their title.
+// manage, with activate/deactivate and Reset password for everyone who reaches the screen and
+// delete for super_admin. A row the server would refuse (one's own, a role one cannot assign) has
+// its buttons disabled with the reason as their title; a reset is allowed exactly where
+// (de)activation is.
 // Default export: the shell's page.
-import { canDeleteUser, http, listRequest, roleLabel, serverMessage, userActionRefusal, useSession, type UserListItem } from '@veritas/shared';
+import {
+  canDeleteUser,
+  http,
+  listRequest,
+  PasswordDialog,
+  roleLabel,
+  serverMessage,
+  userActionRefusal,
+  useSession,
+  type NewPasswords,
+  type UserListItem,
+} from '@veritas/shared';
 import { useCallback, useEffect, useState } from 'react';
 import { NoticeLine, useNotice } from './notice';
 import './users.css';
@@ -38,6 +50,8 @@ const ACTIONS: Record<ActionName, { label: string; path: string; confirm: (usern
 
 export const LOAD_FAILED = 'Failed to load users';
 
+const RESET = { label: 'Reset password', done: 'Password reset', failed: 'Failed to reset password' } as const;
+
 const groupCodes = (user: UserListItem) => user.group_info.map((group) => group.name).join(', ') || 'N/A';
 
 export default function DeactivateUsersPage() {
@@ -49,6 +63,8 @@ export default function DeactivateUsersPage() {
   const [loading, setLoading] = useState(true);
   // Users whose action is under way: their buttons are disabled until it ends.
   const [busy, setBusy] = useState<ReadonlySet<number>>(new Set());
+  // The user whose password the dialog is resetting.
+  const [resetting, setResetting] = useState<UserListItem | null>(null);
   const { notice, show } = useNotice();
 
   const load = useCallback(
@@ -78,6 +94,13 @@ export default function DeactivateUsersPage() {
         return next;
       });
     }
+  }
+
+  /** Failures stay in the dialog, to correct and send again; success closes it with a notice. */
+  async function resetPassword(user: UserListItem, { password }: NewPasswords) {
+    const { data } = await http.post<{ message?: string }>('user/reset_password/', { user_id: user.id, new_password: password });
+    setResetting(null);
+    show('success', typeof data?.message === 'string' && data.message ? data.message : RESET.done);
   }
 
   const columns = withDelete ? 6 : 5;
@@ -125,15 +148,26 @@ export default function DeactivateUsersPage() {
                     <td>{groupCodes(user)}</td>
                     <td>{user.is_active ? 'Yes' : 'No'}</td>
                     <td>
-                      <button
-                        type="button"
-                        className="vx-btn um-action"
-                        disabled={running || toggleRefusal !== null}
-                        title={toggleRefusal ?? undefined}
-                        onClick={() => void run(toggle, user)}
-                      >
-                        {ACTIONS[toggle].label}
-                      </button>
+                      <div className="um-actions">
+                        <button
+                          type="button"
+                          className="vx-btn um-action"
+                          disabled={running || toggleRefusal !== null}
+                          title={toggleRefusal ?? undefined}
+                          onClick={() => void run(toggle, user)}
+                        >
+                          {ACTIONS[toggle].label}
+                        </button>
+                        <button
+                          type="button"
+                          className="vx-btn um-action"
+                          disabled={running || toggleRefusal !== null}
+                          title={toggleRefusal ?? undefined}
+                          onClick={() => setResetting(user)}
+                        >
+                          {RESET.label}
+                        </button>
+                      </div>
                     </td>
                     {withDelete && (
                       <td>
@@ -155,6 +189,16 @@ export default function DeactivateUsersPage() {
           </tbody>
         </table>
       </div>
+      {resetting && (
+        <PasswordDialog
+          title={`Reset password for ${resetting.username}`}
+          username={resetting.username}
+          submitLabel={RESET.label}
+          failedText={RESET.failed}
+          onSubmit={(passwords) => resetPassword(resetting, passwords)}
+          onClose={() => setResetting(null)}
+        />
+      )}
     </section>
   );
 }

@@ -4,12 +4,14 @@ export interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElemen
   label: string;
   /** Shown next to the input (e.g. a show/hide button). */
   addon?: (inputId: string) => ReactNode;
+  /** A rule shown under the input, which describes it. */
+  hint?: string;
 }
 
 /** A labelled input of the users' forms. */
-export function TextField({ label, addon, ...inputProps }: TextFieldProps) {
+export function TextField({ label, addon, hint, ...inputProps }: TextFieldProps) {
   const id = useId();
-  const input = <input id={id} className="vx-input" {...inputProps} />;
+  const input = <input id={id} className="vx-input" aria-describedby={hint ? `${id}-hint` : undefined} {...inputProps} />;
   return (
     <div className="vx-field">
       <label className="vx-label" htmlFor={id}>
@@ -22,6 +24,11 @@ export function TextField({ label, addon, ...inputProps }: TextFieldProps) {
         </div>
       ) : (
         input
+      )}
+      {hint && (
+        <p id={`${id}-hint`} className="vx-hint">
+          {hint}
+        </p>
       )}
     </div>
   );

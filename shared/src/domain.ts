@@ -1,7 +1,8 @@
 // The part of @veritas/shared without React or the DOM: API shapes, roles, the device error
-// catalogue and record display rules. The API server imports this entry point, so the console
-// and the server apply one rule, not two copies of it.
+// catalogue, record display rules and the password rule. The API server imports this entry
+// point, so the console and the server apply one rule, not two copies of it.
 export * from './types';
 export * from './roles';
 export * from './errors';
 export * from './records';
+export * from './passwordRule';

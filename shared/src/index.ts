@@ -9,6 +9,9 @@ export * from './records';
 export * from './format';
 export * from './ui/SearchSelect';
 export * from './ui/Modal';
+// The password rule is not exported here: its list of common passwords would weigh on the login
+// page. Forms import it from @veritas/shared/domain; PasswordDialog loads it on first use.
+export * from './ui/PasswordDialog';
 export * from './ui/LoginForm';
 export * from './ui/StandaloneApp';
 export * from './router';

@@ -1,12 +1,13 @@
 import { logout, menuItems, roleLabel, useSession, type MenuCommand } from '@veritas/shared';
 import { useState } from 'react';
 import { Link, Outlet, useNavigate } from '@veritas/shared';
+import { ChangePassword } from './ChangePassword';
 import { MenuDropdown } from './MenuDropdown';
 import { downloadApk } from './remotes';
 
 const COMMANDS: Record<MenuCommand, () => Promise<void>> = { downloadApk };
 
-/** Top bar (title, Data and User Management menus, user, role, logout), the page, and the footer. */
+/** Top bar (title, Data and User Management menus, user, role, change password, logout), the page, and the footer. */
 export function Layout() {
   const { user, role } = useSession();
   const navigate = useNavigate();
@@ -44,6 +45,7 @@ export function Layout() {
         <div className="shell-user">
           <span className="shell-user-name">{user}</span>
           {role && <span className="shell-role">{roleLabel(role)}</span>}
+          <ChangePassword />
           <button type="button" className="vx-btn vx-btn-icon" aria-label="Logout" title="Logout" onClick={() => void signOut()}>
             <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
               <path d="M9 21H5a2 2 0 0 1-2-2V5a2 2 0 0 1 2-2h4M16 17l5-5-5-5M21 12H9" />

@@ -91,3 +91,8 @@ export async function recordFailure(db: Db, attempt: Attempt): Promise<void> {
 export async function clearFailures(db: Db, attempt: Attempt): Promise<void> {
   await db.kysely.deleteFrom('login_failures').where('client_address', '=', attempt.address).where('username', '=', attempt.username).execute();
 }
+
+/** After a password reset: the user's failures, from every address, no longer count. */
+export async function clearUserFailures(db: Db, username: string): Promise<void> {
+  await db.kysely.deleteFrom('login_failures').where('username', '=', username).execute();
+}

@@ -131,8 +131,11 @@ export async function revokeSession(db: Db, sessionId: string): Promise<void> {
   await db.kysely.updateTable('sessions').set({ revoked_at: nowIso() }).where('id', '=', sessionId).where('revoked_at', 'is', null).execute();
 }
 
-export async function revokeUserSessions(db: Db, userId: number): Promise<void> {
-  await db.kysely.updateTable('sessions').set({ revoked_at: nowIso() }).where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
+/** Ends every session of the user (console and app alike), but `keep` when given. `db` may be a transaction's. */
+export async function revokeUserSessions(db: Pick<Db, 'kysely'>, userId: number, keep?: string): Promise<void> {
+  let query = db.kysely.updateTable('sessions').set({ revoked_at: nowIso() }).where('user_id', '=', userId).where('revoked_at', 'is', null);
+  if (keep !== undefined) query = query.where('id', '!=', keep);
+  await query.execute();
 }
 
 /** Drops expired tokens and the sessions left without any. */

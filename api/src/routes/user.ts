@@ -1,5 +1,6 @@
 // user/* routes (SPEC.md §7): sign-in, session, user management and the mobile app package.
 import fs from 'node:fs/promises';
+import { passwordProblem } from '@veritas/shared/domain';
 import type { FastifyInstance } from 'fastify';
 import { ACCESS_COOKIE, REFRESH_COOKIE, clearSessionCookies, setSessionCookies, setXsrfCookie } from '../auth/cookies';
 import { requireUser } from '../auth/guard';
@@ -20,6 +21,7 @@ import {
   canUseWeb,
   isRole,
 } from '../roles';
+import { targetOf, userActionError } from './userTarget';
 
 export interface UserRoutesOptions {
   db: Db;
@@ -94,6 +96,8 @@ export async function userRoutes(app: FastifyInstance, { db, apkPath }: UserRout
     if (!email) throw badRequest('email', 'Email is required.');
     if (!EMAIL.test(email) || email.length > 254) throw badRequest('email', 'Enter a valid email address.');
     if (!password) throw badRequest('password', 'Password is required.');
+    const weakness = passwordProblem(password, username);
+    if (weakness) throw badRequest('password', weakness);
     if (!role) throw badRequest('role', 'Role is required.');
     if (!isRole(role)) throw badRequest('role', `Unknown role "${role}".`);
     if (!canAssign(actor.role, role)) {
@@ -164,29 +168,12 @@ export async function userRoutes(app: FastifyInstance, { db, apkPath }: UserRout
     }));
   });
 
-  /** Loads the target of a users' action, enforcing "never oneself" and the caller's rights. */
-  async function targetOf(body: unknown, actorId: number, verb: string, allowed: (targetRole: string) => boolean) {
-    const actionError = (statusCode: number, message: string, extra: Record<string, unknown> = {}) =>
-      new HttpError(statusCode, { error: message, detail: message, ...extra });
-    const raw = bodyOf(body).user_id;
-    const userId = typeof raw === 'string' && /^\d+$/.test(raw.trim()) ? Number(raw) : raw;
-    if (typeof userId !== 'number' || !Number.isSafeInteger(userId) || userId <= 0) {
-      throw actionError(400, 'A valid user_id is required.', { field: 'user_id' });
-    }
-    if (userId === actorId) throw actionError(403, `You cannot ${verb} your own account.`);
-    const target = await db.kysely.selectFrom('users').select(['id', 'username', 'role']).where('id', '=', userId).executeTakeFirst();
-    if (!target) throw actionError(404, 'User not found.');
-    if (!allowed(target.role)) throw actionError(403, `You do not have permission to ${verb} this user.`);
-    return target;
-  }
-
   app.post('/user/delete_user/', async (request) => {
     const actor = await requireUser(db, request);
     if (!canDeleteUser(actor.role)) {
-      const message = 'Only a super admin can delete users.';
-      throw new HttpError(403, { error: message, detail: message });
+      throw userActionError(403, 'Only a super admin can delete users.');
     }
-    const target = await targetOf(request.body, actor.id, 'delete', () => true);
+    const target = await targetOf(db, request.body, actor.id, 'delete', () => true);
     await db.kysely.deleteFrom('users').where('id', '=', target.id).execute();
     return { message: `User ${target.username} deleted successfully` };
   });
@@ -197,7 +184,7 @@ export async function userRoutes(app: FastifyInstance, { db, apkPath }: UserRout
   ] as const) {
     app.post(`/user/${verb}_user/`, async (request) => {
       const actor = await requireUser(db, request);
-      const target = await targetOf(request.body, actor.id, verb, (role) => canManageUser(actor.role, role));
+      const target = await targetOf(db, request.body, actor.id, verb, (role) => canManageUser(actor.role, role));
       await db.kysely.updateTable('users').set({ is_active: active }).where('id', '=', target.id).execute();
       if (!active) await revokeUserSessions(db, target.id);
       return { message: `User ${target.username} ${verb}d successfully` };

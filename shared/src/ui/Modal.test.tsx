@@ -47,6 +47,23 @@ describe('Modal', () => {
     expect(opener).toHaveFocus();
   });
 
+  test('moves focus on open to the element marked data-autofocus when there is one', async () => {
+    function WithField() {
+      const [open, setOpen] = useState(false);
+      return (
+        <>
+          <button onClick={() => setOpen(true)}>Open</button>
+          <Modal open={open} title="Form" onClose={() => setOpen(false)}>
+            <input aria-label="First field" data-autofocus />
+          </Modal>
+        </>
+      );
+    }
+    render(<WithField />);
+    await userEvent.click(screen.getByRole('button', { name: 'Open' }));
+    expect(screen.getByRole('textbox', { name: 'First field' })).toHaveFocus();
+  });
+
   test('Escape closes it', async () => {
     const onClose = jest.fn();
     render(<Harness onClose={onClose} />);

@@ -1,5 +1,6 @@
-// Accessible modal dialog: rendered over the page in a portal, focus moves in on open and
-// back on close, Tab stays inside; Escape, the close button and a backdrop click dismiss it.
+// Accessible modal dialog: rendered over the page in a portal, focus moves in on open (to the
+// element marked data-autofocus, else the close button) and back on close, Tab stays inside;
+// Escape, the close button and a backdrop click dismiss it.
 import { useEffect, useId, useRef, type KeyboardEvent, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import './Modal.css';
@@ -25,7 +26,7 @@ export function Modal({ open, title, onClose, children, className }: ModalProps)
   useEffect(() => {
     if (!open) return;
     const previouslyFocused = document.activeElement as HTMLElement | null;
-    closeRef.current?.focus();
+    (dialogRef.current?.querySelector<HTMLElement>('[data-autofocus]') ?? closeRef.current)?.focus();
     // On the document, so Escape works wherever focus ended up (e.g. after a click on text).
     const onEscape = (event: globalThis.KeyboardEvent) => {
       if (event.key === 'Escape') onCloseRef.current();
