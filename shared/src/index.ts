@@ -9,6 +9,7 @@ export * from './records';
 export * from './format';
 export * from './ui/SearchSelect';
 export * from './ui/Modal';
+export * from './ui/ScrollRegion';
 export * from './ui/LoginForm';
 export * from './ui/StandaloneApp';
 export * from './router';
