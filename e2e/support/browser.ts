@@ -1,5 +1,5 @@
 // Debian's chromium driven by playwright-core; no browser is ever downloaded.
-import { Browser, BrowserContext, chromium, Page } from 'playwright-core';
+import { Browser, BrowserContext, BrowserContextOptions, chromium, Page } from 'playwright-core';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 
@@ -60,8 +60,8 @@ export function freshPagePerTest(): { page: () => Page; context: () => BrowserCo
   return { page: () => page, context: () => context };
 }
 
-export async function newContext(browser: Browser): Promise<BrowserContext> {
-  return browser.newContext({ baseURL: baseUrl(), viewport: { width: 1366, height: 900 } });
+export async function newContext(browser: Browser, options: BrowserContextOptions = {}): Promise<BrowserContext> {
+  return browser.newContext({ baseURL: baseUrl(), viewport: { width: 1366, height: 900 }, ...options });
 }
 
 /** Signs in through the real login form and waits for the protected layout. */

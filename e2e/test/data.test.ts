@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import { Page } from 'playwright-core';
 import { APK_BYTES } from '../support/global-setup';
 import { DEMO, freshPagePerTest, signIn } from '../support/browser';
+import { dropFile, SHIPMENT_HEADER } from '../support/upload';
 
 const tab = freshPagePerTest();
 let page: Page;
@@ -13,7 +14,6 @@ beforeEach(() => {
   page = tab.page();
 });
 
-const HEADER = 'tracking_id,hub_code,device_type,device_brand,device_model_name,is_blindpick,blind_brand,blind_model,created_date';
 const VALID_ROWS = 15_000;
 /** Today as the date inputs and the report name it (local time, as the server counts days). */
 const localDate = (date: Date) => `${date.getFullYear()}-${String(date.getMonth() + 1).padStart(2, '0')}-${String(date.getDate()).padStart(2, '0')}`;
@@ -28,21 +28,6 @@ const statusRecords = (): Promise<{ id: string; created: string | null }[]> =>
     return records.map((r) => ({ id: r.tracking_id.tracking_id, created: r.tracking_id.created_date }));
   });
 
-/** Drops a file on the zone as a user dragging it from the desktop would. */
-async function dropFile(name: string, text: string, type = 'text/csv') {
-  const dataTransfer = await page.evaluateHandle(
-    ({ name, text, type }) => {
-      const transfer = new DataTransfer();
-      transfer.items.add(new File([text], name, { type }));
-      return transfer;
-    },
-    { name, text, type },
-  );
-  const zone = page.getByRole('button', { name: /Drag and drop a CSV file here, or click to select a file/ });
-  await zone.dispatchEvent('dragenter', { dataTransfer });
-  await zone.dispatchEvent('drop', { dataTransfer });
-}
-
 test('a dropped shipment CSV goes up in 1 MiB chunks; the result panel lists the duplicate and the bad row; the rows are stored', async () => {
   await signIn(page, DEMO.admin);
   await page.goto('/Upload');
@@ -54,10 +39,10 @@ test('a dropped shipment CSV goes up in 1 MiB chunks; the result panel lists the
   const lines = ids.map((id) => `${id},BLR01,mobile,Samsung,Galaxy S23,false,,,${created}`);
   lines.push(`${ids[0]},BLR01,mobile,Samsung,Galaxy S23,false,,,${created}`); // row 15001: a duplicate
   lines.push(`${prefix}BAD,NO-SUCH-HUB,mobile,Samsung,Galaxy S23,false,,,${created}`); // row 15002: unknown hub
-  const text = `${HEADER}\n${lines.join('\n')}\n`;
+  const text = `${SHIPMENT_HEADER}\n${lines.join('\n')}\n`;
   expect(text.length).toBeGreaterThan(1_048_576);
 
-  await dropFile('shipment.csv', text);
+  await dropFile(page, 'shipment.csv', text);
   const selected = page.getByRole('group', { name: 'Selected file' });
   await selected.getByText('shipment.csv').waitFor();
   await selected.getByText(/\d+(\.\d+)? KB/).waitFor();
@@ -85,7 +70,7 @@ test('a dropped shipment CSV goes up in 1 MiB chunks; the result panel lists the
 test('a file that is not a CSV is rejected with its message and nothing to upload', async () => {
   await signIn(page, DEMO.admin);
   await page.goto('/Upload');
-  await dropFile('photo.png', 'not a csv', 'image/png');
+  await dropFile(page, 'photo.png', 'not a csv', 'image/png');
   await page.getByRole('alert').getByText('Invalid file type: please choose a .csv file').waitFor();
   expect(await page.getByRole('button', { name: 'Upload', exact: true }).isDisabled()).toBe(true);
 });

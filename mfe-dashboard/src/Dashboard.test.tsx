@@ -4,9 +4,13 @@ import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import Dashboard from './Dashboard';
 
-// jsdom has no canvas: each chart renders its data as JSON instead.
+// jsdom has no canvas: each chart renders its data as JSON instead, with the canvas's role and name.
 jest.mock('react-chartjs-2', () => {
-  const fake = (kind: string) => (props: { data: unknown }) => <pre data-chart={kind}>{JSON.stringify(props.data)}</pre>;
+  const fake = (kind: string) => (props: { data: unknown; 'aria-labelledby'?: string }) => (
+    <pre data-chart={kind} role="img" aria-labelledby={props['aria-labelledby']}>
+      {JSON.stringify(props.data)}
+    </pre>
+  );
   return { Line: fake('line'), Bar: fake('bar'), Pie: fake('pie') };
 });
 
@@ -77,6 +81,17 @@ const tableRows = (caption: string) =>
     .getAllByRole('row')
     .slice(1)
     .map((row) => within(row).getAllByRole('cell').map((cell) => cell.textContent));
+
+/** What chart.js was given to draw, and the hidden table of the same chart: header row, then a row per day or slice. */
+const chartData = (name: string) => JSON.parse(screen.getByRole('img', { name }).textContent!);
+const figuresTable = (name: string) =>
+  within(screen.getByRole('table', { name }))
+    .getAllByRole('row')
+    .map((row) => [...row.querySelectorAll('th, td')].map((cell) => cell.textContent));
+const dayLabel = (daysBack: number) => {
+  const day = new Date(Date.now() - daysBack * 86_400_000);
+  return `${String(day.getMonth() + 1).padStart(2, '0')}/${String(day.getDate()).padStart(2, '0')}`;
+};
 
 async function choose(combobox: string, option: string) {
   await userEvent.click(await screen.findByRole('combobox', { name: combobox }));
@@ -188,4 +203,71 @@ test('the URL query is read on load, its hub matched ignoring case', async () =>
   expect(await screen.findByRole('combobox', { name: 'Hub' })).toHaveValue('delhi-02');
   expect(screen.getByRole('combobox', { name: 'Timeframe' })).toHaveValue('Last 15 Days');
   expect(tiles()).toEqual(['1', '0.00%', '0']);
+});
+
+test('each chart canvas is named by its title; a hidden table lists, per day, the figures its datasets hold', async () => {
+  renderDashboard();
+  await ready();
+  for (const [name, series] of [
+    ['Rejection Trend', ['Rejection at DoorStep', 'Rejections at Hub']],
+    ['Daily Processed Volume', ['Verified at Doorstep', 'Verified at Hub']],
+  ] as const) {
+    const { labels, datasets } = chartData(name);
+    const [head, ...rows] = figuresTable(name);
+    expect(head).toEqual(['Day', ...series]);
+    expect(labels).toHaveLength(30);
+    expect(rows).toEqual(labels.map((day: string, i: number) => [day, ...datasets.map((d: { data: number[] }) => String(d.data[i]))]));
+  }
+  // The figures themselves: record 2 was rejected (E004) at the doorstep today; record 3 was
+  // submitted 10 days ago and verified at its hub 9 days ago, passed.
+  const trend = figuresTable('Rejection Trend');
+  expect(trend.at(-1)).toEqual([dayLabel(0), '1', '0']);
+  expect(trend.slice(1, -1).every(([, doorstep, hub]) => doorstep === '0' && hub === '0')).toBe(true);
+  const volume = figuresTable('Daily Processed Volume');
+  expect(volume.at(-1)).toEqual([dayLabel(0), '1', '0']);
+  expect(volume.find(([day]) => day === dayLabel(9))).toEqual([dayLabel(9), '0', '1']);
+});
+
+test('the Error Distribution canvas is named by its title; its hidden table lists each slice drawn with its count', async () => {
+  renderDashboard();
+  await ready();
+  const pie = chartData('Error Distribution');
+  expect(pie.labels).toEqual(['Passed', 'E004']);
+  expect(figuresTable('Error Distribution')).toEqual([
+    ['Result', 'Count'],
+    ['Passed', String(pie.datasets[0].data[0])],
+    ['E004: Device duplication detected.', String(pie.datasets[0].data[1])],
+  ]);
+  expect(pie.datasets[0].data).toEqual([1, 1]);
+});
+
+test("without records the daily charts have no canvas and no table; the 'No Inputs' pie's table says so", async () => {
+  renderDashboard({ status: [200, []] });
+  await ready();
+  expect(screen.getAllByRole('img').map((img) => img.getAttribute('data-chart'))).toEqual(['pie']);
+  expect(screen.queryByRole('table', { name: 'Rejection Trend' })).not.toBeInTheDocument();
+  expect(screen.queryByRole('table', { name: 'Daily Processed Volume' })).not.toBeInTheDocument();
+  expect(figuresTable('Error Distribution')).toEqual([['Result', 'Count'], ['No Inputs']]);
+});
+
+test('a top-five table wider than the screen scrolls in a focusable region named by its caption; one that fits adds no tab stop', async () => {
+  // jsdom has no layout: the hubs table's box says its content is wider than it is.
+  const wide = (element: HTMLElement) => element.classList.contains('db-table') && element.textContent!.startsWith('Top Five Rejection Hubs');
+  jest.spyOn(HTMLElement.prototype, 'scrollWidth', 'get').mockImplementation(function (this: HTMLElement) {
+    return wide(this) ? 420 : 0;
+  });
+  jest.spyOn(HTMLElement.prototype, 'clientWidth', 'get').mockImplementation(function (this: HTMLElement) {
+    return wide(this) ? 320 : 0;
+  });
+  try {
+    renderDashboard();
+    await ready();
+    const region = screen.getByRole('region', { name: 'Top Five Rejection Hubs' });
+    expect(region).toHaveAttribute('tabindex', '0');
+    expect(within(region).getByRole('table', { name: 'Top Five Rejection Hubs' })).toBeInTheDocument();
+    expect(screen.queryByRole('region', { name: 'Top Five Rejecting Operators' })).not.toBeInTheDocument();
+    expect(screen.getByRole('table', { name: 'Top Five Rejecting Operators' }).parentElement).not.toHaveAttribute('tabindex');
+  } finally {
+    jest.restoreAllMocks();
+  }
 });

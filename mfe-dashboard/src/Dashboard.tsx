@@ -6,6 +6,7 @@ import {
   dashboardStartHub,
   listRequest,
   notifyError,
+  ScrollRegion,
   SearchSelect,
   useSearchParams,
   useSession,
@@ -65,9 +66,10 @@ function useSelection(): [Selection, (change: Partial<Selection>) => void] {
   return [selection, select];
 }
 
+/** A top-five table; on a narrow screen it scrolls sideways in its box, then reachable by keyboard. */
 function RankTable({ caption, nameHeader, rows }: { caption: string; nameHeader: string; rows: RankRow[] }) {
   return (
-    <div className="vx-table-wrap db-table">
+    <ScrollRegion label={caption} className="vx-table-wrap db-table">
       <table className="vx-table">
         <caption>{caption}</caption>
         <thead>
@@ -95,7 +97,7 @@ function RankTable({ caption, nameHeader, rows }: { caption: string; nameHeader:
           )}
         </tbody>
       </table>
-    </div>
+    </ScrollRegion>
   );
 }
 

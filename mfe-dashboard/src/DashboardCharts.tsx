@@ -15,7 +15,7 @@ import {
   Tooltip,
   type ChartOptions,
 } from 'chart.js';
-import { useMemo, type ReactNode } from 'react';
+import { useId, useMemo, type ReactNode } from 'react';
 import { Bar, Line, Pie } from 'react-chartjs-2';
 import { NO_INPUTS_SLICE, type DailySeries, type ErrorSlice } from './dashboardStats';
 
@@ -36,13 +36,83 @@ const dailyOptions = {
   scales: { y: { beginAtZero: true, ticks: { precision: 0 } } },
 } as const;
 
-function ChartCard({ title, testId, children }: { title: string; testId: string; children: ReactNode }) {
+/** A chart's figures as a table: the text alternative of its canvas (WCAG 1.1.1). */
+interface ChartFigures {
+  /** Column headers: what a row is, then one per value. */
+  head: string[];
+  /** One row per day or slice: its name, then its values. */
+  rows: (string | number)[][];
+  /** Shown in place of rows when there are none. */
+  empty?: string;
+}
+
+/** The figures of a daily chart, read from the very data handed to chart.js: a row per day, a column per series. */
+function dailyFigures({ labels, datasets }: { labels: string[]; datasets: { label: string; data: number[] }[] }): ChartFigures {
+  return { head: ['Day', ...datasets.map((d) => d.label)], rows: labels.map((day, i) => [day, ...datasets.map((d) => d.data[i]!)]) };
+}
+
+/** Visually hidden: screen readers get the numbers the chart draws, not just its name. */
+function FiguresTable({ title, figures }: { title: string; figures: ChartFigures }) {
+  return (
+    <div className="vx-sr-only">
+      <table>
+        <caption>{title}</caption>
+        <thead>
+          <tr>
+            {figures.head.map((name) => (
+              <th key={name} scope="col">
+                {name}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {figures.rows.length ? (
+            figures.rows.map(([name, ...values]) => (
+              <tr key={name}>
+                <th scope="row">{name}</th>
+                {values.map((value, i) => (
+                  <td key={i}>{value}</td>
+                ))}
+              </tr>
+            ))
+          ) : (
+            <tr>
+              <td colSpan={figures.head.length}>{figures.empty}</td>
+            </tr>
+          )}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/**
+ * A chart under its visible title. The canvas (role img) is named by the title; a drawn chart's
+ * figures follow as a hidden table. `children` gets the props that name the canvas.
+ */
+function ChartCard({
+  title,
+  testId,
+  figures,
+  children,
+}: {
+  title: string;
+  testId: string;
+  /** Left out when the chart shows 'No data available' instead of a canvas. */
+  figures: ChartFigures | null;
+  children: (canvasName: { 'aria-labelledby': string }) => ReactNode;
+}) {
+  const titleId = useId();
   return (
     <figure className="vx-card db-chart">
-      <figcaption className="vx-card-title">{title}</figcaption>
+      <figcaption id={titleId} className="vx-card-title">
+        {title}
+      </figcaption>
       <div className="db-chart__canvas" data-testid={testId}>
-        {children}
+        {children({ 'aria-labelledby': titleId })}
       </div>
+      {figures && <FiguresTable title={title} figures={figures} />}
     </figure>
   );
 }
@@ -61,8 +131,8 @@ export function RejectionTrendChart({ days, trend }: { days: string[]; trend: Da
     [days, trend],
   );
   return (
-    <ChartCard title="Rejection Trend" testId="chart-rejection-trend">
-      {trend.total ? <Line data={data} options={dailyOptions} /> : noData}
+    <ChartCard title="Rejection Trend" testId="chart-rejection-trend" figures={trend.total ? dailyFigures(data) : null}>
+      {(name) => (trend.total ? <Line data={data} options={dailyOptions} {...name} /> : noData)}
     </ChartCard>
   );
 }
@@ -79,8 +149,8 @@ export function DailyVolumeChart({ days, volume }: { days: string[]; volume: Dai
     [days, volume],
   );
   return (
-    <ChartCard title="Daily Processed Volume" testId="chart-daily-volume">
-      {volume.total ? <Bar data={data} options={dailyOptions} /> : noData}
+    <ChartCard title="Daily Processed Volume" testId="chart-daily-volume" figures={volume.total ? dailyFigures(data) : null}>
+      {(name) => (volume.total ? <Bar data={data} options={dailyOptions} {...name} /> : noData)}
     </ChartCard>
   );
 }
@@ -119,9 +189,15 @@ export function ErrorDistributionChart({ errors }: { errors: ErrorSlice[] }) {
     }),
     [slices, hasInputs],
   );
+  // The figures of the slices drawn, named as their tooltips name them; the 'No Inputs' placeholder has none.
+  const figures: ChartFigures = {
+    head: ['Result', 'Count'],
+    rows: hasInputs ? slices.map((s) => [s.tooltip, s.count]) : [],
+    empty: NO_INPUTS_SLICE.label,
+  };
   return (
-    <ChartCard title="Error Distribution" testId="chart-error-distribution">
-      <Pie data={data} options={options} />
+    <ChartCard title="Error Distribution" testId="chart-error-distribution" figures={figures}>
+      {(name) => <Pie data={data} options={options} {...name} />}
     </ChartCard>
   );
 }

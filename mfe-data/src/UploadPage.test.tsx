@@ -64,6 +64,7 @@ beforeEach(() => {
 afterEach(() => {
   api.restore();
   jest.useRealTimers();
+  jest.restoreAllMocks();
 });
 
 const dropZone = () => screen.getByRole('button', { name: /Drag and drop a CSV file here/ });
@@ -111,6 +112,20 @@ describe('the drop zone (SPEC §2, §5)', () => {
     render(<UploadPage />);
     expect(fileInput()).toHaveAttribute('accept', 'text/csv,.csv');
     expect(fileInput()).not.toHaveAttribute('multiple');
+  });
+
+  test('the zone is one keyboard control: its file input is out of the layout, and Enter or Space opens the file dialog', async () => {
+    render(<UploadPage />);
+    // Hidden by display (not only by size), the input is neither focusable nor a control nested in the zone.
+    expect(fileInput()).toHaveStyle({ display: 'none' });
+    expect(fileInput()).not.toBeVisible();
+    const openDialog = jest.spyOn(fileInput(), 'click').mockImplementation(() => {});
+    await userEvent.tab();
+    expect(dropZone()).toHaveFocus();
+    await userEvent.keyboard('{Enter}');
+    expect(openDialog).toHaveBeenCalledTimes(1);
+    await userEvent.keyboard(' ');
+    expect(openDialog).toHaveBeenCalledTimes(2);
   });
 
   test('a chosen file shows its name and its size in KB with two decimals', async () => {
@@ -270,6 +285,25 @@ describe('the success panel (SPEC §3)', () => {
     const panel = await screen.findByRole('status');
     expect(within(within(panel).getByRole('region', { name: 'Duplicates' })).getByText('and 1500 more')).toBeInTheDocument();
     expect(within(within(panel).getByRole('region', { name: 'Errors' })).getByText('and 1000 more')).toBeInTheDocument();
+  });
+
+  test('a list taller than its box scrolls in a region named after it, which takes keyboard focus', async () => {
+    // jsdom has no layout: the lists' boxes say their content is taller than they are.
+    const scrolling = (element: HTMLElement) => element.classList.contains('dt-rows__scroll');
+    jest.spyOn(HTMLElement.prototype, 'scrollHeight', 'get').mockImplementation(function (this: HTMLElement) {
+      return scrolling(this) ? 600 : 0;
+    });
+    jest.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockImplementation(function (this: HTMLElement) {
+      return scrolling(this) ? 192 : 0;
+    });
+    render(<UploadPage />);
+    await chooseAndUpload(csv(10));
+    const panel = await screen.findByRole('status');
+    for (const name of ['Duplicates list', 'Errors list']) {
+      const list = within(panel).getByRole('region', { name });
+      expect(list).toHaveAttribute('tabindex', '0');
+      expect(within(list).getByRole('list')).toBeInTheDocument();
+    }
   });
 
   test('no duplicates and no errors: neither list is shown', async () => {

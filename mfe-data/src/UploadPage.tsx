@@ -94,7 +94,9 @@ export default function UploadPage() {
             'aria-disabled': uploading || undefined,
           })}
         >
-          <input {...getInputProps()} />
+          {/* react-dropzone hides its input by size and opacity only, which leaves a focusable control
+              inside the zone (button in button). Out of the layout, it still opens the file dialog. */}
+          <input {...getInputProps({ style: { display: 'none' } })} />
           <p className="dt-dropzone__text">Drag and drop a CSV file here, or click to select a file</p>
           <p className="dt-dropzone__hint vx-muted">Only CSV files are accepted</p>
         </div>

@@ -1,6 +1,6 @@
 // The success panel of an upload (SPEC §2, §3): the server's message, the counts, and the rows it
 // did not store. The server lists at most the first 1000 of each kind and sends the totals.
-import type { UploadResult } from '@veritas/shared';
+import { ScrollRegion, type UploadResult } from '@veritas/shared';
 import type { ReactNode } from 'react';
 
 function RowList({ title, total, children }: { title: string; total: number; children: ReactNode[] }) {
@@ -11,7 +11,9 @@ function RowList({ title, total, children }: { title: string; total: number; chi
       <h3 className="dt-rows__title">
         {title} ({total})
       </h3>
-      <ul className="dt-rows__list">{children}</ul>
+      <ScrollRegion label={`${title} list`} className="dt-rows__scroll">
+        <ul className="dt-rows__list">{children}</ul>
+      </ScrollRegion>
       {more > 0 && <p className="dt-rows__more">and {more} more</p>}
     </section>
   );

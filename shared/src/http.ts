@@ -71,10 +71,15 @@ function isAuthCall(url: string | undefined): boolean {
   return AUTH_CALLS.some((call) => path.startsWith(call));
 }
 
-http.interceptors.request.use((config: ReplayableConfig) => {
-  config.veritasRenewalSeen = completedRenewal();
-  return config;
-});
+// Synchronous, so a call leaves at once (as without interceptors) and records what it was sent with.
+http.interceptors.request.use(
+  (config: ReplayableConfig) => {
+    config.veritasRenewalSeen = completedRenewal();
+    return config;
+  },
+  undefined,
+  { synchronous: true },
+);
 
 http.interceptors.response.use(undefined, async (error: unknown) => {
   if (!isAxiosError(error) || error.response?.status !== 401 || !error.config) throw error;

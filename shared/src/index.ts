@@ -12,6 +12,7 @@ export * from './ui/Modal';
 // The password rule is not exported here: its list of common passwords would weigh on the login
 // page. Forms import it from @veritas/shared/domain; PasswordDialog loads it on first use.
 export * from './ui/PasswordDialog';
+export * from './ui/ScrollRegion';
 export * from './ui/LoginForm';
 export * from './ui/StandaloneApp';
 export * from './router';

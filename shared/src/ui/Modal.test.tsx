@@ -82,6 +82,16 @@ describe('Modal', () => {
     expect(screen.getByRole('button', { name: 'Close' })).toHaveFocus();
   });
 
+  test('focus that lands on the page behind comes back: after a click on its text, Tab stays in the dialog', async () => {
+    render(<Harness />);
+    await userEvent.click(screen.getByRole('button', { name: 'Open' }));
+    await userEvent.click(screen.getByText('Body text'));
+    expect(document.body).toHaveFocus();
+    await userEvent.tab();
+    expect(screen.getByRole('dialog')).toContainElement(document.activeElement as HTMLElement);
+    expect(screen.getByRole('button', { name: 'Open' })).not.toHaveFocus();
+  });
+
   test('a click on the backdrop closes it, a click inside does not', async () => {
     render(<Harness />);
     await userEvent.click(screen.getByRole('button', { name: 'Open' }));

@@ -1,6 +1,6 @@
 // Accessible modal dialog: rendered over the page in a portal, focus moves in on open (to the
-// element marked data-autofocus, else the close button) and back on close, Tab stays inside;
-// Escape, the close button and a backdrop click dismiss it.
+// element marked data-autofocus, else the close button) and back on close, Tab stays inside (and
+// focus that lands outside returns); Escape, the close button and a backdrop click dismiss it.
 import { useEffect, useId, useRef, type KeyboardEvent, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import './Modal.css';
@@ -31,9 +31,16 @@ export function Modal({ open, title, onClose, children, className }: ModalProps)
     const onEscape = (event: globalThis.KeyboardEvent) => {
       if (event.key === 'Escape') onCloseRef.current();
     };
+    // Focus that lands on the page behind (Tab after a click on the dialog's text, which leaves
+    // focus on the page body) is brought back, so the keyboard stays in the dialog.
+    const keepFocusInside = (event: FocusEvent) => {
+      if (!dialogRef.current?.contains(event.target as Node)) closeRef.current?.focus();
+    };
     document.addEventListener('keydown', onEscape);
+    document.addEventListener('focusin', keepFocusInside);
     return () => {
       document.removeEventListener('keydown', onEscape);
+      document.removeEventListener('focusin', keepFocusInside);
       previouslyFocused?.focus?.();
     };
   }, [open]);
