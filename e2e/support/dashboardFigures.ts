@@ -1,4 +1,4 @@
-// The dashboard's figures (SPEC §2/§4/§9) computed here, independently, from api/get_status/ records,
+// The dashboard's figures (docs/dashboard.md) computed here, independently, from api/get_status/ records,
 // and the same figures as the page shows them: tiles and top-five tables.
 import { Page } from 'playwright-core';
 

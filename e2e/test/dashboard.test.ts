@@ -1,4 +1,4 @@
-// SPEC §2/§4/§9 Dashboard on the demo data: for every timeframe, for All Hubs and one hub, the
+// docs/dashboard.md on the demo data: for every timeframe, for All Hubs and one hub, the
 // tiles and top-five tables equal figures computed independently from api/get_status/
 // (support/dashboardFigures.ts).
 import { Page } from 'playwright-core';

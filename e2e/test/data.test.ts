@@ -1,4 +1,5 @@
-// SPEC §2 Upload CSV and Download Data, §5 dates, §7 upload / generate_csv / download_apk — in a
+// docs/screens.md#upload-csv-file, docs/screens.md#download-data, docs/errors.md#report-download,
+// docs/csv.md and docs/screens.md#download-apk — in a
 // real browser against the real server: a shipment file dropped on the zone goes up in 1 MiB
 // chunks and its rows are stored; the report of a day holds exactly that day's records of
 // api/get_status/; the Data menu's Download APK saves the configured package.
@@ -60,7 +61,7 @@ test('a dropped shipment CSV goes up in 1 MiB chunks; the result panel lists the
   expect(await panel.locator('dd').allInnerTexts()).toEqual([String(VALID_ROWS), '2']);
   await panel.getByRole('region', { name: 'Duplicates' }).getByText(`Row ${VALID_ROWS + 1}: ${ids[0]}`).waitFor();
   await panel.getByRole('region', { name: 'Errors' }).getByText(new RegExp(`^Row ${VALID_ROWS + 2}: .*NO-SUCH-HUB`)).waitFor();
-  // SPEC §2: the result clears after 5 s.
+  // docs/screens.md#upload-csv-file: the result clears after 5 s.
   await panel.waitFor({ state: 'detached', timeout: 10_000 });
 
   const stored = (await statusRecords()).filter((r) => r.id.startsWith(prefix));

@@ -1,4 +1,4 @@
-// SPEC §2 Device Pick List / Stats over the demo data, checked against api/get_status/.
+// docs/screens.md#device-pick-list over the demo data, checked against api/get_status/.
 import { Browser, BrowserContext, Page } from 'playwright-core';
 import { DEMO, launchBrowser, newContext, signIn } from '../support/browser';
 
@@ -102,7 +102,7 @@ test("'See Details' opens 'Device Details' with the three-step timeline", async 
   await page.getByRole('button', { name: /clear/i }).first().click();
 });
 
-test("status texts of SPEC §4 appear, including 'Detatched'", async () => {
+test("status texts of docs/screens.md#status appear, including 'Detatched'", async () => {
   const pending = records.find((r) => !r.is_submit)!;
   await page.getByPlaceholder('Filter by tracking id...').fill(pending.tracking_id.tracking_id);
   await rows().first().getByText('Pending').waitFor();

@@ -1,4 +1,4 @@
-// SPEC §2 Login, §5 login validation, §8 login messages — in a real browser against the real server.
+// docs/screens.md#login and docs/errors.md#login — in a real browser against the real server.
 import { Page } from 'playwright-core';
 import { DEMO, DEMO_PASSWORD, freshPagePerTest, signIn } from '../support/browser';
 

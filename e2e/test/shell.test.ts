@@ -1,4 +1,5 @@
-// SPEC §2 Shell, §4 authentication transitions, §6 menus; CONTRACT remote loading — in a real browser.
+// docs/screens.md#top-bar and docs/screens.md#protected-layout, docs/sessions.md#refresh-in-the-console,
+// docs/architecture.md#loading-error-card-and-retry — in a real browser.
 import { BrowserContext, Page } from 'playwright-core';
 import { DEMO, freshPagePerTest, signIn } from '../support/browser';
 

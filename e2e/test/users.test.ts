@@ -1,4 +1,5 @@
-// SPEC §2 Create User / Create Group / Deactivate Users, §6 roles — in a real browser against the
+// docs/screens.md#create-user-and-create-group, docs/screens.md#deactivate-users and
+// docs/screens.md#server-side-rights — in a real browser against the
 // real server: every creator role creates a user of every role it may assign; deactivation ends
 // sign-in and open sessions; deletion is super_admin's alone.
 import { BrowserContext, Page } from 'playwright-core';

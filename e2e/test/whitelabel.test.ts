@@ -1,4 +1,4 @@
-// SPEC §2 White Labeled Brands — in a real browser against the real server and the IEEE registry it
+// docs/screens.md#white-labeled-brands — in a real browser against the real server and the IEEE registry it
 // loaded: a brand is added, two manufacturers found by typing in the search are added, one is
 // removed, the list is saved, and after a reload the saved list is what the brand shows.
 import { Locator, Page } from 'playwright-core';

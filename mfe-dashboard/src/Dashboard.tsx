@@ -1,4 +1,4 @@
-// Dashboard (route Dashboard, SPEC §2): tiles, charts and top-five tables of verification
+// Dashboard (route Dashboard, docs/dashboard.md): tiles, charts and top-five tables of verification
 // outcomes for one hub or all, over a timeframe. The selection lives in the URL query
 // (?hub=…&timeframe=…), so a view can be linked and reloaded. Default export: the shell's page.
 import {
@@ -36,7 +36,7 @@ function useDashboardData(): DashboardData {
     let active = true;
     void Promise.allSettled(requests).then(([records, groups]) => {
       if (!active) return;
-      // SPEC §8: the server's message, else a fallback per call; the page shows what did arrive.
+      // docs/errors.md#dashboard: the server's message, else a fallback per call; the page shows what did arrive.
       if (groups.status === 'rejected') notifyError(groups.reason, 'Failed to fetch groups');
       if (records.status === 'rejected') notifyError(records.reason, 'Failed to fetch status');
       setData({
@@ -119,7 +119,7 @@ export default function Dashboard() {
   const [selection, select] = useSelection();
   const { hub, timeframe } = selection;
 
-  // SPEC §7: only hub groups, the code as value and the lower-cased name as label.
+  // docs/dashboard.md#selection: only hub groups, the code as value and the lower-cased name as label.
   const hubOptions = useMemo(
     () => [
       { value: ALL_HUBS, label: 'All Hubs' },

@@ -1,4 +1,5 @@
-// The three charts of the dashboard (SPEC §2), drawn by chart.js from figures the stats module
+// The three charts of the dashboard (docs/dashboard.md#rejection-trend and the two sections after it),
+// drawn by chart.js from figures the stats module
 // already shaped. Only the chart.js parts used here are registered, so the rest is tree-shaken.
 import {
   ArcElement,
@@ -24,7 +25,7 @@ ChartJS.register(LineController, LineElement, PointElement, BarController, BarEl
 const DOORSTEP_COLOR = '#1a73e8';
 const HUB_COLOR = '#1e8e3e';
 
-/** SPEC §9: the pie's outer radius. */
+/** docs/dashboard.md#error-distribution: the pie's outer radius. */
 const PIE_RADIUS = 80;
 
 // Static charts: no animation, so a chart is complete as soon as it is committed.
@@ -180,7 +181,7 @@ export function ErrorDistributionChart({ errors }: { errors: ErrorSlice[] }) {
       maintainAspectRatio: false,
       plugins: {
         legend: { position: 'right' },
-        // SPEC §8: 'Passed' or 'E00x: title', then the count; the 'No Inputs' placeholder has no figure to show.
+        // docs/dashboard.md#error-distribution: 'Passed' or 'E00x: title', then the count; the 'No Inputs' placeholder has no figure to show.
         tooltip: {
           enabled: hasInputs,
           callbacks: { title: ([item]) => (item ? slices[item.dataIndex]!.tooltip : ''), label: (item) => ` ${item.formattedValue}` },

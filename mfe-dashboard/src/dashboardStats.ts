@@ -1,4 +1,4 @@
-// The dashboard's figures (SPEC §2, §4, §9): tiles, daily series, error distribution and the
+// The dashboard's figures (docs/dashboard.md): tiles, daily series, error distribution and the
 // top-five tables, computed in one pass over the records. Pure: no React, no chart.js.
 import { ALL_HUBS, deviceError, type DeviceRecord } from '@veritas/shared';
 
@@ -29,13 +29,13 @@ export interface ErrorSlice {
   key: string;
   /** Legend text: 'Passed' or the code. */
   label: string;
-  /** SPEC §8: 'Passed', or 'E00x: title'. */
+  /** docs/dashboard.md#error-distribution: 'Passed', or 'E00x: title'. */
   tooltip: string;
   color: string;
   count: number;
 }
 
-/** SPEC §8 pie colours: passed green, one distinct colour per code E003–E010, in slice order. */
+/** docs/dashboard.md#error-distribution: passed green, one distinct colour per code E003–E010, in slice order. */
 const PIE_COLORS: readonly [key: string, color: string][] = [
   ['passed', '#1e8e3e'],
   ['E003', '#d93025'],

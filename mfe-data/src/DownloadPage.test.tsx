@@ -66,7 +66,7 @@ function heldReport(reply: MockReply) {
   };
 }
 
-describe('the pickers (SPEC §2)', () => {
+describe('the pickers (docs/screens.md#download-data)', () => {
   test('Start Date and End Date are labelled date pickers, both with max = today', () => {
     render(<DownloadPage />);
     expect(startInput()).toHaveAttribute('type', 'date');
@@ -97,7 +97,7 @@ describe('the pickers (SPEC §2)', () => {
   });
 });
 
-describe('date rules and the disabled button (SPEC §5)', () => {
+describe('date rules and the disabled button (docs/errors.md#report-download)', () => {
   test("with no dates yet, the button is disabled and 'Both start and end dates are required' says why, as a hint", () => {
     render(<DownloadPage />);
     expect(downloadButton()).toBeDisabled();
@@ -157,7 +157,7 @@ describe('date rules and the disabled button (SPEC §5)', () => {
   });
 });
 
-describe('downloading (SPEC §7, §8)', () => {
+describe('downloading (docs/screens.md#download-data)', () => {
   test('POSTs {start_date, end_date} for a blob and saves it as report_{start}_{end}.csv', async () => {
     const csv = new Blob(['tracking_id,hub_code\nT1,BLR01\n'], { type: 'text/csv' });
     api.on(REPORT, [200, csv]);

@@ -1,4 +1,4 @@
-// Download Data (route Download, SPEC §2, §5, §7, §8): the report CSV of a date range, with
+// Download Data (route Download, docs/screens.md#download-data): the report CSV of a date range, with
 // progress. Default export: the shell's page.
 import { http, toast } from '@veritas/shared';
 import { useId, useState, type FormEvent } from 'react';

@@ -98,7 +98,7 @@ async function chooseAndUpload(file: File) {
   fireEvent.click(uploadButton());
 }
 
-describe('the drop zone (SPEC §2, §5)', () => {
+describe('the drop zone (docs/screens.md#upload-csv-file)', () => {
   test("title, the zone's texts and an Upload button that needs a file", () => {
     render(<UploadPage />);
     expect(screen.getByRole('heading', { level: 1, name: 'Upload CSV File' })).toBeInTheDocument();
@@ -182,7 +182,7 @@ describe('the drop zone (SPEC §2, §5)', () => {
   });
 });
 
-describe('uploading (SPEC §3, §4, §9)', () => {
+describe('uploading (docs/csv.md#sending-in-chunks)', () => {
   test('a 2.5 MiB file goes as 3 chunks of one upload, in order, with the file name kept', async () => {
     render(<UploadPage />);
     await chooseAndUpload(csv(2.5 * CHUNK_SIZE, 'big.csv'));
@@ -259,7 +259,7 @@ describe('uploading (SPEC §3, §4, §9)', () => {
   });
 });
 
-describe('the success panel (SPEC §3)', () => {
+describe('the success panel (docs/csv.md#result)', () => {
   test("shows the server's message, processed, skipped, the duplicates and the errors", async () => {
     render(<UploadPage />);
     await chooseAndUpload(csv(10));
@@ -316,7 +316,7 @@ describe('the success panel (SPEC §3)', () => {
   });
 });
 
-describe('the error panel (SPEC §8)', () => {
+describe('the error panel (docs/errors.md#upload)', () => {
   test("shows the server's error field", async () => {
     api.on(UPLOAD, [403, { error: 'Only admin and super_admin may upload', detail: 'Only admin and super_admin may upload (detail)' }]);
     render(<UploadPage />);
@@ -336,7 +336,7 @@ describe('the error panel (SPEC §8)', () => {
   });
 });
 
-describe('clearing (SPEC §4, §9)', () => {
+describe('clearing (docs/screens.md#upload-csv-file)', () => {
   test('the result clears after 5 s', async () => {
     await uploadWithFakeTimers(csv(10));
     expect(await screen.findByRole('status')).toHaveTextContent('Upload complete');

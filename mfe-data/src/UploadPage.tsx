@@ -1,4 +1,4 @@
-// Upload CSV File (route Upload, SPEC §2, §4, §5, §8, §9): one CSV chosen by drop or picker, sent
+// Upload CSV File (route Upload, docs/screens.md#upload-csv-file): one CSV chosen by drop or picker, sent
 // in chunks with progress; the result or the error shows for 5 s. Default export: the shell's page.
 import { serverMessage, type UploadResult } from '@veritas/shared';
 import { useCallback, useEffect, useState } from 'react';

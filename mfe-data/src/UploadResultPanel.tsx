@@ -1,4 +1,4 @@
-// The success panel of an upload (SPEC §2, §3): the server's message, the counts, and the rows it
+// The success panel of an upload (docs/csv.md#result): the server's message, the counts, and the rows it
 // did not store. The server lists at most the first 1000 of each kind and sends the totals.
 import { ScrollRegion, type UploadResult } from '@veritas/shared';
 import type { ReactNode } from 'react';

@@ -7,7 +7,7 @@ import DownloadPage from './DownloadPage';
 import downloadApk from './downloadApk';
 import UploadPage from './UploadPage';
 
-// As in the shell's Data menu: a failed APK download is only logged (SPEC §8).
+// As in the shell's Data menu: a failed APK download is only logged (docs/errors.md#session-and-top-bar).
 function startApkDownload() {
   downloadApk().catch((error: unknown) => console.error('APK download failed', error));
 }

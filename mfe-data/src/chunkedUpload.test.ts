@@ -61,7 +61,7 @@ beforeEach(() => {
 });
 afterEach(() => api.restore());
 
-describe('chunks (SPEC §3, §7, §9)', () => {
+describe('chunks (docs/csv.md#sending-in-chunks)', () => {
   test('the chunk size is 1 MiB (1,048,576 bytes)', () => {
     expect(CHUNK_SIZE).toBe(1_048_576);
     expect([chunkCount(1), chunkCount(CHUNK_SIZE), chunkCount(CHUNK_SIZE + 1), chunkCount(0)]).toEqual([1, 1, 2, 0]);

@@ -1,4 +1,4 @@
-// Sending a shipment CSV to api/upload/ (SPEC §3, §7, §9): 1 MiB chunks, one request at a time,
+// Sending a shipment CSV to api/upload/ (docs/csv.md#sending-in-chunks): 1 MiB chunks, one request at a time,
 // all under one upload id; the final chunk's answer is the upload's result.
 import { http, type UploadResult } from '@veritas/shared';
 
@@ -95,7 +95,7 @@ async function sendChunk(form: FormData, retryDelaysMs: readonly number[], wait:
 const count = (value: unknown, fallback: number) => (typeof value === 'number' && Number.isFinite(value) ? value : fallback);
 const list = <T>(value: unknown): T[] => (Array.isArray(value) ? (value as T[]) : []);
 
-/** The final answer as an UploadResult; a server following SPEC alone sends no totals (then the lists are all). */
+/** The final answer as an UploadResult (docs/csv.md#result); an answer without totals has complete lists. */
 export function toUploadResult(body: unknown): UploadResult {
   const answer = (body && typeof body === 'object' ? body : {}) as Partial<Record<keyof UploadResult, unknown>>;
   const duplicates = list<UploadResult['duplicates'][number]>(answer.duplicates);

@@ -14,7 +14,7 @@ afterEach(() => {
   downloads.restore();
 });
 
-test('GET user/download_apk/ as a blob, saved as veritas_app.apk (SPEC §7, §9)', async () => {
+test('GET user/download_apk/ as a blob, saved as veritas_app.apk (docs/screens.md#download-apk)', async () => {
   const apk = new Blob(['PK\u0003\u0004'], { type: 'application/vnd.android.package-archive' });
   api.on('GET user/download_apk/', [200, apk]);
 
@@ -26,7 +26,7 @@ test('GET user/download_apk/ as a blob, saved as veritas_app.apk (SPEC §7, §9)
   expect(downloads.saved).toEqual([{ fileName: 'veritas_app.apk', href: expect.stringMatching(/^blob:/), blob: apk }]);
 });
 
-test('a failure throws (the shell only logs it, SPEC §8) and saves nothing', async () => {
+test('a failure throws (the shell only logs it, docs/errors.md#session-and-top-bar) and saves nothing', async () => {
   api.on('GET user/download_apk/', [404, { detail: 'No app package is configured' }]);
   await expect(downloadApk()).rejects.toMatchObject({ response: { status: 404 } });
   expect(downloads.saved).toEqual([]);

@@ -1,4 +1,4 @@
-// The Data menu's Download APK command (SPEC §7, §8). Default export: the shell calls it and only
+// The Data menu's Download APK command (docs/screens.md#download-apk). Default export: the shell calls it and only
 // logs a failure, so it throws rather than showing anything.
 import { http } from '@veritas/shared';
 import { saveBlob } from './saveBlob';

@@ -2,7 +2,7 @@ import { DATE_MESSAGES, localDate, rangeError } from './reportDates';
 
 const TODAY = '2025-06-15';
 
-describe('report date rules (SPEC §5)', () => {
+describe('report date rules (docs/errors.md#report-download)', () => {
   test('the messages, verbatim', () => {
     expect(DATE_MESSAGES).toEqual({
       required: 'Both start and end dates are required',

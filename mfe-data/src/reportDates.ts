@@ -1,4 +1,4 @@
-// The date range of the report download (SPEC §5). Dates are the YYYY-MM-DD values of
+// The date range of the report download (docs/errors.md#report-download). Dates are the YYYY-MM-DD values of
 // <input type="date">; '' is an empty (or incomplete) picker.
 
 export const DATE_MESSAGES = {

@@ -71,7 +71,7 @@ describe('ListDevices', () => {
     expect(screen.getByTestId('record-count')).toHaveTextContent('1 record');
   });
 
-  test('has the nine columns in SPEC order', async () => {
+  test('has the nine columns in their documented order (docs/screens.md#device-pick-list)', async () => {
     await renderLoaded();
     expect(screen.getAllByRole('columnheader').map((h) => h.textContent)).toEqual([
       'Timestamp',

@@ -1,4 +1,4 @@
-// Device Pick List / Stats (route ListDevices, SPEC §2): every device expectation with its
+// Device Pick List / Stats (route ListDevices, docs/screens.md#device-pick-list): every device expectation with its
 // verification progress, filterable by tracking ID and hub. Default export: the shell's page.
 import { listRequest, Modal, SearchSelect, type DeviceRecord } from '@veritas/shared';
 import { useDeferredValue, useEffect, useMemo, useState } from 'react';
@@ -22,7 +22,7 @@ function useDeviceRecords(): { records: DeviceRecord[]; loading: boolean } {
         if (active) setRecords(data);
       })
       .catch((error: unknown) => {
-        // SPEC §8: a failed device fetch on the pick list is only logged; the list stays empty.
+        // docs/errors.md#device-pick-list: a failed device fetch is only logged; the list stays empty.
         if (active) console.error('Failed to fetch device records', error);
       })
       .finally(() => {

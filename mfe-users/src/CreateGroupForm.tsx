@@ -1,5 +1,5 @@
-// The Create Group form (SPEC §2, §5, §8; admin and super_admin only). The group's name is its
-// code: the Name field mirrors the code as typed.
+// The Create Group form (docs/screens.md#create-group-form, docs/errors.md#create-group; admin and
+// super_admin only). The group's name is its code: the Name field mirrors the code as typed.
 import { http, SearchSelect, type Group, type Organization } from '@veritas/shared';
 import { useState, type FormEvent } from 'react';
 import { NoticeLine, useNotice } from './notice';

@@ -1,4 +1,5 @@
-// The Create User form (SPEC §2, §5, §8): validates itself, so SPEC's own messages show, and
+// The Create User form (docs/screens.md#create-user-form): validates itself, so the documented
+// messages show (docs/errors.md#create-user), and
 // sends nothing until every shown field is filled and the password passes the password rule
 // (the server's own, from @veritas/shared/domain: the singleton leaves it out, see its index).
 import { assignableRoles, http, roleLabel, SearchSelect, serverMessage, type Group, type Organization, type Role, type UserCreatePayload } from '@veritas/shared';
@@ -60,7 +61,7 @@ function validate(fields: Fields): { error: string } | { payload: UserCreatePayl
   };
 }
 
-/** SPEC §8: the server's detail, else its whole body, else the fallback. */
+/** docs/errors.md#create-user: the server's detail, else its whole body, else the fallback. */
 function failureMessage(error: unknown): string {
   return serverMessage(error, ['detail']) ?? responseBodyText(error) ?? USER_MESSAGES.failed;
 }

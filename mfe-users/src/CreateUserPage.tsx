@@ -1,4 +1,4 @@
-// Create User and Create Group (route createuser, SPEC §2), side by side. The page owns the one
+// Create User and Create Group (route createuser, docs/screens.md#create-user-and-create-group), side by side. The page owns the one
 // group list both forms use, so a group created here is offered by the user form at once.
 // Default export: the shell's page.
 import { canCreateGroup, listRequest, serverMessage, useSession, type Group } from '@veritas/shared';

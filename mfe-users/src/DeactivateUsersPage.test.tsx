@@ -68,7 +68,7 @@ describe('users table', () => {
     expect(within(table()).queryByRole('button', { name: 'Delete' })).not.toBeInTheDocument();
   });
 
-  test("CONTRACT roles: one's own row and roles the signed-in user cannot assign have their buttons disabled, with the reason", async () => {
+  test("server-side rights (docs/screens.md#server-side-rights): one's own row and roles the signed-in user cannot assign have their buttons disabled, with the reason", async () => {
     const boss: UserListItem = { id: 1, username: 'boss', role: 'incharge', is_active: true, group_info: [{ name: 'BLR01' }] };
     await renderPage({ role: 'incharge', users: [200, [boss, asha, ravi, meena]] });
     const toggleOf = (username: string) => within(rowOf(username)).getAllByRole('button')[0]!;

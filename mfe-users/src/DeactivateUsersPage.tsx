@@ -1,4 +1,4 @@
-// Deactivate Users (route Deactivateuser, SPEC §2, §6, §8): the users the signed-in user may
+// Deactivate Users (route Deactivateuser, docs/screens.md#deactivate-users): the users the signed-in user may
 // manage, with activate/deactivate and Reset password for everyone who reaches the screen and
 // delete for super_admin. A row the server would refuse (one's own, a role one cannot assign) has
 // its buttons disabled with the reason as their title; a reset is allowed exactly where

@@ -1,5 +1,5 @@
-// The latest message of a form or page: shown as a toast (SPEC §9) and repeated in an inline line,
-// so it stays readable after the toast closes and screen readers announce it where it happened.
+// The latest message of a form or page: shown as a toast and repeated in an inline line
+// (docs/errors.md#how-messages-are-shown), so it stays readable after the toast closes and screen readers announce it where it happened.
 import { toast } from '@veritas/shared';
 import { useCallback, useState } from 'react';
 

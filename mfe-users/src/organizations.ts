@@ -1,6 +1,6 @@
 import type { Group, Organization } from '@veritas/shared';
 
-/** The two organizations a group belongs to, as the forms show them (SPEC §2). */
+/** The two organizations a group belongs to, as the forms show them (docs/screens.md#create-user-form). */
 export const ORGANIZATION_OPTIONS: readonly { value: Organization; label: string }[] = [
   { value: 'hub', label: 'HUB' },
   { value: 'RC', label: 'RC' },

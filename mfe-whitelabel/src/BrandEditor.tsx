@@ -1,4 +1,4 @@
-// The editor of one brand (SPEC §2, §4, §5): find a manufacturer by searching the registry, add
+// The editor of one brand (docs/screens.md#white-labeled-brands): find a manufacturer by searching the registry, add
 // it, remove others; the list is edited locally and saved with 'Update Changes DB'.
 import { SearchSelect, http, toast, type Brand, type ManufacturerResult } from '@veritas/shared';
 import { useCallback, useEffect, useMemo, useState } from 'react';

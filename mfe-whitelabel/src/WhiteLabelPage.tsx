@@ -1,4 +1,4 @@
-// White Labeled Brands (route WhiteLabel, SPEC §2, §4, §5, §8): the brands, a filter, a form to
+// White Labeled Brands (route WhiteLabel, docs/screens.md#white-labeled-brands): the brands, a filter, a form to
 // add one, and a collapsible editor card per brand. One card is open at a time: it is the brand
 // being edited. Unsaved lists are kept per brand while its card is closed, until saved or cancelled.
 // Default export: the shell's page.
@@ -83,7 +83,7 @@ export default function WhiteLabelPage() {
     }
     toast.success(MESSAGES.brandAdded);
     setNewBrand('');
-    // The answer of a create is not specified (SPEC §7): the list gives the new brand's id.
+    // Only the status of a create is relied on, not its body (docs/screens.md#white-labeled-brands): the list gives the new brand's id.
     try {
       const list = await requestBrands();
       setBrands(list);

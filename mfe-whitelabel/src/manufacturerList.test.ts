@@ -2,7 +2,7 @@ import { addManufacturer, removeManufacturer, sameList } from './manufacturerLis
 
 const list = ['Apple, Inc.', 'SHARP Corporation'];
 
-describe('adding a manufacturer (SPEC §5)', () => {
+describe('adding a manufacturer (docs/errors.md#white-labeled-brands)', () => {
   test("nothing selected: 'Please select a manufacturer'", () => {
     expect(addManufacturer(list, null)).toEqual({ error: 'Please select a manufacturer' });
     expect(addManufacturer(list, '')).toEqual({ error: 'Please select a manufacturer' });
@@ -22,7 +22,7 @@ describe('adding a manufacturer (SPEC §5)', () => {
   });
 });
 
-describe('removing a manufacturer (SPEC §5)', () => {
+describe('removing a manufacturer (docs/errors.md#white-labeled-brands)', () => {
   test('removes the one at the index with the message to press update', () => {
     expect(removeManufacturer(list, 0)).toEqual({
       list: ['SHARP Corporation'],

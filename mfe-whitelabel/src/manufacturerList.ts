@@ -1,4 +1,4 @@
-// Local edits of a brand's manufacturer list (SPEC §4, §5): each either gives the new list and
+// Local edits of a brand's manufacturer list (docs/screens.md#white-labeled-brands): each either gives the new list and
 // its message, or refuses with the reason and leaves the list as it was.
 import { MESSAGES } from './messages';
 

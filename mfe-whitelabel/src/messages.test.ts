@@ -11,7 +11,7 @@ async function failedCall(reply: [number, unknown]): Promise<unknown> {
   }
 }
 
-describe("errors (SPEC §8): the server's message, else the error message, else the screen's fallback", () => {
+describe("errors (docs/errors.md#white-labeled-brands): the server's message, else the error message, else the screen's fallback", () => {
   test("the server's message field", async () => {
     expect(errorText(await failedCall([409, { message: 'This brand already exists', detail: 'other' }]), 'Failed to add brand')).toBe(
       'This brand already exists',

@@ -1,4 +1,4 @@
-// The texts of the White Labeled Brands screen (SPEC §5, §8), and the error chain it uses.
+// The texts of the White Labeled Brands screen (docs/errors.md#white-labeled-brands), and the error chain it uses.
 import { serverMessage } from '@veritas/shared';
 
 export const MESSAGES = {
@@ -17,7 +17,7 @@ export const MESSAGES = {
   invalidRemoval: 'Invalid item to remove',
 } as const;
 
-/** SPEC §8's chain for this screen: the server's `message`, else the error's own message, else `fallback`. */
+/** The chain of docs/errors.md#white-labeled-brands: the server's `message`, else the error's own message, else `fallback`. */
 export function errorText(error: unknown, fallback: string): string {
   return serverMessage(error, ['message']) ?? (error instanceof Error && error.message ? error.message : fallback);
 }

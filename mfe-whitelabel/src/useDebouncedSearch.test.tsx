@@ -23,7 +23,7 @@ function setup() {
   return { find, calls, onError, hook };
 }
 
-test('the search debounce is 300 ms (SPEC §9)', () => {
+test('the search debounce is 300 ms (docs/screens.md#white-labeled-brands)', () => {
   expect(SEARCH_DEBOUNCE_MS).toBe(300);
 });
 

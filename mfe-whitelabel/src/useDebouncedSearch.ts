@@ -1,4 +1,4 @@
-// Search as the user types (SPEC §9: debounced 300 ms): one request once typing pauses, and only
+// Search as the user types (debounced 300 ms, docs/screens.md#white-labeled-brands): one request once typing pauses, and only
 // the answer to the latest text counts, so an earlier request answering late never overwrites
 // a newer one.
 import { useCallback, useEffect, useRef, useState } from 'react';

@@ -9,7 +9,7 @@ test('the catalogue holds E001 to E010, each with code, reason, title and descri
   }
 });
 
-test('titles are the ones field staff see (SPEC §8)', () => {
+test('titles are the ones field staff see (docs/field-scans.md#device-error-codes)', () => {
   expect(deviceError('E001')?.title).toBe('Oops...Wrong TID.');
   expect(deviceError('E002')?.title).toBe('Oops...Wrong TID.');
   expect(deviceError('E003')?.title).toBe('TID already verified.');

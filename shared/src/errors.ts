@@ -4,7 +4,7 @@ import type { ErrorCatalogueEntry } from './types';
 // and charted, with generic texts.
 import catalogue from './device-errors.json';
 
-/** The results a device check can fail with (SPEC §8), as field staff and the console name them. */
+/** The results a device check can fail with (docs/field-scans.md#device-error-codes), as field staff and the console name them. */
 export const DEVICE_ERRORS: readonly ErrorCatalogueEntry[] = catalogue;
 
 /** The catalogue entry of an error code such as 'E004', or undefined for anything else. */

@@ -25,7 +25,7 @@ function expiringAccess() {
   return (body: unknown) => () => (refreshed ? [200, body] : [401, { detail: 'expired' }]) as [number, unknown];
 }
 
-describe('client defaults (SPEC §7)', () => {
+describe('client defaults (docs/architecture.md#request-flow)', () => {
   test('calls go under /veritas with cookies, JSON and the XSRF cookie/header names', () => {
     expect(http.defaults.baseURL).toBe('/veritas');
     expect(http.defaults.withCredentials).toBe(true);
@@ -65,7 +65,7 @@ describe('client defaults (SPEC §7)', () => {
   });
 });
 
-describe('silent refresh after a 401 (SPEC §4)', () => {
+describe('silent refresh after a 401 (docs/sessions.md#refresh-in-the-console)', () => {
   test('a 401 refreshes once and replays the request', async () => {
     const answer = expiringAccess();
     api.on('GET api/get_status/', answer([{ id: 1 }]));

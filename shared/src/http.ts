@@ -3,8 +3,8 @@ import { useSession } from './session';
 import type { RoleResponse } from './types';
 
 /**
- * The one HTTP client of the console (SPEC §7): every call goes under /veritas with cookies
- * and JSON. axios copies the XSRF-TOKEN cookie into the X-XSRF-TOKEN header on same-origin
+ * The one HTTP client of the console (docs/architecture.md#request-flow): every call goes under
+ * /veritas with cookies and JSON. axios copies the XSRF-TOKEN cookie into the X-XSRF-TOKEN header on same-origin
  * requests (its default while `withXSRFToken` is unset); never set it to `true`, that would
  * send the token to other origins too.
  */
@@ -117,8 +117,8 @@ export async function checkLoggedIn(): Promise<boolean> {
 }
 
 /**
- * GET user/get_role/ and fill the session store. A failure is only logged (SPEC §8): the user
- * stays signed in, without a role, so only the screens open to every role are offered.
+ * GET user/get_role/ and fill the session store. A failure is only logged
+ * (docs/errors.md#session-and-top-bar): the user stays signed in, without a role, so only the screens open to every role are offered.
  */
 export async function loadRole(): Promise<void> {
   try {
@@ -140,7 +140,7 @@ export async function loadSession(): Promise<boolean> {
   return true;
 }
 
-/** POST user/logout/ and clear the session; a failing logout is only logged (SPEC §8). */
+/** POST user/logout/ and clear the session; a failing logout is only logged (docs/errors.md#session-and-top-bar). */
 export async function logout(): Promise<void> {
   try {
     await http.post('user/logout/');

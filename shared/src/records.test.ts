@@ -30,7 +30,7 @@ describe('recordStatus', () => {
   test('a submitted and verified record is verified at hub', () => {
     expect(recordStatus(makeRecord(verified))).toBe('verified at hub');
   });
-  test('a submitted, verified and RC-verified record is Detatched (SPEC spelling)', () => {
+  test('a submitted, verified and RC-verified record is Detatched (spelling kept, docs/screens.md#status)', () => {
     expect(recordStatus(makeRecord(detached))).toBe('Detatched');
   });
   test('verification without submission is still Pending', () => {

@@ -1,8 +1,8 @@
-// Display rules over device records (SPEC §2 pick list, §4 states). Pure functions: the
+// Display rules over device records (docs/screens.md#device-pick-list). Pure functions: the
 // pick list and the dashboard derive everything they show about a record from here.
 import type { DeviceRecord, DeviceType } from './types';
 
-/** SPEC §4 wording, including its spelling of 'Detatched'. */
+/** The status texts of docs/screens.md#status, including the spelling 'Detatched'. */
 export type RecordStatus = 'Pending' | 'Submitted for verification' | 'verified at hub' | 'Detatched';
 
 export function recordStatus(r: DeviceRecord): RecordStatus {

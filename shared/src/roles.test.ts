@@ -20,7 +20,7 @@ describe('role labels', () => {
   });
 });
 
-describe('menus (SPEC §2, §6)', () => {
+describe('menus (docs/screens.md#top-bar)', () => {
   test.each<Role>(['admin', 'super_admin'])('%s sees the whole Data menu: Upload, Download APK, White Label, Download, Stats', (role) => {
     expect(labels('Data', role)).toEqual(['Upload', 'Download APK', 'White Label', 'Download', 'Stats']);
   });
@@ -69,7 +69,7 @@ describe('route access', () => {
   });
 });
 
-describe('roles a creator may assign (SPEC §6)', () => {
+describe('roles a creator may assign (docs/screens.md#server-side-rights)', () => {
   test.each<[Role, Role[]]>([
     ['incharge', ['executive', 'operators']],
     ['central_ops', ['incharge', 'executive']],
@@ -105,7 +105,7 @@ describe('group creation and user deletion', () => {
   });
 });
 
-describe('dashboard start hub (SPEC §6)', () => {
+describe('dashboard start hub (docs/dashboard.md#start-hub)', () => {
   test.each<Role>(['admin', 'super_admin'])('%s starts with all hubs even with a hub of their own', (role) => {
     expect(dashboardStartHub(role, 'BLR01')).toBe(ALL_HUBS);
   });
@@ -120,7 +120,7 @@ describe('dashboard start hub (SPEC §6)', () => {
   });
 });
 
-describe('userActionRefusal (CONTRACT "Roles on the server": activate/deactivate/delete)', () => {
+describe('userActionRefusal (docs/screens.md#server-side-rights: activate/deactivate/delete)', () => {
   test('nobody acts on their own account', () => {
     for (const action of ['toggle', 'delete'] as const) {
       expect(userActionRefusal(action, { user: 'ravi', role: 'super_admin' }, { username: 'ravi', role: 'super_admin' })).toBe(

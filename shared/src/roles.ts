@@ -1,6 +1,7 @@
 import type { Role } from './types';
 
-// Roles and permissions as the console shows them (SPEC §6); the server enforces its own.
+// Roles and permissions as the console shows them (docs/screens.md#routes); the server enforces
+// its own (docs/screens.md#server-side-rights).
 
 export const ROLES: readonly Role[] = ['operators', 'executive', 'incharge', 'central_ops', 'admin', 'super_admin'];
 
@@ -42,7 +43,7 @@ export type MenuItem =
   | { menu: MenuName; label: string; route: RouteName }
   | { menu: MenuName; label: string; action: MenuCommand; roles: readonly Role[] };
 
-/** The items of the two top-bar menus, in display order (SPEC §2). */
+/** The items of the two top-bar menus, in display order (docs/screens.md#data-menu, docs/screens.md#user-management-menu). */
 export const MENU_ITEMS: readonly MenuItem[] = [
   { menu: 'Data', label: 'Upload', route: 'Upload' },
   { menu: 'Data', label: 'Download APK', action: 'downloadApk', roles: ADMINS },
@@ -84,8 +85,8 @@ export function canDeleteUser(role: Role | null): boolean {
 
 /**
  * Why the signed-in user may not (de)activate or delete `target`, or null when they may: never
- * oneself, and (de)activation only of roles the actor may assign (the server's rule, CONTRACT
- * "Roles on the server"; admins list users they cannot change).
+ * oneself, and (de)activation only of roles the actor may assign (the server's rule,
+ * docs/screens.md#server-side-rights; admins list users they cannot change).
  */
 export function userActionRefusal(
   action: 'toggle' | 'delete',

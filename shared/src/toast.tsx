@@ -4,8 +4,8 @@ import { serverMessage } from './http';
 import './tokens.css';
 
 /**
- * The toasts of the console (top right, 5 s; SPEC §9). Use `toast` from @veritas/shared, never
- * from react-hot-toast directly: the shared singleton owns the one toast store this renders.
+ * The toasts of the console (top right, 5 s; docs/errors.md#how-messages-are-shown). Use `toast`
+ * from @veritas/shared, never from react-hot-toast directly: the shared singleton owns the one toast store this renders.
  */
 export { toast };
 

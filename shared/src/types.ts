@@ -1,4 +1,4 @@
-// Shapes of the /veritas API (SPEC §3).
+// Shapes of the /veritas API's requests and answers (each call is described in docs/, by page).
 
 export type Role = 'operators' | 'executive' | 'incharge' | 'central_ops' | 'admin' | 'super_admin';
 

@@ -106,7 +106,7 @@ describe('layout', () => {
   });
 });
 
-describe('menus per role (SPEC §2, §6)', () => {
+describe('menus per role (docs/screens.md#top-bar)', () => {
   test.each<Role>(['admin', 'super_admin'])('%s: Data menu has Upload, Download APK, White Label, Download, Stats', async (role) => {
     signedInAs(api, role);
     renderShell('/Dashboard');

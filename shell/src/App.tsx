@@ -8,7 +8,7 @@ import './shell.css';
 
 const PAGES = Object.keys(REMOTE_PAGES) as RouteName[];
 
-/** The routes of the console (SPEC §2). */
+/** The routes of the console (docs/screens.md#routes). */
 export function App() {
   return (
     <>

@@ -3,7 +3,7 @@ import { useEffect, type ReactNode } from 'react';
 import { Navigate, useNavigate } from '@veritas/shared';
 import { Layout } from './Layout';
 
-/** The layout for signed-in users: checks the login on mount (SPEC §2) and sends everyone else to /login. */
+/** The layout for signed-in users: checks the login on mount (docs/screens.md#protected-layout) and sends everyone else to /login. */
 export function ProtectedLayout() {
   const isAuthenticated = useSession((s) => s.isAuthenticated);
   const navigate = useNavigate();

@@ -91,7 +91,7 @@ export function loadRemotePage(page: RemotePage): Promise<{ default: ComponentTy
   return loadRemoteModule<{ default: ComponentType }>(page.id);
 }
 
-/** The Download APK menu command; a failure is only logged (SPEC §8). */
+/** The Download APK menu command (docs/screens.md#download-apk); a failure is only logged. */
 export async function downloadApk(): Promise<void> {
   try {
     const { default: download } = await loadRemoteModule<{ default: () => Promise<void> }>(DOWNLOAD_APK_MODULE);

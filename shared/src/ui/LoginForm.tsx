@@ -4,7 +4,7 @@ import { http, loadRole, serverMessage } from '../http';
 import type { LoginResponse } from '../types';
 import './LoginForm.css';
 
-/** How long a login message stays on screen (SPEC §9). */
+/** How long a login message stays on screen (docs/errors.md#login). */
 export const LOGIN_MESSAGE_MS = 3000;
 
 export const LOGIN_MESSAGES = {
@@ -27,7 +27,7 @@ export interface LoginFormProps {
   onLoggedIn(): void;
 }
 
-/** The body of the Login page (SPEC §2, §5, §8), used by the shell's /login and each remote run alone. */
+/** The body of the Login page (docs/screens.md#login, docs/errors.md#login), used by the shell's /login and each remote run alone. */
 export function LoginForm({ onLoggedIn }: LoginFormProps) {
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');

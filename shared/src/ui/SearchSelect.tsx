@@ -20,7 +20,7 @@ export interface SearchSelectProps {
   /** Visible label; without it, ariaLabel names the control. */
   label?: string;
   ariaLabel?: string;
-  /** SPEC §9 dropdown defaults. */
+  /** docs/screens.md#dropdowns: at most 300 px high by default. */
   maxMenuHeight?: number;
   /** Below this much room under the control, the menu opens upwards. */
   minMenuHeight?: number;
