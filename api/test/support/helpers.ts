@@ -4,6 +4,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { Role } from '@veritas/shared/domain';
 import { Client as PgClient } from 'pg';
 import { hashPassword } from '../../src/auth/passwords';
 import { openDatabase } from '../../src/db/connection';
@@ -122,7 +123,7 @@ export async function insertUser(database: FreshDatabase, username: string, role
   try {
     await db.kysely
       .insertInto('users')
-      .values({ username, email: `${username}@example.com`, password_hash: await hashPassword(PASSWORD), role, group_id: null, created_at: new Date().toISOString() })
+      .values({ username, email: `${username}@example.com`, password_hash: await hashPassword(PASSWORD), role: role as Role, group_id: null, created_at: new Date().toISOString() })
       .execute();
   } finally {
     await db.kysely.destroy();
