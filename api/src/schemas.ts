@@ -52,6 +52,9 @@ export const Id = (missing: string) =>
     errorMessages: { missing },
   });
 
+/** The answer of a call that only confirms what it did. */
+export const MessageAnswer = Type.Object({ message: Type.String() });
+
 /** A calendar day written YYYY-MM-DD (report/dates.ts): `pattern` checks the form, `format` the day. */
 export const Day = (messages: FieldMessages) =>
   Type.String({ transform: ['trim'], minLength: 1, pattern: '^\\d{4}-\\d{2}-\\d{2}$', format: 'calendar-day', errorMessages: messages });

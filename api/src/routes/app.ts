@@ -8,7 +8,7 @@ import { deviceError } from '@veritas/shared/domain';
 import { revokeSession, startAppSession } from '../auth/sessions';
 import { Credentials, signInUser } from '../auth/signIn';
 import { BadRequest, Conflict, Forbidden, NotFound, type DomainError } from '../errors';
-import { Text } from '../schemas';
+import { MessageAnswer, Text } from '../schemas';
 import {
   ScanRefusal,
   checkDevice,
@@ -116,7 +116,7 @@ export const appRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app;
   const headers = BearerHeaders;
 
-  app.post('/app/logout/', { schema: { headers, response: { 200: Type.Object({ message: Type.String() }) } } }, async (request) => {
+  app.post('/app/logout/', { schema: { headers, response: { 200: MessageAnswer } } }, async (request) => {
     await revokeSession(db, request.user.sessionId);
     return { message: 'Signed out' };
   });

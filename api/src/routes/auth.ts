@@ -7,8 +7,7 @@ import { revokeSession, rotateRefreshToken, sessionOfToken, startSession } from 
 import { Credentials, signInUser } from '../auth/signIn';
 import { Unauthorized } from '../errors';
 import { canUseWeb } from '../roles';
-
-const Message = Type.Object({ message: Type.String() });
+import { MessageAnswer } from '../schemas';
 
 /** Public: they read only credentials or the session cookies. */
 export const signInRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -31,7 +30,7 @@ export const signInRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   // No body: the refresh cookie is the only input.
-  app.post('/user/refresh/', { schema: { response: { 200: Message } } }, async (request, reply) => {
+  app.post('/user/refresh/', { schema: { response: { 200: MessageAnswer } } }, async (request, reply) => {
     const tokens = await rotateRefreshToken(db, request.cookies[REFRESH_COOKIE]);
     if (!tokens) {
       clearSessionCookies(reply);
@@ -42,7 +41,7 @@ export const signInRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   // No body: whichever session cookie is still there names the session to end.
-  app.post('/user/logout/', { schema: { response: { 200: Message } } }, async (request, reply) => {
+  app.post('/user/logout/', { schema: { response: { 200: MessageAnswer } } }, async (request, reply) => {
     const sessionId =
       (await sessionOfToken(db, request.cookies[ACCESS_COOKIE])) ?? (await sessionOfToken(db, request.cookies[REFRESH_COOKIE]));
     if (sessionId) await revokeSession(db, sessionId);

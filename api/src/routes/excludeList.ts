@@ -6,7 +6,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { requireRole } from '../plugins/authentication';
 import { Conflict, NotFound } from '../errors';
 import { canEditWhiteLabels } from '../roles';
-import { Text } from '../schemas';
+import { MessageAnswer, Text } from '../schemas';
 
 const MAX_BRAND_LENGTH = 128;
 
@@ -36,7 +36,7 @@ export const excludeListRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/api/exclude_list/remove/',
-    { preValidation: editors, schema: { body: Brand, response: { 200: Type.Object({ message: Type.String() }) } } },
+    { preValidation: editors, schema: { body: Brand, response: { 200: MessageAnswer } } },
     async (request) => {
       const { brand } = request.body;
       const removed = await db.kysely.deleteFrom('brand_exclusions').where('brand_key', '=', brand.toLowerCase()).executeTakeFirst();

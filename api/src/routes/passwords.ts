@@ -10,8 +10,8 @@ import { revokeUserSessions } from '../auth/sessions';
 import { clearFailures, clearUserFailures, recordFailure, refuseWhenThrottled } from '../auth/loginThrottle';
 import { BadRequest } from '../errors';
 import { canManageUser } from '../roles';
-import { Secret } from '../schemas';
-import { Message, USER_ACTION, UserId, targetOf } from './userTarget';
+import { MessageAnswer, Secret } from '../schemas';
+import { USER_ACTION, UserId, targetOf } from './userTarget';
 
 const NewPassword = Secret('A new password is required.');
 
@@ -38,7 +38,7 @@ export const passwordRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/user/change_password/',
-    { config: USER_ACTION, schema: { body: ChangePassword, response: { 200: Message } } },
+    { config: USER_ACTION, schema: { body: ChangePassword, response: { 200: MessageAnswer } } },
     async (request) => {
       const user = request.user;
       const { current_password: current, new_password: password } = request.body;
@@ -63,7 +63,7 @@ export const passwordRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/user/reset_password/',
-    { config: USER_ACTION, schema: { body: ResetPassword, response: { 200: Message } } },
+    { config: USER_ACTION, schema: { body: ResetPassword, response: { 200: MessageAnswer } } },
     async (request) => {
       const actor = request.user;
       const target = await targetOf(db, request.body.user_id, actor.id, 'reset the password of', (role) => canManageUser(actor.role, role));

@@ -13,8 +13,6 @@ export const UserId = Id('A valid user_id is required.');
 
 export const UserAction = Type.Object({ user_id: UserId });
 
-export const Message = Type.Object({ message: Type.String() });
-
 /** Loads the user `userId` names, refusing oneself and targets `allowed` refuses ("You cannot {verb} ..."). */
 export async function targetOf(db: Db, userId: number | string, actorId: number, verb: string, allowed: (targetRole: Role) => boolean) {
   const id = Number(userId);

@@ -10,9 +10,9 @@ import { MAX_USERNAME_LENGTH } from '../auth/signIn';
 import { nowIso } from '../db/schema';
 import { BadRequest, Forbidden } from '../errors';
 import { canListAllUsers, canManageUser } from '../roles';
-import { OneOf, Secret, Text } from '../schemas';
+import { MessageAnswer, OneOf, Secret, Text } from '../schemas';
 import { ORGANIZATIONS } from './groups';
-import { Message, USER_ACTION, UserAction, targetOf } from './userTarget';
+import { USER_ACTION, UserAction, targetOf } from './userTarget';
 
 const CreateUser = Type.Object(
   {
@@ -119,7 +119,7 @@ export const usersRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       config: USER_ACTION,
       preValidation: requireRole(canDeleteUser, 'Only a super admin can delete users.'),
-      schema: { body: UserAction, response: { 200: Message } },
+      schema: { body: UserAction, response: { 200: MessageAnswer } },
     },
     async (request) => {
       const target = await targetOf(db, request.body.user_id, request.user.id, 'delete', () => true);
@@ -132,7 +132,7 @@ export const usersRoutes: FastifyPluginAsyncTypebox = async (app) => {
     ['deactivate', 0],
     ['activate', 1],
   ] as const) {
-    app.post(`/user/${verb}_user/`, { config: USER_ACTION, schema: { body: UserAction, response: { 200: Message } } }, async (request) => {
+    app.post(`/user/${verb}_user/`, { config: USER_ACTION, schema: { body: UserAction, response: { 200: MessageAnswer } } }, async (request) => {
       const actor = request.user;
       const target = await targetOf(db, request.body.user_id, actor.id, verb, (role) => canManageUser(actor.role, role));
       await db.kysely.updateTable('users').set({ is_active: active }).where('id', '=', target.id).execute();
