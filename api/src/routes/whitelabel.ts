@@ -3,6 +3,7 @@
 // (loaded by migration 003). Error bodies carry `message`, which the console shows.
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Brand } from '@veritas/shared/domain';
 import { sql } from 'kysely';
 import { requireRole } from '../plugins/authentication';
 import { manufacturerKey } from '../db/oui-registry';
@@ -17,7 +18,6 @@ const SEARCH_LIMIT = 50;
 
 /** SPEC.md §3's brand (Brand of @veritas/shared). */
 const BrandAnswer = Type.Object({ id: Type.Integer(), brand: Type.String(), white_labeled_brands: Type.Object({ data: Type.Array(Type.String()) }) });
-type BrandAnswer = { id: number; brand: string; white_labeled_brands: { data: string[] } };
 
 const SaveBrand = Type.Object({
   brand: Text(
@@ -61,7 +61,7 @@ function manufacturerNames(data: readonly string[]): string[] {
 export const whitelabelRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app;
 
-  async function brandsWithManufacturers(brands: { id: number; brand: string }[]): Promise<BrandAnswer[]> {
+  async function brandsWithManufacturers(brands: { id: number; brand: string }[]): Promise<Brand[]> {
     if (brands.length === 0) return [];
     const rows = await db.kysely
       .selectFrom('brand_manufacturers')
@@ -104,7 +104,7 @@ export const whitelabelRoutes: FastifyPluginAsyncTypebox = async (app) => {
     });
   }
 
-  async function createBrand(brand: string): Promise<BrandAnswer> {
+  async function createBrand(brand: string): Promise<Brand> {
     const exists = async () =>
       (await db.kysely.selectFrom('brands').select('id').where('brand_key', '=', brandKey(brand)).executeTakeFirst()) !== undefined;
     const duplicate = () => new Conflict('This brand already exists', { field: 'brand' });
