@@ -6,7 +6,7 @@
 // receiving the bytes does not share its event loop.
 import http from 'node:http';
 import { DEMO_PASSWORD, loadVolumeData } from '../src/index';
-import { Client } from '../test/support/helpers';
+import { WebClient } from '../sim/webClient';
 import { forEachEngine, mb, median, probeGetRole, startServerProcess, withDatabase, type EngineOptions } from './harness';
 
 const RECORDS = Number(process.env.BENCH_RECORDS ?? 100_000);
@@ -42,7 +42,7 @@ async function bench(label: string, options: EngineOptions) {
   const server = await startServerProcess(options);
   try {
     const { base } = server;
-    const client = new Client(base);
+    const client = new WebClient(base);
     if ((await client.login('admin_demo', DEMO_PASSWORD)).status !== 200) throw new Error('login failed');
     const cookie = [...client.cookies].map(([name, c]) => `${name}=${c.value}`).join('; ');
     const url = `${base}/veritas/api/get_status/`;

@@ -3,7 +3,7 @@
 // byte. Prints p50, p95 and max per engine against the goal p95 ≤ 20 ms, the same figures for an
 // empty search as a baseline, and how long the migrations take to load the IEEE registry.
 import { DEMO_PASSWORD, loadVolumeData } from '../src/index';
-import { Client } from '../test/support/helpers';
+import { WebClient } from '../sim/webClient';
 import { percentile } from '../sim/simulation';
 import { forEachEngine, startServerProcess, withDatabase, type EngineOptions } from './harness';
 
@@ -29,7 +29,7 @@ async function bench(label: string, options: EngineOptions) {
 
   const server = await startServerProcess(options);
   try {
-    const client = new Client(server.base);
+    const client = new WebClient(server.base);
     if ((await client.login('admin_demo', DEMO_PASSWORD)).status !== 200) throw new Error('login failed');
     const cookie = [...client.cookies].map(([name, c]) => `${name}=${c.value}`).join('; ');
     const searchFor = async (prefix: string) => {

@@ -11,7 +11,7 @@ import os from 'node:os';
 import zlib from 'node:zlib';
 import { DEMO_PASSWORD, loadVolumeData } from '../src/index';
 import { localMidnight } from '../src/report/dates';
-import { Client } from '../test/support/helpers';
+import { WebClient } from '../sim/webClient';
 import { forEachEngine, mb, probeGetRole, startServerProcess, withDatabase, type EngineOptions, type ServerProcess } from './harness';
 
 const RECORDS = Number(process.env.BENCH_RECORDS ?? 500_000);
@@ -110,7 +110,7 @@ async function bench(label: string, options: EngineOptions) {
 
   const server = await startServerProcess(options);
   try {
-    const client = new Client(server.base);
+    const client = new WebClient(server.base);
     if ((await client.login('admin_demo', DEMO_PASSWORD)).status !== 200) throw new Error('login failed');
     const session = { cookie: [...client.cookies].map(([name, c]) => `${name}=${c.value}`).join('; '), xsrf: client.cookie('XSRF-TOKEN')! };
     server.resetPeakRss(); // so the peak reads as the memory in use now

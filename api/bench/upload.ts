@@ -10,7 +10,7 @@ import os from 'node:os';
 import { hashPassword } from '../src/auth/passwords';
 import { nowIso } from '../src/db/schema';
 import { CHUNK_BYTES } from '../src/upload/store';
-import { Client } from '../test/support/helpers';
+import { WebClient } from '../sim/webClient';
 import { forEachEngine, mb, startServerProcess, withDatabase, type EngineOptions } from './harness';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 500_000);
@@ -83,7 +83,7 @@ async function bench(label: string, options: EngineOptions) {
 
   const server = await startServerProcess(options);
   try {
-    const client = new Client(server.base);
+    const client = new WebClient(server.base);
     if ((await client.login(ADMIN.username, ADMIN.password)).status !== 200) throw new Error('login failed');
     const uploadId = crypto.randomUUID();
     server.resetPeakRss();

@@ -1,5 +1,6 @@
 // The /veritas API as one Fastify plugin: security headers, cookies, request-forgery check,
-// compression, uniform error bodies and the routes.
+// compression, the request schemas' validator, uniform error bodies, and the routes in three
+// scopes by who may call them: anyone (sign-in), a console session, a mobile-app token.
 import zlib from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
@@ -7,15 +8,21 @@ import compress from '@fastify/compress';
 import helmet from '@fastify/helmet';
 import { xsrfGuard } from './auth/cookies';
 import type { Db } from './db/schema';
-import { HttpError } from './http';
-import { appRoutes } from './routes/app';
+import { errorHandler } from './errors';
+import { authentication, requireAppToken, requireSession } from './plugins/authentication';
+import { database } from './plugins/database';
+import { apkRoutes } from './routes/apk';
+import { appRoutes, appSignInRoutes } from './routes/app';
+import { sessionRoutes, signInRoutes } from './routes/auth';
 import { excludeListRoutes } from './routes/excludeList';
+import { groupsRoutes } from './routes/groups';
 import { passwordRoutes } from './routes/passwords';
 import { reportRoutes } from './routes/report';
 import { statusRoutes } from './routes/status';
 import { uploadRoutes } from './routes/upload';
-import { userRoutes } from './routes/user';
+import { usersRoutes } from './routes/users';
 import { whitelabelRoutes } from './routes/whitelabel';
+import { validatorCompiler } from './schemas';
 
 export interface ApiOptions {
   db: Db;
@@ -45,26 +52,35 @@ export async function api(app: FastifyInstance, { db, apkPath }: ApiOptions) {
     },
   });
   app.addHook('onRequest', xsrfGuard);
-
-  app.setErrorHandler((error, request, reply) => {
-    if (error instanceof HttpError) return reply.code(error.statusCode).headers(error.headers).send(error.body);
-    const statusCode = (error as { statusCode?: number }).statusCode ?? 500;
-    if (statusCode >= 500) {
-      request.log.error(error);
-      return reply.code(500).send({ detail: 'Internal server error', error: 'Internal server error' });
-    }
-    // Fastify's own client errors (malformed JSON, body too large...).
-    const message = error instanceof Error ? error.message : String(error);
-    return reply.code(statusCode).send({ detail: message, error: message });
-  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setErrorHandler(errorHandler);
   app.setNotFoundHandler((_request, reply) => reply.code(404).send({ detail: 'Not found' }));
 
-  await app.register(userRoutes, { db, apkPath });
-  await app.register(passwordRoutes, { db });
-  await app.register(statusRoutes, { db });
-  await app.register(uploadRoutes, { db });
-  await app.register(whitelabelRoutes, { db });
-  await app.register(reportRoutes, { db });
-  await app.register(excludeListRoutes, { db });
-  await app.register(appRoutes, { db });
+  await app.register(database, { db });
+  await app.register(authentication);
+
+  // Anyone: sign-in and the session cookies' own calls.
+  await app.register(signInRoutes);
+  await app.register(appSignInRoutes);
+
+  // The console's signed-in user (access cookie).
+  await app.register(async (signedIn) => {
+    signedIn.addHook('preValidation', requireSession);
+    await signedIn.register(sessionRoutes);
+    await signedIn.register(usersRoutes);
+    await signedIn.register(groupsRoutes);
+    await signedIn.register(passwordRoutes);
+    await signedIn.register(apkRoutes, { apkPath });
+    await signedIn.register(statusRoutes);
+    await signedIn.register(uploadRoutes);
+    await signedIn.register(whitelabelRoutes);
+    await signedIn.register(reportRoutes);
+    await signedIn.register(excludeListRoutes);
+  });
+
+  // Field staff's mobile app (bearer token).
+  await app.register(async (mobile) => {
+    mobile.addHook('preValidation', requireAppToken);
+    await mobile.register(appRoutes);
+  });
 }

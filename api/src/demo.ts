@@ -4,18 +4,17 @@
 // every record the console shows has come through the rules. Seeded: the same seed gives the same
 // data; times are relative to the moment of loading, so the dashboard's timeframes have data.
 import crypto from 'node:crypto';
+import type { Role } from '@veritas/shared/domain';
 import { hashPassword } from './auth/passwords';
 import { readOuiRegistry } from './db/oui-registry';
 import type { Db } from './db/schema';
 import { nowIso } from './db/schema';
-import { HttpError } from './http';
-import type { Role } from './roles';
 import { WHITE_LABELS } from './field/catalogue';
 import { DeviceMaker } from './field/devices';
 import { FieldWork, type Clock, type FieldCalls } from './field/fieldWork';
 import { seededRandom, type Random } from './field/random';
 import { makeShipment, shipmentCsv } from './field/shipment';
-import { checkDevice, fieldUserOf, submitDevice, verifyAtHub, verifyAtRc, type FieldUser } from './scan/engine';
+import { ScanRefusal, checkDevice, fieldUserOf, submitDevice, verifyAtHub, verifyAtRc, type FieldUser } from './scan/engine';
 import { ingestUpload } from './upload/ingest';
 import { claimUpload, finishUpload, storeChunk } from './upload/store';
 
@@ -101,13 +100,13 @@ export async function seedDemoOrganization(db: Db): Promise<void> {
   }
 }
 
-/** The engine's calls in-process; a refusal answers its code like the app's HTTP answer does. */
+/** The engine's calls in-process; a refused scan answers its code, as the app's answer carries it. */
 const engineCalls = (db: Db): FieldCalls<FieldUser> => {
   const answer = async (call: Promise<{ result: string }>) => {
     try {
       return (await call).result;
     } catch (error) {
-      if (error instanceof HttpError && typeof error.body.code === 'string') return error.body.code;
+      if (error instanceof ScanRefusal) return error.code;
       throw error;
     }
   };

@@ -1,19 +1,22 @@
-// Device records as the API answers them (SPEC.md §3; DeviceRecord in @veritas/shared).
-// The database itself renders each record as JSON text (SQLite json_object, PostgreSQL
-// row_to_json): for 100k records that is several times faster than building and stringifying
-// JS objects. The shape is written once below; only the JSON functions differ. (PostgreSQL's
-// json_build_object is markedly slower than row_to_json over nested row values.)
+// Device records as the API answers them (SPEC.md §3): DeviceRecord of @veritas/shared, the type
+// the console reads them with. The database itself renders each record as JSON text (SQLite
+// json_object, PostgreSQL row_to_json): for 100k records that is several times faster than
+// building and stringifying JS objects. The shape is written once below, keyed by the shared
+// types, so a field missing on either side fails the type check; only the JSON functions differ.
+// (PostgreSQL's json_build_object is markedly slower than row_to_json over nested row values.)
+import type { DeviceRecord, TrackingInfo, UserRef } from '@veritas/shared/domain';
 import { sql, type RawBuilder } from 'kysely';
 import type { Db, Engine } from './db/schema';
 
 type Json = RawBuilder<unknown>;
 
-/** SQLite: a JSON object. PostgreSQL: a row value whose column names are the keys. */
-function jsonObject(engine: Engine, fields: [string, Json][]): Json {
+/** SQLite: a JSON object. PostgreSQL: a row value whose column names are the keys. Keys in the order written. */
+function jsonObject<T>(engine: Engine, fields: { [K in keyof T]-?: Json }): Json {
+  const entries = Object.entries<Json>(fields);
   if (engine === 'postgres') {
-    return sql`(select j from (select ${sql.join(fields.map(([key, value]) => sql`${value} as ${sql.id(key)}`))}) j)`;
+    return sql`(select j from (select ${sql.join(entries.map(([key, value]) => sql`${value} as ${sql.id(key)}`))}) j)`;
   }
-  return sql`json_object(${sql.join(fields.flatMap(([key, value]) => [sql.lit(key), value]))})`;
+  return sql`json_object(${sql.join(entries.flatMap(([key, value]) => [sql.lit(key), value]))})`;
 }
 
 /** A 0/1 column as a JSON boolean. */
@@ -24,41 +27,38 @@ function flag(engine: Engine, column: string): Json {
 /** {username} of a joined user, or null. */
 function userRef(engine: Engine, alias: string): Json {
   const username = sql.ref(`${alias}.username`);
-  return sql`case when ${username} is null then null else ${jsonObject(engine, [['username', sql`${username}`]])} end`;
+  return sql`case when ${username} is null then null else ${jsonObject<UserRef>(engine, { username: sql`${username}` })} end`;
 }
 
 function recordJson(engine: Engine): Json {
   const col = (name: string): Json => sql`${sql.ref(`d.${name}`)}`;
-  return jsonObject(engine, [
-    ['id', col('id')],
-    [
-      'tracking_id',
-      jsonObject(engine, [
-        ['tracking_id', col('tracking_id')],
-        ['hub_code', col('hub_code')],
-        ['created_date', col('created_date')],
-        ['device_type', col('device_type')],
-        ['is_Blindpick', flag(engine, 'd.is_blindpick')],
-        ['Blind_brand', col('blind_brand')],
-        ['Blind_model', col('blind_model')],
-        ['device_model_name', col('device_model_name')],
-        ['device_brand', col('device_brand')],
-      ]),
-    ],
-    ['is_submit', flag(engine, 'd.is_submit')],
-    ['submit_time', col('submit_time')],
-    ['submitted_by', userRef(engine, 'sb')],
-    ['submitted_device_name', col('submitted_device_name')],
-    ['submitted_manufacturer', col('submitted_manufacturer')],
-    ['is_verified', flag(engine, 'd.is_verified')],
-    ['verify_time', col('verify_time')],
-    ['verified_by', userRef(engine, 'vb')],
-    ['is_verified_rc', flag(engine, 'd.is_verified_rc')],
-    ['verified_by_rc', userRef(engine, 'rb')],
-    ['verify_time_rc', col('verify_time_rc')],
-    ['is_verified_rc_by', flag(engine, 'd.is_verified_rc_by')],
-    ['device_result', col('device_result')],
-  ]);
+  return jsonObject<DeviceRecord>(engine, {
+    id: col('id'),
+    tracking_id: jsonObject<TrackingInfo>(engine, {
+      tracking_id: col('tracking_id'),
+      hub_code: col('hub_code'),
+      created_date: col('created_date'),
+      device_type: col('device_type'),
+      is_Blindpick: flag(engine, 'd.is_blindpick'),
+      Blind_brand: col('blind_brand'),
+      Blind_model: col('blind_model'),
+      device_model_name: col('device_model_name'),
+      device_brand: col('device_brand'),
+    }),
+    is_submit: flag(engine, 'd.is_submit'),
+    submit_time: col('submit_time'),
+    submitted_by: userRef(engine, 'sb'),
+    submitted_device_name: col('submitted_device_name'),
+    submitted_manufacturer: col('submitted_manufacturer'),
+    is_verified: flag(engine, 'd.is_verified'),
+    verify_time: col('verify_time'),
+    verified_by: userRef(engine, 'vb'),
+    is_verified_rc: flag(engine, 'd.is_verified_rc'),
+    verified_by_rc: userRef(engine, 'rb'),
+    verify_time_rc: col('verify_time_rc'),
+    is_verified_rc_by: flag(engine, 'd.is_verified_rc_by'),
+    device_result: col('device_result'),
+  });
 }
 
 /** Every record as JSON text, in id order, one page at a time (keyset paging: each page is an index seek). */

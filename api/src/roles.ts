@@ -1,39 +1,14 @@
-// Who may do what (CONTRACT.md "Roles on the server"). Every permission check uses this module.
-
-export const ROLES = ['operators', 'executive', 'incharge', 'central_ops', 'admin', 'super_admin'] as const;
-export type Role = (typeof ROLES)[number];
-
-export function isRole(value: unknown): value is Role {
-  return typeof value === 'string' && (ROLES as readonly string[]).includes(value);
-}
-
-const ASSIGNABLE: Record<Role, readonly Role[]> = {
-  operators: [],
-  executive: [],
-  incharge: ['executive', 'operators'],
-  central_ops: ['incharge', 'executive'],
-  admin: ['operators', 'executive', 'incharge', 'central_ops'],
-  super_admin: ['operators', 'executive', 'incharge', 'central_ops'],
-};
-
-/** Roles the given role may give to a new user, and whose users it may activate or deactivate. */
-export function assignableRoles(role: string): readonly Role[] {
-  return isRole(role) ? ASSIGNABLE[role] : [];
-}
-
-export function canAssign(creator: string, target: string): boolean {
-  return assignableRoles(creator).includes(target as Role);
-}
-
-const isAdmin = (role: string) => role === 'admin' || role === 'super_admin';
+// What each role may do on the server (CONTRACT.md "Roles on the server"). The rules the console
+// applies too (assignable roles, creating groups, deleting users, who counts as an admin) are
+// @veritas/shared's and imported from there; these are the server's only.
+import { canAssignRole, isAdmin, type Role } from '@veritas/shared/domain';
 
 /** Field staff use the mobile app; the web console refuses them. */
-export const canUseWeb = (role: string) => role !== 'operators';
-export const canCreateGroup = isAdmin;
+export const canUseWeb = (role: Role) => role !== 'operators';
 export const canUpload = isAdmin;
 export const canEditWhiteLabels = isAdmin;
 export const canDownloadApk = isAdmin;
 /** Admins see every user; other roles see the users whose role they may assign. */
 export const canListAllUsers = isAdmin;
-export const canManageUser = (actor: string, targetRole: string) => canAssign(actor, targetRole);
-export const canDeleteUser = (role: string) => role === 'super_admin';
+/** (De)activating a user and resetting their password: users of a role the actor may assign. */
+export const canManageUser = (actor: Role, targetRole: Role) => canAssignRole(actor, targetRole);

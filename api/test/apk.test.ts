@@ -5,46 +5,27 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { ADMIN_PASSWORD, ADMIN_USERNAME, Client, freshDatabase, insertUser, seed, signIn, startServer, type FreshDatabase, type TestServer } from './support/helpers';
+import { ADMIN_PASSWORD, ADMIN_USERNAME, build, signIn, type Client } from './support/build';
 
-let database: FreshDatabase;
-let folder: string;
-let apkFile: string;
+const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'veritas-apk-'));
+const apkFile = path.join(folder, 'app-release.apk');
 /** Not text, and large enough to take several chunks on the way. */
 const APK = crypto.randomBytes(700 * 1024 + 3);
-const servers: TestServer[] = [];
-/** Configured with the package file. */
-let server: TestServer;
+fs.writeFileSync(apkFile, APK);
+afterAll(() => fs.rmSync(folder, { recursive: true, force: true }));
 
-beforeAll(async () => {
-  folder = fs.mkdtempSync(path.join(os.tmpdir(), 'veritas-apk-'));
-  apkFile = path.join(folder, 'app-release.apk');
-  fs.writeFileSync(apkFile, APK);
-  database = await freshDatabase();
-  server = await serve({ apkPath: apkFile });
-  await seed(
-    server.url,
-    [{ code: 'HUB1', organization: 'hub' }],
-    [
-      { username: 'exec1', role: 'executive', group: 'HUB1' },
-      { username: 'incharge1', role: 'incharge', group: 'HUB1' },
-      { username: 'ops1', role: 'central_ops' },
-    ],
-  );
-  await insertUser(database, 'admin1', 'admin');
+/** A server configured with the package file; the tests start others on its database. */
+const api = build({
+  server: { apkPath: apkFile },
+  groups: [{ code: 'HUB1', organization: 'hub' }],
+  users: [
+    { username: 'exec1', role: 'executive', group: 'HUB1' },
+    { username: 'incharge1', role: 'incharge', group: 'HUB1' },
+    { username: 'ops1', role: 'central_ops' },
+    { username: 'admin1', role: 'admin' },
+  ],
 });
-
-afterAll(async () => {
-  for (const started of servers) await started.close();
-  await database?.drop();
-  fs.rmSync(folder, { recursive: true, force: true });
-});
-
-async function serve(options: { apkPath?: string }): Promise<TestServer> {
-  const started = await startServer(database, options);
-  servers.push(started);
-  return started;
-}
+const serve = (options: { apkPath?: string }) => api.start(options);
 
 /**
  * A GET on a connection of its own, closed after the answer: the client has every byte (Content-
@@ -70,8 +51,8 @@ function downloadApk(client: Client, baseUrl: string, headers: Record<string, st
 describe('download_apk', () => {
   test('an admin and a super_admin receive the exact bytes as application/vnd.android.package-archive, attachment veritas_app.apk, with Content-Length', async () => {
     for (const username of ['admin1', ADMIN_USERNAME]) {
-      const client = await signIn(server.url, username, username === ADMIN_USERNAME ? ADMIN_PASSWORD : undefined);
-      const answer = await downloadApk(client, server.url);
+      const client = await signIn(api.url, username, username === ADMIN_USERNAME ? ADMIN_PASSWORD : undefined);
+      const answer = await downloadApk(client, api.url);
       expect(answer.status).toBe(200);
       expect(answer.headers['content-type']).toBe('application/vnd.android.package-archive');
       expect(answer.headers['content-disposition']).toBe('attachment; filename="veritas_app.apk"');
@@ -81,7 +62,7 @@ describe('download_apk', () => {
   });
 
   test('is sent as is (not compressed) even when the client accepts gzip', async () => {
-    const answer = await downloadApk(await signIn(server.url, 'admin1'), server.url, { 'accept-encoding': 'gzip' });
+    const answer = await downloadApk(await signIn(api.url, 'admin1'), api.url, { 'accept-encoding': 'gzip' });
     expect(answer.headers['content-encoding']).toBeUndefined();
     expect(answer.headers['content-length']).toBe(String(APK.length));
     expect(answer.bytes.equals(APK)).toBe(true);
@@ -89,14 +70,14 @@ describe('download_apk', () => {
 
   test.each(['executive', 'incharge', 'central_ops'])('%s: 403 {detail, error}, as only admin and super_admin may', async (role) => {
     const username = { executive: 'exec1', incharge: 'incharge1', central_ops: 'ops1' }[role]!;
-    const answer = await downloadApk(await signIn(server.url, username), server.url);
+    const answer = await downloadApk(await signIn(api.url, username), api.url);
     expect(answer.status).toBe(403);
     const message = 'Only an admin or super admin can download the mobile app package.';
     expect(answer.json()).toEqual({ detail: message, error: message });
   });
 
   test('answers 401 without a session', async () => {
-    expect((await downloadApk(new Client(server.url), server.url)).status).toBe(401);
+    expect((await downloadApk(api.client(), api.url)).status).toBe(401);
   });
 
   test('with no package configured: 404 {detail, error} naming VERITAS_APK_PATH', async () => {

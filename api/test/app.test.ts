@@ -3,14 +3,28 @@
 // the verifications at hub and return centre, and concurrent submissions.
 import crypto from 'node:crypto';
 import { sql } from 'kysely';
-import { openDatabase } from '../src/db/connection';
-import type { Db } from '../src/db/schema';
-import { freshDatabase, insertUser, seed, signIn, startServer, uploadCsv, PASSWORD, type Client, type FreshDatabase, type TestServer } from './support/helpers';
+import { PASSWORD, build, uploadCsv } from './support/build';
 
-let database: FreshDatabase;
-let server: TestServer;
-let db: Db;
-let admin: Client;
+const api = build({
+  groups: [
+    { code: 'HUB1', organization: 'hub' },
+    { code: 'HUB2', organization: 'hub' },
+    { code: 'RC1', organization: 'RC' },
+  ],
+  users: [
+    { username: 'op1', role: 'operators', group: 'HUB1' },
+    { username: 'op2', role: 'operators', group: 'HUB1' },
+    { username: 'op3', role: 'operators', group: 'HUB2' },
+    { username: 'exec1', role: 'executive', group: 'HUB1' },
+    { username: 'inch1', role: 'incharge', group: 'HUB1' },
+    { username: 'exec2', role: 'executive', group: 'HUB2' },
+    { username: 'rc1', role: 'executive', group: 'RC1' },
+    { username: 'ops1', role: 'central_ops' },
+    { username: 'admin1', role: 'admin' },
+  ],
+  signIn: { admin: 'admin1' },
+});
+const { as } = api;
 const tokens: Record<string, string> = {};
 
 const HEADER = 'tracking_id,hub_code,device_type,device_brand,device_model_name,is_blindpick,blind_brand,blind_model,created_date';
@@ -30,7 +44,7 @@ async function ship(...items: Item[]): Promise<string[]> {
   const rows = items.map(({ hub = 'HUB1', brand = 'Samsung', model = 'Galaxy S23', blind = false }, n) =>
     blind ? `${ids[n]},${hub},mobile,,,true,${brand},${model},` : `${ids[n]},${hub},mobile,${brand},${model},false,,,`,
   );
-  const answers = await uploadCsv(admin, 'shipment.csv', `${HEADER}\n${rows.join('\n')}\n`);
+  const answers = await uploadCsv(as.admin!, 'shipment.csv', `${HEADER}\n${rows.join('\n')}\n`);
   expect(answers.at(-1)!.body).toMatchObject({ processed: items.length });
   return ids;
 }
@@ -40,7 +54,7 @@ const colons = (hex: string) => hex.match(/../g)!.join(':');
 
 /** A fresh MAC of the registry organization's first MA-L block. */
 async function macOf(manufacturer: string): Promise<string> {
-  const row = await db.kysely
+  const row = await api.db.kysely
     .selectFrom('oui_prefixes as p')
     .innerJoin('manufacturers as m', 'm.id', 'p.manufacturer_id')
     .select('p.prefix')
@@ -55,7 +69,7 @@ const unknownMac = () => colons(`0A${randomHex(10)}`);
 const samsungMac = () => macOf('Samsung Electronics Co.,Ltd');
 
 async function call(path: string, body: unknown, token?: string): Promise<{ status: number; body: any }> {
-  const response = await fetch(`${server.url}/veritas/app/${path}`, {
+  const response = await fetch(`${api.url}/veritas/app/${path}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
     body: JSON.stringify(body),
@@ -71,45 +85,16 @@ const verify = (path: 'verify_hub' | 'verify_rc', who: string, trackingId: strin
   call(`scan/${path}/`, { tracking_id: trackingId, hardware_id: hardware }, tokens[who]);
 
 async function record(trackingId: string): Promise<any> {
-  const answer = await admin.get('api/get_status/');
+  const answer = await as.admin!.get('api/get_status/');
   return answer.body.find((r: any) => r.tracking_id.tracking_id === trackingId);
 }
 
 beforeAll(async () => {
-  database = await freshDatabase();
-  server = await startServer(database);
-  db = openDatabase(database.options);
-  await seed(
-    server.url,
-    [
-      { code: 'HUB1', organization: 'hub' },
-      { code: 'HUB2', organization: 'hub' },
-      { code: 'RC1', organization: 'RC' },
-    ],
-    [
-      { username: 'op1', role: 'operators', group: 'HUB1' },
-      { username: 'op2', role: 'operators', group: 'HUB1' },
-      { username: 'op3', role: 'operators', group: 'HUB2' },
-      { username: 'exec1', role: 'executive', group: 'HUB1' },
-      { username: 'inch1', role: 'incharge', group: 'HUB1' },
-      { username: 'exec2', role: 'executive', group: 'HUB2' },
-      { username: 'rc1', role: 'executive', group: 'RC1' },
-      { username: 'ops1', role: 'central_ops' },
-    ],
-  );
-  await insertUser(database, 'admin1', 'admin');
-  admin = await signIn(server.url, 'admin1');
   for (const username of ['op1', 'op2', 'op3', 'exec1', 'inch1', 'exec2', 'rc1']) {
     const answer = await appLogin(username);
     expect(answer.status).toBe(200);
     tokens[username] = answer.body.token;
   }
-});
-
-afterAll(async () => {
-  await db?.kysely.destroy();
-  await server?.close();
-  await database?.drop();
 });
 
 describe('app/login/', () => {
@@ -134,15 +119,15 @@ describe('app/login/', () => {
     const [id] = await ship({});
     expect((await call('scan/check/', { tracking_id: id, mac_address: await samsungMac(), model: 'Galaxy S23', hardware_id: 'HW' }, token)).status).toBe(200);
     const hash = crypto.createHash('sha256').update(token).digest('hex');
-    await db.kysely.updateTable('auth_tokens').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where('token_hash', '=', hash).execute();
+    await api.db.kysely.updateTable('auth_tokens').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where('token_hash', '=', hash).execute();
     expect((await call('scan/check/', { tracking_id: id, mac_address: await samsungMac(), model: 'Galaxy S23', hardware_id: 'HW' }, token)).status).toBe(401);
   });
 
   test('deactivation ends the app session and refuses the next sign-in', async () => {
-    await insertUser(database, 'leaver', 'operators');
+    await api.insertUser('leaver', 'operators');
     const { token } = (await appLogin('leaver')).body;
-    const user = await db.kysely.selectFrom('users').select('id').where('username', '=', 'leaver').executeTakeFirstOrThrow();
-    expect((await admin.post('user/deactivate_user/', { user_id: user.id })).status).toBe(200);
+    const user = await api.db.kysely.selectFrom('users').select('id').where('username', '=', 'leaver').executeTakeFirstOrThrow();
+    expect((await as.admin!.post('user/deactivate_user/', { user_id: user.id })).status).toBe(200);
     expect((await call('scan/check/', { tracking_id: 'X', mac_address: unknownMac(), model: '', hardware_id: 'HW' }, token)).status).toBe(401);
     expect((await appLogin('leaver')).status).toBe(403);
   });
@@ -154,7 +139,7 @@ describe('app/login/', () => {
   });
 
   test('only the bearer token authenticates: a console session cookie is not enough', async () => {
-    const consoleUser = await signIn(server.url, 'exec1');
+    const consoleUser = await api.signIn('exec1');
     const answer = await consoleUser.post('app/scan/verify_hub/', { tracking_id: 'X', hardware_id: 'HW' });
     expect(answer.status).toBe(401);
   });
@@ -191,7 +176,7 @@ describe('app/scan/check/ and app/scan/submit/ (operators)', () => {
       is_verified: false,
     });
     expect(Date.parse(stored.submit_time)).toBeGreaterThanOrEqual(before - 1000);
-    const row = await db.kysely.selectFrom('device_records').select(['mac_address', 'hardware_id']).where('tracking_id', '=', id!).executeTakeFirstOrThrow();
+    const row = await api.db.kysely.selectFrom('device_records').select(['mac_address', 'hardware_id']).where('tracking_id', '=', id!).executeTakeFirstOrThrow();
     expect(row).toEqual({ mac_address: expect.stringMatching(/^[0-9A-F]{12}$/), hardware_id: 'HW-1' });
   });
 
@@ -256,8 +241,8 @@ describe('app/scan/check/ and app/scan/submit/ (operators)', () => {
     const [id] = await ship({ brand: 'HP', model: 'Pavilion 14' });
     const mac = await macOf('Hewlett Packard');
     expect((await scan('check', 'op1', id!, { mac, model: 'Pavilion 14' })).body.result).toBe('E006');
-    const brand = await admin.post('api/whitelable/', { brand: 'HP', data: [] });
-    expect((await admin.post('api/whitelable/', { id: brand.body.id, brand: 'HP', data: ['Hewlett Packard'] })).status).toBe(200);
+    const brand = await as.admin!.post('api/whitelable/', { brand: 'HP', data: [] });
+    expect((await as.admin!.post('api/whitelable/', { id: brand.body.id, brand: 'HP', data: ['Hewlett Packard'] })).status).toBe(200);
     expect((await scan('check', 'op1', id!, { mac, model: 'Pavilion 14' })).body.result).toBe('passed');
   });
 
@@ -265,9 +250,9 @@ describe('app/scan/check/ and app/scan/submit/ (operators)', () => {
     const [id] = await ship({ brand: 'Noise', model: 'ColorFit Pro 4' });
     const noiseScan = { mac: unknownMac(), model: 'ColorFit Pro 4' };
     expect((await scan('check', 'op1', id!, noiseScan)).body.result).toBe('passed');
-    expect((await admin.post('api/exclude_list/remove/', { brand: 'noise' })).status).toBe(200);
+    expect((await as.admin!.post('api/exclude_list/remove/', { brand: 'noise' })).status).toBe(200);
     expect((await scan('check', 'op1', id!, noiseScan)).body.result).toBe('E005');
-    expect((await admin.post('api/exclude_list/', { brand: 'Noise' })).status).toBe(201);
+    expect((await as.admin!.post('api/exclude_list/', { brand: 'Noise' })).status).toBe(201);
     expect((await scan('check', 'op1', id!, noiseScan)).body.result).toBe('passed');
   });
 
@@ -353,21 +338,21 @@ describe('concurrent submissions', () => {
 
 describe('api/exclude_list/', () => {
   test('lists the exempt brands for any console user, seeded with brands whose MACs name other makers', async () => {
-    const answer = await (await signIn(server.url, 'exec1')).get('api/exclude_list/');
+    const answer = await (await api.signIn('exec1')).get('api/exclude_list/');
     expect(answer.status).toBe(200);
     expect(answer.body).toEqual(expect.arrayContaining([{ brand: 'boAt' }, { brand: 'Fire-Boltt' }, { brand: 'Mivi' }]));
   });
 
   test('admins add (201; 409 when present, case aside) and remove (200; 404 when absent)', async () => {
-    expect((await admin.post('api/exclude_list/', { brand: 'Acme Buds' })).status).toBe(201);
-    expect((await admin.post('api/exclude_list/', { brand: 'ACME BUDS' })).status).toBe(409);
-    expect((await admin.post('api/exclude_list/remove/', { brand: 'acme buds' })).status).toBe(200);
-    expect((await admin.post('api/exclude_list/remove/', { brand: 'Acme Buds' })).status).toBe(404);
-    expect((await admin.post('api/exclude_list/', { brand: ' ' })).status).toBe(400);
+    expect((await as.admin!.post('api/exclude_list/', { brand: 'Acme Buds' })).status).toBe(201);
+    expect((await as.admin!.post('api/exclude_list/', { brand: 'ACME BUDS' })).status).toBe(409);
+    expect((await as.admin!.post('api/exclude_list/remove/', { brand: 'acme buds' })).status).toBe(200);
+    expect((await as.admin!.post('api/exclude_list/remove/', { brand: 'Acme Buds' })).status).toBe(404);
+    expect((await as.admin!.post('api/exclude_list/', { brand: ' ' })).status).toBe(400);
   });
 
   test('other roles may not change it', async () => {
-    const executive = await signIn(server.url, 'exec1');
+    const executive = await api.signIn('exec1');
     expect((await executive.post('api/exclude_list/', { brand: 'Acme' })).status).toBe(403);
     expect((await executive.post('api/exclude_list/remove/', { brand: 'boAt' })).status).toBe(403);
   });

@@ -1,55 +1,39 @@
 // Sign-in, its throttling, sessions and request-forgery protection (CONTRACT.md "Sessions and security").
-import { openDatabase } from '../src/db/connection';
-import type { Db } from '../src/db/schema';
 import { ADDRESS_MAX_FAILURES, FAILURE_WINDOW_MS, PAIR_MAX_FAILURES } from '../src/auth/loginThrottle';
-import { ADMIN_PASSWORD, ADMIN_USERNAME, Client, PASSWORD, freshDatabase, seed, signIn, startServer, type Answer, type FreshDatabase, type TestServer } from './support/helpers';
-
-let database: FreshDatabase;
-let server: TestServer;
-let admin: Client;
-let db: Db;
+import { ADMIN_PASSWORD, ADMIN_USERNAME, PASSWORD, build, type Answer, type Client } from './support/build';
 
 const OFFICE = ['office1', 'office2', 'office3', 'office4', 'office5'];
 
-beforeAll(async () => {
-  database = await freshDatabase();
-  server = await startServer(database);
-  admin = await seed(
-    server.url,
-    [{ code: 'HUB1', organization: 'hub' }],
-    [
-      { username: 'exec1', role: 'executive', group: 'HUB1' },
-      { username: 'exec2', role: 'executive', group: 'HUB1' },
-      { username: 'exec3', role: 'executive', group: 'HUB1' },
-      { username: 'wm1', role: 'operators', group: 'HUB1' },
-      { username: 'sleeper', role: 'executive', group: 'HUB1' },
-      { username: 'typist', role: 'executive', group: 'HUB1' },
-      { username: 'unlucky', role: 'executive', group: 'HUB1' },
-      { username: 'patient', role: 'executive', group: 'HUB1' },
-      { username: 'unhashable', role: 'executive', group: 'HUB1' },
-      ...OFFICE.map((username) => ({ username, role: 'executive', group: 'HUB1' })),
-    ],
-  );
-  db = openDatabase(database.options);
-  // A stored hash that scrypt refuses (N must be a power of 2): checking this user's password
-  // answers 500, so a 429 for it shows that the password was not checked.
-  await db.kysely.updateTable('users').set({ password_hash: 'scrypt$3$8$1$c2FsdA==$a2V5' }).where('username', '=', 'unhashable').execute();
+const api = build({
+  groups: [{ code: 'HUB1', organization: 'hub' }],
+  users: [
+    { username: 'exec1', role: 'executive', group: 'HUB1' },
+    { username: 'exec2', role: 'executive', group: 'HUB1' },
+    { username: 'exec3', role: 'executive', group: 'HUB1' },
+    { username: 'wm1', role: 'operators', group: 'HUB1' },
+    { username: 'sleeper', role: 'executive', group: 'HUB1' },
+    { username: 'typist', role: 'executive', group: 'HUB1' },
+    { username: 'unlucky', role: 'executive', group: 'HUB1' },
+    { username: 'patient', role: 'executive', group: 'HUB1' },
+    { username: 'unhashable', role: 'executive', group: 'HUB1' },
+    ...OFFICE.map((username) => ({ username, role: 'executive' as const, group: 'HUB1' })),
+  ],
 });
 
-afterAll(async () => {
-  await db?.kysely.destroy();
-  await server?.close();
-  await database?.drop();
+beforeAll(async () => {
+  // A stored hash that scrypt refuses (N must be a power of 2): checking this user's password
+  // answers 500, so a 429 for it shows that the password was not checked.
+  await api.db.kysely.updateTable('users').set({ password_hash: 'scrypt$3$8$1$c2FsdA==$a2V5' }).where('username', '=', 'unhashable').execute();
 });
 
 const userId = async (username: string): Promise<number> => {
-  const users = await admin.get('user/get_users/');
+  const users = await api.superAdmin.get('user/get_users/');
   return users.body.find((u: { username: string }) => u.username === username).id;
 };
 
 describe('login', () => {
   test('valid credentials answer 200 {is_webview:true, role} and set httpOnly access and refresh cookies and a new XSRF cookie', async () => {
-    const client = new Client(server.url);
+    const client = api.client();
     await client.get('user/is_LoggedIn/');
     const before = client.cookie('XSRF-TOKEN');
     const answer = await client.login('exec1');
@@ -68,19 +52,19 @@ describe('login', () => {
   });
 
   test('wrong password answers 401 "Invalid username or password" (res and detail)', async () => {
-    const answer = await new Client(server.url).login('exec1', 'wrong-password');
+    const answer = await api.client().login('exec1', 'wrong-password');
     expect(answer.status).toBe(401);
     expect(answer.body).toEqual({ res: 'Invalid username or password', detail: 'Invalid username or password' });
   });
 
   test('unknown username answers 401 like a wrong password', async () => {
-    const answer = await new Client(server.url).login('nobody-here', 'whatever');
+    const answer = await api.client().login('nobody-here', 'whatever');
     expect(answer.status).toBe(401);
     expect(answer.body.detail).toBe('Invalid username or password');
   });
 
   test('missing username or password answers 400 naming the field', async () => {
-    const client = new Client(server.url);
+    const client = api.client();
     await client.get('user/is_LoggedIn/');
     const noUser = await client.post('user/login/', { username: '', password: 'x' });
     expect(noUser.status).toBe(400);
@@ -91,7 +75,7 @@ describe('login', () => {
   });
 
   test('role operators is refused web login: 200 {is_webview:false, role:"operators"} and no session cookie', async () => {
-    const client = new Client(server.url);
+    const client = api.client();
     await client.get('user/is_LoggedIn/');
     const answer = await client.post('user/login/', { username: 'wm1', password: PASSWORD });
     expect(answer.status).toBe(200);
@@ -102,8 +86,8 @@ describe('login', () => {
 
   test('a deactivated user gets 403 {res:"Account is deactivated"} and no session', async () => {
     const id = await userId('sleeper');
-    expect((await admin.post('user/deactivate_user/', { user_id: id })).status).toBe(200);
-    const client = new Client(server.url);
+    expect((await api.superAdmin.post('user/deactivate_user/', { user_id: id })).status).toBe(200);
+    const client = api.client();
     const answer = await client.login('sleeper');
     expect(answer.status).toBe(403);
     expect(answer.body).toEqual({ res: 'Account is deactivated', detail: 'Account is deactivated' });
@@ -113,7 +97,7 @@ describe('login', () => {
 
 describe('XSRF', () => {
   test('a GET sets a readable (not httpOnly) XSRF-TOKEN cookie with path / when missing, and not again once present', async () => {
-    const client = new Client(server.url);
+    const client = api.client();
     const first = await client.get('user/is_LoggedIn/');
     const line = first.setCookies.find((c) => c.startsWith('XSRF-TOKEN='));
     expect(line).toMatch(/Path=\//);
@@ -125,7 +109,7 @@ describe('XSRF', () => {
   test.each(['user/login/', 'user/refresh/', 'user/logout/', 'user/create/', 'user/create_group/', 'user/deactivate_user/'])(
     'POST %s without the X-XSRF-TOKEN header is 403 with detail',
     async (path) => {
-      const client = await signIn(server.url, 'exec2');
+      const client = await api.signIn('exec2');
       const answer = await client.post(path, { username: 'exec2', password: PASSWORD }, { xsrf: false });
       expect(answer.status).toBe(403);
       expect(answer.body.detail).toMatch(/CSRF/);
@@ -133,14 +117,14 @@ describe('XSRF', () => {
   );
 
   test('POST with a header that does not match the XSRF cookie is 403', async () => {
-    const client = await signIn(server.url, 'exec2');
+    const client = await api.signIn('exec2');
     const answer = await client.post('user/logout/', {}, { xsrf: 'not-the-cookie' });
     expect(answer.status).toBe(403);
     expect((await client.get('user/is_LoggedIn/')).status).toBe(200);
   });
 
   test('POST without the XSRF cookie is 403 even with a header', async () => {
-    const client = new Client(server.url);
+    const client = api.client();
     const answer = await client.post('user/login/', { username: 'exec2', password: PASSWORD }, { xsrf: 'made-up' });
     expect(answer.status).toBe(403);
     expect(answer.body).toMatchObject({ res: expect.stringMatching(/CSRF/), detail: expect.stringMatching(/CSRF/) });
@@ -149,12 +133,12 @@ describe('XSRF', () => {
 
 describe('is_LoggedIn', () => {
   test('answers 200 with a valid access cookie and 401 with none or a forged one', async () => {
-    const client = await signIn(server.url, 'exec2');
+    const client = await api.signIn('exec2');
     expect((await client.get('user/is_LoggedIn/')).status).toBe(200);
-    const anonymous = await new Client(server.url).get('user/is_LoggedIn/');
+    const anonymous = await api.client().get('user/is_LoggedIn/');
     expect(anonymous.status).toBe(401);
     expect(anonymous.body.detail).toEqual(expect.any(String));
-    const forged = new Client(server.url);
+    const forged = api.client();
     const answer = await forged.get('user/is_LoggedIn/', { headers: { cookie: 'veritas_access=forged' } });
     expect(answer.status).toBe(401);
   });
@@ -162,7 +146,7 @@ describe('is_LoggedIn', () => {
 
 describe('refresh', () => {
   test('rotates both session cookies; the new access cookie works', async () => {
-    const client = await signIn(server.url, 'exec3');
+    const client = await api.signIn('exec3');
     const oldAccess = client.cookie('veritas_access');
     const oldRefresh = client.cookie('veritas_refresh');
     const answer = await client.post('user/refresh/');
@@ -173,11 +157,11 @@ describe('refresh', () => {
   });
 
   test('reusing a rotated refresh token revokes the whole family: 401, and the newest tokens stop working', async () => {
-    const client = await signIn(server.url, 'exec3');
+    const client = await api.signIn('exec3');
     const stolen = client.cookie('veritas_refresh')!;
     expect((await client.post('user/refresh/')).status).toBe(200);
 
-    const attacker = new Client(server.url);
+    const attacker = api.client();
     await attacker.get('user/is_LoggedIn/');
     const replay = await attacker.request('POST', 'user/refresh/', { headers: { cookie: `veritas_refresh=${stolen}; XSRF-TOKEN=t`, 'x-xsrf-token': 't' } });
     expect(replay.status).toBe(401);
@@ -187,7 +171,7 @@ describe('refresh', () => {
   });
 
   test('without a refresh cookie answers 401', async () => {
-    const client = new Client(server.url);
+    const client = api.client();
     await client.get('user/is_LoggedIn/');
     const answer = await client.post('user/refresh/');
     expect(answer.status).toBe(401);
@@ -195,8 +179,8 @@ describe('refresh', () => {
   });
 
   test('other sessions of the same user are not affected by one family being revoked', async () => {
-    const first = await signIn(server.url, 'exec3');
-    const second = await signIn(server.url, 'exec3');
+    const first = await api.signIn('exec3');
+    const second = await api.signIn('exec3');
     expect((await first.post('user/logout/')).status).toBe(200);
     expect((await second.get('user/is_LoggedIn/')).status).toBe(200);
   });
@@ -204,7 +188,7 @@ describe('refresh', () => {
 
 describe('logout', () => {
   test('revokes the session: the old access cookie and refresh token are refused afterwards, and cookies are cleared', async () => {
-    const client = await signIn(server.url, 'exec2');
+    const client = await api.signIn('exec2');
     const access = client.cookie('veritas_access')!;
     const refresh = client.cookie('veritas_refresh')!;
     const answer = await client.post('user/logout/');
@@ -212,7 +196,7 @@ describe('logout', () => {
     expect(client.cookie('veritas_access')).toBeUndefined();
     expect(client.cookie('veritas_refresh')).toBeUndefined();
 
-    const replay = new Client(server.url);
+    const replay = api.client();
     expect((await replay.get('user/is_LoggedIn/', { headers: { cookie: `veritas_access=${access}` } })).status).toBe(401);
     const refreshed = await replay.request('POST', 'user/refresh/', { headers: { cookie: `veritas_refresh=${refresh}; XSRF-TOKEN=t`, 'x-xsrf-token': 't' } });
     expect(refreshed.status).toBe(401);
@@ -221,16 +205,16 @@ describe('logout', () => {
 
 describe('deactivation', () => {
   test("a deactivated user's open session stops working immediately, refresh fails, and activation lets them log in again", async () => {
-    const client = await signIn(server.url, 'exec1');
+    const client = await api.signIn('exec1');
     expect((await client.get('user/get_role/')).status).toBe(200);
     const id = await userId('exec1');
-    expect((await admin.post('user/deactivate_user/', { user_id: id })).status).toBe(200);
+    expect((await api.superAdmin.post('user/deactivate_user/', { user_id: id })).status).toBe(200);
     expect((await client.get('user/get_role/')).status).toBe(401);
     expect((await client.post('user/refresh/')).status).toBe(401);
-    expect((await new Client(server.url).login('exec1')).status).toBe(403);
+    expect((await api.client().login('exec1')).status).toBe(403);
 
-    expect((await admin.post('user/activate_user/', { user_id: id })).status).toBe(200);
-    expect((await new Client(server.url).login('exec1')).status).toBe(200);
+    expect((await api.superAdmin.post('user/activate_user/', { user_id: id })).status).toBe(200);
+    expect((await api.client().login('exec1')).status).toBe(200);
   });
 });
 
@@ -239,7 +223,7 @@ describe('sign-in throttling', () => {
   // above use 127.0.0.1.
   let lastHost = 1;
   const newAddress = () => `127.0.0.${++lastHost}`;
-  const clientFrom = (localAddress: string) => new Client(server.url, { localAddress });
+  const clientFrom = (localAddress: string) => api.client({ localAddress });
   const WINDOW_SECONDS = FAILURE_WINDOW_MS / 1000;
   const PAIR_REFUSAL = 'Too many failed sign-in attempts for this username from your address. Try again in 15 minutes.';
   const ADDRESS_REFUSAL = 'Too many failed sign-in attempts from your address. Try again in 15 minutes.';
@@ -262,9 +246,9 @@ describe('sign-in throttling', () => {
 
   /** Moves the address's failures back in time, as if `ms` had passed. */
   async function age(address: string, ms: number) {
-    const rows = await db.kysely.selectFrom('login_failures').select(['id', 'failed_at']).where('client_address', '=', address).execute();
+    const rows = await api.db.kysely.selectFrom('login_failures').select(['id', 'failed_at']).where('client_address', '=', address).execute();
     for (const { id, failed_at } of rows) {
-      await db.kysely.updateTable('login_failures').set({ failed_at: new Date(Date.parse(failed_at) - ms).toISOString() }).where('id', '=', id).execute();
+      await api.db.kysely.updateTable('login_failures').set({ failed_at: new Date(Date.parse(failed_at) - ms).toISOString() }).where('id', '=', id).execute();
     }
   }
 
@@ -322,7 +306,7 @@ describe('sign-in throttling', () => {
     const sprayedAddress = newAddress();
     const sprayed = clientFrom(sprayedAddress);
     const store = (ago: number) =>
-      db.kysely
+      api.db.kysely
         .insertInto('login_failures')
         .values(Array.from({ length: ADDRESS_MAX_FAILURES }, (_, i) => ({ client_address: sprayedAddress, username: `old-${i}`, failed_at: new Date(Date.now() - ago).toISOString() })))
         .execute();
@@ -333,7 +317,7 @@ describe('sign-in throttling', () => {
 
     // The next failure, from anywhere, deletes every failure older than the window.
     const olderThanWindow = () =>
-      db.kysely.selectFrom('login_failures').select('client_address').where('failed_at', '<=', new Date(Date.now() - FAILURE_WINDOW_MS).toISOString()).execute();
+      api.db.kysely.selectFrom('login_failures').select('client_address').where('failed_at', '<=', new Date(Date.now() - FAILURE_WINDOW_MS).toISOString()).execute();
     expect((await olderThanWindow()).length).toBeGreaterThanOrEqual(ADDRESS_MAX_FAILURES);
     await fail(clientFrom(newAddress()), 'nobody-at-all', 1);
     expect(await olderThanWindow()).toEqual([]);

@@ -2,27 +2,20 @@
 import { Migrator, sql } from 'kysely';
 import { migrateToLatest, openDatabase } from '../src/index';
 import { migrationsFor } from '../src/db/migrations';
-import { ADMIN_PASSWORD, ADMIN_USERNAME, Client, freshDatabase, startServer, type FreshDatabase } from './support/helpers';
+import { ADMIN_PASSWORD, ADMIN_USERNAME, Client, build, freshDatabase } from './support/build';
 
-let database: FreshDatabase;
-
-beforeAll(async () => {
-  database = await freshDatabase();
-});
-
-afterAll(async () => {
-  await database?.drop();
-});
+/** A fresh database; each test starts the servers it needs on it. */
+const api = build({ start: false });
 
 describe('migrations', () => {
   test('are idempotent: starting twice on the same database applies each migration once and keeps the data', async () => {
-    const first = await startServer(database);
+    const first = await api.start();
     const admin = new Client(first.url);
     expect((await admin.login(ADMIN_USERNAME, ADMIN_PASSWORD)).status).toBe(200);
     expect((await admin.post('user/create_group/', { name: 'KEEP1', code: 'KEEP1', organization: 'hub' })).status).toBe(201);
     await first.close();
 
-    const second = await startServer(database);
+    const second = await api.start();
     try {
       const again = new Client(second.url);
       expect((await again.login(ADMIN_USERNAME, ADMIN_PASSWORD)).status).toBe(200);
@@ -31,14 +24,9 @@ describe('migrations', () => {
       await second.close();
     }
 
-    const db = openDatabase(database.options);
-    try {
-      await migrateToLatest(db);
-      const applied = await sql<{ name: string }>`select name from kysely_migration`.execute(db.kysely);
-      expect(applied.rows.map((r) => r.name)).toEqual(Object.keys(migrationsFor(db.engine)));
-    } finally {
-      await db.kysely.destroy();
-    }
+    await migrateToLatest(api.db);
+    const applied = await sql<{ name: string }>`select name from kysely_migration`.execute(api.db.kysely);
+    expect(applied.rows.map((r) => r.name)).toEqual(Object.keys(migrationsFor(api.db.engine)));
   });
 });
 
@@ -63,7 +51,7 @@ describe('005_login_throttle', () => {
 
 describe('admin bootstrap', () => {
   test('creates the super_admin only when no user has that name; a later start does not change its password', async () => {
-    const server = await startServer(database, { adminPassword: 'a-different-password' });
+    const server = await api.start({ adminPassword: 'a-different-password' });
     try {
       expect((await new Client(server.url).login(ADMIN_USERNAME, 'a-different-password')).status).toBe(401);
       const client = new Client(server.url);
@@ -74,16 +62,9 @@ describe('admin bootstrap', () => {
   });
 
   test('without a password, generates one and prints it in a banner on stdout', async () => {
-    const lines: string[] = [];
-    const spy = jest.spyOn(console, 'log').mockImplementation((...args: unknown[]) => void lines.push(args.join(' ')));
-    let server;
+    const server = await api.start({ adminUsername: 'generated_admin', adminPassword: undefined });
     try {
-      server = await startServer(database, { adminUsername: 'generated_admin', adminPassword: undefined });
-    } finally {
-      spy.mockRestore();
-    }
-    try {
-      const banner = lines.join('\n');
+      const banner = server.output;
       const password = /password: (\S+)/.exec(banner)?.[1];
       expect(banner).toMatch(/username: generated_admin/);
       expect(password).toBeDefined();
@@ -103,7 +84,7 @@ describe('configuration from the environment', () => {
   test('VERITAS_ADMIN_USERNAME/PASSWORD name the bootstrap admin', async () => {
     process.env.VERITAS_ADMIN_USERNAME = 'env_admin';
     process.env.VERITAS_ADMIN_PASSWORD = 'Env-Admin-Pass-9';
-    const server = await startServer(database, { adminUsername: undefined, adminPassword: undefined });
+    const server = await api.start({ adminUsername: undefined, adminPassword: undefined });
     try {
       const client = new Client(server.url);
       expect((await client.login('env_admin', 'Env-Admin-Pass-9')).body).toEqual({ is_webview: true, role: 'super_admin' });

@@ -3,18 +3,7 @@
 // sessions they end.
 import { PAIR_MAX_FAILURES } from '../src/auth/loginThrottle';
 import { hashPassword, verifyPassword } from '../src/auth/passwords';
-import {
-  ADMIN_USERNAME,
-  Client,
-  PASSWORD,
-  freshDatabase,
-  insertUser,
-  seed,
-  signIn,
-  startServer,
-  type FreshDatabase,
-  type TestServer,
-} from './support/helpers';
+import { ADMIN_USERNAME, PASSWORD, build } from './support/build';
 
 test('passwords are stored as salted scrypt hashes: the same password hashes differently and verifies', async () => {
   const a = await hashPassword('Veritas@123');
@@ -27,10 +16,6 @@ test('passwords are stored as salted scrypt hashes: the same password hashes dif
   expect(await verifyPassword('Veritas@123', 'garbage')).toBe(false);
 });
 
-let database: FreshDatabase;
-let server: TestServer;
-let superAdmin: Client;
-
 const ROLES = ['operators', 'executive', 'incharge', 'central_ops', 'admin', 'super_admin'] as const;
 /** Whom each role may deactivate (CONTRACT.md "Roles on the server"): reset follows the same rule. */
 const MANAGES: Record<string, readonly string[]> = {
@@ -40,7 +25,6 @@ const MANAGES: Record<string, readonly string[]> = {
   admin: ['operators', 'executive', 'incharge', 'central_ops'],
   super_admin: ['operators', 'executive', 'incharge', 'central_ops'],
 };
-const actors: Record<string, Client> = {};
 const ids = new Map<string, number>();
 
 /** Each part of the rule, with a password breaking it for the user `username` and the message. */
@@ -51,40 +35,36 @@ const RULE_CASES = (username: string) => [
   ['on the list of common passwords', 'Password123', 'This password is too common: choose one that is harder to guess'],
 ];
 
-beforeAll(async () => {
-  database = await freshDatabase();
-  server = await startServer(database);
-  const users = [
+const api = build({
+  groups: [{ code: 'HUB1', organization: 'hub' }],
+  users: [
     // Actors (signed in below) and one target per role for the rights matrix.
     { username: 'a_central_ops', role: 'central_ops' },
     { username: 'a_incharge', role: 'incharge', group: 'HUB1' },
     { username: 'a_executive', role: 'executive', group: 'HUB1' },
-    ...['operators', 'executive', 'incharge', 'central_ops'].map((role) => ({ username: `t_${role}`, role, group: role === 'central_ops' ? undefined : 'HUB1' })),
+    ...(['operators', 'executive', 'incharge', 'central_ops'] as const).map((role) => ({ username: `t_${role}`, role, group: role === 'central_ops' ? undefined : 'HUB1' })),
     // Users whose passwords and sessions the flows below change.
     { username: 'pw_changer', role: 'executive', group: 'HUB1' },
     { username: 'guesser', role: 'executive', group: 'HUB1' },
     { username: 'reset_me', role: 'executive', group: 'HUB1' },
     { username: 'locked_out', role: 'executive', group: 'HUB1' },
-  ];
-  superAdmin = await seed(server.url, [{ code: 'HUB1', organization: 'hub' }], users);
-  for (const [username, role] of [['a_admin', 'admin'], ['t_admin', 'admin'], ['t_super_admin', 'super_admin']]) {
-    await insertUser(database, username!, role!);
-  }
-  for (const user of (await superAdmin.get('user/get_users/')).body) ids.set(user.username, user.id);
-  actors.super_admin = superAdmin;
-  for (const role of ['admin', 'central_ops', 'incharge', 'executive']) actors[role] = await signIn(server.url, `a_${role}`);
+    { username: 'a_admin', role: 'admin' },
+    { username: 't_admin', role: 'admin' },
+    { username: 't_super_admin', role: 'super_admin' },
+  ],
+  signIn: { super_admin: ADMIN_USERNAME, admin: 'a_admin', central_ops: 'a_central_ops', incharge: 'a_incharge', executive: 'a_executive' },
 });
+const { as: actors } = api;
 
-afterAll(async () => {
-  await server?.close();
-  await database?.drop();
+beforeAll(async () => {
+  for (const user of (await api.superAdmin.get('user/get_users/')).body) ids.set(user.username, user.id);
 });
 
 const id = (username: string) => ids.get(username)!;
 
 /** A session of the mobile app: its bearer token. */
 async function appToken(username: string, password = PASSWORD): Promise<string> {
-  const response = await fetch(`${server.url}/veritas/app/login/`, {
+  const response = await fetch(`${api.url}/veritas/app/login/`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ username, password }),
@@ -95,7 +75,7 @@ async function appToken(username: string, password = PASSWORD): Promise<string> 
 
 /** Whether the app still takes the token: a valid one gets past authentication to the body check (400). */
 async function appTokenWorks(token: string): Promise<boolean> {
-  const response = await fetch(`${server.url}/veritas/app/scan/check/`, {
+  const response = await fetch(`${api.url}/veritas/app/scan/check/`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
     body: '{}',
@@ -104,11 +84,11 @@ async function appTokenWorks(token: string): Promise<boolean> {
   return response.status === 400;
 }
 
-const loginStatus = async (username: string, password: string) => (await new Client(server.url).login(username, password)).status;
+const loginStatus = async (username: string, password: string) => (await api.client().login(username, password)).status;
 
 describe('the password rule on user/create/', () => {
   test.each(RULE_CASES('new_user'))('a password %s is refused: 400 {detail, field: "password"}', async (_name, password, message) => {
-    const answer = await superAdmin.post('user/create/', {
+    const answer = await api.superAdmin.post('user/create/', {
       username: 'new_user',
       email: 'new_user@example.com',
       password,
@@ -123,14 +103,14 @@ describe('the password rule on user/create/', () => {
 
 describe('user/change_password/', () => {
   test('answers 401 without a session', async () => {
-    const client = new Client(server.url);
+    const client = api.client();
     await client.get('user/is_LoggedIn/');
     const answer = await client.post('user/change_password/', { current_password: PASSWORD, new_password: 'Fresh-Pass-42' });
     expect(answer.status).toBe(401);
   });
 
   test('missing passwords answer 400 naming the field', async () => {
-    const client = await signIn(server.url, 'pw_changer');
+    const client = await api.signIn('pw_changer');
     const noCurrent = await client.post('user/change_password/', { new_password: 'Fresh-Pass-42' });
     expect(noCurrent.status).toBe(400);
     expect(noCurrent.body).toMatchObject({ field: 'current_password', error: expect.any(String), detail: expect.any(String) });
@@ -140,7 +120,7 @@ describe('user/change_password/', () => {
   });
 
   test.each(RULE_CASES('pw_changer'))('a new password %s is refused: 400 {error, detail, field: "new_password"}', async (_name, password, message) => {
-    const client = await signIn(server.url, 'pw_changer');
+    const client = await api.signIn('pw_changer');
     const answer = await client.post('user/change_password/', { current_password: PASSWORD, new_password: password });
     expect(answer.status).toBe(400);
     expect(answer.body).toEqual({ field: 'new_password', error: message, detail: message });
@@ -148,7 +128,7 @@ describe('user/change_password/', () => {
   });
 
   test('a wrong current password answers 400 naming current_password and changes nothing', async () => {
-    const client = await signIn(server.url, 'pw_changer');
+    const client = await api.signIn('pw_changer');
     const answer = await client.post('user/change_password/', { current_password: 'Not-The-Password-1', new_password: 'Fresh-Pass-42' });
     expect(answer.status).toBe(400);
     expect(answer.body).toMatchObject({ field: 'current_password', error: 'The current password is not correct.' });
@@ -156,7 +136,7 @@ describe('user/change_password/', () => {
   });
 
   test('wrong current passwords are failed sign-ins from this address: after the pair limit, both the change and the login from it answer 429', async () => {
-    const client = await signIn(server.url, 'guesser');
+    const client = await api.signIn('guesser');
     for (let attempt = 0; attempt < PAIR_MAX_FAILURES; attempt++) {
       const answer = await client.post('user/change_password/', { current_password: `Guess-number-${attempt}`, new_password: 'Fresh-Pass-42' });
       expect(answer.status).toBe(400);
@@ -168,8 +148,8 @@ describe('user/change_password/', () => {
   });
 
   test('success: {message}; the old password no longer signs in, the new one does; this session stays, every other one and the app token end', async () => {
-    const current = await signIn(server.url, 'pw_changer');
-    const other = await signIn(server.url, 'pw_changer');
+    const current = await api.signIn('pw_changer');
+    const other = await api.signIn('pw_changer');
     const token = await appToken('pw_changer');
     expect(await appTokenWorks(token)).toBe(true);
 
@@ -212,19 +192,19 @@ describe('user/reset_password/', () => {
   });
 
   test('an unknown user answers 404 {error}, an invalid user_id 400 {error, field}, no session 401', async () => {
-    const unknown = await superAdmin.post('user/reset_password/', { user_id: 999999, new_password: 'Fresh-Pass-42' });
+    const unknown = await api.superAdmin.post('user/reset_password/', { user_id: 999999, new_password: 'Fresh-Pass-42' });
     expect(unknown.status).toBe(404);
     expect(unknown.body).toMatchObject({ error: 'User not found.', detail: 'User not found.' });
-    const invalid = await superAdmin.post('user/reset_password/', { user_id: 'abc', new_password: 'Fresh-Pass-42' });
+    const invalid = await api.superAdmin.post('user/reset_password/', { user_id: 'abc', new_password: 'Fresh-Pass-42' });
     expect(invalid.status).toBe(400);
     expect(invalid.body).toMatchObject({ field: 'user_id', error: expect.any(String) });
-    const anonymous = new Client(server.url);
+    const anonymous = api.client();
     await anonymous.get('user/is_LoggedIn/');
     expect((await anonymous.post('user/reset_password/', { user_id: id('reset_me'), new_password: 'Fresh-Pass-42' })).status).toBe(401);
   });
 
   test('a missing new password answers 400 naming new_password', async () => {
-    const answer = await superAdmin.post('user/reset_password/', { user_id: id('reset_me') });
+    const answer = await api.superAdmin.post('user/reset_password/', { user_id: id('reset_me') });
     expect(answer.status).toBe(400);
     expect(answer.body).toMatchObject({ field: 'new_password', error: expect.any(String), detail: expect.any(String) });
   });
@@ -237,8 +217,8 @@ describe('user/reset_password/', () => {
   });
 
   test('success ends every console session and app token of the target at once; the old password fails, the new one signs in', async () => {
-    const console1 = await signIn(server.url, 'reset_me');
-    const console2 = await signIn(server.url, 'reset_me');
+    const console1 = await api.signIn('reset_me');
+    const console2 = await api.signIn('reset_me');
     const token = await appToken('reset_me');
 
     const answer = await actors.incharge!.post('user/reset_password/', { user_id: id('reset_me'), new_password: 'Given-By-Incharge-9' });
@@ -258,7 +238,7 @@ describe('user/reset_password/', () => {
   test('a user throttled by failed sign-ins can sign in with the reset password at once', async () => {
     for (let attempt = 0; attempt < PAIR_MAX_FAILURES; attempt++) expect(await loginStatus('locked_out', `Guess-number-${attempt}`)).toBe(401);
     expect(await loginStatus('locked_out', PASSWORD)).toBe(429);
-    expect((await superAdmin.post('user/reset_password/', { user_id: id('locked_out'), new_password: 'After-The-Lock-3' })).status).toBe(200);
+    expect((await api.superAdmin.post('user/reset_password/', { user_id: id('locked_out'), new_password: 'After-The-Lock-3' })).status).toBe(200);
     expect(await loginStatus('locked_out', 'After-The-Lock-3')).toBe(200);
   });
 });
@@ -268,7 +248,7 @@ describe('XSRF', () => {
     ['user/change_password/', () => ({ current_password: PASSWORD, new_password: 'Fresh-Pass-42' })],
     ['user/reset_password/', () => ({ user_id: id('t_executive'), new_password: 'Fresh-Pass-42' })],
   ])('POST %s without the X-XSRF-TOKEN header is 403 with detail', async (path, body) => {
-    const client = await signIn(server.url, 'a_admin');
+    const client = await api.signIn('a_admin');
     const answer = await client.post(path, body(), { xsrf: false });
     expect(answer.status).toBe(403);
     expect(answer.body.detail).toMatch(/CSRF/);

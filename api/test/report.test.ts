@@ -3,66 +3,35 @@
 import http from 'node:http';
 import zlib from 'node:zlib';
 import type { Insertable } from 'kysely';
-import { openDatabase } from '../src/db/connection';
-import type { Db, DeviceRecordsTable } from '../src/db/schema';
-import {
-  ADMIN_PASSWORD,
-  ADMIN_USERNAME,
-  Client,
-  freshDatabase,
-  insertUser,
-  seed,
-  signIn,
-  startServer,
-  type FreshDatabase,
-  type TestServer,
-} from './support/helpers';
+import type { DeviceRecordsTable } from '../src/db/schema';
+import { ADMIN_PASSWORD, ADMIN_USERNAME, build, type Client } from './support/build';
 
 const HEADER =
   'tracking_id,hub_code,created_date,device_type,expected_brand,expected_model,is_blindpick,status,submitted_by,submit_time,submitted_device,submitted_manufacturer,device_result,verified_by,verify_time,verified_by_rc,verify_time_rc';
 
-let database: FreshDatabase;
-let server: TestServer;
-let db: Db;
-const as: Record<string, Client> = {};
-
-beforeAll(async () => {
-  database = await freshDatabase();
-  server = await startServer(database);
-  as.super_admin = await seed(
-    server.url,
-    [
-      { code: 'HUB1', organization: 'hub' },
-      { code: 'RC1', organization: 'RC' },
-    ],
-    [
-      { username: 'wm1', role: 'operators', group: 'HUB1' },
-      { username: 'exec1', role: 'executive', group: 'HUB1' },
-      { username: 'incharge1', role: 'incharge', group: 'HUB1' },
-      { username: 'ops1', role: 'central_ops' },
-      { username: 'rc1', role: 'executive', group: 'RC1' },
-    ],
-  );
-  await insertUser(database, 'admin1', 'admin');
-  as.admin = await signIn(server.url, 'admin1');
-  as.central_ops = await signIn(server.url, 'ops1');
-  as.incharge = await signIn(server.url, 'incharge1');
-  as.executive = await signIn(server.url, 'exec1');
-  db = openDatabase(database.options);
+const api = build({
+  groups: [
+    { code: 'HUB1', organization: 'hub' },
+    { code: 'RC1', organization: 'RC' },
+  ],
+  users: [
+    { username: 'wm1', role: 'operators', group: 'HUB1' },
+    { username: 'exec1', role: 'executive', group: 'HUB1' },
+    { username: 'incharge1', role: 'incharge', group: 'HUB1' },
+    { username: 'ops1', role: 'central_ops' },
+    { username: 'rc1', role: 'executive', group: 'RC1' },
+    { username: 'admin1', role: 'admin' },
+  ],
+  signIn: { super_admin: ADMIN_USERNAME, admin: 'admin1', central_ops: 'ops1', incharge: 'incharge1', executive: 'exec1' },
 });
-
-afterAll(async () => {
-  await db?.kysely.destroy();
-  await server?.close();
-  await database?.drop();
-});
+const { as } = api;
 
 type NewRecord = Partial<Insertable<DeviceRecordsTable>> & { tracking_id: string };
 
 async function insertRecords(records: NewRecord[]): Promise<void> {
   const flags = { is_blindpick: 0, is_submit: 0, is_verified: 0, is_verified_rc: 0, is_verified_rc_by: 0 };
   for (let start = 0; start < records.length; start += 1000) {
-    await db.kysely
+    await api.db.kysely
       .insertInto('device_records')
       .values(records.slice(start, start + 1000).map((r) => ({ ...flags, ...r })))
       .execute();
@@ -70,7 +39,7 @@ async function insertRecords(records: NewRecord[]): Promise<void> {
 }
 
 async function userId(username: string): Promise<number> {
-  const user = await db.kysely.selectFrom('users').select('id').where('username', '=', username).executeTakeFirstOrThrow();
+  const user = await api.db.kysely.selectFrom('users').select('id').where('username', '=', username).executeTakeFirstOrThrow();
   return user.id;
 }
 
@@ -86,7 +55,7 @@ interface Download {
 }
 
 async function download(client: Client, body: unknown): Promise<Download> {
-  const response = await fetch(`${server.url}/veritas/api/generate_csv/`, {
+  const response = await fetch(`${api.url}/veritas/api/generate_csv/`, {
     method: 'POST',
     headers: { cookie: cookieHeader(client), 'x-xsrf-token': client.cookie('XSRF-TOKEN') ?? '', 'content-type': 'application/json' },
     body: JSON.stringify(body),
@@ -165,7 +134,7 @@ describe('generate_csv: the file', () => {
     await insertRecords(Array.from({ length: 50 }, (_, i) => ({ tracking_id: `GZ${i}`, created_date: localIso(2002, 2, 2, 10, 0, i) })));
     const body = JSON.stringify({ start_date: '2002-02-02', end_date: '2002-02-02' });
     const client = as.executive!;
-    const { headers, bytes } = await rawPost(`${server.url}/veritas/api/generate_csv/`, body, {
+    const { headers, bytes } = await rawPost(`${api.url}/veritas/api/generate_csv/`, body, {
       cookie: cookieHeader(client),
       'x-xsrf-token': client.cookie('XSRF-TOKEN')!,
       'content-type': 'application/json',
@@ -229,7 +198,7 @@ describe('generate_csv: range', () => {
       return { tracking_id: `P${String(n).padStart(5, '0')}`, created_date: createdDate };
     });
     await insertRecords(records);
-    const stored = await db.kysely
+    const stored = await api.db.kysely
       .selectFrom('device_records')
       .select(['id', 'tracking_id', 'created_date'])
       .where('tracking_id', 'like', 'P%')
@@ -405,13 +374,13 @@ describe('generate_csv: roles', () => {
   });
 
   test('answers 401 without a session', async () => {
-    const client = new Client(server.url);
+    const client = api.client();
     await client.get('user/is_LoggedIn/');
     expect((await download(client, { start_date: '2011-11-11', end_date: '2011-11-11' })).status).toBe(401);
   });
 
   test('answers 403 without the request-forgery header', async () => {
-    const client = await signIn(server.url, ADMIN_USERNAME, ADMIN_PASSWORD);
+    const client = await api.signIn(ADMIN_USERNAME, ADMIN_PASSWORD);
     const answer = await client.post('api/generate_csv/', { start_date: '2011-11-11', end_date: '2011-11-11' }, { xsrf: false });
     expect(answer.status).toBe(403);
   });

@@ -2,27 +2,15 @@
 import zlib from 'node:zlib';
 import http from 'node:http';
 import { DEMO_PASSWORD, DEMO_USERS } from '../src/index';
-import { Client, freshDatabase, signIn, startServer, type FreshDatabase, type TestServer } from './support/helpers';
+import { build, signIn } from './support/build';
 
-let database: FreshDatabase;
-let server: TestServer;
+const api = build({ server: { demo: true } });
 let records: any[];
-let startOutput: string;
 
 beforeAll(async () => {
-  // The start-up banner of the demo accounts is not wanted in the test output.
-  const log = jest.spyOn(console, 'log').mockImplementation(() => undefined);
-  database = await freshDatabase();
-  server = await startServer(database, { demo: true });
-  startOutput = log.mock.calls.flat().join('\n');
-  const answer = await (await signIn(server.url, 'admin_demo', DEMO_PASSWORD)).get('api/get_status/');
+  const answer = await (await api.signIn('admin_demo', DEMO_PASSWORD)).get('api/get_status/');
   expect(answer.status).toBe(200);
   records = answer.body;
-});
-
-afterAll(async () => {
-  await server?.close();
-  await database?.drop();
 });
 
 const isUserRef = (value: unknown) =>
@@ -31,7 +19,7 @@ const stringOrNull = (value: unknown) => value === null || typeof value === 'str
 
 describe('get_status', () => {
   test('answers 401 without a session', async () => {
-    expect((await new Client(server.url).get('api/get_status/')).status).toBe(401);
+    expect((await api.client().get('api/get_status/')).status).toBe(401);
   });
 
   test('every record has exactly the keys of SPEC §3 with the right types, tracking_id nested and user refs {username} or null', () => {
@@ -74,7 +62,7 @@ describe('get_status', () => {
 
   test('every web role can read it', async () => {
     for (const username of ['superadmin_demo', 'central_demo', 'incharge_blr', 'exec_blr', 'rc_north']) {
-      const client = await signIn(server.url, username, DEMO_PASSWORD);
+      const client = await api.signIn(username, DEMO_PASSWORD);
       const answer = await client.get('api/get_status/');
       expect(answer.status).toBe(200);
       expect(answer.body).toHaveLength(records.length);
@@ -82,13 +70,13 @@ describe('get_status', () => {
   });
 
   test('is compressed with gzip or brotli when the client accepts it', async () => {
-    const client = await signIn(server.url, 'exec_blr', DEMO_PASSWORD);
+    const client = await api.signIn('exec_blr', DEMO_PASSWORD);
     const cookie = [...client.cookies].map(([name, c]) => `${name}=${c.value}`).join('; ');
     for (const [encoding, decode] of [
       ['gzip', zlib.gunzipSync],
       ['br', zlib.brotliDecompressSync],
     ] as const) {
-      const { headers, body } = await rawGet(`${server.url}/veritas/api/get_status/`, { cookie, 'accept-encoding': encoding });
+      const { headers, body } = await rawGet(`${api.url}/veritas/api/get_status/`, { cookie, 'accept-encoding': encoding });
       expect(headers['content-encoding']).toBe(encoding);
       expect(headers['content-type']).toMatch(/^application\/json/);
       expect(JSON.parse(decode(body).toString())).toHaveLength(records.length);
@@ -161,7 +149,7 @@ describe('demo data', () => {
   });
 
   test('demo groups: hubs named by their code and RCs', async () => {
-    const client = await signIn(server.url, 'exec_blr', DEMO_PASSWORD);
+    const client = await api.signIn('exec_blr', DEMO_PASSWORD);
     const groups = (await client.get('user/get_groups/')).body;
     for (const code of ['BLR01', 'DEL02', 'MUM03', 'HYD04']) expect(groups).toContainEqual({ name: code, code, organization: 'hub' });
     for (const code of ['RC-NORTH', 'RC-SOUTH']) expect(groups).toContainEqual({ name: code, code, organization: 'RC' });
@@ -170,21 +158,21 @@ describe('demo data', () => {
   test('demo accounts: every role, one shared password; operators refused on the web, the inactive one refused', async () => {
     expect(new Set(DEMO_USERS.map((u) => u.role))).toEqual(new Set(['super_admin', 'admin', 'central_ops', 'incharge', 'executive', 'operators']));
     for (const user of DEMO_USERS) {
-      const answer = await new Client(server.url).login(user.username, DEMO_PASSWORD);
+      const answer = await api.client().login(user.username, DEMO_PASSWORD);
       if (user.active === false) expect(answer.status).toBe(403);
       else expect(answer.body).toEqual({ is_webview: user.role !== 'operators', role: user.role });
     }
-    const incharge = await signIn(server.url, 'incharge_blr', DEMO_PASSWORD);
+    const incharge = await api.signIn('incharge_blr', DEMO_PASSWORD);
     expect((await incharge.get('user/get_role/')).body).toEqual({ user: 'incharge_blr', role: 'incharge', hub_code: 'BLR01' });
   });
 
   test('the start-up banner lists the demo accounts and their shared password', () => {
-    expect(startOutput).toContain(DEMO_PASSWORD);
-    for (const user of DEMO_USERS) expect(startOutput).toContain(user.username);
+    expect(api.startOutput).toContain(DEMO_PASSWORD);
+    for (const user of DEMO_USERS) expect(api.startOutput).toContain(user.username);
   });
 
   test('is loaded only into a database without device records (a restart adds nothing)', async () => {
-    const again = await startServer(database, { demo: true });
+    const again = await api.start({ demo: true });
     try {
       const client = await signIn(again.url, 'admin_demo', DEMO_PASSWORD);
       expect((await client.get('api/get_status/')).body).toHaveLength(3000);

@@ -3,58 +3,29 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { sql } from 'kysely';
-import { openDatabase } from '../src/db/connection';
+import type { Db } from '../src/db/schema';
 import { CHUNK_BYTES, MAX_CHUNKS } from '../src/upload/store';
 import { LISTED_MAX } from '../src/upload/ingest';
-import {
-  ENGINE,
-  Client,
-  freshDatabase,
-  insertUser,
-  seed,
-  signIn,
-  startServer,
-  uploadCsv,
-  type Answer,
-  type FreshDatabase,
-  type TestServer,
-} from './support/helpers';
+import { ADMIN_USERNAME, ENGINE, build, uploadCsv, type Answer, type Client } from './support/build';
 
-let database: FreshDatabase;
-let server: TestServer;
-const as: Record<string, Client> = {};
+const api = build({
+  groups: [
+    { code: 'HUB1', organization: 'hub' },
+    { code: 'Blr02', organization: 'hub' },
+    { code: 'RC1', organization: 'RC' },
+  ],
+  users: [
+    { username: 'incharge1', role: 'incharge', group: 'HUB1' },
+    { username: 'exec1', role: 'executive', group: 'HUB1' },
+    { username: 'ops1', role: 'central_ops' },
+    { username: 'admin1', role: 'admin' },
+    { username: 'admin2', role: 'admin' },
+  ],
+  signIn: { super_admin: ADMIN_USERNAME, admin: 'admin1', admin2: 'admin2', incharge: 'incharge1', executive: 'exec1', central_ops: 'ops1' },
+});
+const { as } = api;
 
 const HEADER = 'tracking_id,hub_code,device_type,device_brand,device_model_name,is_blindpick,blind_brand,blind_model,created_date';
-
-beforeAll(async () => {
-  database = await freshDatabase();
-  server = await startServer(database);
-  as.super_admin = await seed(
-    server.url,
-    [
-      { code: 'HUB1', organization: 'hub' },
-      { code: 'Blr02', organization: 'hub' },
-      { code: 'RC1', organization: 'RC' },
-    ],
-    [
-      { username: 'incharge1', role: 'incharge', group: 'HUB1' },
-      { username: 'exec1', role: 'executive', group: 'HUB1' },
-      { username: 'ops1', role: 'central_ops' },
-    ],
-  );
-  await insertUser(database, 'admin1', 'admin');
-  await insertUser(database, 'admin2', 'admin');
-  as.admin = await signIn(server.url, 'admin1');
-  as.admin2 = await signIn(server.url, 'admin2');
-  as.incharge = await signIn(server.url, 'incharge1');
-  as.executive = await signIn(server.url, 'exec1');
-  as.central_ops = await signIn(server.url, 'ops1');
-});
-
-afterAll(async () => {
-  await server?.close();
-  await database?.drop();
-});
 
 let sequence = 0;
 /** A tracking ID no other test uses. */
@@ -258,13 +229,11 @@ describe('upload: chunks', () => {
   test('a chunk of an upload being processed answers 409', async () => {
     const uploadId = crypto.randomUUID();
     await sendChunk(as.admin!, chunkFields(uploadId, 0, 2), `${HEADER}\n`);
-    await withDb(async (db) => {
-      const admin = await db.kysely.selectFrom('users').select('id').where('username', '=', 'admin1').executeTakeFirstOrThrow();
-      await db.kysely
-        .insertInto('uploads')
-        .values({ upload_id: uploadId, user_id: admin.id, file_name: 'shipments.csv', total_chunks: 2, status: 'processing', result: null, created_at: new Date().toISOString(), finished_at: null })
-        .execute();
-    });
+    const admin = await api.db.kysely.selectFrom('users').select('id').where('username', '=', 'admin1').executeTakeFirstOrThrow();
+    await api.db.kysely
+      .insertInto('uploads')
+      .values({ upload_id: uploadId, user_id: admin.id, file_name: 'shipments.csv', total_chunks: 2, status: 'processing', result: null, created_at: new Date().toISOString(), finished_at: null })
+      .execute();
     const answer = await sendChunk(as.admin!, chunkFields(uploadId, 1, 2), `${row(tid())}\n`);
     expect(answer.status).toBe(409);
     expect(answer.body).toMatchObject({ error: 'This upload is being processed.' });
@@ -274,12 +243,12 @@ describe('upload: chunks', () => {
     const [good, failing] = [tid(), tid('FAIL')];
     const uploadId = crypto.randomUUID();
     await sendChunk(as.admin!, chunkFields(uploadId, 0, 2), `${HEADER}\n${row(good)}\n`);
-    await withDb((db) => failInsertsOf(db, 'FAIL%'));
+    await failInsertsOf(api.db, 'FAIL%');
     try {
       const failed = await sendChunk(as.admin!, chunkFields(uploadId, 1, 2), `${row(failing)}\n`);
       expect([failed.status, failed.body]).toEqual([500, expect.objectContaining({ error: 'Internal server error' })]);
     } finally {
-      await withDb((db) => failInsertsOf(db, null));
+      await failInsertsOf(api.db, null);
     }
     const retried = await sendChunk(as.admin!, chunkFields(uploadId, 1, 2), `${row(failing)}\n`);
     expect(retried.status).toBe(200);
@@ -292,24 +261,15 @@ describe('upload: chunks', () => {
     const old = crypto.randomUUID();
     await sendChunk(as.admin!, chunkFields(old, 0, 2), `${HEADER}\n`);
     const dayAgo = new Date(Date.now() - 24 * 60 * 60 * 1000 - 60_000).toISOString();
-    await withDb((db) => db.kysely.updateTable('upload_chunks').set({ received_at: dayAgo }).where('upload_id', '=', old).execute());
+    await api.db.kysely.updateTable('upload_chunks').set({ received_at: dayAgo }).where('upload_id', '=', old).execute();
     await sendChunk(as.admin!, chunkFields(crypto.randomUUID(), 0, 2), `${HEADER}\n`);
-    const left = await withDb((db) => db.kysely.selectFrom('upload_chunks').select('chunk_index').where('upload_id', '=', old).execute());
+    const left = await api.db.kysely.selectFrom('upload_chunks').select('chunk_index').where('upload_id', '=', old).execute();
     expect(left).toEqual([]);
   });
 });
 
-async function withDb<T>(work: (db: ReturnType<typeof openDatabase>) => Promise<T>): Promise<T> {
-  const db = openDatabase(database.options);
-  try {
-    return await work(db);
-  } finally {
-    await db.kysely.destroy();
-  }
-}
-
 /** Makes inserts of device records whose tracking ID matches the pattern fail; null removes it. */
-async function failInsertsOf(db: ReturnType<typeof openDatabase>, pattern: string | null) {
+async function failInsertsOf(db: Db, pattern: string | null) {
   if (ENGINE === 'sqlite') {
     await sql`drop trigger if exists fail_inserts`.execute(db.kysely);
     if (pattern) {
@@ -345,7 +305,7 @@ describe('upload: roles', () => {
   });
 
   test('without a session the answer is 401', async () => {
-    const anonymous = new Client(server.url);
+    const anonymous = api.client();
     await anonymous.get('user/is_LoggedIn/'); // receives the XSRF cookie
     const answer = await upload(csv(HEADER, row(tid())), { client: anonymous });
     expect(answer.status).toBe(401);

@@ -1,21 +1,5 @@
 // user/* management routes and the server's role rules (CONTRACT.md "Roles on the server").
-import {
-  ADMIN_PASSWORD,
-  ADMIN_USERNAME,
-  Client,
-  freshDatabase,
-  insertUser,
-  seed,
-  signIn,
-  startServer,
-  type FreshDatabase,
-  type TestServer,
-} from './support/helpers';
-
-let database: FreshDatabase;
-let server: TestServer;
-let superAdmin: Client;
-const as: Record<string, Client> = {};
+import { ADMIN_PASSWORD, ADMIN_USERNAME, build } from './support/build';
 
 const ROLES = ['operators', 'executive', 'incharge', 'central_ops', 'admin', 'super_admin'] as const;
 const ASSIGNABLE: Record<string, string[]> = {
@@ -26,39 +10,26 @@ const ASSIGNABLE: Record<string, string[]> = {
   super_admin: ['operators', 'executive', 'incharge', 'central_ops'],
 };
 
-beforeAll(async () => {
-  database = await freshDatabase();
-  server = await startServer(database);
-  superAdmin = await seed(
-    server.url,
-    [
-      { code: 'HUB1', organization: 'hub' },
-      { code: 'HUB2', organization: 'hub' },
-      { code: 'RC1', organization: 'RC' },
-    ],
-    [
-      { username: 'ops1', role: 'central_ops' },
-      { username: 'incharge1', role: 'incharge', group: 'HUB1' },
-      { username: 'exec1', role: 'executive', group: 'HUB1' },
-      { username: 'rcexec1', role: 'executive', group: 'RC1' },
-      { username: 'wm1', role: 'operators', group: 'HUB1' },
-    ],
-  );
-  await insertUser(database, 'admin1', 'admin');
-  as.super_admin = superAdmin;
-  as.admin = await signIn(server.url, 'admin1');
-  as.central_ops = await signIn(server.url, 'ops1');
-  as.incharge = await signIn(server.url, 'incharge1');
-  as.executive = await signIn(server.url, 'exec1');
+const api = build({
+  groups: [
+    { code: 'HUB1', organization: 'hub' },
+    { code: 'HUB2', organization: 'hub' },
+    { code: 'RC1', organization: 'RC' },
+  ],
+  users: [
+    { username: 'ops1', role: 'central_ops' },
+    { username: 'incharge1', role: 'incharge', group: 'HUB1' },
+    { username: 'exec1', role: 'executive', group: 'HUB1' },
+    { username: 'rcexec1', role: 'executive', group: 'RC1' },
+    { username: 'wm1', role: 'operators', group: 'HUB1' },
+    { username: 'admin1', role: 'admin' },
+  ],
+  signIn: { super_admin: ADMIN_USERNAME, admin: 'admin1', central_ops: 'ops1', incharge: 'incharge1', executive: 'exec1' },
 });
-
-afterAll(async () => {
-  await server?.close();
-  await database?.drop();
-});
+const { as } = api;
 
 async function usersByName(): Promise<Map<string, { id: number; role: string; is_active: boolean }>> {
-  const answer = await superAdmin.get('user/get_users/');
+  const answer = await api.superAdmin.get('user/get_users/');
   return new Map(answer.body.map((u: { username: string; id: number; role: string; is_active: boolean }) => [u.username, u]));
 }
 
@@ -78,13 +49,13 @@ describe('get_role', () => {
   });
 
   test('hub_code is null for a user of an RC group and for a user without group', async () => {
-    const rc = await signIn(server.url, 'rcexec1');
+    const rc = await api.signIn('rcexec1');
     expect((await rc.get('user/get_role/')).body).toEqual({ user: 'rcexec1', role: 'executive', hub_code: null });
     expect((await as.central_ops!.get('user/get_role/')).body).toEqual({ user: 'ops1', role: 'central_ops', hub_code: null });
   });
 
   test('answers 401 without a session', async () => {
-    expect((await new Client(server.url).get('user/get_role/')).status).toBe(401);
+    expect((await api.client().get('user/get_role/')).status).toBe(401);
   });
 });
 
@@ -103,7 +74,7 @@ describe('get_groups', () => {
   });
 
   test('answers 401 without a session', async () => {
-    expect((await new Client(server.url).get('user/get_groups/')).status).toBe(401);
+    expect((await api.client().get('user/get_groups/')).status).toBe(401);
   });
 });
 
@@ -124,20 +95,20 @@ describe('create user: role matrix (creator × target role)', () => {
   });
 
   test('a created user can sign in with the given password and has the given group', async () => {
-    const client = new Client(server.url);
+    const client = api.client();
     expect((await client.login('m_super_admin_executive', 'Secret-123')).status).toBe(200);
     expect((await client.get('user/get_role/')).body.hub_code).toBe('HUB1');
   });
 
   test('a central_ops user needs no organization or group', async () => {
-    const answer = await superAdmin.post('user/create/', newUser('ops_nogroup', 'central_ops', { group: 'HUB1', organization: 'hub' }));
+    const answer = await api.superAdmin.post('user/create/', newUser('ops_nogroup', 'central_ops', { group: 'HUB1', organization: 'hub' }));
     expect(answer.status).toBe(201);
-    const client = await signIn(server.url, 'ops_nogroup', 'Secret-123');
+    const client = await api.signIn('ops_nogroup', 'Secret-123');
     expect((await client.get('user/get_role/')).body.hub_code).toBeNull();
   });
 
   test('answers 401 without a session', async () => {
-    const client = new Client(server.url);
+    const client = api.client();
     await client.get('user/is_LoggedIn/');
     expect((await client.post('user/create/', newUser('anon_user', 'executive'))).status).toBe(401);
   });
@@ -157,13 +128,13 @@ describe('create user: validation answers 400 {detail, field}', () => {
     ['group unknown', { group: 'NOPE' }, 'group'],
     ['group of another organization', { group: 'RC1', organization: 'hub' }, 'group'],
   ])('%s', async (_name, change, field) => {
-    const answer = await superAdmin.post('user/create/', newUser('v_user', 'executive', change));
+    const answer = await api.superAdmin.post('user/create/', newUser('v_user', 'executive', change));
     expect(answer.status).toBe(400);
     expect(answer.body).toMatchObject({ field, detail: expect.any(String) });
   });
 
   test('duplicate username answers 400 {detail}', async () => {
-    const answer = await superAdmin.post('user/create/', newUser('exec1', 'executive'));
+    const answer = await api.superAdmin.post('user/create/', newUser('exec1', 'executive'));
     expect(answer.status).toBe(400);
     expect(answer.body).toMatchObject({ field: 'username', detail: 'A user with that username already exists.' });
   });
@@ -185,7 +156,7 @@ describe('create_group', () => {
   });
 
   test('a duplicate code answers 400 {detail, field:"code"}', async () => {
-    const answer = await superAdmin.post('user/create_group/', { name: 'HUB1', code: 'HUB1', organization: 'hub' });
+    const answer = await api.superAdmin.post('user/create_group/', { name: 'HUB1', code: 'HUB1', organization: 'hub' });
     expect(answer.status).toBe(400);
     expect(answer.body).toMatchObject({ field: 'code', detail: expect.stringMatching(/already exists/) });
   });
@@ -196,20 +167,20 @@ describe('create_group', () => {
     ['organization missing', { organization: '' }, 'organization'],
     ['organization not hub or RC', { organization: 'HUB' }, 'organization'],
   ])('validation: %s answers 400 naming the field', async (_name, change, field) => {
-    const answer = await superAdmin.post('user/create_group/', { name: 'V1', code: 'V1', organization: 'hub', ...change });
+    const answer = await api.superAdmin.post('user/create_group/', { name: 'V1', code: 'V1', organization: 'hub', ...change });
     expect(answer.status).toBe(400);
     expect(answer.body).toMatchObject({ field, detail: expect.any(String) });
   });
 
   test('the name defaults to the code', async () => {
-    await superAdmin.post('user/create_group/', { code: 'NONAME', organization: 'hub' });
-    expect((await superAdmin.get('user/get_groups/')).body).toContainEqual({ name: 'NONAME', code: 'NONAME', organization: 'hub' });
+    await api.superAdmin.post('user/create_group/', { code: 'NONAME', organization: 'hub' });
+    expect((await api.superAdmin.get('user/get_groups/')).body).toContainEqual({ name: 'NONAME', code: 'NONAME', organization: 'hub' });
   });
 });
 
 describe('get_users', () => {
   test('items are {id, username, role, is_active, group_info:[{name}]}', async () => {
-    const answer = await superAdmin.get('user/get_users/');
+    const answer = await api.superAdmin.get('user/get_users/');
     expect(answer.status).toBe(200);
     const exec = answer.body.find((u: { username: string }) => u.username === 'exec1');
     expect(exec).toEqual({ id: expect.any(Number), username: 'exec1', role: 'executive', is_active: true, group_info: [{ name: 'HUB1' }] });
@@ -230,7 +201,7 @@ describe('get_users', () => {
   });
 
   test('answers 401 without a session', async () => {
-    expect((await new Client(server.url).get('user/get_users/')).status).toBe(401);
+    expect((await api.client().get('user/get_users/')).status).toBe(401);
   });
 });
 
@@ -243,26 +214,26 @@ describe('delete_user', () => {
   });
 
   test('super_admin deletes another user: 200 {message}, the user is gone and cannot sign in', async () => {
-    await superAdmin.post('user/create/', newUser('doomed', 'executive'));
+    await api.superAdmin.post('user/create/', newUser('doomed', 'executive'));
     const target = (await usersByName()).get('doomed')!;
-    const answer = await superAdmin.post('user/delete_user/', { user_id: target.id });
+    const answer = await api.superAdmin.post('user/delete_user/', { user_id: target.id });
     expect(answer.status).toBe(200);
     expect(answer.body.message).toEqual(expect.any(String));
     expect((await usersByName()).has('doomed')).toBe(false);
-    expect((await new Client(server.url).login('doomed', 'Secret-123')).status).toBe(401);
+    expect((await api.client().login('doomed', 'Secret-123')).status).toBe(401);
   });
 
   test('super_admin can never delete oneself (403 {error})', async () => {
     const me = (await usersByName()).get(ADMIN_USERNAME)!;
-    const answer = await superAdmin.post('user/delete_user/', { user_id: me.id });
+    const answer = await api.superAdmin.post('user/delete_user/', { user_id: me.id });
     expect(answer.status).toBe(403);
     expect(answer.body.error).toMatch(/your own account/);
-    expect((await new Client(server.url).login(ADMIN_USERNAME, ADMIN_PASSWORD)).status).toBe(200);
+    expect((await api.client().login(ADMIN_USERNAME, ADMIN_PASSWORD)).status).toBe(200);
   });
 
   test('an unknown user answers 404 {error} and an invalid user_id 400 {error, field}', async () => {
-    expect((await superAdmin.post('user/delete_user/', { user_id: 999999 })).status).toBe(404);
-    const invalid = await superAdmin.post('user/delete_user/', { user_id: 'abc' });
+    expect((await api.superAdmin.post('user/delete_user/', { user_id: 999999 })).status).toBe(404);
+    const invalid = await api.superAdmin.post('user/delete_user/', { user_id: 'abc' });
     expect(invalid.status).toBe(400);
     expect(invalid.body).toMatchObject({ error: expect.any(String), detail: expect.any(String), field: 'user_id' });
   });
@@ -308,7 +279,7 @@ describe('deactivate_user and activate_user', () => {
   test('a deactivated user cannot log in (403 Account is deactivated)', async () => {
     const target = (await usersByName()).get('m_admin_incharge')!;
     expect((await as.admin!.post('user/deactivate_user/', { user_id: target.id })).status).toBe(200);
-    const answer = await new Client(server.url).login('m_admin_incharge', 'Secret-123');
+    const answer = await api.client().login('m_admin_incharge', 'Secret-123');
     expect(answer.status).toBe(403);
     expect(answer.body.res).toBe('Account is deactivated');
   });

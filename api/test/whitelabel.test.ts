@@ -1,36 +1,19 @@
 // api/whitelable/ and api/get_manufacturer/ (SPEC.md §3, §5, §7; CONTRACT.md "Roles on the server"):
 // brands and their manufacturers, searched over the IEEE OUI registry that migration 003 loads.
-import { openDatabase } from '../src/db/connection';
 import { readOuiRegistry } from '../src/db/oui-registry';
-import { Client, freshDatabase, insertUser, seed, signIn, startServer, type FreshDatabase, type TestServer } from './support/helpers';
+import { ADMIN_USERNAME, build } from './support/build';
 
-let database: FreshDatabase;
-let server: TestServer;
-const as: Record<string, Client> = {};
-
-beforeAll(async () => {
-  database = await freshDatabase();
-  server = await startServer(database);
-  as.super_admin = await seed(
-    server.url,
-    [{ code: 'HUB1', organization: 'hub' }],
-    [
-      { username: 'ops1', role: 'central_ops' },
-      { username: 'incharge1', role: 'incharge', group: 'HUB1' },
-      { username: 'exec1', role: 'executive', group: 'HUB1' },
-    ],
-  );
-  await insertUser(database, 'admin1', 'admin');
-  as.admin = await signIn(server.url, 'admin1');
-  as.central_ops = await signIn(server.url, 'ops1');
-  as.incharge = await signIn(server.url, 'incharge1');
-  as.executive = await signIn(server.url, 'exec1');
+const api = build({
+  groups: [{ code: 'HUB1', organization: 'hub' }],
+  users: [
+    { username: 'ops1', role: 'central_ops' },
+    { username: 'incharge1', role: 'incharge', group: 'HUB1' },
+    { username: 'exec1', role: 'executive', group: 'HUB1' },
+    { username: 'admin1', role: 'admin' },
+  ],
+  signIn: { super_admin: ADMIN_USERNAME, admin: 'admin1', central_ops: 'ops1', incharge: 'incharge1', executive: 'exec1' },
 });
-
-afterAll(async () => {
-  await server?.close();
-  await database?.drop();
-});
+const { as } = api;
 
 type Found = { id: number; manufacturer: string }[];
 const search = async (text: string, client = as.admin!) =>
@@ -113,23 +96,18 @@ describe('get_manufacturer: search over the IEEE OUI registry', () => {
   });
 
   test('the OUI prefixes are loaded too, for mapping a MAC address to its manufacturer', async () => {
-    const db = openDatabase(database.options);
-    try {
-      const rows = await db.kysely
-        .selectFrom('oui_prefixes as p')
-        .innerJoin('manufacturers as m', 'm.id', 'p.manufacturer_id')
-        .select(['p.prefix', 'm.manufacturer'])
-        .where('p.prefix', 'in', ['000393', 'F0D1A9', '70B3D5123'])
-        .orderBy('p.prefix')
-        .execute();
-      expect(rows).toEqual([
-        { prefix: '000393', manufacturer: 'Apple, Inc.' },
-        { prefix: '70B3D5123', manufacturer: 'Amfitech ApS' },
-        { prefix: 'F0D1A9', manufacturer: 'Apple, Inc.' },
-      ]);
-    } finally {
-      await db.kysely.destroy();
-    }
+    const rows = await api.db.kysely
+      .selectFrom('oui_prefixes as p')
+      .innerJoin('manufacturers as m', 'm.id', 'p.manufacturer_id')
+      .select(['p.prefix', 'm.manufacturer'])
+      .where('p.prefix', 'in', ['000393', 'F0D1A9', '70B3D5123'])
+      .orderBy('p.prefix')
+      .execute();
+    expect(rows).toEqual([
+      { prefix: '000393', manufacturer: 'Apple, Inc.' },
+      { prefix: '70B3D5123', manufacturer: 'Amfitech ApS' },
+      { prefix: 'F0D1A9', manufacturer: 'Apple, Inc.' },
+    ]);
   });
 });
 
@@ -278,7 +256,7 @@ describe('roles (CONTRACT.md: white-label changes are for admin and super_admin)
   });
 
   test('without a session every call answers 401', async () => {
-    const anonymous = new Client(server.url);
+    const anonymous = api.client();
     await anonymous.get('user/is_LoggedIn/'); // receives the XSRF cookie, so the POST reaches the route
     expect((await anonymous.get('api/whitelable/')).status).toBe(401);
     expect((await anonymous.get('api/get_manufacturer/?search=apple')).status).toBe(401);

@@ -8,7 +8,7 @@ import {
   scannedDevice,
   timeValue,
 } from './records';
-import { makeRecord } from './records.fixture';
+import { makeRecord } from './testing/records';
 
 const submitted = { is_submit: true, submit_time: '2025-03-02T09:00:00.000Z', submitted_by: { username: 'wm1' } };
 const verified = { ...submitted, is_verified: true, verify_time: '2025-03-03T11:00:00.000Z', verified_by: { username: 'hub1' } };

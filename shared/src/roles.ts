@@ -1,11 +1,17 @@
 import type { Role } from './types';
 
-// Roles and permissions as the console shows them (docs/screens.md#routes); the server enforces
-// its own (docs/screens.md#server-side-rights).
+// Roles and permissions (docs/screens.md#routes, docs/screens.md#server-side-rights): what the
+// console shows, and the rules the server enforces with the same code (@veritas/shared/domain;
+// the server's own predicates are in api/src/roles.ts).
 
 export const ROLES: readonly Role[] = ['operators', 'executive', 'incharge', 'central_ops', 'admin', 'super_admin'];
 
 const ADMINS: readonly Role[] = ['admin', 'super_admin'];
+
+/** admin and super_admin: the roles that upload, edit white labels, create groups and download the APK. */
+export function isAdmin(role: Role | null): boolean {
+  return role !== null && ADMINS.includes(role);
+}
 
 /** The name a role is shown under: field operators are "Wishmaster"s. */
 export function roleLabel(role: Role | null): string {
@@ -73,9 +79,14 @@ export function assignableRoles(creatorRole: Role | null): Role[] {
   return [...((creatorRole && ASSIGNABLE[creatorRole]) || [])];
 }
 
+/** Whether `actor` may give `target` to a new user, and (de)activate or reset users of that role. */
+export function canAssignRole(actor: Role | null, target: Role): boolean {
+  return assignableRoles(actor).includes(target);
+}
+
 /** The create-group form is for admin and super_admin. */
 export function canCreateGroup(role: Role | null): boolean {
-  return role !== null && ADMINS.includes(role);
+  return isAdmin(role);
 }
 
 /** Deleting a user is for super_admin only (activate/deactivate are open to whoever reaches the screen). */
@@ -95,7 +106,7 @@ export function userActionRefusal(
 ): string | null {
   if (target.username === actor.user) return 'You cannot change your own account';
   if (action === 'delete') return canDeleteUser(actor.role) ? null : 'Only super_admin can delete users';
-  return assignableRoles(actor.role).includes(target.role) ? null : `Your role cannot manage users with the role ${roleLabel(target.role)}`;
+  return canAssignRole(actor.role, target.role) ? null : `Your role cannot manage users with the role ${roleLabel(target.role)}`;
 }
 
 /** The dashboard's "All Hubs" choice. */
@@ -103,6 +114,6 @@ export const ALL_HUBS = 'all';
 
 /** The hub the dashboard opens on: admins see all hubs, others their own hub (lower-cased), or all without one. */
 export function dashboardStartHub(role: Role | null, hubCode: string | null): string {
-  if (role !== null && ADMINS.includes(role)) return ALL_HUBS;
+  if (isAdmin(role)) return ALL_HUBS;
   return hubCode ? hubCode.toLowerCase() : ALL_HUBS;
 }

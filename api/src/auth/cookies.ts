@@ -1,7 +1,7 @@
 // Session and request-forgery cookies.
 import crypto from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { HttpError } from '../http';
+import { Forbidden } from '../errors';
 import { ACCESS_TTL_MS, REFRESH_TTL_MS, type Tokens } from './sessions';
 
 export const API_PREFIX = '/veritas';
@@ -49,8 +49,9 @@ export async function xsrfGuard(request: FastifyRequest, reply: FastifyReply): P
   }
   const header = request.headers[XSRF_HEADER];
   if (!cookie || typeof header !== 'string' || !sameText(cookie, header)) {
-    const detail = 'CSRF token missing or incorrect.';
-    throw new HttpError(403, { detail, res: detail, error: detail });
+    // Checked in front of every route: both the login screen's field and the others' carry it.
+    const message = 'CSRF token missing or incorrect.';
+    throw new Forbidden(message, { res: message, error: message });
   }
 }
 

@@ -15,7 +15,7 @@
 // never on whether the account exists, so it reveals nothing about usernames.
 import type { Db } from '../db/schema';
 import { nowIso } from '../db/schema';
-import { HttpError } from '../http';
+import { TooManyRequests } from '../errors';
 
 /** Five guesses per 15 minutes for one account from one address: 480 a day at most. */
 export const PAIR_MAX_FAILURES = 5;
@@ -34,10 +34,10 @@ export interface Attempt {
 
 type Scope = 'address' | 'pair';
 
+/** The route's error field carries it too: `res` on the sign-ins, `error` on change_password. */
 const refusal = (seconds: number, message: string) => {
   const minutes = Math.ceil(seconds / 60);
-  const detail = `${message} Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`;
-  return new HttpError(429, { res: detail, detail }, { 'retry-after': String(seconds) });
+  return new TooManyRequests(`${message} Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`, seconds);
 };
 
 const windowStart = () => new Date(Date.now() - FAILURE_WINDOW_MS).toISOString();

@@ -2,6 +2,7 @@
 // Every request checks the session, the token and the user's is_active flag, so logout,
 // deactivation and family revocation take effect at once on every server instance.
 import crypto from 'node:crypto';
+import type { Organization, Role } from '@veritas/shared/domain';
 import type { Kysely } from 'kysely';
 import type { Database, Db } from '../db/schema';
 import { nowIso } from '../db/schema';
@@ -19,8 +20,10 @@ export interface Tokens {
 export interface SessionUser {
   id: number;
   username: string;
-  role: string;
-  groupId: number | null;
+  role: Role;
+  /** The user's group: the hub or return centre it works for, if any. */
+  groupCode: string | null;
+  organization: Organization | null;
   sessionId: string;
 }
 
@@ -75,14 +78,17 @@ export async function authenticate(db: Db, accessToken: string | undefined, kind
     .selectFrom('auth_tokens as t')
     .innerJoin('sessions as s', 's.id', 't.session_id')
     .innerJoin('users as u', 'u.id', 's.user_id')
-    .select(['u.id', 'u.username', 'u.role', 'u.group_id', 's.id as session_id'])
+    .leftJoin('groups as g', 'g.id', 'u.group_id')
+    .select(['u.id', 'u.username', 'u.role', 'g.code', 'g.organization', 's.id as session_id'])
     .where('t.token_hash', '=', hashToken(accessToken))
     .where('t.kind', '=', kind)
     .where('t.expires_at', '>', nowIso())
     .where('s.revoked_at', 'is', null)
     .where('u.is_active', '=', 1)
     .executeTakeFirst();
-  return row ? { id: row.id, username: row.username, role: row.role, groupId: row.group_id, sessionId: row.session_id } : null;
+  return row
+    ? { id: row.id, username: row.username, role: row.role, groupCode: row.code ?? null, organization: row.organization ?? null, sessionId: row.session_id }
+    : null;
 }
 
 /**

@@ -1,5 +1,6 @@
 // Table types of the query layer. Both engines store booleans as integers 0/1 and times as
 // ISO 8601 UTC text, so one set of queries and one row mapping serve SQLite and PostgreSQL.
+import type { Organization, Role } from '@veritas/shared/domain';
 import type { Database as SQLiteDatabase } from 'better-sqlite3';
 import type { ColumnType, Generated, Kysely } from 'kysely';
 
@@ -12,7 +13,7 @@ export interface GroupsTable {
   id: Generated<number>;
   name: string;
   code: string;
-  organization: 'hub' | 'RC';
+  organization: Organization;
 }
 
 export interface UsersTable {
@@ -20,7 +21,7 @@ export interface UsersTable {
   username: string;
   email: string;
   password_hash: string;
-  role: string;
+  role: Role;
   is_active: ColumnType<Flag, Flag | undefined, Flag>;
   group_id: number | null;
   created_at: string;

@@ -1,17 +1,17 @@
 // The devices that field staff meet in demo data, simulations and benchmark data: what shipments
 // expect (brand, model, type) and the registry organization that makes each brand's devices.
-
-export type DeviceType = 'smarttv' | 'laptop' | 'tablet' | 'mobile' | 'truewireless' | '';
+import type { DeviceType } from '@veritas/shared/domain';
 
 export interface CatalogueDevice {
-  type: DeviceType;
+  /** Empty: a shipment row without a device type. */
+  type: DeviceType | '';
   brand: string;
   model: string;
   /** The IEEE registry organization of the brand's network chips (as the registry spells it). */
   manufacturer: string;
 }
 
-const device = (type: DeviceType, brand: string, model: string, manufacturer: string): CatalogueDevice => ({ type, brand, model, manufacturer });
+const device = (type: DeviceType | '', brand: string, model: string, manufacturer: string): CatalogueDevice => ({ type, brand, model, manufacturer });
 
 export const CATALOGUE: readonly CatalogueDevice[] = [
   device('smarttv', 'Samsung', 'Crystal 4K UHD UA43CU8000', 'Samsung Electronics Co.,Ltd'),

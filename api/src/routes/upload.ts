@@ -1,10 +1,11 @@
 // api/upload/: the chunked shipment-CSV upload (SPEC.md §7, CONTRACT.md "Shipment CSV"). One call
 // per chunk; the call that brings the last missing chunk stores the rows and answers the result.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
 import multipart, { type MultipartFile } from '@fastify/multipart';
-import { requireUser } from '../auth/guard';
-import type { Db } from '../db/schema';
-import { HttpError, badRequest } from '../http';
+import { requireRole } from '../plugins/authentication';
+import { BadRequest, Conflict, Forbidden, PayloadTooLarge } from '../errors';
 import { canUpload } from '../roles';
 import { ingestUpload } from '../upload/ingest';
 import {
@@ -24,27 +25,42 @@ import {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const INTEGER = /^\d{1,9}$/;
 
-const refuse = (statusCode: number, message: string) => new HttpError(statusCode, { detail: message });
+/** What the call answers: the chunk's receipt, or the result once the upload is complete (UploadResult of @veritas/shared). */
+const Answer = Type.Union([
+  Type.Object({ message: Type.String(), chunk_index: Type.Integer() }),
+  Type.Object({
+    message: Type.String(),
+    processed: Type.Integer(),
+    skipped: Type.Integer(),
+    duplicates: Type.Array(Type.Object({ row: Type.Integer(), tracking_id: Type.String() })),
+    errors: Type.Array(Type.Object({ row: Type.Integer(), errors: Type.Array(Type.String()) })),
+    duplicates_total: Type.Integer(),
+    errors_total: Type.Integer(),
+  }),
+]);
 
+// The form fields are read as the multipart stream arrives, before the file part, so they are
+// checked here rather than by a schema (Fastify validates a body it has parsed whole).
 function integerField(fields: Map<string, string>, name: string): number {
   const value = fields.get(name);
-  if (value === undefined) throw badRequest(name, `${name} is required (a form field sent before the file).`);
-  if (!INTEGER.test(value)) throw badRequest(name, `${name} must be a whole number, not '${value.slice(0, 20)}'.`);
+  if (value === undefined) throw new BadRequest(name, `${name} is required (a form field sent before the file).`);
+  if (!INTEGER.test(value)) throw new BadRequest(name, `${name} must be a whole number, not '${value.slice(0, 20)}'.`);
   return Number(value);
 }
 
-export async function uploadRoutes(app: FastifyInstance, { db }: { db: Db }) {
+export const uploadRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { db } = app;
   // Only this scope parses multipart bodies. The three small fields come before the one file.
   await app.register(multipart, { limits: { files: 1, fileSize: CHUNK_BYTES, fields: 8, fieldSize: 256, parts: 9 } });
 
   /** The chunk of this call, its fields checked. Only fields sent before the file count. */
   async function readChunk(request: FastifyRequest): Promise<Chunk> {
-    if (!request.isMultipart()) throw badRequest('file', 'Send the chunk as multipart/form-data.');
+    if (!request.isMultipart()) throw new BadRequest('file', 'Send the chunk as multipart/form-data.');
     const fields = new Map<string, string>();
     try {
       for await (const part of request.parts()) {
         if (part.type === 'field') {
-          if (fields.has(part.fieldname)) throw badRequest(part.fieldname, `${part.fieldname} is sent more than once.`);
+          if (fields.has(part.fieldname)) throw new BadRequest(part.fieldname, `${part.fieldname} is sent more than once.`);
           fields.set(part.fieldname, String(part.value).trim());
           continue;
         }
@@ -53,32 +69,32 @@ export async function uploadRoutes(app: FastifyInstance, { db }: { db: Db }) {
     } catch (error) {
       const { FieldsLimitError, FilesLimitError, PartsLimitError } = app.multipartErrors;
       if (error instanceof FieldsLimitError || error instanceof FilesLimitError || error instanceof PartsLimitError) {
-        throw refuse(413, 'Too many form parts: send upload_id, chunk_index, total_chunks and one file.');
+        throw new PayloadTooLarge('Too many form parts: send upload_id, chunk_index, total_chunks and one file.');
       }
       throw error;
     }
-    throw badRequest('file', 'The file part is missing.');
+    throw new BadRequest('file', 'The file part is missing.');
   }
 
   async function readFile(part: MultipartFile, fields: Map<string, string>): Promise<Chunk> {
     const uploadId = fields.get('upload_id');
-    if (uploadId === undefined) throw badRequest('upload_id', 'upload_id is required (a form field sent before the file).');
-    if (!UUID.test(uploadId)) throw badRequest('upload_id', 'upload_id must be a UUID.');
+    if (uploadId === undefined) throw new BadRequest('upload_id', 'upload_id is required (a form field sent before the file).');
+    if (!UUID.test(uploadId)) throw new BadRequest('upload_id', 'upload_id must be a UUID.');
     const totalChunks = integerField(fields, 'total_chunks');
-    if (totalChunks < 1) throw badRequest('total_chunks', 'total_chunks must be at least 1.');
-    if (totalChunks > MAX_CHUNKS) throw refuse(413, `File is too large: the limit is ${MAX_CHUNKS} MB.`);
+    if (totalChunks < 1) throw new BadRequest('total_chunks', 'total_chunks must be at least 1.');
+    if (totalChunks > MAX_CHUNKS) throw new PayloadTooLarge(`File is too large: the limit is ${MAX_CHUNKS} MB.`);
     const chunkIndex = integerField(fields, 'chunk_index');
     if (chunkIndex >= totalChunks) {
-      throw badRequest('chunk_index', `chunk_index must be between 0 and ${totalChunks - 1} (total_chunks is ${totalChunks}).`);
+      throw new BadRequest('chunk_index', `chunk_index must be between 0 and ${totalChunks - 1} (total_chunks is ${totalChunks}).`);
     }
-    if (!/\.csv$/i.test(part.filename)) throw badRequest('file', 'Only CSV files are accepted');
+    if (!/\.csv$/i.test(part.filename)) throw new BadRequest('file', 'Only CSV files are accepted');
 
     let data: Buffer;
     try {
       data = await part.toBuffer();
     } catch (error) {
       if (error instanceof app.multipartErrors.RequestFileTooLargeError) {
-        throw refuse(413, `A chunk may be at most ${CHUNK_BYTES.toLocaleString('en-US')} bytes (1 MiB).`);
+        throw new PayloadTooLarge(`A chunk may be at most ${CHUNK_BYTES.toLocaleString('en-US')} bytes (1 MiB).`);
       }
       throw error;
     }
@@ -91,9 +107,9 @@ export async function uploadRoutes(app: FastifyInstance, { db }: { db: Db }) {
   });
 
   function checkSameUpload(owner: { user_id: number; total_chunks: number }, userId: number, chunk: Chunk) {
-    if (owner.user_id !== userId) throw refuse(403, 'This upload_id belongs to an upload of another user.');
+    if (owner.user_id !== userId) throw new Forbidden('This upload_id belongs to an upload of another user.');
     if (owner.total_chunks !== chunk.totalChunks) {
-      throw badRequest('total_chunks', `total_chunks is ${chunk.totalChunks}, but earlier chunks of this upload said ${owner.total_chunks}.`);
+      throw new BadRequest('total_chunks', `total_chunks is ${chunk.totalChunks}, but earlier chunks of this upload said ${owner.total_chunks}.`);
     }
   }
 
@@ -102,7 +118,7 @@ export async function uploadRoutes(app: FastifyInstance, { db }: { db: Db }) {
     if (!(await claimUpload(db, userId, chunk))) {
       const upload = await uploadOf(db, chunk.uploadId);
       if (upload?.status === 'done') return JSON.parse(upload.result!);
-      throw refuse(409, 'This upload is being processed.');
+      throw new Conflict('This upload is being processed.');
     }
     try {
       const result = await ingestUpload(db, chunk.uploadId, chunk.totalChunks);
@@ -116,15 +132,14 @@ export async function uploadRoutes(app: FastifyInstance, { db }: { db: Db }) {
 
   /** Stores the chunk of this call; the call that brings the last missing chunk answers the result. */
   async function takeChunk(request: FastifyRequest) {
-    const user = await requireUser(db, request);
-    if (!canUpload(user.role)) throw refuse(403, 'Only admins can upload shipment files.');
+    const { user } = request;
     const chunk = await readChunk(request);
     const isLast = chunk.chunkIndex === chunk.totalChunks - 1;
 
     const upload = await uploadOf(db, chunk.uploadId);
     if (upload) {
       checkSameUpload(upload, user.id, chunk);
-      if (upload.status === 'processing') throw refuse(409, 'This upload is being processed.');
+      if (upload.status === 'processing') throw new Conflict('This upload is being processed.');
       // Already complete: a chunk sent again changes nothing; the final one gets the result again.
       return isLast ? JSON.parse(upload.result!) : received(chunk);
     }
@@ -139,7 +154,7 @@ export async function uploadRoutes(app: FastifyInstance, { db }: { db: Db }) {
     if (isLast) {
       const present = new Set(indexes);
       const missing = Array.from({ length: chunk.totalChunks }, (_, index) => index).filter((index) => !present.has(index));
-      throw badRequest(
+      throw new BadRequest(
         'chunk_index',
         `The upload is incomplete: ${missing.length > 1 ? `chunks ${missing.join(', ')} are` : `chunk ${missing[0]} is`} missing. Send ${missing.length > 1 ? 'them' : 'it'} to complete the upload.`,
         { missing_chunks: missing },
@@ -148,15 +163,15 @@ export async function uploadRoutes(app: FastifyInstance, { db }: { db: Db }) {
     return received(chunk);
   }
 
-  app.post('/api/upload/', async (request) => {
-    try {
-      return await takeChunk(request);
-    } catch (error) {
+  app.post(
+    '/api/upload/',
+    {
       // The console shows a failed upload's `error` field (SPEC.md §8).
-      if (error instanceof HttpError && error.body.error === undefined) {
-        throw new HttpError(error.statusCode, { ...error.body, error: error.body.detail });
-      }
-      throw error;
-    }
-  });
-}
+      config: { errorField: 'error' },
+      preValidation: requireRole(canUpload, 'Only admins can upload shipment files.'),
+      // No body schema: the multipart parts are read as a stream (readChunk).
+      schema: { response: { 200: Answer } },
+    },
+    (request) => takeChunk(request),
+  );
+};

@@ -1,61 +1,67 @@
 // api/whitelable/ and api/get_manufacturer/ (SPEC.md §3, §7): white-labelled brands with the
 // manufacturers they sell under their name, and search over the IEEE manufacturer registry
 // (loaded by migration 003). Error bodies carry `message`, which the console shows.
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Brand } from '@veritas/shared/domain';
 import { sql } from 'kysely';
-import type { FastifyInstance } from 'fastify';
-import { requireUser } from '../auth/guard';
+import { requireRole } from '../plugins/authentication';
 import { manufacturerKey } from '../db/oui-registry';
-import type { Db } from '../db/schema';
-import { HttpError, bodyOf, text } from '../http';
+import { BadRequest, Conflict, NotFound } from '../errors';
 import { canEditWhiteLabels } from '../roles';
+import { Id, Text } from '../schemas';
 
 const MAX_BRAND_LENGTH = 128;
 const MAX_MANUFACTURERS_PER_BRAND = 500;
 const MAX_SEARCH_LENGTH = 100;
 const SEARCH_LIMIT = 50;
 
-interface BrandAnswer {
-  id: number;
-  brand: string;
-  white_labeled_brands: { data: string[] };
-}
+/** SPEC.md §3's brand (Brand of @veritas/shared). */
+const BrandAnswer = Type.Object({ id: Type.Integer(), brand: Type.String(), white_labeled_brands: Type.Object({ data: Type.Array(Type.String()) }) });
 
-const failure = (statusCode: number, message: string, extra: Record<string, unknown> = {}) =>
-  new HttpError(statusCode, { message, detail: message, ...extra });
+const SaveBrand = Type.Object({
+  brand: Text(
+    { missing: 'Please enter a brand name', maxLength: `Brand name must be at most ${MAX_BRAND_LENGTH} characters.` },
+    { maxLength: MAX_BRAND_LENGTH },
+  ),
+  // Registry names. Absent or null: none. More than MAX_MANUFACTURERS_PER_BRAND is refused after
+  // duplicates are dropped, so the handler counts them.
+  data: Type.Optional(
+    Type.Union([Type.Array(Text({ missing: 'Manufacturer names must be non-empty text.' })), Type.Null()], {
+      errorMessages: { missing: 'data must be a list of manufacturer names.' },
+    }),
+  ),
+  // The console sends the brand's id when it saves a list, so saving an emptied list is not a create.
+  id: Type.Optional(Type.Union([Id('id must be the id of a brand (a positive integer).'), Type.Null()], {
+    errorMessages: { missing: 'id must be the id of a brand (a positive integer).' },
+  })),
+});
+
+// A repeated ?search= arrives as a list: it is ignored, as an empty search.
+const SearchQuery = Type.Object({ search: Type.Optional(Type.Union([Type.String(), Type.Array(Type.String())])) });
 
 const brandKey = (brand: string) => brand.toLowerCase();
 
 /** Escapes LIKE's wildcards so a search for "%" or "_" matches those characters. */
 const likeLiteral = (value: string) => value.replace(/[\\%_]/g, '\\$&');
 
-/** The `id` of a POST: a positive integer (also as text). */
-function brandId(value: unknown): number {
-  const id = typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value) : value;
-  if (typeof id !== 'number' || !Number.isSafeInteger(id) || id <= 0) {
-    throw failure(400, 'id must be the id of a brand (a positive integer).', { field: 'id' });
-  }
-  return id;
-}
-
-/** The `data` of a POST: registry names, trimmed and deduplicated case-insensitively, in order. */
-function manufacturerNames(data: unknown): string[] {
-  if (data === undefined || data === null) return [];
-  if (!Array.isArray(data)) throw failure(400, 'data must be a list of manufacturer names.', { field: 'data' });
+/** The registry names of a POST, deduplicated case-insensitively in the registry's way, in order. */
+function manufacturerNames(data: readonly string[]): string[] {
   const byKey = new Map<string, string>();
-  for (const item of data) {
-    const name = text(item);
-    if (!name) throw failure(400, 'Manufacturer names must be non-empty text.', { field: 'data' });
+  for (const name of data) {
     const key = manufacturerKey(name);
     if (!byKey.has(key)) byKey.set(key, name);
   }
   if (byKey.size > MAX_MANUFACTURERS_PER_BRAND) {
-    throw failure(400, `A brand can list at most ${MAX_MANUFACTURERS_PER_BRAND} manufacturers.`, { field: 'data' });
+    throw new BadRequest('data', `A brand can list at most ${MAX_MANUFACTURERS_PER_BRAND} manufacturers.`);
   }
   return [...byKey.values()];
 }
 
-export async function whitelabelRoutes(app: FastifyInstance, { db }: { db: Db }) {
-  async function brandsWithManufacturers(brands: { id: number; brand: string }[]): Promise<BrandAnswer[]> {
+export const whitelabelRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { db } = app;
+
+  async function brandsWithManufacturers(brands: { id: number; brand: string }[]): Promise<Brand[]> {
     if (brands.length === 0) return [];
     const rows = await db.kysely
       .selectFrom('brand_manufacturers')
@@ -81,7 +87,7 @@ export async function whitelabelRoutes(app: FastifyInstance, { db }: { db: Db })
     const known = new Map(rows.map((row) => [row.manufacturer_key, row.manufacturer]));
     const unknown = names.filter((_, i) => !known.has(keys[i]!));
     if (unknown.length > 0) {
-      throw failure(400, `Unknown manufacturer${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`, { field: 'data', unknown });
+      throw new BadRequest('data', `Unknown manufacturer${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`, { unknown });
     }
     return keys.map((key) => known.get(key)!);
   }
@@ -98,10 +104,10 @@ export async function whitelabelRoutes(app: FastifyInstance, { db }: { db: Db })
     });
   }
 
-  async function createBrand(brand: string): Promise<BrandAnswer> {
+  async function createBrand(brand: string): Promise<Brand> {
     const exists = async () =>
       (await db.kysely.selectFrom('brands').select('id').where('brand_key', '=', brandKey(brand)).executeTakeFirst()) !== undefined;
-    const duplicate = () => failure(409, 'This brand already exists', { field: 'brand' });
+    const duplicate = () => new Conflict('This brand already exists', { field: 'brand' });
     if (await exists()) throw duplicate();
     try {
       const created = await db.kysely.insertInto('brands').values({ brand, brand_key: brandKey(brand) }).returning('id').executeTakeFirstOrThrow();
@@ -113,64 +119,70 @@ export async function whitelabelRoutes(app: FastifyInstance, { db }: { db: Db })
     }
   }
 
-  app.get('/api/whitelable/', async (request) => {
-    await requireUser(db, request);
+  // Every route answers errors with `message`, which the White Labeled Brands page shows.
+  const config = { errorField: 'message' } as const;
+
+  app.get('/api/whitelable/', { config, schema: { response: { 200: Type.Array(BrandAnswer) } } }, async () => {
     const brands = await db.kysely.selectFrom('brands').select(['id', 'brand']).orderBy('brand_key').orderBy('id').execute();
     return brandsWithManufacturers(brands);
   });
 
-  app.post('/api/whitelable/', async (request, reply) => {
-    const actor = await requireUser(db, request);
-    if (!canEditWhiteLabels(actor.role)) throw failure(403, 'You do not have permission to change white labels.');
-    const body = bodyOf(request.body);
-    const brand = text(body.brand);
-    if (!brand) throw failure(400, 'Please enter a brand name', { field: 'brand' });
-    if (brand.length > MAX_BRAND_LENGTH) throw failure(400, `Brand name must be at most ${MAX_BRAND_LENGTH} characters.`, { field: 'brand' });
-    const names = manufacturerNames(body.data);
+  app.post(
+    '/api/whitelable/',
+    {
+      config,
+      preValidation: requireRole(canEditWhiteLabels, 'You do not have permission to change white labels.'),
+      schema: { body: SaveBrand, response: { 200: BrandAnswer, 201: BrandAnswer } },
+    },
+    async (request, reply) => {
+      const { brand, data, id } = request.body;
+      const names = manufacturerNames(data ?? []);
 
-    // The console sends the id when it saves a list, so saving an emptied list is not a create.
-    const byId = body.id !== undefined && body.id !== null;
-    if (!byId && names.length === 0) {
-      reply.code(201);
-      return createBrand(brand);
-    }
+      const byId = id !== undefined && id !== null;
+      if (!byId && names.length === 0) {
+        reply.code(201);
+        return createBrand(brand);
+      }
 
-    const stored = await db.kysely
-      .selectFrom('brands')
-      .select(['id', 'brand'])
-      .$call((q) => (byId ? q.where('id', '=', brandId(body.id)) : q.where('brand_key', '=', brandKey(brand))))
-      .executeTakeFirst();
-    if (!stored) throw failure(404, byId ? 'Brand not found.' : `Brand "${brand}" not found.`);
-    if (brandKey(stored.brand) !== brandKey(brand)) {
-      throw failure(400, `Brand ${stored.id} is "${stored.brand}", not "${brand}".`, { field: 'brand' });
-    }
-    const manufacturers = await registryNames(names);
-    await replaceList(stored.id, manufacturers);
-    return { id: stored.id, brand: stored.brand, white_labeled_brands: { data: manufacturers } };
-  });
+      const stored = await db.kysely
+        .selectFrom('brands')
+        .select(['id', 'brand'])
+        .$call((q) => (byId ? q.where('id', '=', Number(id)) : q.where('brand_key', '=', brandKey(brand))))
+        .executeTakeFirst();
+      if (!stored) throw new NotFound(byId ? 'Brand not found.' : `Brand "${brand}" not found.`);
+      if (brandKey(stored.brand) !== brandKey(brand)) {
+        throw new BadRequest('brand', `Brand ${stored.id} is "${stored.brand}", not "${brand}".`);
+      }
+      const manufacturers = await registryNames(names);
+      await replaceList(stored.id, manufacturers);
+      return { id: stored.id, brand: stored.brand, white_labeled_brands: { data: manufacturers } };
+    },
+  );
 
-  app.get('/api/get_manufacturer/', async (request) => {
-    await requireUser(db, request);
-    const search = (request.query as Record<string, unknown>).search;
-    const needle = manufacturerKey(typeof search === 'string' ? search : '');
-    if (needle.length > MAX_SEARCH_LENGTH) {
-      throw failure(400, `search must be at most ${MAX_SEARCH_LENGTH} characters.`, { field: 'search' });
-    }
-    const alphabetical = db.kysely.selectFrom('manufacturers').select(['id', 'manufacturer']).orderBy('manufacturer_key').limit(SEARCH_LIMIT);
-    if (!needle) return alphabetical.execute();
+  app.get(
+    '/api/get_manufacturer/',
+    { config, schema: { querystring: SearchQuery, response: { 200: Type.Array(Type.Object({ id: Type.Integer(), manufacturer: Type.String() })) } } },
+    async (request) => {
+      const { search } = request.query;
+      // The limit applies to the search as matched: trimmed, spaces collapsed (manufacturerKey).
+      const needle = manufacturerKey(typeof search === 'string' ? search : '');
+      if (needle.length > MAX_SEARCH_LENGTH) throw new BadRequest('search', `search must be at most ${MAX_SEARCH_LENGTH} characters.`);
+      const alphabetical = db.kysely.selectFrom('manufacturers').select(['id', 'manufacturer']).orderBy('manufacturer_key').limit(SEARCH_LIMIT);
+      if (!needle) return alphabetical.execute();
 
-    // Names starting with the search are a range of the manufacturer_key index: a short search
-    // (the common case while typing) is answered from it alone. Only when they are fewer than the
-    // limit are names containing it looked for (PostgreSQL: by its trigram index, migration 003;
-    // SQLite: walking the key index until enough are found).
-    const afterPrefix = `${needle}\u{10FFFF}`;
-    const starting = await alphabetical.where('manufacturer_key', '>=', needle).where('manufacturer_key', '<', afterPrefix).execute();
-    if (starting.length === SEARCH_LIMIT) return starting;
-    const containing = await alphabetical
-      .where(sql<boolean>`manufacturer_key like ${`%${likeLiteral(needle)}%`} escape '\\'`)
-      .where((eb) => eb.or([eb('manufacturer_key', '<', needle), eb('manufacturer_key', '>=', afterPrefix)]))
-      .limit(SEARCH_LIMIT - starting.length)
-      .execute();
-    return [...starting, ...containing];
-  });
-}
+      // Names starting with the search are a range of the manufacturer_key index: a short search
+      // (the common case while typing) is answered from it alone. Only when they are fewer than the
+      // limit are names containing it looked for (PostgreSQL: by its trigram index, migration 003;
+      // SQLite: walking the key index until enough are found).
+      const afterPrefix = `${needle}\u{10FFFF}`;
+      const starting = await alphabetical.where('manufacturer_key', '>=', needle).where('manufacturer_key', '<', afterPrefix).execute();
+      if (starting.length === SEARCH_LIMIT) return starting;
+      const containing = await alphabetical
+        .where(sql<boolean>`manufacturer_key like ${`%${likeLiteral(needle)}%`} escape '\\'`)
+        .where((eb) => eb.or([eb('manufacturer_key', '<', needle), eb('manufacturer_key', '>=', afterPrefix)]))
+        .limit(SEARCH_LIMIT - starting.length)
+        .execute();
+      return [...starting, ...containing];
+    },
+  );
+};

@@ -1,18 +1,15 @@
 // The field-scan engine: gathers the facts of a scan from the database, judges them with the
 // rules (rules.ts) and records what field staff did. The app's routes, the demo data and the
-// simulator all go through here; `at` lets the demo data work on a simulated clock.
+// simulator all go through here; `at` lets the demo data work on a simulated clock. It speaks the
+// domain: a scan it will not take is a ScanRefusal with its code, which routes/app.ts answers.
 import { deviceError } from '@veritas/shared/domain';
 import type { Kysely } from 'kysely';
 import type { Database, Db } from '../db/schema';
-import { HttpError } from '../http';
+import type { SessionUser } from '../auth/sessions';
 import { checkScan, expectedOf, type CheckOutcome, type CheckResult, type ExpectedItem, type ScanFacts } from './rules';
 
-export interface FieldUser {
-  id: number;
-  role: string;
-  groupCode: string | null;
-  organization: 'hub' | 'RC' | null;
-}
+/** Who scans: the part of a signed-in user the rules look at. */
+export type FieldUser = Pick<SessionUser, 'id' | 'role' | 'groupCode' | 'organization'>;
 
 export interface DeviceScan {
   tracking_id: string;
@@ -26,7 +23,33 @@ export interface HardwareScan {
   hardware_id: string;
 }
 
-type Result = CheckResult | 'E008';
+/** Device errors a scan is refused with (SPEC §8), shown with the catalogue's texts. */
+export type RefusedDevice = 'E001' | 'E002' | 'E003' | 'E008';
+
+/** Why a scan is refused: a device error, or a reason of the engine's own. */
+export type RefusalCode =
+  | RefusedDevice
+  | 'invalid-mac'
+  | 'not-operator'
+  | 'not-hub-staff'
+  | 'other-hub'
+  | 'not-rc-staff'
+  | 'unknown-tracking-id'
+  | 'not-submitted'
+  | 'capture-locked'
+  | 'already-verified-at-hub'
+  | 'not-verified-at-hub'
+  | 'already-detached';
+
+/** A scan the engine will not take, with its code and the facts its message names. */
+export class ScanRefusal extends Error {
+  constructor(
+    readonly code: RefusalCode,
+    readonly facts: { trackingId?: string } = {},
+  ) {
+    super(`Scan refused: ${code}`);
+  }
+}
 
 export interface ScanAnswer extends CheckOutcome {
   title: string;
@@ -42,19 +65,10 @@ export interface VerifyAnswer {
 
 const PASSED = { title: 'Passed', description: 'The device matches the order.' };
 
-function texts(result: Result): { title: string; description: string } {
+function texts(result: CheckResult): { title: string; description: string } {
   const entry = deviceError(result);
   return entry ? { title: entry.title, description: entry.description } : PASSED;
 }
-
-/** A refusal carrying its device error code, as the app shows it. */
-function refusal(code: Result): HttpError {
-  const { title, description } = texts(code);
-  return new HttpError(409, { code, result: code, title, description, detail: title });
-}
-
-const conflict = (detail: string) => new HttpError(409, { detail });
-const forbidden = (detail: string) => new HttpError(403, { detail });
 
 /** 'aa:bb:cc:dd:ee:ff', 'AA-BB-CC-DD-EE-FF', 'aabb.ccdd.eeff' or 12 hex digits → 'AABBCCDDEEFF'; else null. */
 export function normalizeMac(text: string): string | null {
@@ -169,12 +183,12 @@ async function factsOf(kysely: Executor, user: FieldUser, scan: DeviceScan, mac:
 const answer = (outcome: CheckOutcome): ScanAnswer => ({ ...outcome, ...texts(outcome.result) });
 
 function requireOperator(user: FieldUser): void {
-  if (user.role !== 'operators') throw forbidden('Only field operators scan devices at the doorstep.');
+  if (user.role !== 'operators') throw new ScanRefusal('not-operator');
 }
 
 function macOf(scan: DeviceScan): string {
   const mac = normalizeMac(scan.mac_address);
-  if (!mac) throw new HttpError(400, { detail: 'mac_address must be a MAC address (12 hex digits).', field: 'mac_address' });
+  if (!mac) throw new ScanRefusal('invalid-mac');
   return mac;
 }
 
@@ -199,8 +213,8 @@ export async function submitDevice(db: Db, user: FieldUser, scan: DeviceScan, at
     const item = await itemOf(trx, scan.tracking_id);
     const facts = await factsOf(trx, user, scan, mac, item);
     const before = checkScan(facts);
-    if (before.result === 'E001' || before.result === 'E002' || before.result === 'E003') throw refusal(before.result);
-    if (item!.is_verified === 1) throw conflict('This device is already verified at the hub: its doorstep capture can no longer change.');
+    if (before.result === 'E001' || before.result === 'E002' || before.result === 'E003') throw new ScanRefusal(before.result);
+    if (item!.is_verified === 1) throw new ScanRefusal('capture-locked');
 
     const claimed = await trx
       .updateTable('device_records')
@@ -208,7 +222,7 @@ export async function submitDevice(db: Db, user: FieldUser, scan: DeviceScan, at
       .where('id', '=', item!.id)
       .where((eb) => eb.or([eb('is_submit', '=', 0), eb('submitted_by_id', '=', user.id)]))
       .executeTakeFirst();
-    if (Number(claimed.numUpdatedRows) !== 1) throw refusal('E003');
+    if (Number(claimed.numUpdatedRows) !== 1) throw new ScanRefusal('E003');
 
     // A resubmission replaces this tracking ID's earlier capture.
     await trx.deleteFrom('mac_captures').where('tracking_id', '=', scan.tracking_id).where('mac_address', '<>', mac).execute();
@@ -237,9 +251,9 @@ export async function submitDevice(db: Db, user: FieldUser, scan: DeviceScan, at
 
 async function verifiableItem(db: Db, scan: HardwareScan): Promise<Item> {
   const item = await itemOf(db.kysely, scan.tracking_id);
-  if (!item) throw new HttpError(404, { detail: `Tracking ID ${scan.tracking_id} is not in the system.` });
+  if (!item) throw new ScanRefusal('unknown-tracking-id', { trackingId: scan.tracking_id });
   // E008: the device in hand is not the one captured at the doorstep.
-  if (item.hardware_id !== null && !sameHardware(item.hardware_id, scan.hardware_id)) throw refusal('E008');
+  if (item.hardware_id !== null && !sameHardware(item.hardware_id, scan.hardware_id)) throw new ScanRefusal('E008');
   return item;
 }
 
@@ -247,12 +261,10 @@ const verified = (trackingId: string): VerifyAnswer => ({ result: 'passed', ...P
 
 /** Verification at the hub, by an executive or incharge of the record's hub. */
 export async function verifyAtHub(db: Db, user: FieldUser, scan: HardwareScan, at = new Date()): Promise<VerifyAnswer> {
-  if ((user.role !== 'executive' && user.role !== 'incharge') || user.organization !== 'hub') {
-    throw forbidden('Only executives and incharges of a hub verify devices at the hub.');
-  }
+  if ((user.role !== 'executive' && user.role !== 'incharge') || user.organization !== 'hub') throw new ScanRefusal('not-hub-staff');
   const item = await itemOf(db.kysely, scan.tracking_id);
-  if (item && item.hub_code?.toLowerCase() !== user.groupCode?.toLowerCase()) throw forbidden('This tracking ID belongs to another hub.');
-  if (item && item.is_submit !== 1) throw conflict('This device has not been submitted at the doorstep yet.');
+  if (item && item.hub_code?.toLowerCase() !== user.groupCode?.toLowerCase()) throw new ScanRefusal('other-hub');
+  if (item && item.is_submit !== 1) throw new ScanRefusal('not-submitted');
   const { id } = await verifiableItem(db, scan);
   const updated = await db.kysely
     .updateTable('device_records')
@@ -260,15 +272,15 @@ export async function verifyAtHub(db: Db, user: FieldUser, scan: HardwareScan, a
     .where('id', '=', id)
     .where('is_verified', '=', 0)
     .executeTakeFirst();
-  if (Number(updated.numUpdatedRows) !== 1) throw conflict('This device is already verified at the hub.');
+  if (Number(updated.numUpdatedRows) !== 1) throw new ScanRefusal('already-verified-at-hub');
   return verified(scan.tracking_id);
 }
 
 /** Verification at a return centre, after the hub's: the device is detached. */
 export async function verifyAtRc(db: Db, user: FieldUser, scan: HardwareScan, at = new Date()): Promise<VerifyAnswer> {
-  if (user.organization !== 'RC') throw forbidden('Only users of a return centre verify devices there.');
+  if (user.organization !== 'RC') throw new ScanRefusal('not-rc-staff');
   const item = await itemOf(db.kysely, scan.tracking_id);
-  if (item && item.is_verified !== 1) throw conflict('This device has not been verified at its hub yet.');
+  if (item && item.is_verified !== 1) throw new ScanRefusal('not-verified-at-hub');
   const { id } = await verifiableItem(db, scan);
   const updated = await db.kysely
     .updateTable('device_records')
@@ -276,6 +288,6 @@ export async function verifyAtRc(db: Db, user: FieldUser, scan: HardwareScan, at
     .where('id', '=', id)
     .where('is_verified_rc', '=', 0)
     .executeTakeFirst();
-  if (Number(updated.numUpdatedRows) !== 1) throw conflict('This device is already verified at a return centre.');
+  if (Number(updated.numUpdatedRows) !== 1) throw new ScanRefusal('already-detached');
   return verified(scan.tracking_id);
 }

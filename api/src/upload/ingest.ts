@@ -1,9 +1,10 @@
 // A complete upload's chunks into device records: read one chunk at a time, decoded and parsed
 // as streams (a character or a row may span chunks), stored in batches.
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import type { UploadResult } from '@veritas/shared/domain';
 import type { Db } from '../db/schema';
 import { nowIso } from '../db/schema';
-import { badRequest } from '../http';
+import { BadRequest } from '../errors';
 import { CsvRecordReader, type CsvRecord } from './csvRecords';
 import { checkRow, readHeader, type ColumnPositions, type ShipmentRecord } from './shipmentRows';
 import { chunkData } from './store';
@@ -18,16 +19,6 @@ import { Utf8Text } from './utf8Text';
 const BATCH_ROWS = 1000;
 /** Entries listed in duplicates and errors; the totals count them all. */
 export const LISTED_MAX = 1000;
-
-export interface UploadResult {
-  message: string;
-  processed: number;
-  skipped: number;
-  duplicates: { row: number; tracking_id: string }[];
-  errors: { row: number; errors: string[] }[];
-  duplicates_total: number;
-  errors_total: number;
-}
 
 const rows = (count: number) => `${count} row${count === 1 ? '' : 's'}`;
 
@@ -139,9 +130,9 @@ export async function ingestUpload(db: Db, uploadId: string, totalChunks: number
   async function take(records: Iterable<CsvRecord>) {
     for (const record of records) {
       if (columns === undefined) {
-        if ('error' in record) throw badRequest('file', `The header row cannot be read: ${record.error}.`);
+        if ('error' in record) throw new BadRequest('file', `The header row cannot be read: ${record.error}.`);
         const header = readHeader(record.fields);
-        if ('problem' in header) throw badRequest('file', header.problem);
+        if ('problem' in header) throw new BadRequest('file', header.problem);
         columns = header.columns;
         continue;
       }
@@ -169,8 +160,8 @@ export async function ingestUpload(db: Db, uploadId: string, totalChunks: number
   await take(reader.push(rest));
   await take(reader.end());
 
-  if (empty) throw badRequest('file', 'The file is empty');
-  if (columns === undefined) throw badRequest('file', 'The file has no header row: it holds only blank lines.');
+  if (empty) throw new BadRequest('file', 'The file is empty');
+  if (columns === undefined) throw new BadRequest('file', 'The file has no header row: it holds only blank lines.');
   await batch.flush();
   return tally.result();
 }

@@ -1,0 +1,159 @@
+// Error answers (CONTRACT.md "Sessions and security"). Every body carries `detail`; a route names
+// in its config the field its console screen reads besides (`errorField`: `res` for sign-in,
+// `error` for the upload, users' actions, passwords, the report and the APK, `message` for white
+// labels), which holds the same message; a 400 names the `field` at fault. Domain code throws the
+// errors below and knows nothing of bodies: errorHandler alone turns them, Fastify's schema
+// failures and anything else into answers.
+import type { ErrorObject } from 'ajv';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { FieldMessages } from './schemas';
+
+export type ErrorField = 'res' | 'error' | 'message';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The body field this route's console screen shows an error from, besides `detail`. */
+    errorField?: ErrorField;
+  }
+}
+
+/** A refusal the caller can act on: its status, its message, and what else its body carries. */
+export class DomainError extends Error {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+    /** Further body fields, e.g. `field` of a 400 or `missing_chunks`. */
+    readonly extras: Record<string, unknown> = {},
+    /** Headers of the answer, e.g. Retry-After. */
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+/** Invalid input: the body names the field the console shows the message on. */
+export class BadRequest extends DomainError {
+  constructor(field: string, message: string, extras: Record<string, unknown> = {}) {
+    super(400, message, { field, ...extras });
+  }
+}
+
+export class Unauthorized extends DomainError {
+  constructor(message: string) {
+    super(401, message);
+  }
+}
+
+export class Forbidden extends DomainError {
+  constructor(message: string, extras: Record<string, unknown> = {}) {
+    super(403, message, extras);
+  }
+}
+
+export class NotFound extends DomainError {
+  constructor(message: string) {
+    super(404, message);
+  }
+}
+
+export class Conflict extends DomainError {
+  constructor(message: string, extras: Record<string, unknown> = {}) {
+    super(409, message, extras);
+  }
+}
+
+export class PayloadTooLarge extends DomainError {
+  constructor(message: string) {
+    super(413, message);
+  }
+}
+
+export class TooManyRequests extends DomainError {
+  constructor(message: string, retryAfterSeconds: number) {
+    super(429, message, {}, { 'retry-after': String(retryAfterSeconds) });
+  }
+}
+
+/** The one error handler of the API (app.ts). */
+export function errorHandler(error: unknown, request: FastifyRequest, reply: FastifyReply) {
+  const errorField = request.routeOptions.config.errorField;
+  const answer = (statusCode: number, message: string, extras: Record<string, unknown> = {}, headers: Record<string, string> = {}) =>
+    reply
+      .code(statusCode)
+      .headers(headers)
+      .send({ detail: message, ...(errorField ? { [errorField]: message } : {}), ...extras });
+
+  if (error instanceof DomainError) return answer(error.statusCode, error.message, error.extras, error.headers);
+  const { statusCode = 500, validation, validationContext } = error as Partial<FastifyError>;
+  if (validation && validationContext) {
+    const schema = request.routeOptions.schema?.[validationContext] as ObjectSchema;
+    const fault = schemaFault(schema, validation as ErrorObject[]);
+    return answer(400, fault.message, { field: fault.field });
+  }
+  if (statusCode >= 500) {
+    request.log.error(error);
+    return answer(500, 'Internal server error', { error: 'Internal server error' });
+  }
+  // Fastify's own client errors (malformed JSON, body too large...).
+  const message = error instanceof Error ? error.message : String(error);
+  return answer(statusCode, message, { error: message });
+}
+
+const wrongType = (error: ErrorObject) => error.keyword === 'type';
+
+interface ObjectSchema {
+  properties: Record<string, { errorMessages?: FieldMessages }>;
+  required?: string[];
+}
+
+/**
+ * The 400 of a request that fails its schema, as a form read top to bottom would report it: the
+ * first field in the schema's order that has a fault, with the message its schema gives (see
+ * FieldMessages in schemas.ts). ajv reports every fault (allErrors), each with the value and the
+ * schema that refused it (verbose).
+ */
+function schemaFault(schema: ObjectSchema, errors: ErrorObject[]): { field: string; message: string } {
+  const fields = Object.keys(schema.properties);
+  let found: { index: number; error: ErrorObject; field: string; message: string } | undefined;
+  for (const error of errors) {
+    const fault = faultOf(schema, error);
+    if (!fault) continue;
+    const position = fields.indexOf(fault.field);
+    const index = position === -1 ? fields.length : position;
+    // The earliest field; of its faults the first ajv reports (e.g. the form of a date before the
+    // day itself), but a value's wrong type before what else it breaks (ajv reports `enum` first).
+    const better =
+      !found ||
+      index < found.index ||
+      (index === found.index && wrongType(error) && !wrongType(found.error) && error.instancePath === found.error.instancePath);
+    if (!better) continue;
+    found = { index, error, field: fault.field, message: messageOf(fault.messages, error.keyword, fault.value) };
+  }
+  return found ?? { field: fields[0] ?? '', message: errors[0]?.message ?? 'Invalid request.' };
+}
+
+function faultOf(schema: ObjectSchema, error: ErrorObject): { field: string; messages?: FieldMessages; value: unknown } | undefined {
+  if (error.keyword === 'required') {
+    const field = (error.params as { missingProperty: string }).missingProperty;
+    const owner = error.parentSchema as ObjectSchema;
+    return { field, messages: owner.properties[field]?.errorMessages, value: undefined };
+  }
+  const [, field] = error.instancePath.split('/');
+  if (field === undefined) {
+    // Not an object at all (no body, a list, a string): as if every field were missing. Other
+    // faults of the whole body (a failed `if`) are reported through the fields they concern.
+    if (error.keyword !== 'type') return undefined;
+    const first = Object.keys(schema.properties).find((name) => schema.required?.includes(name));
+    return first === undefined ? undefined : { field: first, messages: schema.properties[first]!.errorMessages, value: undefined };
+  }
+  // The schema that refused the value (e.g. a list's item) may say more than its field's.
+  const own = (error.parentSchema as { errorMessages?: FieldMessages } | undefined)?.errorMessages;
+  return { field, messages: own ?? schema.properties[field]?.errorMessages, value: error.data };
+}
+
+/** Absent, null or empty (after trimming) reads as missing; otherwise the failed keyword's message. */
+function messageOf(messages: FieldMessages | undefined, keyword: string, value: unknown): string {
+  if (!messages) return `Invalid value (${keyword}).`;
+  if (value === undefined || value === null || value === '') return messages.missing;
+  return (messages[keyword] ?? messages.missing).replace('{value}', String(value));
+}

@@ -1,0 +1,47 @@
+// Who is calling. Each protected scope of app.ts adds one hook: requireSession (the console's
+// access cookie) or requireAppToken (the mobile app's bearer token); either sets request.user or
+// answers 401. requireRole is what a route allows beyond being signed in (roles.ts and
+// @veritas/shared), answering 403.
+//
+// They are preValidation hooks: Fastify has parsed the body by then, so a body it cannot parse is
+// answered 400 whoever sends it, as it always was, and the schema is checked after them, so a
+// caller without the right learns nothing about its input (401, then 403, then 400).
+import fp from 'fastify-plugin';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Role } from '@veritas/shared/domain';
+import { ACCESS_COOKIE } from '../auth/cookies';
+import { authenticate, type SessionUser } from '../auth/sessions';
+import { Forbidden, Unauthorized } from '../errors';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The caller; set by the hook of a protected scope, so only routes under one may read it. */
+    user: SessionUser;
+  }
+}
+
+export const authentication = fp(async (app) => {
+  app.decorateRequest('user');
+}, { name: 'authentication', dependencies: ['database'] });
+
+/** The console: the user behind the access cookie. */
+export async function requireSession(this: FastifyInstance, request: FastifyRequest): Promise<void> {
+  const user = await authenticate(this.db, request.cookies[ACCESS_COOKIE]);
+  if (!user) throw new Unauthorized('Authentication credentials were not provided or have expired.');
+  request.user = user;
+}
+
+/** The mobile app: the user behind `Authorization: Bearer <token>`, never a cookie. */
+export async function requireAppToken(this: FastifyInstance, request: FastifyRequest): Promise<void> {
+  const token = /^Bearer (\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
+  const user = await authenticate(this.db, token, 'app');
+  if (!user) throw new Unauthorized('Sign in with the app first: the token is missing, expired or revoked.');
+  request.user = user;
+}
+
+/** A route's own rule: 403 with `refusal` unless the caller's role is `allowed`. */
+export function requireRole(allowed: (role: Role) => boolean, refusal: string) {
+  return async function checkRole(request: FastifyRequest): Promise<void> {
+    if (!allowed(request.user.role)) throw new Forbidden(refusal);
+  };
+}
