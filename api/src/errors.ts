@@ -1,4 +1,4 @@
-// Error answers (CONTRACT.md "Sessions and security"). Every body carries `detail`; a route names
+// Error answers (docs/errors.md#server-error-bodies). Every body carries `detail`; a route names
 // in its config the field its console screen reads besides (`errorField`: `res` for sign-in,
 // `error` for the upload, users' actions, passwords, the report and the APK, `message` for white
 // labels), which holds the same message; a 400 names the `field` at fault. Domain code throws the

@@ -1,4 +1,4 @@
-// Device records as the API answers them (SPEC.md §3): DeviceRecord of @veritas/shared, the type
+// Device records as the API answers them (docs/screens.md#device-pick-list): DeviceRecord of @veritas/shared, the type
 // the console reads them with. The database itself renders each record as JSON text (SQLite
 // json_object, PostgreSQL row_to_json): for 100k records that is several times faster than
 // building and stringifying JS objects. The shape is written once below, keyed by the shared

@@ -1,4 +1,4 @@
-// What each role may do on the server (CONTRACT.md "Roles on the server"). The rules the console
+// What each role may do on the server (docs/screens.md#server-side-rights). The rules the console
 // applies too (assignable roles, creating groups, deleting users, who counts as an admin) are
 // @veritas/shared's and imported from there; these are the server's only.
 import { canAssignRole, isAdmin, type Role } from '@veritas/shared/domain';

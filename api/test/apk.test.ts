@@ -1,5 +1,5 @@
 // user/download_apk/: the mobile app package named by VERITAS_APK_PATH, for admins only
-// (CONTRACT.md "Running it" and "Roles on the server").
+// (docs/screens.md#download-apk, docs/screens.md#server-side-rights).
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';

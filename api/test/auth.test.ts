@@ -1,4 +1,4 @@
-// Sign-in, its throttling, sessions and request-forgery protection (CONTRACT.md "Sessions and security").
+// Sign-in, its throttling, sessions and request-forgery protection (docs/sessions.md).
 import { ADDRESS_MAX_FAILURES, FAILURE_WINDOW_MS, PAIR_MAX_FAILURES } from '../src/auth/loginThrottle';
 import { ADMIN_PASSWORD, ADMIN_USERNAME, PASSWORD, build, type Answer, type Client } from './support/build';
 

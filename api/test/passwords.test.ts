@@ -17,7 +17,7 @@ test('passwords are stored as salted scrypt hashes: the same password hashes dif
 });
 
 const ROLES = ['operators', 'executive', 'incharge', 'central_ops', 'admin', 'super_admin'] as const;
-/** Whom each role may deactivate (CONTRACT.md "Roles on the server"): reset follows the same rule. */
+/** Whom each role may deactivate (docs/screens.md#server-side-rights): reset follows the same rule. */
 const MANAGES: Record<string, readonly string[]> = {
   executive: [],
   incharge: ['executive', 'operators'],

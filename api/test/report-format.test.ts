@@ -103,7 +103,7 @@ describe('report cells of a record', () => {
     1,
   ];
 
-  test('status per SPEC §4: Pending, Submitted for verification, verified at hub, Detatched', () => {
+  test('status per docs/screens.md#status: Pending, Submitted for verification, verified at hub, Detatched', () => {
     expect(recordStatus(0, 0, 0)).toBe('Pending');
     expect(recordStatus(1, 0, 0)).toBe('Submitted for verification');
     expect(recordStatus(1, 1, 0)).toBe('verified at hub');

@@ -1,4 +1,4 @@
-// api/generate_csv/ (CONTRACT.md "Report CSV"): range, columns, order, escaping, validation, roles,
+// api/generate_csv/ (docs/csv.md#report-download): range, columns, order, escaping, validation, roles,
 // paging and compression, over records written straight into the database.
 import http from 'node:http';
 import zlib from 'node:zlib';

@@ -1,4 +1,4 @@
-// The verification rules of a doorstep scan (src/scan/rules.ts, SPEC.md §8 E001–E007), alone.
+// The verification rules of a doorstep scan (src/scan/rules.ts, docs/field-scans.md#check-order, E001–E007), alone.
 import { normalizeMac } from '../src/scan/engine';
 import { checkScan, manufacturerIsBrand, sameModel, type ExpectedItem, type ScanFacts } from '../src/scan/rules';
 

@@ -1,4 +1,4 @@
-// api/get_status/ (SPEC.md §3 record shape) over the demo data, and the demo data itself.
+// api/get_status/ (the record shape of docs/screens.md#device-pick-list) over the demo data, and the demo data itself.
 import zlib from 'node:zlib';
 import http from 'node:http';
 import { DEMO_PASSWORD, DEMO_USERS } from '../src/index';
@@ -22,7 +22,7 @@ describe('get_status', () => {
     expect((await api.client().get('api/get_status/')).status).toBe(401);
   });
 
-  test('every record has exactly the keys of SPEC §3 with the right types, tracking_id nested and user refs {username} or null', () => {
+  test('every record has exactly the keys of the record shape with the right types, tracking_id nested and user refs {username} or null', () => {
     expect(records.length).toBeGreaterThan(0);
     for (const r of records) {
       expect(Object.keys(r).sort()).toEqual(

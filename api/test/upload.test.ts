@@ -1,4 +1,4 @@
-// api/upload/: the chunked shipment-CSV upload (SPEC.md §7, CONTRACT.md "Shipment CSV").
+// api/upload/: the chunked shipment-CSV upload (docs/csv.md#shipment-upload).
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -322,7 +322,7 @@ describe('upload: roles', () => {
 /** Row numbers of the errors and the first message of each. */
 const errorRows = (body: any) => body.errors.map((e: { row: number }) => e.row);
 
-describe('upload: shipment CSV rules (CONTRACT.md)', () => {
+describe('upload: shipment CSV rules (docs/csv.md#columns)', () => {
   test('UTF-8 with an optional BOM: the BOM is not part of the first column name', async () => {
     const id = tid();
     const answer = await upload(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(csv(HEADER, row(id)), 'utf8')]));

@@ -1,4 +1,4 @@
-// user/* management routes and the server's role rules (CONTRACT.md "Roles on the server").
+// user/* management routes and the server's role rules (docs/screens.md#server-side-rights).
 import { ADMIN_PASSWORD, ADMIN_USERNAME, build } from './support/build';
 
 const ROLES = ['operators', 'executive', 'incharge', 'central_ops', 'admin', 'super_admin'] as const;

@@ -1,4 +1,4 @@
-// api/whitelable/ and api/get_manufacturer/ (SPEC.md §3, §5, §7; CONTRACT.md "Roles on the server"):
+// api/whitelable/ and api/get_manufacturer/ (docs/screens.md#white-labeled-brands, docs/screens.md#server-side-rights):
 // brands and their manufacturers, searched over the IEEE OUI registry that migration 003 loads.
 import { readOuiRegistry } from '../src/db/oui-registry';
 import { ADMIN_USERNAME, build } from './support/build';
@@ -220,7 +220,7 @@ describe('whitelable: brand update (POST with data, or with id)', () => {
 });
 
 describe('whitelable: GET', () => {
-  test('answers every brand ordered by name (case-insensitively), each with its list, in the SPEC §3 shape', async () => {
+  test('answers every brand ordered by name (case-insensitively), each with its list, in the brand shape the console reads', async () => {
     const zeta = await createBrand(newBrandName('zeta'));
     const alpha = await createBrand(newBrandName('Alpha'));
     await as.admin!.post('api/whitelable/', { id: alpha.id, brand: alpha.brand, data: ['Apple, Inc.'] });
@@ -233,7 +233,7 @@ describe('whitelable: GET', () => {
   });
 });
 
-describe('roles (CONTRACT.md: white-label changes are for admin and super_admin)', () => {
+describe('roles (docs/screens.md#server-side-rights: white-label changes are for admin and super_admin)', () => {
   test.each(['admin', 'super_admin'])('%s may add and update brands', async (role) => {
     const brand = newBrandName(role);
     const created = await as[role]!.post('api/whitelable/', { brand, data: [] });

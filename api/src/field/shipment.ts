@@ -1,5 +1,5 @@
 // Shipments of field work: items to collect, and the shipment CSV that brings them in through
-// api/upload/ (CONTRACT.md "Shipment CSV").
+// api/upload/ (docs/csv.md#shipment-upload).
 import { CATALOGUE } from './catalogue';
 import type { ShipmentItem } from './fieldWork';
 import type { Random } from './random';

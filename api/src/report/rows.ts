@@ -1,4 +1,4 @@
-// The report's rows (CONTRACT.md "Report CSV"): the records created within a range, in
+// The report's rows (docs/csv.md#report-columns): the records created within a range, in
 // (created_date, id) order, with their columns as the report shows them.
 import { sql } from 'kysely';
 import type { Db } from '../db/schema';
@@ -88,7 +88,7 @@ const USER_NAMES: Partial<Record<(typeof RECORD_COLUMNS)[number], string>> = {
 };
 const ROW_FIELDS = RECORD_COLUMNS.map((column) => USER_NAMES[column] ?? `d.${column}`);
 
-/** SPEC.md §4 wording, including its spelling of 'Detatched'. */
+/** docs/screens.md#status wording, including its spelling of 'Detatched'. */
 export function recordStatus(isSubmit: number, isVerified: number, isVerifiedRcBy: number): string {
   if (!isSubmit) return 'Pending';
   if (!isVerified) return 'Submitted for verification';
@@ -121,7 +121,7 @@ export function reportCells(row: ReportRow): (string | null)[] {
     verifyTimeRc,
     isVerifiedRcBy,
   ] = row;
-  // Blind picks name the item only by brand and model (SPEC.md §2 Expected Device).
+  // Blind picks name the item only by brand and model (docs/screens.md#expected-and-scanned-device).
   const blind = isBlindpick === 1;
   return [
     trackingId,

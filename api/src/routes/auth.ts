@@ -1,4 +1,4 @@
-// Sign-in and sessions (SPEC.md §7): user/login/, refresh/ and logout/ answer anyone (the XSRF
+// Sign-in and sessions (docs/sessions.md): user/login/, refresh/ and logout/ answer anyone (the XSRF
 // check of app.ts still applies); is_LoggedIn/ and get_role/ are the signed-in user's.
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';

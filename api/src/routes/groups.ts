@@ -1,4 +1,4 @@
-// Groups (SPEC.md §7): the hubs and return centres users belong to. user/get_groups/ for every
+// Groups (docs/screens.md#create-group-form): the hubs and return centres users belong to. user/get_groups/ for every
 // signed-in user, user/create_group/ for admins.
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';

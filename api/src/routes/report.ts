@@ -1,4 +1,4 @@
-// api/generate_csv/ (CONTRACT.md "Report CSV"): the records created within a date range, as a
+// api/generate_csv/ (docs/csv.md#report-download): the records created within a date range, as a
 // CSV file streamed page by page. Errors carry `error` (the console's Download page reads it).
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';

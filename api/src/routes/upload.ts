@@ -1,4 +1,4 @@
-// api/upload/: the chunked shipment-CSV upload (SPEC.md §7, CONTRACT.md "Shipment CSV"). One call
+// api/upload/: the chunked shipment-CSV upload (docs/csv.md#shipment-upload). One call
 // per chunk; the call that brings the last missing chunk stores the rows and answers the result.
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
@@ -166,7 +166,7 @@ export const uploadRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/api/upload/',
     {
-      // The console shows a failed upload's `error` field (SPEC.md §8).
+      // The console shows a failed upload's `error` field (docs/errors.md#upload).
       config: { errorField: 'error' },
       preValidation: requireRole(canUpload, 'Only admins can upload shipment files.'),
       // No body schema: the multipart parts are read as a stream (readChunk).

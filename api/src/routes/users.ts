@@ -1,4 +1,4 @@
-// Users (SPEC.md §7): user/create/, get_users/, delete_user/, deactivate_user/ and activate_user/.
+// Users (docs/screens.md#create-user-and-create-group, docs/screens.md#deactivate-users): user/create/, get_users/, delete_user/, deactivate_user/ and activate_user/.
 // Passwords are in passwords.ts, the shared target check of the actions in userTarget.ts.
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';

@@ -1,4 +1,4 @@
-// api/whitelable/ and api/get_manufacturer/ (SPEC.md §3, §7): white-labelled brands with the
+// api/whitelable/ and api/get_manufacturer/ (docs/screens.md#white-labeled-brands): white-labelled brands with the
 // manufacturers they sell under their name, and search over the IEEE manufacturer registry
 // (loaded by migration 003). Error bodies carry `message`, which the console shows.
 import { Type } from '@sinclair/typebox';
@@ -16,7 +16,7 @@ const MAX_MANUFACTURERS_PER_BRAND = 500;
 const MAX_SEARCH_LENGTH = 100;
 const SEARCH_LIMIT = 50;
 
-/** SPEC.md §3's brand (Brand of @veritas/shared). */
+/** A brand as the console reads it (Brand of @veritas/shared). */
 const BrandAnswer = Type.Object({ id: Type.Integer(), brand: Type.String(), white_labeled_brands: Type.Object({ data: Type.Array(Type.String()) }) });
 
 const SaveBrand = Type.Object({

@@ -23,7 +23,7 @@ export interface HardwareScan {
   hardware_id: string;
 }
 
-/** Device errors a scan is refused with (SPEC §8), shown with the catalogue's texts. */
+/** Device errors a scan is refused with (docs/field-scans.md#device-error-codes), shown with the catalogue's texts. */
 export type RefusedDevice = 'E001' | 'E002' | 'E003' | 'E008';
 
 /** Why a scan is refused: a device error, or a reason of the engine's own. */

@@ -1,4 +1,4 @@
-// The verification rules of a doorstep scan (SPEC §8 device error codes E001–E007), in the order
+// The verification rules of a doorstep scan (docs/field-scans.md#device-error-codes, E001–E007), in the order
 // they apply. Pure: the caller gathers the facts from the database, so the rules can be tested
 // alone and the demo data, the simulator and the mobile app's calls all judge devices alike.
 

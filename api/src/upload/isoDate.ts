@@ -1,4 +1,4 @@
-// ISO 8601 dates and date-times of uploaded files (CONTRACT.md "Shipment CSV", created_date).
+// ISO 8601 dates and date-times of uploaded files (docs/csv.md#columns, created_date).
 
 // YYYY-MM-DD, optionally followed by T (or a space, as spreadsheets write it) and hh:mm[:ss[.fraction]],
 // optionally followed by Z or an offset ±hh, ±hhmm or ±hh:mm.

@@ -1,4 +1,4 @@
-// The columns of a shipment CSV and the rule of each (CONTRACT.md "Shipment CSV").
+// The columns of a shipment CSV and the rule of each (docs/csv.md#columns).
 import type { Flag } from '../db/schema';
 import { parseIsoDate } from './isoDate';
 

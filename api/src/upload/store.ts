@@ -1,9 +1,9 @@
 // Where chunked uploads live between calls: the database, so any server instance can take the
-// next chunk (CONTRACT.md "Shipment CSV").
+// next chunk (docs/csv.md#sending-in-chunks).
 import type { Db, UploadsTable } from '../db/schema';
 import { nowIso } from '../db/schema';
 
-/** Largest chunk accepted (SPEC.md §9: the console sends 1 MiB chunks). */
+/** Largest chunk accepted (docs/csv.md#sending-in-chunks: the console sends 1 MiB chunks). */
 export const CHUNK_BYTES = 1_048_576;
 /** Largest file: 100 chunks, 100 MiB. */
 export const MAX_CHUNKS = 100;

@@ -1,4 +1,4 @@
-// Chunked shipment-CSV uploads (CONTRACT.md "Shipment CSV"): the chunks received so far, kept in
+// Chunked shipment-CSV uploads (docs/csv.md#sending-in-chunks): the chunks received so far, kept in
 // the database so any server instance can take the next one, and each completed upload's result.
 import { sql, type Kysely, type Migration } from 'kysely';
 import type { Engine } from '../schema';
