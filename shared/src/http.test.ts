@@ -1,4 +1,4 @@
-import { checkLoggedIn, http, listRequest, loadSession, logout, serverMessage, setLoginRedirect } from './http';
+import { checkLoggedIn, http, httpStatus, listRequest, loadSession, logout, serverMessage, setLoginRedirect } from './http';
 import { useSession } from './session';
 import { mockApi, type MockApi } from './testing/mockApi';
 
@@ -265,6 +265,16 @@ describe('session helpers', () => {
     expect(serverMessage(error, ['error'])).toBe('other');
     expect(serverMessage(error, ['res'])).toBeUndefined();
     expect(serverMessage(new Error('network'))).toBeUndefined();
+  });
+
+  test('httpStatus: the status a failed call was answered with, 0 without an answer, undefined for other errors', async () => {
+    api.on('POST user/create/', [403, { detail: 'no' }]).on('GET api/get_status/', () => {
+      throw Object.assign(new Error('Network Error'), { isAxiosError: true, code: 'ERR_NETWORK' });
+    });
+    expect(httpStatus(await http.post('user/create/', {}).catch((e: unknown) => e))).toBe(403);
+    expect(httpStatus(await http.get('api/get_status/').catch((e: unknown) => e))).toBe(0);
+    expect(httpStatus(new TypeError('bug'))).toBeUndefined();
+    expect(httpStatus(null)).toBeUndefined();
   });
 });
 

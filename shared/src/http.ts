@@ -82,7 +82,7 @@ http.interceptors.request.use(
 );
 
 http.interceptors.response.use(undefined, async (error: unknown) => {
-  if (!isAxiosError(error) || error.response?.status !== 401 || !error.config) throw error;
+  if (httpStatus(error) !== 401 || !isAxiosError(error) || !error.config) throw error;
   const config: ReplayableConfig = error.config;
   if (config.veritasRetried || isAuthCall(config.url) || window.location.pathname === LOGIN_PATH) throw error;
   config.veritasRetried = true;
@@ -94,6 +94,16 @@ http.interceptors.response.use(undefined, async (error: unknown) => {
   }
   return http(config);
 });
+
+/**
+ * The HTTP status a failed call of `http` was answered with; 0 when it got no answer at all
+ * (network failure, timeout), as XMLHttpRequest reports it; undefined for an error that is not a
+ * failed call.
+ */
+export function httpStatus(error: unknown): number | undefined {
+  if (!isAxiosError(error)) return undefined;
+  return error.response?.status ?? 0;
+}
 
 /** The message an error response carries in the first of `fields` present in its body. */
 export function serverMessage(error: unknown, fields: readonly string[] = ['detail', 'error', 'message', 'res']): string | undefined {
