@@ -160,22 +160,9 @@ export async function logout(): Promise<void> {
   useSession.getState().clearSession();
 }
 
-/**
- * GET of a list at `path`, one request while in flight. Pages call it from their first render
- * (a useState initializer) rather than an effect: React holds a just-loaded lazy page back before
- * committing it, and a page's big call should not wait for that. A render may run twice (e.g.
- * under StrictMode), hence the sharing. An answer that is not a list is an error.
- */
-export function listRequest<T>(path: string): () => Promise<T[]> {
-  let inFlight: Promise<T[]> | null = null;
-  return () =>
-    (inFlight ??= http
-      .get<T[]>(path)
-      .then(({ data }) => {
-        if (!Array.isArray(data)) throw new Error(`${path} did not answer a list`);
-        return data;
-      })
-      .finally(() => {
-        inFlight = null;
-      }));
+/** GET of a list at `path`; an answer that is not a list is an error. */
+export async function getList<T>(path: string): Promise<T[]> {
+  const { data } = await http.get<T[]>(path);
+  if (!Array.isArray(data)) throw new Error(`${path} did not answer a list`);
+  return data;
 }
