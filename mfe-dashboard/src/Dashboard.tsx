@@ -109,7 +109,7 @@ export default function Dashboard() {
   const stats = useMemo(() => dashboardStats(records, { hub, timeframe }), [records, hub, timeframe]);
 
   return (
-    <section className="db-page" data-state={loading ? 'loading' : 'ready'}>
+    <section className="vx-page" data-state={loading ? 'loading' : 'ready'}>
       <header className="db-header">
         <h1 className="vx-page-title">Dashboard · {hubOption?.label ?? hub}</h1>
         <div className="db-filters">
@@ -132,7 +132,7 @@ export default function Dashboard() {
         </div>
       </header>
       {loading ? (
-        <p className="db-loading vx-muted" role="status">
+        <p className="vx-loading vx-muted" role="status">
           Loading dashboard…
         </p>
       ) : (

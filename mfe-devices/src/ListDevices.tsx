@@ -28,7 +28,7 @@ export default function ListDevices() {
   const count = `${visible.length} ${visible.length === 1 ? 'record' : 'records'}`;
 
   return (
-    <section className="dl-page">
+    <section className="vx-page">
       <h1 className="vx-page-title">Device Pick List</h1>
       <div className="dl-toolbar">
         <div className="dl-search">
@@ -62,7 +62,7 @@ export default function ListDevices() {
         )}
       </div>
       {loading ? (
-        <p className="dl-loading vx-muted" role="status">
+        <p className="vx-loading vx-muted" role="status">
           Loading devices…
         </p>
       ) : (

@@ -20,7 +20,7 @@ export default function CreateUserPage() {
   const addGroup = (group: Group) => setData((current = []) => [...current, group]);
 
   return (
-    <section className="um-page">
+    <section className="vx-page">
       <NoticeLine notice={notice} />
       <div className="um-forms">
         <CreateUserForm creatorRole={role} groups={groups} groupsLoading={loading} />

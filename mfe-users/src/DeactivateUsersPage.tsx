@@ -99,7 +99,7 @@ export default function DeactivateUsersPage() {
   const columns = withDelete ? 6 : 5;
 
   return (
-    <section className="um-page">
+    <section className="vx-page">
       <h1 className="vx-page-title">Deactivate Users</h1>
       <NoticeLine notice={notice} />
       <div className="vx-table-wrap">

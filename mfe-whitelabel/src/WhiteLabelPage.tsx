@@ -86,7 +86,7 @@ export default function WhiteLabelPage() {
   const brandChoices = [{ value: ALL_BRANDS, label: 'All Brands' }, ...brands.map((b) => ({ value: String(b.id), label: b.brand }))];
 
   return (
-    <section className="wl-page">
+    <section className="vx-page">
       <header>
         <h1 className="vx-page-title">White Labeled Brands</h1>
         <p className="wl-subtitle vx-muted">Manage your brands and their manufacturers</p>
