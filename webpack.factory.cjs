@@ -75,7 +75,9 @@ function createWebpackConfig({ dir, name, devPort, exposes, title = 'Veritas', r
               },
             },
           },
-          { test: /\.css$/, use: ['style-loader', 'css-loader'] },
+          // In production no CSS source map: style-loader would ship it inside the JS, doubling
+          // every stylesheet's bytes (2 KB gzip of the shell's first load).
+          { test: /\.css$/, use: ['style-loader', { loader: 'css-loader', options: { sourceMap: !production } }] },
           { test: /\.svg$/, type: 'asset/source' },
         ],
       },
