@@ -7,4 +7,6 @@ module.exports = createWebpackConfig({
   name: 'shell',
   devPort: 3000,
   title: 'Veritas',
+  // A remote that fails to load is loaded once more before its page shows the error card.
+  runtimePlugins: [require.resolve('./src/retryPlugin.ts')],
 });

@@ -297,7 +297,7 @@ const STATES: A11yState[] = [
       // A header the server cannot use: it refuses the file with a message.
       await withSelectedFile(page, 'just,some,columns\n1,2,3\n');
       await page.getByRole('button', { name: 'Upload', exact: true }).click();
-      const panel = page.locator('.dt-panel--error[role="alert"]');
+      const panel = page.locator('.vx-notice--error[role="alert"]');
       await panel.waitFor();
       return { shown: panel };
     },

@@ -102,6 +102,40 @@ test("'See Details' opens 'Device Details' with the three-step timeline", async 
   await page.getByRole('button', { name: /clear/i }).first().click();
 });
 
+test('Device Details is modal (docs/screens.md#dialogs): focus moves in and stays, the page behind is inert; Escape or a click beside it closes it and focus returns', async () => {
+  const opener = rows().first().getByRole('button', { name: 'See Details' });
+  const dialog = page.getByRole('dialog', { name: 'Device Details' });
+  const focusInDialog = () => page.evaluate(() => document.activeElement?.closest('dialog[open]') != null);
+  const openerFocused = () => opener.evaluate((button) => button === document.activeElement);
+
+  await opener.click();
+  await dialog.waitFor();
+  expect(await focusInDialog()).toBe(true);
+  for (let press = 0; press < 3; press++) {
+    await page.keyboard.press('Tab');
+    expect(await focusInDialog()).toBe(true);
+  }
+  // Inert: the filter behind can be neither focused nor reached by the pointer.
+  expect(
+    await page.evaluate(() => {
+      const filter = document.querySelector<HTMLInputElement>('input[placeholder="Filter by tracking id..."]')!;
+      filter.focus();
+      const box = filter.getBoundingClientRect();
+      return [document.activeElement === filter, filter.contains(document.elementFromPoint(box.x + 5, box.y + 5))];
+    }),
+  ).toEqual([false, false]);
+  await page.keyboard.press('Escape');
+  await dialog.waitFor({ state: 'detached' });
+  expect(await openerFocused()).toBe(true);
+
+  await opener.click();
+  await dialog.getByRole('heading', { name: 'Device Details' }).click();
+  expect(await dialog.isVisible()).toBe(true);
+  await page.mouse.click(10, 450);
+  await dialog.waitFor({ state: 'detached' });
+  expect(await openerFocused()).toBe(true);
+});
+
 test("status texts of docs/screens.md#status appear, including 'Detatched'", async () => {
   const pending = records.find((r) => !r.is_submit)!;
   await page.getByPlaceholder('Filter by tracking id...').fill(pending.tracking_id.tracking_id);

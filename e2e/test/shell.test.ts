@@ -82,6 +82,32 @@ test('deep link: reloading /ListDevices keeps the user on that page', async () =
   expect(new URL(page.url()).pathname).toBe('/ListDevices');
 });
 
+/** Answers the first request matching `pattern` with 503, lets the others through; records every URL. */
+async function failFirst(pattern: string): Promise<string[]> {
+  const seen: string[] = [];
+  await page.route(pattern, (route) => {
+    seen.push(route.request().url());
+    return seen.length === 1 ? route.fulfill({ status: 503, body: 'unavailable' }) : route.continue();
+  });
+  return seen;
+}
+
+test.each([
+  ['manifest', '**/mf-manifest.json'],
+  ['entry script', '**/remoteEntry.*.js'],
+])('a remote whose %s answers 503 once is loaded again on its own: the page shows, no error card', async (_what, pattern) => {
+  await signIn(page, DEMO.admin);
+  const seen = await failFirst(pattern);
+  const errors: string[] = [];
+  page.on('console', (message) => message.type() === 'error' && message.text().includes('could not be loaded') && errors.push(message.text()));
+  await page.goto('/ListDevices');
+  await page.locator('[data-testid="device-row"]').first().waitFor();
+  expect(seen).toHaveLength(2);
+  expect(new Set(seen).size).toBe(1);
+  expect(await page.getByRole('button', { name: 'Retry' }).count()).toBe(0);
+  expect(errors).toEqual([]);
+});
+
 test('remote down: a remote whose manifest fails shows an error card with Retry, and the shell keeps working', async () => {
   // Every remote's manifest fails to load (the shell itself fetches none).
   await page.route('**/mf-manifest.json', (route) => route.abort('connectionrefused'));

@@ -4,53 +4,30 @@
 import {
   ALL_HUBS,
   dashboardStartHub,
-  listRequest,
+  getList,
   notifyError,
   ScrollRegion,
   SearchSelect,
+  useResource,
   useSearchParams,
   useSession,
   type DeviceRecord,
   type Group,
 } from '@veritas/shared';
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { DailyVolumeChart, ErrorDistributionChart, RejectionTrendChart } from './DashboardCharts';
 import { dashboardStats, DEFAULT_TIMEFRAME, isTimeframe, TIMEFRAMES, type RankRow, type Selection } from './dashboardStats';
 import './Dashboard.css';
 
-const requestRecords = listRequest<DeviceRecord>('api/get_status/');
-const requestGroups = listRequest<Group>('user/get_groups/');
+const NO_RECORDS: DeviceRecord[] = [];
+const NO_GROUPS: Group[] = [];
 
-interface DashboardData {
-  records: DeviceRecord[];
-  groups: Group[];
-  loading: boolean;
-}
-
-/** Records and groups, fetched in parallel once per visit, starting with the first render (see listRequest). */
-function useDashboardData(): DashboardData {
-  const [requests] = useState(() => [requestRecords(), requestGroups()] as const);
-  const [data, setData] = useState<DashboardData>({ records: [], groups: [], loading: true });
-
-  useEffect(() => {
-    let active = true;
-    void Promise.allSettled(requests).then(([records, groups]) => {
-      if (!active) return;
-      // docs/errors.md#dashboard: the server's message, else a fallback per call; the page shows what did arrive.
-      if (groups.status === 'rejected') notifyError(groups.reason, 'Failed to fetch groups');
-      if (records.status === 'rejected') notifyError(records.reason, 'Failed to fetch status');
-      setData({
-        records: records.status === 'fulfilled' ? records.value : [],
-        groups: groups.status === 'fulfilled' ? groups.value : [],
-        loading: false,
-      });
-    });
-    return () => {
-      active = false;
-    };
-  }, [requests]);
-
-  return data;
+/** Records and groups, fetched in parallel once per visit; the page is ready when both have answered. */
+function useDashboardData(): { records: DeviceRecord[]; groups: Group[]; loading: boolean } {
+  // docs/errors.md#dashboard: the server's message, else a fallback per call; the page shows what did arrive.
+  const records = useResource('api/get_status/', getList<DeviceRecord>, { onError: (error) => notifyError(error, 'Failed to fetch status') });
+  const groups = useResource('user/get_groups/', getList<Group>, { onError: (error) => notifyError(error, 'Failed to fetch groups') });
+  return { records: records.data ?? NO_RECORDS, groups: groups.data ?? NO_GROUPS, loading: records.loading || groups.loading };
 }
 
 /** The selection from the URL query; missing or unknown values fall back to the user's start hub and Last 30 Days. */
@@ -132,7 +109,7 @@ export default function Dashboard() {
   const stats = useMemo(() => dashboardStats(records, { hub, timeframe }), [records, hub, timeframe]);
 
   return (
-    <section className="db-page" data-state={loading ? 'loading' : 'ready'}>
+    <section className="vx-page" data-state={loading ? 'loading' : 'ready'}>
       <header className="db-header">
         <h1 className="vx-page-title">Dashboard · {hubOption?.label ?? hub}</h1>
         <div className="db-filters">
@@ -155,7 +132,7 @@ export default function Dashboard() {
         </div>
       </header>
       {loading ? (
-        <p className="db-loading vx-muted" role="status">
+        <p className="vx-loading vx-muted" role="status">
           Loading dashboard…
         </p>
       ) : (

@@ -75,7 +75,7 @@ export default function DownloadPage() {
   const progress = received && progressLabel(received);
 
   return (
-    <section className="dt-page">
+    <section className="vx-page">
       <h1 className="vx-page-title">Download Data</h1>
       <form className="vx-card dt-card" aria-label="Download Data" noValidate onSubmit={(event) => void download(event)}>
         <div className="dt-dates">
@@ -126,7 +126,7 @@ export default function DownloadPage() {
         </button>
         {progress && <ProgressBar label={progress.label} percent={progress.percent} />}
         {failed && (
-          <p className="dt-panel dt-panel--error" role="alert">
+          <p className="vx-notice vx-notice--error dt-panel" role="alert">
             {DOWNLOAD_FAILED}
           </p>
         )}

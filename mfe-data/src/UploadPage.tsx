@@ -84,7 +84,7 @@ export default function UploadPage() {
   }
 
   return (
-    <section className="dt-page">
+    <section className="vx-page">
       <h1 className="vx-page-title">Upload CSV File</h1>
       <div className="vx-card dt-card">
         <div
@@ -101,7 +101,7 @@ export default function UploadPage() {
           <p className="dt-dropzone__hint vx-muted">Only CSV files are accepted</p>
         </div>
         {rejection && (
-          <p className="dt-panel dt-panel--error" role="alert">
+          <p className="vx-notice vx-notice--error dt-panel" role="alert">
             {rejection}
           </p>
         )}
@@ -117,7 +117,7 @@ export default function UploadPage() {
         </button>
         {result && <UploadResultPanel result={result} />}
         {error && (
-          <p className="dt-panel dt-panel--error" role="alert">
+          <p className="vx-notice vx-notice--error dt-panel" role="alert">
             {error}
           </p>
         )}

@@ -21,8 +21,8 @@ function RowList({ title, total, children }: { title: string; total: number; chi
 
 export function UploadResultPanel({ result }: { result: UploadResult }) {
   return (
-    <div className="dt-panel dt-panel--success" role="status">
-      <p className="dt-panel__title">{result.message || 'Upload complete'}</p>
+    <div className="vx-notice vx-notice--success dt-panel dt-result" role="status">
+      <p className="dt-result__title">{result.message || 'Upload complete'}</p>
       <dl className="dt-counts">
         <div>
           <dt>Processed</dt>

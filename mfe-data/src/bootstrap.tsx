@@ -18,9 +18,9 @@ createRoot(document.getElementById('root')!).render(
       <button type="button" className="vx-btn" onClick={startApkDownload}>
         Download APK
       </button>
-      <hr className="dt-divider" />
+      <hr className="vx-divider" />
       <UploadPage />
-      <hr className="dt-divider" />
+      <hr className="vx-divider" />
       <DownloadPage />
     </StandaloneApp>
   </StrictMode>,

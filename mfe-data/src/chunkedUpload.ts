@@ -1,14 +1,15 @@
 // Sending a shipment CSV to api/upload/ (docs/csv.md#sending-in-chunks): 1 MiB chunks, one request at a time,
 // all under one upload id; the final chunk's answer is the upload's result.
-import { http, type UploadResult } from '@veritas/shared';
+import { http, httpStatus, type UploadResult } from '@veritas/shared';
 
 export const CHUNK_SIZE = 1024 * 1024;
 
 /** Waits before the 1st, 2nd and 3rd retry of a chunk that failed on the way. */
 export const RETRY_DELAYS_MS: readonly number[] = [500, 1000, 2000];
 
-// A proxy or load balancer that could not reach a server instance: the same chunk may succeed later.
-const TRANSIENT_STATUSES = new Set([502, 503, 504]);
+// No answer at all (0: network failure), or a proxy or load balancer that could not reach a
+// server instance: the same chunk may succeed later.
+const TRANSIENT_STATUSES = new Set([0, 502, 503, 504]);
 
 /**
  * A resent final chunk whose first send did arrive finds the server still processing the upload
@@ -45,16 +46,10 @@ export function newUploadId(): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
-/** The HTTP status of an axios failure; undefined for no answer at all; null for anything else. */
-function failureStatus(error: unknown): number | undefined | null {
-  const failure = error as { isAxiosError?: boolean; response?: { status?: number } } | null;
-  return failure?.isAxiosError ? failure.response?.status : null;
-}
-
 /** No answer at all (network) or a gateway error; any other failure would fail again. */
 function isTransient(error: unknown): boolean {
-  const status = failureStatus(error);
-  return status === undefined || (status !== null && TRANSIENT_STATUSES.has(status));
+  const status = httpStatus(error);
+  return status !== undefined && TRANSIENT_STATUSES.has(status);
 }
 
 function chunkForm(file: File, uploadId: string, index: number, total: number): FormData {
@@ -80,7 +75,7 @@ async function sendChunk(form: FormData, retryDelaysMs: readonly number[], wait:
       const { data } = await http.post<unknown>('api/upload/', form, MULTIPART);
       return data;
     } catch (error) {
-      if (retries > 0 && failureStatus(error) === 409 && polls < PROCESSING_POLLS) {
+      if (retries > 0 && httpStatus(error) === 409 && polls < PROCESSING_POLLS) {
         polls++;
         await wait(PROCESSING_POLL_MS);
         continue;

@@ -1,43 +1,19 @@
 // Device Pick List / Stats (route ListDevices, docs/screens.md#device-pick-list): every device expectation with its
 // verification progress, filterable by tracking ID and hub. Default export: the shell's page.
-import { listRequest, Modal, SearchSelect, type DeviceRecord } from '@veritas/shared';
-import { useDeferredValue, useEffect, useMemo, useState } from 'react';
+import { getList, Modal, SearchSelect, useResource, type DeviceRecord } from '@veritas/shared';
+import { useDeferredValue, useMemo, useState } from 'react';
 import { DeviceDetails } from './DeviceDetails';
 import { filterRows, hubOptions, toDeviceRows } from './deviceRows';
 import { DeviceTable } from './DeviceTable';
 import './ListDevices.css';
 
-const requestRecords = listRequest<DeviceRecord>('api/get_status/');
-
-/** The records, fetched once per visit, starting with the first render (see listRequest). */
-function useDeviceRecords(): { records: DeviceRecord[]; loading: boolean } {
-  const [request] = useState(requestRecords);
-  const [records, setRecords] = useState<DeviceRecord[]>([]);
-  const [loading, setLoading] = useState(true);
-
-  useEffect(() => {
-    let active = true;
-    request
-      .then((data) => {
-        if (active) setRecords(data);
-      })
-      .catch((error: unknown) => {
-        // docs/errors.md#device-pick-list: a failed device fetch is only logged; the list stays empty.
-        if (active) console.error('Failed to fetch device records', error);
-      })
-      .finally(() => {
-        if (active) setLoading(false);
-      });
-    return () => {
-      active = false;
-    };
-  }, [request]);
-
-  return { records, loading };
-}
+const NO_RECORDS: DeviceRecord[] = [];
 
 export default function ListDevices() {
-  const { records, loading } = useDeviceRecords();
+  // docs/errors.md#device-pick-list: a failed device fetch is only logged; the list stays empty.
+  const { data: records = NO_RECORDS, loading } = useResource('api/get_status/', getList<DeviceRecord>, {
+    onError: (error) => console.error('Failed to fetch device records', error),
+  });
   const [query, setQuery] = useState('');
   const [hub, setHub] = useState<string | null>(null);
   const [details, setDetails] = useState<DeviceRecord | null>(null);
@@ -52,7 +28,7 @@ export default function ListDevices() {
   const count = `${visible.length} ${visible.length === 1 ? 'record' : 'records'}`;
 
   return (
-    <section className="dl-page">
+    <section className="vx-page">
       <h1 className="vx-page-title">Device Pick List</h1>
       <div className="dl-toolbar">
         <div className="dl-search">
@@ -86,7 +62,7 @@ export default function ListDevices() {
         )}
       </div>
       {loading ? (
-        <p className="dl-loading vx-muted" role="status">
+        <p className="vx-loading vx-muted" role="status">
           Loading devices…
         </p>
       ) : (

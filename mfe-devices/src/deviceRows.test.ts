@@ -1,5 +1,6 @@
+import { ALL_HUBS } from '@veritas/shared';
 import { makeRecord } from '@veritas/shared/testing';
-import { ALL_HUBS, filterRows, hubOptions, toDeviceRows } from './deviceRows';
+import { filterRows, hubOptions, toDeviceRows } from './deviceRows';
 
 const pending = makeRecord({ id: 1, tracking_id: { tracking_id: 'TRK-A', hub_code: 'DEL01', created_date: '2025-03-01T00:00:00Z' } });
 const submitted = makeRecord({

@@ -1,6 +1,6 @@
 // The pick list's rows: derived once per fetch (timestamp, sort key, lower-cased search keys) so
 // that sorting happens once and each keystroke only runs a cheap in-memory filter.
-import { distinctHubCodes, hubCodeOf, recordTimestamp, timeValue, type DeviceRecord, type RecordTimestamp } from '@veritas/shared';
+import { ALL_HUBS, distinctHubCodes, hubCodeOf, recordTimestamp, timeValue, type DeviceRecord, type RecordTimestamp } from '@veritas/shared';
 
 export interface DeviceRow {
   record: DeviceRecord;
@@ -25,9 +25,6 @@ export function toDeviceRows(records: readonly DeviceRecord[]): DeviceRow[] {
   // Comparisons, not subtraction: two missing times (-Infinity) would give NaN.
   return rows.sort((a, b) => (a.sortKey === b.sortKey ? b.record.id - a.record.id : a.sortKey < b.sortKey ? 1 : -1));
 }
-
-/** Value of the 'All Hubs' option: no hub filter. */
-export const ALL_HUBS = '*';
 
 export function hubOptions(records: readonly DeviceRecord[]): { value: string; label: string }[] {
   return [{ value: ALL_HUBS, label: 'All Hubs' }, ...distinctHubCodes(records).map((code) => ({ value: code, label: code }))];

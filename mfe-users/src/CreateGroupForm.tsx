@@ -1,10 +1,9 @@
 // The Create Group form (docs/screens.md#create-group-form, docs/errors.md#create-group; admin and
 // super_admin only). The group's name is its code: the Name field mirrors the code as typed.
-import { http, SearchSelect, type Group, type Organization } from '@veritas/shared';
+import { http, httpStatus, SearchSelect, type Group, type Organization } from '@veritas/shared';
 import { useState, type FormEvent } from 'react';
 import { NoticeLine, useNotice } from './notice';
 import { ORGANIZATION_OPTIONS } from './organizations';
-import { responseStatus } from './response';
 import { TextField } from './TextField';
 
 export const GROUP_MESSAGES = {
@@ -41,7 +40,7 @@ export function CreateGroupForm({ onCreated }: CreateGroupFormProps) {
       setOrganization(null);
       onCreated(group);
     } catch (error) {
-      show('error', responseStatus(error) === 403 ? GROUP_MESSAGES.forbidden : GROUP_MESSAGES.failed);
+      show('error', httpStatus(error) === 403 ? GROUP_MESSAGES.forbidden : GROUP_MESSAGES.failed);
     } finally {
       setSending(false);
     }

@@ -6,21 +6,20 @@
 // Default export: the shell's page.
 import {
   canDeleteUser,
+  getList,
   http,
-  listRequest,
   PasswordDialog,
   roleLabel,
   serverMessage,
+  useResource,
   userActionRefusal,
   useSession,
   type NewPasswords,
   type UserListItem,
 } from '@veritas/shared';
-import { useCallback, useEffect, useState } from 'react';
+import { useState } from 'react';
 import { NoticeLine, useNotice } from './notice';
 import './users.css';
-
-const requestUsers = listRequest<UserListItem>('user/get_users/');
 
 type ActionName = 'deactivate' | 'activate' | 'delete';
 
@@ -54,28 +53,22 @@ const RESET = { label: 'Reset password', done: 'Password reset', failed: 'Failed
 
 const groupCodes = (user: UserListItem) => user.group_info.map((group) => group.name).join(', ') || 'N/A';
 
+const NO_USERS: UserListItem[] = [];
+
 export default function DeactivateUsersPage() {
   const role = useSession((state) => state.role);
   const me = useSession((state) => state.user);
   const withDelete = canDeleteUser(role);
-  const [firstRequest] = useState(requestUsers);
-  const [users, setUsers] = useState<UserListItem[]>([]);
-  const [loading, setLoading] = useState(true);
+  const { notice, show } = useNotice();
+  const {
+    data: users = NO_USERS,
+    loading,
+    reload,
+  } = useResource('user/get_users/', getList<UserListItem>, { onError: () => show('error', LOAD_FAILED) });
   // Users whose action is under way: their buttons are disabled until it ends.
   const [busy, setBusy] = useState<ReadonlySet<number>>(new Set());
   // The user whose password the dialog is resetting.
   const [resetting, setResetting] = useState<UserListItem | null>(null);
-  const { notice, show } = useNotice();
-
-  const load = useCallback(
-    (request: Promise<UserListItem[]>) =>
-      request.then(setUsers, () => show('error', LOAD_FAILED)).finally(() => setLoading(false)),
-    [show],
-  );
-
-  useEffect(() => {
-    void load(firstRequest);
-  }, [firstRequest, load]);
 
   async function run(action: ActionName, user: UserListItem) {
     const { path, confirm, done, failed } = ACTIONS[action];
@@ -84,7 +77,7 @@ export default function DeactivateUsersPage() {
     try {
       const { data } = await http.post<{ message?: string }>(path, { user_id: user.id });
       show('success', typeof data?.message === 'string' && data.message ? data.message : done);
-      await load(requestUsers());
+      await reload();
     } catch (error) {
       show('error', serverMessage(error, ['error']) ?? failed);
     } finally {
@@ -106,7 +99,7 @@ export default function DeactivateUsersPage() {
   const columns = withDelete ? 6 : 5;
 
   return (
-    <section className="um-page">
+    <section className="vx-page">
       <h1 className="vx-page-title">Deactivate Users</h1>
       <NoticeLine notice={notice} />
       <div className="vx-table-wrap">

@@ -10,7 +10,7 @@ createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <StandaloneApp title="Users">
       <CreateUserPage />
-      <hr className="um-divider" />
+      <hr className="vx-divider" />
       <DeactivateUsersPage />
     </StandaloneApp>
   </StrictMode>,

@@ -21,11 +21,11 @@ export function useNotice() {
 export function NoticeLine({ notice }: { notice: Notice | null }) {
   if (!notice) return null;
   return notice.kind === 'success' ? (
-    <p className="um-notice um-notice--success" role="status">
+    <p className="vx-notice vx-notice--success" role="status">
       {notice.text}
     </p>
   ) : (
-    <p className="um-notice um-notice--error" role="alert">
+    <p className="vx-notice vx-notice--error" role="alert">
       {notice.text}
     </p>
   );

@@ -1,12 +1,8 @@
-// What a failed call of the shared http client answered. Read structurally: this remote does not
-// depend on axios itself, the client lives in @veritas/shared.
+// The body a failed call of the shared http client answered. Read structurally: this remote does
+// not depend on axios itself, the client lives in @veritas/shared.
 
 interface FailedCall {
-  response?: { status?: number; data?: unknown };
-}
-
-export function responseStatus(error: unknown): number | undefined {
-  return (error as FailedCall | null)?.response?.status;
+  response?: { data?: unknown };
 }
 
 /** The error body as text: a string as-is, an object as JSON; undefined when there is none. */

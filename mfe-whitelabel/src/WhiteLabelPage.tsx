@@ -2,46 +2,31 @@
 // add one, and a collapsible editor card per brand. One card is open at a time: it is the brand
 // being edited. Unsaved lists are kept per brand while its card is closed, until saved or cancelled.
 // Default export: the shell's page.
-import { SearchSelect, http, listRequest, toast, type Brand } from '@veritas/shared';
-import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { SearchSelect, getList, http, toast, useResource, type Brand } from '@veritas/shared';
+import { useCallback, useState, type FormEvent } from 'react';
 import { BrandEditor } from './BrandEditor';
 import { sameList } from './manufacturerList';
 import { MESSAGES, errorText } from './messages';
 import './whitelabel.css';
 
-const requestBrands = listRequest<Brand>('api/whitelable/');
-
+const NO_BRANDS: Brand[] = [];
 const ALL_BRANDS = 'all';
 const MAX_BRAND_LENGTH = 128;
 
 const brandKey = (name: string) => name.trim().toLowerCase();
 
 export default function WhiteLabelPage() {
-  const [firstRequest] = useState(requestBrands);
-  const [brands, setBrands] = useState<Brand[]>([]);
-  const [loading, setLoading] = useState(true);
+  const {
+    data: brands = NO_BRANDS,
+    loading,
+    reload,
+    setData: setBrands,
+  } = useResource('api/whitelable/', getList<Brand>, { onError: () => toast.error(MESSAGES.brandsFetchFailed) });
   const [filter, setFilter] = useState(ALL_BRANDS);
   const [openId, setOpenId] = useState<number | null>(null);
   const [drafts, setDrafts] = useState<ReadonlyMap<number, string[]>>(new Map());
   const [newBrand, setNewBrand] = useState('');
   const [adding, setAdding] = useState(false);
-
-  useEffect(() => {
-    let active = true;
-    firstRequest
-      .then((list) => {
-        if (active) setBrands(list);
-      })
-      .catch(() => {
-        if (active) toast.error(MESSAGES.brandsFetchFailed);
-      })
-      .finally(() => {
-        if (active) setLoading(false);
-      });
-    return () => {
-      active = false;
-    };
-  }, [firstRequest]);
 
   const setDraft = useCallback((brand: Brand, list: string[]) => {
     setDrafts((current) => {
@@ -53,13 +38,13 @@ export default function WhiteLabelPage() {
   }, []);
 
   const markSaved = useCallback((brand: Brand, list: string[]) => {
-    setBrands((current) => current.map((b) => (b.id === brand.id ? { ...b, white_labeled_brands: { data: list } } : b)));
+    setBrands((current = []) => current.map((b) => (b.id === brand.id ? { ...b, white_labeled_brands: { data: list } } : b)));
     setDrafts((current) => {
       const next = new Map(current);
       next.delete(brand.id);
       return next;
     });
-  }, []);
+  }, [setBrands]);
 
   async function addBrand(event: FormEvent) {
     event.preventDefault();
@@ -84,16 +69,10 @@ export default function WhiteLabelPage() {
     toast.success(MESSAGES.brandAdded);
     setNewBrand('');
     // Only the status of a create is relied on, not its body (docs/screens.md#white-labeled-brands): the list gives the new brand's id.
-    try {
-      const list = await requestBrands();
-      setBrands(list);
-      const created = list.find((b) => brandKey(b.brand) === brandKey(name));
-      if (created) {
-        setOpenId(created.id);
-        setFilter(ALL_BRANDS);
-      }
-    } catch {
-      toast.error(MESSAGES.brandsFetchFailed);
+    const created = (await reload())?.find((b) => brandKey(b.brand) === brandKey(name));
+    if (created) {
+      setOpenId(created.id);
+      setFilter(ALL_BRANDS);
     }
   }
 
@@ -107,7 +86,7 @@ export default function WhiteLabelPage() {
   const brandChoices = [{ value: ALL_BRANDS, label: 'All Brands' }, ...brands.map((b) => ({ value: String(b.id), label: b.brand }))];
 
   return (
-    <section className="wl-page">
+    <section className="vx-page">
       <header>
         <h1 className="vx-page-title">White Labeled Brands</h1>
         <p className="wl-subtitle vx-muted">Manage your brands and their manufacturers</p>

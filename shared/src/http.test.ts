@@ -1,4 +1,4 @@
-import { checkLoggedIn, http, listRequest, loadSession, logout, serverMessage, setLoginRedirect } from './http';
+import { checkLoggedIn, http, httpStatus, loadSession, logout, serverMessage, setLoginRedirect } from './http';
 import { useSession } from './session';
 import { mockApi, type MockApi } from './testing/mockApi';
 
@@ -266,21 +266,14 @@ describe('session helpers', () => {
     expect(serverMessage(error, ['res'])).toBeUndefined();
     expect(serverMessage(new Error('network'))).toBeUndefined();
   });
-});
 
-describe('listRequest: a page\'s list call started with its first render', () => {
-  test('calls made while one is in flight share it; a later call asks again', async () => {
-    api.on('GET api/get_status/', [200, [{ id: 1 }]]);
-    const request = listRequest<{ id: number }>('api/get_status/');
-    const [first, second] = [request(), request()];
-    expect(first).toBe(second);
-    expect(await first).toEqual([{ id: 1 }]);
-    await request();
-    expect(api.requestsTo('GET api/get_status/')).toHaveLength(2);
-  });
-
-  test('an answer that is not a list is an error', async () => {
-    api.on('GET user/get_groups/', [200, { detail: 'oops' }]);
-    await expect(listRequest('user/get_groups/')()).rejects.toThrow('user/get_groups/ did not answer a list');
+  test('httpStatus: the status a failed call was answered with, 0 without an answer, undefined for other errors', async () => {
+    api.on('POST user/create/', [403, { detail: 'no' }]).on('GET api/get_status/', () => {
+      throw Object.assign(new Error('Network Error'), { isAxiosError: true, code: 'ERR_NETWORK' });
+    });
+    expect(httpStatus(await http.post('user/create/', {}).catch((e: unknown) => e))).toBe(403);
+    expect(httpStatus(await http.get('api/get_status/').catch((e: unknown) => e))).toBe(0);
+    expect(httpStatus(new TypeError('bug'))).toBeUndefined();
+    expect(httpStatus(null)).toBeUndefined();
   });
 });

@@ -82,7 +82,7 @@ http.interceptors.request.use(
 );
 
 http.interceptors.response.use(undefined, async (error: unknown) => {
-  if (!isAxiosError(error) || error.response?.status !== 401 || !error.config) throw error;
+  if (httpStatus(error) !== 401 || !isAxiosError(error) || !error.config) throw error;
   const config: ReplayableConfig = error.config;
   if (config.veritasRetried || isAuthCall(config.url) || window.location.pathname === LOGIN_PATH) throw error;
   config.veritasRetried = true;
@@ -94,6 +94,16 @@ http.interceptors.response.use(undefined, async (error: unknown) => {
   }
   return http(config);
 });
+
+/**
+ * The HTTP status a failed call of `http` was answered with; 0 when it got no answer at all
+ * (network failure, timeout), as XMLHttpRequest reports it; undefined for an error that is not a
+ * failed call.
+ */
+export function httpStatus(error: unknown): number | undefined {
+  if (!isAxiosError(error)) return undefined;
+  return error.response?.status ?? 0;
+}
 
 /** The message an error response carries in the first of `fields` present in its body. */
 export function serverMessage(error: unknown, fields: readonly string[] = ['detail', 'error', 'message', 'res']): string | undefined {
@@ -150,22 +160,9 @@ export async function logout(): Promise<void> {
   useSession.getState().clearSession();
 }
 
-/**
- * GET of a list at `path`, one request while in flight. Pages call it from their first render
- * (a useState initializer) rather than an effect: React holds a just-loaded lazy page back before
- * committing it, and a page's big call should not wait for that. A render may run twice (e.g.
- * under StrictMode), hence the sharing. An answer that is not a list is an error.
- */
-export function listRequest<T>(path: string): () => Promise<T[]> {
-  let inFlight: Promise<T[]> | null = null;
-  return () =>
-    (inFlight ??= http
-      .get<T[]>(path)
-      .then(({ data }) => {
-        if (!Array.isArray(data)) throw new Error(`${path} did not answer a list`);
-        return data;
-      })
-      .finally(() => {
-        inFlight = null;
-      }));
+/** GET of a list at `path`; an answer that is not a list is an error. */
+export async function getList<T>(path: string): Promise<T[]> {
+  const { data } = await http.get<T[]>(path);
+  if (!Array.isArray(data)) throw new Error(`${path} did not answer a list`);
+  return data;
 }

@@ -109,7 +109,7 @@ export function userActionRefusal(
   return canAssignRole(actor.role, target.role) ? null : `Your role cannot manage users with the role ${roleLabel(target.role)}`;
 }
 
-/** The dashboard's "All Hubs" choice. */
+/** The "All Hubs" choice of every hub filter (the dashboard's URL says ?hub=all). */
 export const ALL_HUBS = 'all';
 
 /** The hub the dashboard opens on: admins see all hubs, others their own hub (lower-cased), or all without one. */

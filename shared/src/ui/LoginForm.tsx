@@ -1,6 +1,5 @@
-import { isAxiosError } from 'axios';
 import { useEffect, useId, useState, type FormEvent } from 'react';
-import { http, loadRole, serverMessage } from '../http';
+import { http, httpStatus, loadRole, serverMessage } from '../http';
 import type { LoginResponse } from '../types';
 import './LoginForm.css';
 
@@ -16,7 +15,7 @@ export const LOGIN_MESSAGES = {
 } as const;
 
 function failureMessage(error: unknown): string {
-  const status = isAxiosError(error) ? error.response?.status : undefined;
+  const status = httpStatus(error);
   if (status === 401) return LOGIN_MESSAGES.invalid;
   if (status === 403) return serverMessage(error, ['res']) ?? LOGIN_MESSAGES.forbidden;
   return LOGIN_MESSAGES.unexpected;

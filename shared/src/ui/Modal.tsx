@@ -1,7 +1,9 @@
-// Accessible modal dialog: rendered over the page in a portal, focus moves in on open (to the
-// element marked data-autofocus, else the close button) and back on close, Tab stays inside (and
-// focus that lands outside returns); Escape, the close button and a backdrop click dismiss it.
-import { useEffect, useId, useRef, type KeyboardEvent, type ReactNode } from 'react';
+// Accessible modal dialog on the native <dialog> (docs/screens.md#dialogs): showModal() puts it in
+// the top layer over the page and makes the page behind inert (out of reach of focus, clicks and
+// screen readers). Focus moves in on open (to the element marked data-autofocus, else the close
+// button) and back to the opener on close; Escape, the close button and a click on the backdrop
+// dismiss it.
+import { useId, useLayoutEffect, useRef, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import './Modal.css';
 
@@ -15,73 +17,76 @@ export interface ModalProps {
 
 const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select, textarea, [tabindex]:not([tabindex="-1"])';
 
-export function Modal({ open, title, onClose, children, className }: ModalProps) {
+export function Modal({ open, ...props }: ModalProps) {
+  return open ? <OpenModal {...props} /> : null;
+}
+
+function OpenModal({ title, onClose, children, className }: Omit<ModalProps, 'open'>) {
   const titleId = useId();
-  const dialogRef = useRef<HTMLDivElement>(null);
+  const dialogRef = useRef<HTMLDialogElement>(null);
   const closeRef = useRef<HTMLButtonElement>(null);
-  // Read at event time so a parent re-rendering with a new onClose does not re-run the focus effect.
+  // Read at event time so a parent re-rendering with a new onClose does not re-run the effect.
   const onCloseRef = useRef(onClose);
   onCloseRef.current = onClose;
 
-  useEffect(() => {
-    if (!open) return;
-    const previouslyFocused = document.activeElement as HTMLElement | null;
-    (dialogRef.current?.querySelector<HTMLElement>('[data-autofocus]') ?? closeRef.current)?.focus();
-    // On the document, so Escape works wherever focus ended up (e.g. after a click on text).
-    const onEscape = (event: globalThis.KeyboardEvent) => {
-      if (event.key === 'Escape') onCloseRef.current();
+  // A layout effect: the dialog opens before the first paint, and closes while still in the page.
+  useLayoutEffect(() => {
+    const dialog = dialogRef.current!;
+    const opener = document.activeElement as HTMLElement | null;
+    dialog.showModal();
+    (dialog.querySelector<HTMLElement>('[data-autofocus]') ?? closeRef.current)?.focus();
+    // Kept from the hand-written trap, as Modal.test asks: the inert page keeps focus off the page
+    // behind, but Tab past the last control leaves the page for the browser's own controls. Tab
+    // there, or where no control has focus, goes to the first control (Shift+Tab: the last).
+    const keepTabInside = (event: KeyboardEvent) => {
+      if (event.key !== 'Tab') return;
+      const controls = [...dialog.querySelectorAll<HTMLElement>(FOCUSABLE)];
+      const edge = event.shiftKey ? controls[0] : controls[controls.length - 1];
+      const focused = document.activeElement;
+      if (focused !== edge && dialog.contains(focused)) return;
+      event.preventDefault();
+      (event.shiftKey ? controls[controls.length - 1] : controls[0])?.focus();
     };
-    // Focus that lands on the page behind (Tab after a click on the dialog's text, which leaves
-    // focus on the page body) is brought back, so the keyboard stays in the dialog.
-    const keepFocusInside = (event: FocusEvent) => {
-      if (!dialogRef.current?.contains(event.target as Node)) closeRef.current?.focus();
-    };
-    document.addEventListener('keydown', onEscape);
-    document.addEventListener('focusin', keepFocusInside);
+    document.addEventListener('keydown', keepTabInside);
     return () => {
-      document.removeEventListener('keydown', onEscape);
-      document.removeEventListener('focusin', keepFocusInside);
-      previouslyFocused?.focus?.();
+      document.removeEventListener('keydown', keepTabInside);
+      dialog.close();
+      opener?.focus?.();
     };
-  }, [open]);
+  }, []);
 
-  if (!open) return null;
-
-  const trapTab = (event: KeyboardEvent<HTMLDivElement>) => {
-    if (event.key !== 'Tab' || !dialogRef.current) return;
-    const focusable = [...dialogRef.current.querySelectorAll<HTMLElement>(FOCUSABLE)];
-    const first = focusable[0];
-    const last = focusable[focusable.length - 1];
-    if (event.shiftKey && document.activeElement === first) {
-      event.preventDefault();
-      last?.focus();
-    } else if (!event.shiftKey && document.activeElement === last) {
-      event.preventDefault();
-      first?.focus();
-    }
-  };
-
+  // On the body, not where it is rendered: a dialog opened from the top bar would otherwise
+  // inherit its styles, e.g. the white focus ring (the accessibility gate checks its contrast).
   return createPortal(
-    <div className="vx-modal__backdrop" onMouseDown={(e) => e.target === e.currentTarget && onCloseRef.current()}>
-      <div
-        ref={dialogRef}
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby={titleId}
-        className={['vx-modal', className].filter(Boolean).join(' ')}
-        onKeyDown={trapTab}
-      >
-        <header className="vx-modal__header">
-          <h2 id={titleId} className="vx-modal__title">
-            {title}
-          </h2>
-          <button ref={closeRef} type="button" className="vx-modal__close" aria-label="Close" onClick={() => onCloseRef.current()}>
-            ×
-          </button>
-        </header>
-        <div className="vx-modal__body">{children}</div>
-      </div>
-    </div>,
+    <dialog
+      ref={dialogRef}
+      aria-labelledby={titleId}
+      // Modal anyway once shown with showModal(); said outright for tools that look for it.
+      aria-modal="true"
+      className={['vx-modal', className].filter(Boolean).join(' ')}
+      // Escape: the owner closes the dialog (by unmounting it), not the browser behind its back.
+      onCancel={(event) => {
+        event.preventDefault();
+        onCloseRef.current();
+      }}
+      // The content fills the dialog, so a press on the <dialog> itself is one on its backdrop.
+      // Its default action would then move focus to the page, away from the opener given it back.
+      onMouseDown={(event) => {
+        if (event.target !== event.currentTarget) return;
+        event.preventDefault();
+        onCloseRef.current();
+      }}
+    >
+      <header className="vx-modal__header">
+        <h2 id={titleId} className="vx-modal__title">
+          {title}
+        </h2>
+        <button ref={closeRef} type="button" className="vx-modal__close" aria-label="Close" onClick={() => onCloseRef.current()}>
+          ×
+        </button>
+      </header>
+      <div className="vx-modal__body">{children}</div>
+    </dialog>,
     document.body,
   );
 }
