@@ -82,7 +82,14 @@ function createWebpackConfig({ dir, name, devPort, exposes, title = 'Veritas', r
             use: [
               'style-loader',
               { loader: 'css-loader', options: { sourceMap: !production } },
-              ...(production ? [{ loader: 'postcss-loader', options: { sourceMap: false, postcssOptions: { plugins: [['cssnano', { preset: 'default' }]] } } }] : []),
+              ...(production
+                ? [
+                    {
+                      loader: 'postcss-loader',
+                      options: { sourceMap: false, postcssOptions: { plugins: [['cssnano', { preset: 'default' }]] } },
+                    },
+                  ]
+                : []),
             ],
           },
           { test: /\.svg$/, type: 'asset/source' },

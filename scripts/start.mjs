@@ -39,9 +39,7 @@ if (stale.length > 0) {
   const filters = stale.flatMap(({ name }) => ['--filter', name]);
   console.log(`Building ${stale.map((p) => p.name).join(', ')} …`);
   // Run pnpm the way we were started (pnpm sets npm_execpath), else through npx.
-  const pnpm = process.env.npm_execpath
-    ? [process.execPath, [process.env.npm_execpath]]
-    : ['npx', ['-y', 'pnpm@10']];
+  const pnpm = process.env.npm_execpath ? [process.execPath, [process.env.npm_execpath]] : ['npx', ['-y', 'pnpm@10']];
   const result = spawnSync(pnpm[0], [...pnpm[1], ...filters, 'run', 'build'], { cwd: root, stdio: 'inherit' });
   if (result.status !== 0) process.exit(result.status ?? 1);
 }

@@ -24,7 +24,9 @@ async function bench(label: string, options: EngineOptions) {
   const names = await withDatabase(options, async (db) =>
     (await db.kysely.selectFrom('manufacturers').select('manufacturer').execute()).map((row) => row.manufacturer),
   );
-  console.log(`   registry loaded by the migrations in ${((Date.now() - started) / 1000).toFixed(2)} s (${names.length.toLocaleString('en-US')} manufacturers)`);
+  console.log(
+    `   registry loaded by the migrations in ${((Date.now() - started) / 1000).toFixed(2)} s (${names.length.toLocaleString('en-US')} manufacturers)`,
+  );
   await withDatabase(options, (db) => loadVolumeData(db, { records: 0 }));
 
   const server = await startServerProcess(options);
@@ -34,9 +36,12 @@ async function bench(label: string, options: EngineOptions) {
     const cookie = [...client.cookies].map(([name, c]) => `${name}=${c.value}`).join('; ');
     const searchFor = async (prefix: string) => {
       const begun = process.hrtime.bigint();
-      const response = await fetch(`${server.base}/veritas/api/get_manufacturer/?search=${encodeURIComponent(prefix)}`, { headers: { cookie } });
+      const response = await fetch(`${server.base}/veritas/api/get_manufacturer/?search=${encodeURIComponent(prefix)}`, {
+        headers: { cookie },
+      });
       const found = (await response.json()) as unknown[];
-      if (response.status !== 200 || found.length === 0) throw new Error(`search ${JSON.stringify(prefix)}: ${response.status}, ${found.length} found`);
+      if (response.status !== 200 || found.length === 0)
+        throw new Error(`search ${JSON.stringify(prefix)}: ${response.status}, ${found.length} found`);
       return Number(process.hrtime.bigint() - begun) / 1e6;
     };
 

@@ -39,7 +39,12 @@ function cpuSeconds(pid: number): number {
 }
 
 /** Downloads the report, counting its lines as they arrive, while probing get_role every 20 ms. */
-function runReport(server: ServerProcess, session: { cookie: string; xsrf: string }, range: { start: string; end: string }, encoding: string) {
+function runReport(
+  server: ServerProcess,
+  session: { cookie: string; xsrf: string },
+  range: { start: string; end: string },
+  encoding: string,
+) {
   const body = JSON.stringify({ start_date: range.start, end_date: range.end });
   server.resetPeakRss();
   const cpuBefore = cpuSeconds(server.child.pid!);
@@ -114,7 +119,9 @@ async function bench(label: string, options: EngineOptions) {
     if ((await client.login('admin_demo', DEMO_PASSWORD)).status !== 200) throw new Error('login failed');
     const session = { cookie: [...client.cookies].map(([name, c]) => `${name}=${c.value}`).join('; '), xsrf: client.cookie('XSRF-TOKEN')! };
     server.resetPeakRss(); // so the peak reads as the memory in use now
-    console.log(`   server RSS before the report ${mb(server.peakRssBytes())}; ${expectedRows.toLocaleString('en-US')} records have a created date`);
+    console.log(
+      `   server RSS before the report ${mb(server.peakRssBytes())}; ${expectedRows.toLocaleString('en-US')} records have a created date`,
+    );
 
     await runReport(server, session, range, 'identity'); // warm-up: caches, JIT
     for (const encoding of ['identity', 'gzip'].flatMap((e) => Array<string>(RUNS).fill(e))) {

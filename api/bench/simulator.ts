@@ -13,7 +13,15 @@ async function bench(label: string, options: EngineOptions) {
   await withDatabase(options, (db) => loadVolumeData(db, { records: 0 }));
   const server = await startServerProcess(options);
   try {
-    const summary = await runSimulation({ url: server.base, adminUser: 'admin_demo', adminPassword: DEMO_PASSWORD, operators: OPERATORS, records: RECORDS, rate: 0, seed: 7 });
+    const summary = await runSimulation({
+      url: server.base,
+      adminUser: 'admin_demo',
+      adminPassword: DEMO_PASSWORD,
+      operators: OPERATORS,
+      records: RECORDS,
+      rate: 0,
+      seed: 7,
+    });
     console.log(formatSummary(summary).replace(/^/gm, '   '));
   } finally {
     server.stop();

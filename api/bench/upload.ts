@@ -70,7 +70,14 @@ async function prepare(options: EngineOptions) {
       .execute();
     await db.kysely
       .insertInto('users')
-      .values({ username: ADMIN.username, email: 'bench@example.com', password_hash: await hashPassword(ADMIN.password), role: 'admin', group_id: null, created_at: nowIso() })
+      .values({
+        username: ADMIN.username,
+        email: 'bench@example.com',
+        password_hash: await hashPassword(ADMIN.password),
+        role: 'admin',
+        group_id: null,
+        created_at: nowIso(),
+      })
       .execute();
   });
 }
@@ -96,7 +103,11 @@ async function bench(label: string, options: EngineOptions) {
     for (let index = 0; index < totalChunks; index++) {
       const content = file.subarray(index * CHUNK_BYTES, (index + 1) * CHUNK_BYTES);
       if (index === totalChunks - 1) beforeLast = elapsed();
-      answer = await client.postMultipart('api/upload/', { upload_id: uploadId, chunk_index: index, total_chunks: totalChunks }, { name: 'shipments.csv', content });
+      answer = await client.postMultipart(
+        'api/upload/',
+        { upload_id: uploadId, chunk_index: index, total_chunks: totalChunks },
+        { name: 'shipments.csv', content },
+      );
       if (answer.status !== 200) throw new Error(`chunk ${index}: ${answer.status} ${JSON.stringify(answer.body)}`);
     }
     const seconds = elapsed();
@@ -106,11 +117,20 @@ async function bench(label: string, options: EngineOptions) {
 
     const rate = ROWS / seconds;
     console.log(`   ${answer!.body.message}`);
-    console.log(`   total ${seconds.toFixed(2)} s from the first chunk to the result (chunks before the last: ${beforeLast.toFixed(2)} s; last chunk and processing: ${(seconds - beforeLast).toFixed(2)} s)`);
-    const verdict = label === 'SQLite' ? `${rate >= GOAL_ROWS_PER_SECOND ? 'OK' : 'MISSED'} (goal ≥ ${GOAL_ROWS_PER_SECOND.toLocaleString('en-US')})` : '(the rows/s goal is set for SQLite)';
+    console.log(
+      `   total ${seconds.toFixed(2)} s from the first chunk to the result (chunks before the last: ${beforeLast.toFixed(2)} s; last chunk and processing: ${(seconds - beforeLast).toFixed(2)} s)`,
+    );
+    const verdict =
+      label === 'SQLite'
+        ? `${rate >= GOAL_ROWS_PER_SECOND ? 'OK' : 'MISSED'} (goal ≥ ${GOAL_ROWS_PER_SECOND.toLocaleString('en-US')})`
+        : '(the rows/s goal is set for SQLite)';
     console.log(`   ${Math.round(rate).toLocaleString('en-US')} rows/s   ${verdict}`);
-    console.log(`   server CPU time ${cpu.toFixed(2)} s (${Math.round(ROWS / cpu).toLocaleString('en-US')} rows per CPU second; load average ${os.loadavg()[0]!.toFixed(2)})`);
-    console.log(`   server peak RSS ${mb(peak)} (${mb(rssBefore)} before the upload)   ${peak <= GOAL_PEAK_RSS ? 'OK' : 'MISSED'} (goal ≤ ${mb(GOAL_PEAK_RSS)})`);
+    console.log(
+      `   server CPU time ${cpu.toFixed(2)} s (${Math.round(ROWS / cpu).toLocaleString('en-US')} rows per CPU second; load average ${os.loadavg()[0]!.toFixed(2)})`,
+    );
+    console.log(
+      `   server peak RSS ${mb(peak)} (${mb(rssBefore)} before the upload)   ${peak <= GOAL_PEAK_RSS ? 'OK' : 'MISSED'} (goal ≤ ${mb(GOAL_PEAK_RSS)})`,
+    );
   } finally {
     server.stop();
   }

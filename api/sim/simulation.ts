@@ -99,13 +99,21 @@ export async function runSimulation(options: SimulationOptions): Promise<Simulat
   const groups = (await admin.get<{ code: string; organization: string }[]>('user/get_groups/')).body;
   const hubs = groups.filter((g) => g.organization === 'hub').map((g) => g.code);
   const rcs = groups.filter((g) => g.organization === 'RC').map((g) => g.code);
-  if (hubs.length === 0 || rcs.length === 0) throw new Error('The server needs at least one hub group and one RC group (create them on the Create Group page).');
+  if (hubs.length === 0 || rcs.length === 0)
+    throw new Error('The server needs at least one hub group and one RC group (create them on the Create Group page).');
 
   // Field staff of this run: operators spread over the hubs, one executive per hub and per RC.
   const run = Date.now().toString(36);
   const password = `Sim-${crypto.randomBytes(9).toString('base64url')}`;
   const createUser = async (username: string, role: string, organization: string, group: string): Promise<AppUser> => {
-    const created = await admin.post('user/create/', { username, email: `${username}@sim.veritas.local`, password, role, organization, group });
+    const created = await admin.post('user/create/', {
+      username,
+      email: `${username}@sim.veritas.local`,
+      password,
+      role,
+      organization,
+      group,
+    });
     await expectOk(created, `creating ${username}`);
     const session = await appPost(url, 'login/', { username, password });
     await expectOk(session, `app sign-in of ${username}`);
@@ -120,7 +128,11 @@ export async function runSimulation(options: SimulationOptions): Promise<Simulat
   const rcUsers = await Promise.all(rcs.map((rc, i) => createUser(`sim_${run}_rc${i + 1}`, 'executive', 'RC', rc)));
   const staff: FieldStaff<AppUser> = {
     operators,
-    hubVerifiers: new Map(await Promise.all(staffedHubs.map(async (hub, i) => [hub, [await createUser(`sim_${run}_hub${i + 1}`, 'executive', 'hub', hub)]] as const))),
+    hubVerifiers: new Map(
+      await Promise.all(
+        staffedHubs.map(async (hub, i) => [hub, [await createUser(`sim_${run}_hub${i + 1}`, 'executive', 'hub', hub)]] as const),
+      ),
+    ),
     rcVerifiers: new Map(staffedHubs.map((hub, i) => [hub, rcUsers[i % rcUsers.length]!])),
   };
 
@@ -132,7 +144,14 @@ export async function runSimulation(options: SimulationOptions): Promise<Simulat
   await expectOk(result, 'the shipment upload');
 
   const latencies: number[] = [];
-  const work = new FieldWork(httpCalls(url, options.rate, latencies), staff, new DeviceMaker(readOuiRegistry().prefixes, rand), rand, () => new Date(), shipment);
+  const work = new FieldWork(
+    httpCalls(url, options.rate, latencies),
+    staff,
+    new DeviceMaker(readOuiRegistry().prefixes, rand),
+    rand,
+    () => new Date(),
+    shipment,
+  );
   const started = performance.now();
   // Each operator works through its share of its hub's items; all operators at once.
   await Promise.all(

@@ -128,10 +128,13 @@ export async function uploadCsv(client: WebClient, fileName: string, content: st
   const answers: Answer[] = [];
   for (let index = 0; index < totalChunks; index++) {
     const chunk = bytes.subarray(index * chunkSize, (index + 1) * chunkSize);
-    const answer = await client.postMultipart('api/upload/', { upload_id: uploadId, chunk_index: index, total_chunks: totalChunks }, { name: fileName, content: chunk });
+    const answer = await client.postMultipart(
+      'api/upload/',
+      { upload_id: uploadId, chunk_index: index, total_chunks: totalChunks },
+      { name: fileName, content: chunk },
+    );
     answers.push(answer);
     if (answer.status >= 400) break;
   }
   return answers;
 }
-

@@ -22,8 +22,14 @@ export async function ensureAdmin(db: Db, username: string, password: string | u
   if (password === undefined) {
     const line = '='.repeat(64);
     console.log(
-      [line, ' Veritas: super_admin account created', `   username: ${username}`, `   password: ${chosen}`,
-        ' It is shown only now. Set VERITAS_ADMIN_PASSWORD to choose it.', line].join('\n'),
+      [
+        line,
+        ' Veritas: super_admin account created',
+        `   username: ${username}`,
+        `   password: ${chosen}`,
+        ' It is shown only now. Set VERITAS_ADMIN_PASSWORD to choose it.',
+        line,
+      ].join('\n'),
     );
   }
 }

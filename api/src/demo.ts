@@ -23,7 +23,6 @@ export const DEMO_PASSWORD = 'Veritas@123';
 const HUBS = ['BLR01', 'DEL02', 'MUM03', 'HYD04'] as const;
 const RCS = ['RC-NORTH', 'RC-SOUTH'] as const;
 
-
 interface DemoUser {
   username: string;
   role: Role;
@@ -51,7 +50,12 @@ export const DEMO_USERS: readonly DemoUser[] = [
 ];
 
 /** The return centre that detaches each hub's devices. */
-const RC_OF_HUB: Record<(typeof HUBS)[number], (typeof RCS)[number]> = { BLR01: 'RC-SOUTH', DEL02: 'RC-NORTH', MUM03: 'RC-NORTH', HYD04: 'RC-SOUTH' };
+const RC_OF_HUB: Record<(typeof HUBS)[number], (typeof RCS)[number]> = {
+  BLR01: 'RC-SOUTH',
+  DEL02: 'RC-NORTH',
+  MUM03: 'RC-NORTH',
+  HYD04: 'RC-SOUTH',
+};
 
 const HOUR_MS = 60 * 60 * 1000;
 const SPAN_DAYS = 45;
@@ -130,7 +134,13 @@ function simulatedClock(rand: Random, now: number): Clock {
 
 /** Stores the shipment as an upload by `userId` would, through the same ingest. */
 async function uploadShipment(db: Db, userId: number, csv: string): Promise<void> {
-  const chunk = { uploadId: crypto.randomUUID(), chunkIndex: 0, totalChunks: 1, fileName: 'demo_shipment.csv', data: Buffer.from(csv, 'utf8') };
+  const chunk = {
+    uploadId: crypto.randomUUID(),
+    chunkIndex: 0,
+    totalChunks: 1,
+    fileName: 'demo_shipment.csv',
+    data: Buffer.from(csv, 'utf8'),
+  };
   await storeChunk(db, userId, chunk);
   await claimUpload(db, userId, chunk);
   await finishUpload(db, chunk.uploadId, await ingestUpload(db, chunk.uploadId, 1));
@@ -161,7 +171,14 @@ export async function loadDemoData(db: Db, { records = 3000, seed = 20250101 } =
   const shipment = makeShipment(rand, { count: records, hubs: HUBS, prefix: 'FMPP31', now, spanDays: SPAN_DAYS });
   await uploadShipment(db, fieldUsers.get('admin_demo')?.id ?? users[0]!.id, shipmentCsv(shipment));
 
-  const work = new FieldWork(engineCalls(db), staff, new DeviceMaker(readOuiRegistry().prefixes, rand), rand, simulatedClock(rand, now), shipment);
+  const work = new FieldWork(
+    engineCalls(db),
+    staff,
+    new DeviceMaker(readOuiRegistry().prefixes, rand),
+    rand,
+    simulatedClock(rand, now),
+    shipment,
+  );
   // In the order the items came in, so a MAC captured earlier is what a later duplicate meets.
   const inOrder = [...shipment].sort((a, b) => a.created.getTime() - b.created.getTime());
   for (const item of inOrder) await work.work(item, rand.pick(staff.operators.get(item.hub_code as (typeof HUBS)[number])!));
@@ -173,7 +190,11 @@ export async function demoBanner(db: Db): Promise<string | null> {
   const rows = await db.kysely
     .selectFrom('users')
     .select(['username', 'role', 'is_active'])
-    .where('username', 'in', DEMO_USERS.map((u) => u.username))
+    .where(
+      'username',
+      'in',
+      DEMO_USERS.map((u) => u.username),
+    )
     .orderBy('id')
     .execute();
   if (rows.length === 0) return null;
@@ -181,7 +202,10 @@ export async function demoBanner(db: Db): Promise<string | null> {
   return [
     line,
     ` Veritas demo data is loaded. Every demo account's password: ${DEMO_PASSWORD}`,
-    ...rows.map((r) => `   ${r.username.padEnd(18)} ${r.role}${r.is_active === 1 ? '' : ' (inactive)'}${r.role === 'operators' ? ' (mobile app only)' : ''}`),
+    ...rows.map(
+      (r) =>
+        `   ${r.username.padEnd(18)} ${r.role}${r.is_active === 1 ? '' : ' (inactive)'}${r.role === 'operators' ? ' (mobile app only)' : ''}`,
+    ),
     line,
   ].join('\n');
 }

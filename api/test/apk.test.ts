@@ -36,14 +36,18 @@ function downloadApk(client: Client, baseUrl: string, headers: Record<string, st
   const cookie = [...client.cookies].map(([name, c]) => `${name}=${c.value}`).join('; ');
   return new Promise<{ status: number; headers: http.IncomingHttpHeaders; bytes: Buffer; json: () => unknown }>((resolve, reject) => {
     http
-      .get(`${baseUrl}/veritas/user/download_apk/`, { agent: false, headers: { ...(cookie ? { cookie } : {}), ...headers } }, (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () => {
-          const bytes = Buffer.concat(chunks);
-          resolve({ status: response.statusCode!, headers: response.headers, bytes, json: () => JSON.parse(bytes.toString('utf8')) });
-        });
-      })
+      .get(
+        `${baseUrl}/veritas/user/download_apk/`,
+        { agent: false, headers: { ...(cookie ? { cookie } : {}), ...headers } },
+        (response) => {
+          const chunks: Buffer[] = [];
+          response.on('data', (chunk: Buffer) => chunks.push(chunk));
+          response.on('end', () => {
+            const bytes = Buffer.concat(chunks);
+            resolve({ status: response.statusCode!, headers: response.headers, bytes, json: () => JSON.parse(bytes.toString('utf8')) });
+          });
+        },
+      )
       .on('error', reject);
   });
 }

@@ -78,8 +78,17 @@ async function call(path: string, body: unknown, token?: string): Promise<{ stat
 }
 const appLogin = (username: string, password = PASSWORD) => call('login/', { username, password });
 
-async function scan(path: 'check' | 'submit', who: string, trackingId: string, { mac, model = 'Galaxy S23', hardware = 'HW-1' }: { mac?: string; model?: string; hardware?: string } = {}) {
-  return call(`scan/${path}/`, { tracking_id: trackingId, mac_address: mac ?? (await samsungMac()), model, hardware_id: hardware }, tokens[who]);
+async function scan(
+  path: 'check' | 'submit',
+  who: string,
+  trackingId: string,
+  { mac, model = 'Galaxy S23', hardware = 'HW-1' }: { mac?: string; model?: string; hardware?: string } = {},
+) {
+  return call(
+    `scan/${path}/`,
+    { tracking_id: trackingId, mac_address: mac ?? (await samsungMac()), model, hardware_id: hardware },
+    tokens[who],
+  );
 }
 const verify = (path: 'verify_hub' | 'verify_rc', who: string, trackingId: string, hardware = 'HW-1') =>
   call(`scan/${path}/`, { tracking_id: trackingId, hardware_id: hardware }, tokens[who]);
@@ -106,7 +115,10 @@ describe('app/login/', () => {
 
   test('console-only roles are refused: central_ops and admin', async () => {
     for (const username of ['ops1', 'admin1']) {
-      expect(await appLogin(username)).toEqual({ status: 403, body: expect.objectContaining({ detail: 'This account cannot use the mobile app.' }) });
+      expect(await appLogin(username)).toEqual({
+        status: 403,
+        body: expect.objectContaining({ detail: 'This account cannot use the mobile app.' }),
+      });
     }
   });
 
@@ -117,10 +129,20 @@ describe('app/login/', () => {
   test('the token expires after its 12 hours', async () => {
     const { token } = (await appLogin('op2')).body;
     const [id] = await ship({});
-    expect((await call('scan/check/', { tracking_id: id, mac_address: await samsungMac(), model: 'Galaxy S23', hardware_id: 'HW' }, token)).status).toBe(200);
+    expect(
+      (await call('scan/check/', { tracking_id: id, mac_address: await samsungMac(), model: 'Galaxy S23', hardware_id: 'HW' }, token))
+        .status,
+    ).toBe(200);
     const hash = crypto.createHash('sha256').update(token).digest('hex');
-    await api.db.kysely.updateTable('auth_tokens').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where('token_hash', '=', hash).execute();
-    expect((await call('scan/check/', { tracking_id: id, mac_address: await samsungMac(), model: 'Galaxy S23', hardware_id: 'HW' }, token)).status).toBe(401);
+    await api.db.kysely
+      .updateTable('auth_tokens')
+      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+      .where('token_hash', '=', hash)
+      .execute();
+    expect(
+      (await call('scan/check/', { tracking_id: id, mac_address: await samsungMac(), model: 'Galaxy S23', hardware_id: 'HW' }, token))
+        .status,
+    ).toBe(401);
   });
 
   test('deactivation ends the app session and refuses the next sign-in', async () => {
@@ -128,14 +150,18 @@ describe('app/login/', () => {
     const { token } = (await appLogin('leaver')).body;
     const user = await api.db.kysely.selectFrom('users').select('id').where('username', '=', 'leaver').executeTakeFirstOrThrow();
     expect((await as.admin!.post('user/deactivate_user/', { user_id: user.id })).status).toBe(200);
-    expect((await call('scan/check/', { tracking_id: 'X', mac_address: unknownMac(), model: '', hardware_id: 'HW' }, token)).status).toBe(401);
+    expect((await call('scan/check/', { tracking_id: 'X', mac_address: unknownMac(), model: '', hardware_id: 'HW' }, token)).status).toBe(
+      401,
+    );
     expect((await appLogin('leaver')).status).toBe(403);
   });
 
   test('logout revokes the token', async () => {
     const { token } = (await appLogin('op2')).body;
     expect((await call('logout/', {}, token)).status).toBe(200);
-    expect((await call('scan/check/', { tracking_id: 'X', mac_address: unknownMac(), model: '', hardware_id: 'HW' }, token)).status).toBe(401);
+    expect((await call('scan/check/', { tracking_id: 'X', mac_address: unknownMac(), model: '', hardware_id: 'HW' }, token)).status).toBe(
+      401,
+    );
   });
 
   test('only the bearer token authenticates: a console session cookie is not enough', async () => {
@@ -176,14 +202,21 @@ describe('app/scan/check/ and app/scan/submit/ (operators)', () => {
       is_verified: false,
     });
     expect(Date.parse(stored.submit_time)).toBeGreaterThanOrEqual(before - 1000);
-    const row = await api.db.kysely.selectFrom('device_records').select(['mac_address', 'hardware_id']).where('tracking_id', '=', id!).executeTakeFirstOrThrow();
+    const row = await api.db.kysely
+      .selectFrom('device_records')
+      .select(['mac_address', 'hardware_id'])
+      .where('tracking_id', '=', id!)
+      .executeTakeFirstOrThrow();
     expect(row).toEqual({ mac_address: expect.stringMatching(/^[0-9A-F]{12}$/), hardware_id: 'HW-1' });
   });
 
   test('E001: a tracking ID not stored; check answers it, submit refuses it with 409', async () => {
     const check = await scan('check', 'op1', 'NO-SUCH-TID');
     expect(check.body).toMatchObject({ result: 'E001', title: 'Oops...Wrong TID.', expected: { brand: null, model: null } });
-    expect(await scan('submit', 'op1', 'NO-SUCH-TID')).toEqual({ status: 409, body: expect.objectContaining({ code: 'E001', title: 'Oops...Wrong TID.' }) });
+    expect(await scan('submit', 'op1', 'NO-SUCH-TID')).toEqual({
+      status: 409,
+      body: expect.objectContaining({ code: 'E001', title: 'Oops...Wrong TID.' }),
+    });
   });
 
   test("E002: another hub's tracking ID; submit refuses it", async () => {
@@ -220,13 +253,22 @@ describe('app/scan/check/ and app/scan/submit/ (operators)', () => {
   test('E006: a manufacturer other than the brand; submitted with its result', async () => {
     const [id] = await ship({});
     const answer = await scan('submit', 'op1', id!, { mac: await macOf('Apple, Inc.') });
-    expect(answer.body).toMatchObject({ result: 'E006', title: 'Brand Mismatch..', expected: { brand: 'Samsung' }, found: { manufacturer: 'Apple, Inc.' } });
+    expect(answer.body).toMatchObject({
+      result: 'E006',
+      title: 'Brand Mismatch..',
+      expected: { brand: 'Samsung' },
+      found: { manufacturer: 'Apple, Inc.' },
+    });
     expect(await record(id!)).toMatchObject({ device_result: 'E006', submitted_manufacturer: 'Apple, Inc.' });
   });
 
   test('E007: another model; submitted with its result', async () => {
     const [id] = await ship({});
-    expect((await scan('submit', 'op1', id!, { model: 'Galaxy S23+' })).body).toMatchObject({ result: 'E007', expected: { model: 'Galaxy S23' }, found: { model: 'Galaxy S23+' } });
+    expect((await scan('submit', 'op1', id!, { model: 'Galaxy S23+' })).body).toMatchObject({
+      result: 'E007',
+      expected: { model: 'Galaxy S23' },
+      found: { model: 'Galaxy S23+' },
+    });
   });
 
   test('blind pick: the blind brand and model are expected', async () => {
@@ -258,7 +300,10 @@ describe('app/scan/check/ and app/scan/submit/ (operators)', () => {
 
   test('bad input is refused with the field: a MAC that is not one, a missing tracking ID', async () => {
     expect(await scan('check', 'op1', 'X', { mac: 'not-a-mac' })).toMatchObject({ status: 400, body: { field: 'mac_address' } });
-    expect(await call('scan/check/', { mac_address: unknownMac(), model: '', hardware_id: 'HW' }, tokens.op1)).toMatchObject({ status: 400, body: { field: 'tracking_id' } });
+    expect(await call('scan/check/', { mac_address: unknownMac(), model: '', hardware_id: 'HW' }, tokens.op1)).toMatchObject({
+      status: 400,
+      body: { field: 'tracking_id' },
+    });
   });
 
   test('only operators scan at the doorstep', async () => {
@@ -277,7 +322,10 @@ describe('app/scan/verify_hub/ and app/scan/verify_rc/', () => {
 
   test('the hub verifies a submitted device, then a return centre detaches it', async () => {
     const id = await submitted();
-    expect(await verify('verify_rc', 'rc1', id, 'HW-ABC')).toMatchObject({ status: 409, body: { detail: 'This device has not been verified at its hub yet.' } });
+    expect(await verify('verify_rc', 'rc1', id, 'HW-ABC')).toMatchObject({
+      status: 409,
+      body: { detail: 'This device has not been verified at its hub yet.' },
+    });
     expect(await verify('verify_hub', 'exec1', id, 'hw-abc')).toMatchObject({ status: 200, body: { result: 'passed' } });
     expect(await record(id)).toMatchObject({ is_verified: true, verified_by: { username: 'exec1' }, is_verified_rc: false });
     expect((await verify('verify_rc', 'rc1', id, 'HW-ABC')).status).toBe(200);
@@ -288,7 +336,10 @@ describe('app/scan/verify_hub/ and app/scan/verify_rc/', () => {
 
   test('E008: a hardware ID other than the doorstep capture stores nothing, at the hub and at the RC', async () => {
     const id = await submitted();
-    expect(await verify('verify_hub', 'inch1', id, 'HW-OTHER')).toEqual({ status: 409, body: expect.objectContaining({ code: 'E008', title: 'Device Mismatch detected.' }) });
+    expect(await verify('verify_hub', 'inch1', id, 'HW-OTHER')).toEqual({
+      status: 409,
+      body: expect.objectContaining({ code: 'E008', title: 'Device Mismatch detected.' }),
+    });
     expect((await record(id)).is_verified).toBe(false);
     expect((await verify('verify_hub', 'inch1', id, 'HW-ABC')).status).toBe(200);
     expect(await verify('verify_rc', 'rc1', id, 'HW-OTHER')).toMatchObject({ status: 409, body: { code: 'E008' } });
@@ -302,7 +353,10 @@ describe('app/scan/verify_hub/ and app/scan/verify_rc/', () => {
     for (const who of ['exec2', 'op1', 'rc1']) expect((await verify('verify_hub', who, id, 'HW-ABC')).status).toBe(403);
     expect((await verify('verify_hub', 'exec1', 'NO-SUCH-TID')).status).toBe(404);
     expect((await verify('verify_hub', 'exec1', id, 'HW-ABC')).status).toBe(200);
-    expect(await verify('verify_hub', 'inch1', id, 'HW-ABC')).toMatchObject({ status: 409, body: { detail: 'This device is already verified at the hub.' } });
+    expect(await verify('verify_hub', 'inch1', id, 'HW-ABC')).toMatchObject({
+      status: 409,
+      body: { detail: 'This device is already verified at the hub.' },
+    });
     expect((await scan('submit', 'op1', id, { hardware: 'HW-NEW' })).status).toBe(409);
   });
 

@@ -23,7 +23,11 @@ const api = build({
 beforeAll(async () => {
   // A stored hash that scrypt refuses (N must be a power of 2): checking this user's password
   // answers 500, so a 429 for it shows that the password was not checked.
-  await api.db.kysely.updateTable('users').set({ password_hash: 'scrypt$3$8$1$c2FsdA==$a2V5' }).where('username', '=', 'unhashable').execute();
+  await api.db.kysely
+    .updateTable('users')
+    .set({ password_hash: 'scrypt$3$8$1$c2FsdA==$a2V5' })
+    .where('username', '=', 'unhashable')
+    .execute();
 });
 
 const userId = async (username: string): Promise<number> => {
@@ -163,7 +167,9 @@ describe('refresh', () => {
 
     const attacker = api.client();
     await attacker.get('user/is_LoggedIn/');
-    const replay = await attacker.request('POST', 'user/refresh/', { headers: { cookie: `veritas_refresh=${stolen}; XSRF-TOKEN=t`, 'x-xsrf-token': 't' } });
+    const replay = await attacker.request('POST', 'user/refresh/', {
+      headers: { cookie: `veritas_refresh=${stolen}; XSRF-TOKEN=t`, 'x-xsrf-token': 't' },
+    });
     expect(replay.status).toBe(401);
 
     expect((await client.get('user/is_LoggedIn/')).status).toBe(401);
@@ -198,7 +204,9 @@ describe('logout', () => {
 
     const replay = api.client();
     expect((await replay.get('user/is_LoggedIn/', { headers: { cookie: `veritas_access=${access}` } })).status).toBe(401);
-    const refreshed = await replay.request('POST', 'user/refresh/', { headers: { cookie: `veritas_refresh=${refresh}; XSRF-TOKEN=t`, 'x-xsrf-token': 't' } });
+    const refreshed = await replay.request('POST', 'user/refresh/', {
+      headers: { cookie: `veritas_refresh=${refresh}; XSRF-TOKEN=t`, 'x-xsrf-token': 't' },
+    });
     expect(refreshed.status).toBe(401);
   });
 });
@@ -228,7 +236,8 @@ describe('sign-in throttling', () => {
   const PAIR_REFUSAL = 'Too many failed sign-in attempts for this username from your address. Try again in 15 minutes.';
   const ADDRESS_REFUSAL = 'Too many failed sign-in attempts from your address. Try again in 15 minutes.';
 
-  const appLogin = (client: Client, username: string, password = PASSWORD) => client.post('app/login/', { username, password }, { xsrf: false });
+  const appLogin = (client: Client, username: string, password = PASSWORD) =>
+    client.post('app/login/', { username, password }, { xsrf: false });
 
   async function fail(client: Client, username: string, times: number) {
     for (let attempt = 0; attempt < times; attempt++) {
@@ -246,9 +255,17 @@ describe('sign-in throttling', () => {
 
   /** Moves the address's failures back in time, as if `ms` had passed. */
   async function age(address: string, ms: number) {
-    const rows = await api.db.kysely.selectFrom('login_failures').select(['id', 'failed_at']).where('client_address', '=', address).execute();
+    const rows = await api.db.kysely
+      .selectFrom('login_failures')
+      .select(['id', 'failed_at'])
+      .where('client_address', '=', address)
+      .execute();
     for (const { id, failed_at } of rows) {
-      await api.db.kysely.updateTable('login_failures').set({ failed_at: new Date(Date.parse(failed_at) - ms).toISOString() }).where('id', '=', id).execute();
+      await api.db.kysely
+        .updateTable('login_failures')
+        .set({ failed_at: new Date(Date.parse(failed_at) - ms).toISOString() })
+        .where('id', '=', id)
+        .execute();
     }
   }
 
@@ -281,7 +298,9 @@ describe('sign-in throttling', () => {
     const guess = (username: string) => sprayer.post('user/login/', { username, password: 'Summer-2025!' });
     expect((await Promise.all(usernames.slice(0, 25).map(guess))).map((answer) => answer.status)).toEqual(Array(25).fill(401));
     expect((await sprayer.login('exec3')).status).toBe(200);
-    expect((await Promise.all(usernames.slice(25).map(guess))).map((answer) => answer.status)).toEqual(Array(usernames.length - 25).fill(401));
+    expect((await Promise.all(usernames.slice(25).map(guess))).map((answer) => answer.status)).toEqual(
+      Array(usernames.length - 25).fill(401),
+    );
 
     expectRefused(await sprayer.login('patient'), ADDRESS_REFUSAL);
     expectRefused(await appLogin(sprayer, 'wm1'), ADDRESS_REFUSAL);
@@ -298,7 +317,11 @@ describe('sign-in throttling', () => {
     await fail(client, 'patient', PAIR_MAX_FAILURES);
     expectRefused(await client.login('patient'), PAIR_REFUSAL);
     await age(address, 14 * 60_000);
-    expectRefused(await client.login('patient'), 'Too many failed sign-in attempts for this username from your address. Try again in 1 minute.', 60);
+    expectRefused(
+      await client.login('patient'),
+      'Too many failed sign-in attempts for this username from your address. Try again in 1 minute.',
+      60,
+    );
     await age(address, 60_000);
     expect((await client.login('patient')).status).toBe(200);
 
@@ -308,7 +331,13 @@ describe('sign-in throttling', () => {
     const store = (ago: number) =>
       api.db.kysely
         .insertInto('login_failures')
-        .values(Array.from({ length: ADDRESS_MAX_FAILURES }, (_, i) => ({ client_address: sprayedAddress, username: `old-${i}`, failed_at: new Date(Date.now() - ago).toISOString() })))
+        .values(
+          Array.from({ length: ADDRESS_MAX_FAILURES }, (_, i) => ({
+            client_address: sprayedAddress,
+            username: `old-${i}`,
+            failed_at: new Date(Date.now() - ago).toISOString(),
+          })),
+        )
         .execute();
     await store(FAILURE_WINDOW_MS + 1000);
     expect((await sprayed.login('patient')).status).toBe(200);
@@ -317,7 +346,11 @@ describe('sign-in throttling', () => {
 
     // The next failure, from anywhere, deletes every failure older than the window.
     const olderThanWindow = () =>
-      api.db.kysely.selectFrom('login_failures').select('client_address').where('failed_at', '<=', new Date(Date.now() - FAILURE_WINDOW_MS).toISOString()).execute();
+      api.db.kysely
+        .selectFrom('login_failures')
+        .select('client_address')
+        .where('failed_at', '<=', new Date(Date.now() - FAILURE_WINDOW_MS).toISOString())
+        .execute();
     expect((await olderThanWindow()).length).toBeGreaterThanOrEqual(ADDRESS_MAX_FAILURES);
     await fail(clientFrom(newAddress()), 'nobody-at-all', 1);
     expect(await olderThanWindow()).toEqual([]);
@@ -329,7 +362,11 @@ describe('sign-in throttling', () => {
     for (const password of ['wrong-app-1', 'wrong-app-2']) expect((await appLogin(client, 'wm1', password)).status).toBe(401);
     expectRefused(await appLogin(client, 'wm1'), PAIR_REFUSAL);
     expectRefused(await client.login('wm1'), PAIR_REFUSAL);
-    expect((await appLogin(clientFrom(newAddress()), 'wm1')).body).toEqual({ token: expect.any(String), role: 'operators', hub_code: 'HUB1' });
+    expect((await appLogin(clientFrom(newAddress()), 'wm1')).body).toEqual({
+      token: expect.any(String),
+      role: 'operators',
+      hub_code: 'HUB1',
+    });
   });
 
   test('no username enumeration: a throttled unknown username is answered like a throttled account, with the right password or not', async () => {
@@ -357,7 +394,9 @@ describe('sign-in throttling', () => {
   test(`a burst of parallel guesses for one pair gets at most ${PAIR_MAX_FAILURES} answers 401; the rest, and the right password after them, get 429`, async () => {
     const client = clientFrom(newAddress());
     await client.get('user/is_LoggedIn/');
-    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => client.post('user/login/', { username: 'exec1', password: `burst-${i}` })));
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => client.post('user/login/', { username: 'exec1', password: `burst-${i}` })),
+    );
     const statuses = answers.map((answer) => answer.status);
     expect(statuses.filter((status) => status === 401).length).toBeLessThanOrEqual(PAIR_MAX_FAILURES);
     expect(statuses.filter((status) => status !== 401 && status !== 429)).toEqual([]);

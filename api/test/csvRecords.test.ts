@@ -107,7 +107,10 @@ describe('CsvRecordReader', () => {
     const records = read(['a,b,c\n1,"open,x\n2,y,z\n3,w",extra,more\n4,v,u\n']);
     expect(records).toEqual([
       { fields: ['a', 'b', 'c'], firstLine: 1 },
-      { error: expect.stringMatching(/^Invalid quoting: a quoted field joins lines 2–4 into one row of 4 columns instead of 3/), firstLine: 2 },
+      {
+        error: expect.stringMatching(/^Invalid quoting: a quoted field joins lines 2–4 into one row of 4 columns instead of 3/),
+        firstLine: 2,
+      },
       { fields: ['2', 'y', 'z'], firstLine: 3 },
       { error: 'Expected 3 columns, found 4', firstLine: 4 },
       { fields: ['4', 'v', 'u'], firstLine: 5 },

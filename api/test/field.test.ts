@@ -21,7 +21,7 @@ const noiseWatch = CATALOGUE.find((d) => d.brand === 'Noise')!;
 describe('DeviceMaker', () => {
   const maker = () => new DeviceMaker(registry.prefixes, seededRandom(3));
 
-  test('every catalogue manufacturer but Noise\'s is a registry organization', () => {
+  test("every catalogue manufacturer but Noise's is a registry organization", () => {
     const names = new Set(registry.manufacturers);
     expect(CATALOGUE.filter((d) => !names.has(d.manufacturer)).map((d) => d.brand)).toEqual(['Noise']);
   });
@@ -82,7 +82,12 @@ describe('shipments', () => {
     const [header, ...rows] = records.map((r) => ('fields' in r ? r.fields : []));
     const parsed = readHeader(header!);
     if (!('columns' in parsed)) throw new Error(parsed.problem);
-    const hubs = new Map([['h1', 'H1'], ['h2', 'H2'], ['H1', 'H1'], ['H2', 'H2']]);
+    const hubs = new Map([
+      ['h1', 'H1'],
+      ['h2', 'H2'],
+      ['H1', 'H1'],
+      ['H2', 'H2'],
+    ]);
     const checked = rows.map((fields) => checkRow(fields, parsed.columns, hubs, new Date(now).toISOString()));
     expect(checked.filter((c) => 'errors' in c)).toEqual([]);
     checked.forEach((c, n) => {
@@ -90,16 +95,32 @@ describe('shipments', () => {
       const item = items[n]!;
       expect(c.record.tracking_id).toBe(item.tracking_id);
       expect(c.record.created_date).toBe(item.created.toISOString());
-      if (item.blindPick) expect([c.record.blind_brand, c.record.blind_model, c.record.device_brand]).toEqual([item.device.brand, item.device.model, null]);
-      else expect([c.record.device_brand, c.record.device_model_name, c.record.is_blindpick]).toEqual([item.device.brand, item.device.model, 0]);
+      if (item.blindPick)
+        expect([c.record.blind_brand, c.record.blind_model, c.record.device_brand]).toEqual([item.device.brand, item.device.model, null]);
+      else
+        expect([c.record.device_brand, c.record.device_model_name, c.record.is_blindpick]).toEqual([
+          item.device.brand,
+          item.device.model,
+          0,
+        ]);
     });
   });
 });
 
 describe('FieldWork: the order of the steps', () => {
-  const item: ShipmentItem = { tracking_id: 'T1', hub_code: 'H1', created: new Date('2026-03-01T00:00:00Z'), device: samsungPhone, blindPick: false };
+  const item: ShipmentItem = {
+    tracking_id: 'T1',
+    hub_code: 'H1',
+    created: new Date('2026-03-01T00:00:00Z'),
+    device: samsungPhone,
+    blindPick: false,
+  };
   const other: ShipmentItem = { ...item, tracking_id: 'T2', hub_code: 'H2' };
-  const staff = { operators: new Map([['H1', ['op1', 'op2']]]), hubVerifiers: new Map([['H1', ['exec1']]]), rcVerifiers: new Map([['H1', 'rc1']]) };
+  const staff = {
+    operators: new Map([['H1', ['op1', 'op2']]]),
+    hubVerifiers: new Map([['H1', ['exec1']]]),
+    rcVerifiers: new Map([['H1', 'rc1']]),
+  };
 
   /** Records every call; answers from `answers` by call name, else 'passed'. */
   function recorder(answers: Partial<Record<string, CallResult>> = {}) {
@@ -133,10 +154,20 @@ describe('FieldWork: the order of the steps', () => {
     expect(log).toEqual(['check:op1', 'submit:op1', 'verify_hub:exec1', 'verify_rc:rc1']);
   });
 
-  test('every mishap: a wrong TID, another hub\'s item, a colleague resubmitting, the wrong unit at hub and RC', async () => {
+  test("every mishap: a wrong TID, another hub's item, a colleague resubmitting, the wrong unit at hub and RC", async () => {
     const { calls, log } = recorder();
     await run(calls, always, (p) => p !== FIELD_RATES.notVisited);
-    expect(log).toEqual(['check:op1', 'check:op1', 'check:op1', 'submit:op1', 'submit:op2', 'verify_hub:exec1', 'verify_hub:exec1', 'verify_rc:rc1', 'verify_rc:rc1']);
+    expect(log).toEqual([
+      'check:op1',
+      'check:op1',
+      'check:op1',
+      'submit:op1',
+      'submit:op2',
+      'verify_hub:exec1',
+      'verify_hub:exec1',
+      'verify_rc:rc1',
+      'verify_rc:rc1',
+    ]);
   });
 
   test('a failed check is rescanned when it was a mistake', async () => {

@@ -14,7 +14,9 @@ describe('parseIsoDate', () => {
     // A process of its own: the time zone of a running one cannot be changed.
     const script = `const { parseIsoDate } = require(${JSON.stringify(path.join(__dirname, '../src/upload/isoDate.ts'))});
       console.log(JSON.stringify(['2025-03-05', '2025-03-05T10:00', '2025-03-05T10:00Z'].map((t) => parseIsoDate(t).toISOString())));`;
-    const output = execFileSync(process.execPath, ['--import', 'tsx', '-e', script], { env: { ...process.env, TZ: 'Asia/Kolkata', NODE_OPTIONS: '' } });
+    const output = execFileSync(process.execPath, ['--import', 'tsx', '-e', script], {
+      env: { ...process.env, TZ: 'Asia/Kolkata', NODE_OPTIONS: '' },
+    });
     expect(JSON.parse(output.toString())).toEqual(['2025-03-04T18:30:00.000Z', '2025-03-05T04:30:00.000Z', '2025-03-05T10:00:00.000Z']);
   });
 
@@ -46,7 +48,18 @@ describe('parseIsoDate', () => {
   });
 
   test('impossible dates and times are refused', () => {
-    for (const text of ['2025-02-30', '2025-04-31', '2025-00-10', '2025-13-01', '2025-01-00', '2025-03-05T24:00', '2025-03-05T12:60', '2025-03-05T12:00:60', '2025-03-05T12:00+24:00', '2025-03-05T12:00+05:60']) {
+    for (const text of [
+      '2025-02-30',
+      '2025-04-31',
+      '2025-00-10',
+      '2025-13-01',
+      '2025-01-00',
+      '2025-03-05T24:00',
+      '2025-03-05T12:60',
+      '2025-03-05T12:00:60',
+      '2025-03-05T12:00+24:00',
+      '2025-03-05T12:00+05:60',
+    ]) {
       expect([text, parseIsoDate(text)]).toEqual([text, null]);
     }
   });

@@ -40,8 +40,13 @@ describe('005_login_throttle', () => {
       await sql`insert into login_failures (username, failed_at) values ('someone', ${new Date().toISOString()})`.execute(db.kysely);
       await migrateToLatest(db);
       expect(await db.kysely.selectFrom('login_failures').selectAll().execute()).toEqual([]);
-      await db.kysely.insertInto('login_failures').values({ client_address: '127.0.0.1', username: 'someone', failed_at: new Date().toISOString() }).execute();
-      expect(await db.kysely.selectFrom('login_failures').select(['client_address', 'username']).execute()).toEqual([{ client_address: '127.0.0.1', username: 'someone' }]);
+      await db.kysely
+        .insertInto('login_failures')
+        .values({ client_address: '127.0.0.1', username: 'someone', failed_at: new Date().toISOString() })
+        .execute();
+      expect(await db.kysely.selectFrom('login_failures').select(['client_address', 'username']).execute()).toEqual([
+        { client_address: '127.0.0.1', username: 'someone' },
+      ]);
     } finally {
       await db.kysely.destroy();
       await older.drop();

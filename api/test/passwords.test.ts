@@ -42,7 +42,11 @@ const api = build({
     { username: 'a_central_ops', role: 'central_ops' },
     { username: 'a_incharge', role: 'incharge', group: 'HUB1' },
     { username: 'a_executive', role: 'executive', group: 'HUB1' },
-    ...(['operators', 'executive', 'incharge', 'central_ops'] as const).map((role) => ({ username: `t_${role}`, role, group: role === 'central_ops' ? undefined : 'HUB1' })),
+    ...(['operators', 'executive', 'incharge', 'central_ops'] as const).map((role) => ({
+      username: `t_${role}`,
+      role,
+      group: role === 'central_ops' ? undefined : 'HUB1',
+    })),
     // Users whose passwords and sessions the flows below change.
     { username: 'pw_changer', role: 'executive', group: 'HUB1' },
     { username: 'guesser', role: 'executive', group: 'HUB1' },
@@ -119,13 +123,16 @@ describe('user/change_password/', () => {
     expect(noNew.body).toMatchObject({ field: 'new_password', error: expect.any(String), detail: expect.any(String) });
   });
 
-  test.each(RULE_CASES('pw_changer'))('a new password %s is refused: 400 {error, detail, field: "new_password"}', async (_name, password, message) => {
-    const client = await api.signIn('pw_changer');
-    const answer = await client.post('user/change_password/', { current_password: PASSWORD, new_password: password });
-    expect(answer.status).toBe(400);
-    expect(answer.body).toEqual({ field: 'new_password', error: message, detail: message });
-    expect(await loginStatus('pw_changer', PASSWORD)).toBe(200);
-  });
+  test.each(RULE_CASES('pw_changer'))(
+    'a new password %s is refused: 400 {error, detail, field: "new_password"}',
+    async (_name, password, message) => {
+      const client = await api.signIn('pw_changer');
+      const answer = await client.post('user/change_password/', { current_password: PASSWORD, new_password: password });
+      expect(answer.status).toBe(400);
+      expect(answer.body).toEqual({ field: 'new_password', error: message, detail: message });
+      expect(await loginStatus('pw_changer', PASSWORD)).toBe(200);
+    },
+  );
 
   test('a wrong current password answers 400 naming current_password and changes nothing', async () => {
     const client = await api.signIn('pw_changer');
@@ -138,7 +145,10 @@ describe('user/change_password/', () => {
   test('wrong current passwords are failed sign-ins from this address: after the pair limit, both the change and the login from it answer 429', async () => {
     const client = await api.signIn('guesser');
     for (let attempt = 0; attempt < PAIR_MAX_FAILURES; attempt++) {
-      const answer = await client.post('user/change_password/', { current_password: `Guess-number-${attempt}`, new_password: 'Fresh-Pass-42' });
+      const answer = await client.post('user/change_password/', {
+        current_password: `Guess-number-${attempt}`,
+        new_password: 'Fresh-Pass-42',
+      });
       expect(answer.status).toBe(400);
     }
     const locked = await client.post('user/change_password/', { current_password: PASSWORD, new_password: 'Fresh-Pass-42' });
@@ -168,21 +178,29 @@ describe('user/change_password/', () => {
 });
 
 describe('user/reset_password/', () => {
-  const cases = Object.keys(MANAGES).flatMap((actor) => ROLES.map((target) => ({ actor, target, allowed: MANAGES[actor]!.includes(target) })));
-  test.each(cases)('$actor resetting the password of a user with role $target: allowed=$allowed, exactly as deactivate_user', async ({ actor, target, allowed }) => {
-    const body = { user_id: id(`t_${target}`), new_password: `Reset-by-${actor}-7` };
-    const answer = await actors[actor]!.post('user/reset_password/', body);
-    if (allowed) {
-      expect(answer.status).toBe(200);
-      expect(answer.body).toEqual({ message: `Password of user t_${target} reset successfully. Their sessions have been signed out.` });
-      expect(await loginStatus(`t_${target}`, body.new_password)).toBe(200);
-    } else {
-      expect(answer.status).toBe(403);
-      expect(answer.body).toEqual({ error: 'You do not have permission to reset the password of this user.', detail: expect.any(String) });
-      // deactivate_user refuses the same pair.
-      expect((await actors[actor]!.post('user/deactivate_user/', { user_id: body.user_id })).status).toBe(403);
-    }
-  });
+  const cases = Object.keys(MANAGES).flatMap((actor) =>
+    ROLES.map((target) => ({ actor, target, allowed: MANAGES[actor]!.includes(target) })),
+  );
+  test.each(cases)(
+    '$actor resetting the password of a user with role $target: allowed=$allowed, exactly as deactivate_user',
+    async ({ actor, target, allowed }) => {
+      const body = { user_id: id(`t_${target}`), new_password: `Reset-by-${actor}-7` };
+      const answer = await actors[actor]!.post('user/reset_password/', body);
+      if (allowed) {
+        expect(answer.status).toBe(200);
+        expect(answer.body).toEqual({ message: `Password of user t_${target} reset successfully. Their sessions have been signed out.` });
+        expect(await loginStatus(`t_${target}`, body.new_password)).toBe(200);
+      } else {
+        expect(answer.status).toBe(403);
+        expect(answer.body).toEqual({
+          error: 'You do not have permission to reset the password of this user.',
+          detail: expect.any(String),
+        });
+        // deactivate_user refuses the same pair.
+        expect((await actors[actor]!.post('user/deactivate_user/', { user_id: body.user_id })).status).toBe(403);
+      }
+    },
+  );
 
   test.each(['super_admin', 'admin', 'central_ops', 'incharge'])('%s can never reset their own password this way (403)', async (role) => {
     const me = role === 'super_admin' ? ADMIN_USERNAME : `a_${role}`;
@@ -209,12 +227,15 @@ describe('user/reset_password/', () => {
     expect(answer.body).toMatchObject({ field: 'new_password', error: expect.any(String), detail: expect.any(String) });
   });
 
-  test.each(RULE_CASES('reset_me'))("a new password %s is refused, the username being the target's: 400 {error, detail, field}", async (_name, password, message) => {
-    const answer = await actors.incharge!.post('user/reset_password/', { user_id: id('reset_me'), new_password: password });
-    expect(answer.status).toBe(400);
-    expect(answer.body).toEqual({ field: 'new_password', error: message, detail: message });
-    expect(await loginStatus('reset_me', PASSWORD)).toBe(200);
-  });
+  test.each(RULE_CASES('reset_me'))(
+    "a new password %s is refused, the username being the target's: 400 {error, detail, field}",
+    async (_name, password, message) => {
+      const answer = await actors.incharge!.post('user/reset_password/', { user_id: id('reset_me'), new_password: password });
+      expect(answer.status).toBe(400);
+      expect(answer.body).toEqual({ field: 'new_password', error: message, detail: message });
+      expect(await loginStatus('reset_me', PASSWORD)).toBe(200);
+    },
+  );
 
   test('success ends every console session and app token of the target at once; the old password fails, the new one signs in', async () => {
     const console1 = await api.signIn('reset_me');
@@ -236,9 +257,12 @@ describe('user/reset_password/', () => {
   });
 
   test('a user throttled by failed sign-ins can sign in with the reset password at once', async () => {
-    for (let attempt = 0; attempt < PAIR_MAX_FAILURES; attempt++) expect(await loginStatus('locked_out', `Guess-number-${attempt}`)).toBe(401);
+    for (let attempt = 0; attempt < PAIR_MAX_FAILURES; attempt++)
+      expect(await loginStatus('locked_out', `Guess-number-${attempt}`)).toBe(401);
     expect(await loginStatus('locked_out', PASSWORD)).toBe(429);
-    expect((await api.superAdmin.post('user/reset_password/', { user_id: id('locked_out'), new_password: 'After-The-Lock-3' })).status).toBe(200);
+    expect(
+      (await api.superAdmin.post('user/reset_password/', { user_id: id('locked_out'), new_password: 'After-The-Lock-3' })).status,
+    ).toBe(200);
     expect(await loginStatus('locked_out', 'After-The-Lock-3')).toBe(200);
   });
 });

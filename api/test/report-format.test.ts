@@ -48,13 +48,15 @@ describe('CSV cells (RFC 4180 and formula injection)', () => {
 describe('report days', () => {
   test('only YYYY-MM-DD is a day', () => {
     expect(isDayText('2025-03-09')).toBe(true);
-    for (const text of ['2025-3-9', '09-03-2025', '2025/03/09', '2025-03-09T00:00', '20250309', ' 2025-03-09', '']) expect(isDayText(text)).toBe(false);
+    for (const text of ['2025-3-9', '09-03-2025', '2025/03/09', '2025-03-09T00:00', '20250309', ' 2025-03-09', ''])
+      expect(isDayText(text)).toBe(false);
   });
 
   test('a day is its local midnight; a day missing from the calendar is null', () => {
     expect(localMidnight('2025-03-09')).toEqual(new Date(2025, 2, 9));
     expect(localMidnight('2024-02-29')).toEqual(new Date(2024, 1, 29));
-    for (const day of ['2025-02-29', '2025-02-30', '2025-04-31', '2025-13-01', '2025-00-10', '2025-01-00', '2025-01-32']) expect(localMidnight(day)).toBeNull();
+    for (const day of ['2025-02-29', '2025-02-30', '2025-04-31', '2025-13-01', '2025-00-10', '2025-01-00', '2025-01-32'])
+      expect(localMidnight(day)).toBeNull();
   });
 
   test('years below 100 are not read as 19xx', () => {

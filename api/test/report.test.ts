@@ -44,7 +44,8 @@ async function userId(username: string): Promise<number> {
 }
 
 /** Local time of the server (this same process), as stored: ISO 8601 UTC text. */
-const localIso = (year: number, month: number, day: number, h = 0, m = 0, s = 0, ms = 0) => new Date(year, month - 1, day, h, m, s, ms).toISOString();
+const localIso = (year: number, month: number, day: number, h = 0, m = 0, s = 0, ms = 0) =>
+  new Date(year, month - 1, day, h, m, s, ms).toISOString();
 
 interface Download {
   status: number;
@@ -83,8 +84,10 @@ function parseCsv(text: string): string[][] {
     const c = text[i]!;
     if (quoted) {
       if (c !== '"') cell += c;
-      else if (text[i + 1] === '"') (cell += '"'), i++;
-      else quoted = false;
+      else if (text[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else quoted = false;
     } else if (c === '"') {
       if (cell !== '' || wasQuoted) throw new Error(`stray quote at ${i}`);
       quoted = wasQuoted = true;
@@ -289,8 +292,22 @@ describe('generate_csv: columns', () => {
   test('a blind pick shows the blind brand and model as expected device and is_blindpick true; missing values are empty cells', async () => {
     const other = { device_brand: 'Other', device_model_name: 'Other' };
     await insertRecords([
-      { tracking_id: 'B-blind', created_date: localIso(2008, 8, 8, 1), is_blindpick: 1, blind_brand: 'boAt', blind_model: 'Airdopes 141', ...other },
-      { tracking_id: 'B-blind-missing', created_date: localIso(2008, 8, 8, 2), is_blindpick: 1, blind_brand: null, blind_model: null, ...other },
+      {
+        tracking_id: 'B-blind',
+        created_date: localIso(2008, 8, 8, 1),
+        is_blindpick: 1,
+        blind_brand: 'boAt',
+        blind_model: 'Airdopes 141',
+        ...other,
+      },
+      {
+        tracking_id: 'B-blind-missing',
+        created_date: localIso(2008, 8, 8, 2),
+        is_blindpick: 1,
+        blind_brand: null,
+        blind_model: null,
+        ...other,
+      },
       {
         tracking_id: 'B-normal',
         created_date: localIso(2008, 8, 8, 3),
@@ -313,9 +330,16 @@ describe('generate_csv: columns', () => {
 
   test('a removed user leaves an empty name where the step is recorded', async () => {
     const submitTime = '2009-09-09T10:00:00.000Z';
-    await insertRecords([{ tracking_id: 'U-unknown', created_date: localIso(2009, 9, 9), is_submit: 1, submit_time: submitTime, submitted_by_id: null }]);
+    await insertRecords([
+      { tracking_id: 'U-unknown', created_date: localIso(2009, 9, 9), is_submit: 1, submit_time: submitTime, submitted_by_id: null },
+    ]);
     const [row] = await reportRows(as.executive!, '2009-09-09', '2009-09-09');
-    expect(row).toMatchObject({ tracking_id: 'U-unknown', status: 'Submitted for verification', submitted_by: '', submit_time: submitTime });
+    expect(row).toMatchObject({
+      tracking_id: 'U-unknown',
+      status: 'Submitted for verification',
+      submitted_by: '',
+      submit_time: submitTime,
+    });
   });
 });
 
@@ -335,7 +359,12 @@ describe('generate_csv: escaping', () => {
       'plain',
     ];
     await insertRecords(
-      values.map((value, i) => ({ tracking_id: `E${i}`, created_date: localIso(2010, 10, 10, 0, 0, i), device_brand: value, submitted_manufacturer: value })),
+      values.map((value, i) => ({
+        tracking_id: `E${i}`,
+        created_date: localIso(2010, 10, 10, 0, 0, i),
+        device_brand: value,
+        submitted_manufacturer: value,
+      })),
     );
     const answer = await download(as.executive!, { start_date: '2010-10-10', end_date: '2010-10-10' });
     expect(answer.text).toContain('"say ""hi"""');
@@ -352,11 +381,36 @@ describe('generate_csv: validation', () => {
     ['start date missing', { end_date: '2025-01-01' }, 'start_date', 'Both start and end dates are required'],
     ['end date missing', { start_date: '2025-01-01' }, 'end_date', 'Both start and end dates are required'],
     ['start date empty', { start_date: ' ', end_date: '2025-01-01' }, 'start_date', 'Both start and end dates are required'],
-    ['start date in another format', { start_date: '01/02/2025', end_date: '2025-01-03' }, 'start_date', 'Start date must be a date in the form YYYY-MM-DD.'],
-    ['end date with a time', { start_date: '2025-01-02', end_date: '2025-01-03T10:00' }, 'end_date', 'End date must be a date in the form YYYY-MM-DD.'],
-    ['start date a number', { start_date: 20250102, end_date: '2025-01-03' }, 'start_date', 'Start date must be a date in the form YYYY-MM-DD.'],
-    ['impossible start date', { start_date: '2025-02-30', end_date: '2025-03-03' }, 'start_date', 'Start date 2025-02-30 is not a valid calendar date.'],
-    ['impossible end date', { start_date: '2025-01-02', end_date: '2025-13-01' }, 'end_date', 'End date 2025-13-01 is not a valid calendar date.'],
+    [
+      'start date in another format',
+      { start_date: '01/02/2025', end_date: '2025-01-03' },
+      'start_date',
+      'Start date must be a date in the form YYYY-MM-DD.',
+    ],
+    [
+      'end date with a time',
+      { start_date: '2025-01-02', end_date: '2025-01-03T10:00' },
+      'end_date',
+      'End date must be a date in the form YYYY-MM-DD.',
+    ],
+    [
+      'start date a number',
+      { start_date: 20250102, end_date: '2025-01-03' },
+      'start_date',
+      'Start date must be a date in the form YYYY-MM-DD.',
+    ],
+    [
+      'impossible start date',
+      { start_date: '2025-02-30', end_date: '2025-03-03' },
+      'start_date',
+      'Start date 2025-02-30 is not a valid calendar date.',
+    ],
+    [
+      'impossible end date',
+      { start_date: '2025-01-02', end_date: '2025-13-01' },
+      'end_date',
+      'End date 2025-13-01 is not a valid calendar date.',
+    ],
     ['start after end', { start_date: '2025-01-03', end_date: '2025-01-02' }, 'start_date', 'Start date cannot be later than end date'],
   ];
   test.each(cases)('%s: 400 {detail, error, field}', async (_name, body, field, message) => {
@@ -386,7 +440,11 @@ describe('generate_csv: roles', () => {
   });
 });
 
-function rawPost(url: string, body: string, headers: Record<string, string>): Promise<{ headers: http.IncomingHttpHeaders; bytes: Buffer }> {
+function rawPost(
+  url: string,
+  body: string,
+  headers: Record<string, string>,
+): Promise<{ headers: http.IncomingHttpHeaders; bytes: Buffer }> {
   return new Promise((resolve, reject) => {
     const request = http.request(url, { method: 'POST', headers }, (response) => {
       const chunks: Buffer[] = [];

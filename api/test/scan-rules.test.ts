@@ -28,7 +28,7 @@ const facts = (changes: Partial<ScanFacts> = {}): ScanFacts => ({
 const result = (changes: Partial<ScanFacts> = {}) => checkScan(facts(changes)).result;
 
 describe('checkScan: one rule per code, in order', () => {
-  test('passed: the right item of the operator\'s hub, a new MAC, the brand\'s manufacturer, the expected model', () => {
+  test("passed: the right item of the operator's hub, a new MAC, the brand's manufacturer, the expected model", () => {
     expect(checkScan(facts())).toEqual({
       result: 'passed',
       expected: { brand: 'Samsung', model: 'Galaxy S23' },
@@ -40,7 +40,7 @@ describe('checkScan: one rule per code, in order', () => {
     expect(checkScan(facts({ item: null }))).toMatchObject({ result: 'E001', expected: { brand: null, model: null } });
   });
 
-  test('E002: the record\'s hub is not the operator\'s (case aside), or either has none', () => {
+  test("E002: the record's hub is not the operator's (case aside), or either has none", () => {
     expect(result({ operator: { id: 7, hubCode: 'DEL02' } })).toBe('E002');
     expect(result({ operator: { id: 7, hubCode: 'blr01' } })).toBe('passed');
     expect(result({ operator: { id: 7, hubCode: null } })).toBe('E002');
@@ -67,14 +67,20 @@ describe('checkScan: one rule per code, in order', () => {
   });
 
   test('E007: the scanned model differs from the expected one', () => {
-    expect(checkScan(facts({ scannedModel: 'Galaxy S23+' }))).toMatchObject({ result: 'E007', expected: { model: 'Galaxy S23' }, found: { model: 'Galaxy S23+' } });
+    expect(checkScan(facts({ scannedModel: 'Galaxy S23+' }))).toMatchObject({
+      result: 'E007',
+      expected: { model: 'Galaxy S23' },
+      found: { model: 'Galaxy S23+' },
+    });
   });
 
   test('the first failing rule gives the result', () => {
     const everythingWrong = { operator: { id: 7, hubCode: 'DEL02' }, macCapturedBy: 'X', manufacturer: null, scannedModel: 'Other' };
     expect(result({ ...everythingWrong, item: null })).toBe('E001');
     expect(result(everythingWrong)).toBe('E002');
-    expect(result({ ...everythingWrong, operator: { id: 7, hubCode: 'BLR01' }, item: item({ isSubmitted: true, submittedById: 8 }) })).toBe('E003');
+    expect(result({ ...everythingWrong, operator: { id: 7, hubCode: 'BLR01' }, item: item({ isSubmitted: true, submittedById: 8 }) })).toBe(
+      'E003',
+    );
     expect(result({ macCapturedBy: 'X', manufacturer: null, scannedModel: 'Other' })).toBe('E004');
     expect(result({ manufacturer: null, scannedModel: 'Other' })).toBe('E005');
     expect(result({ manufacturer: 'Apple, Inc.', scannedModel: 'Other' })).toBe('E006');
@@ -94,7 +100,9 @@ describe('checkScan: expectations', () => {
   test('white label: a manufacturer listed for the brand is accepted, case and punctuation aside', () => {
     const hp = item({ deviceBrand: 'HP', deviceModel: 'Pavilion 14' });
     expect(result({ item: hp, manufacturer: 'Hewlett Packard', scannedModel: 'Pavilion 14' })).toBe('E006');
-    expect(result({ item: hp, manufacturer: 'Hewlett Packard', scannedModel: 'Pavilion 14', whiteLabels: ['HEWLETT PACKARD'] })).toBe('passed');
+    expect(result({ item: hp, manufacturer: 'Hewlett Packard', scannedModel: 'Pavilion 14', whiteLabels: ['HEWLETT PACKARD'] })).toBe(
+      'passed',
+    );
   });
 
   test('exclude list: an exempt brand skips the manufacturer check (no E005, no E006), not the model check', () => {

@@ -14,7 +14,10 @@ beforeAll(async () => {
 });
 
 const isUserRef = (value: unknown) =>
-  value === null || (typeof value === 'object' && Object.keys(value as object).join() === 'username' && typeof (value as { username: unknown }).username === 'string');
+  value === null ||
+  (typeof value === 'object' &&
+    Object.keys(value as object).join() === 'username' &&
+    typeof (value as { username: unknown }).username === 'string');
 const stringOrNull = (value: unknown) => value === null || typeof value === 'string';
 
 describe('get_status', () => {
@@ -27,12 +30,35 @@ describe('get_status', () => {
     for (const r of records) {
       expect(Object.keys(r).sort()).toEqual(
         [
-          'id', 'tracking_id', 'is_submit', 'submit_time', 'submitted_by', 'submitted_device_name', 'submitted_manufacturer',
-          'is_verified', 'verify_time', 'verified_by', 'is_verified_rc', 'verified_by_rc', 'verify_time_rc', 'is_verified_rc_by', 'device_result',
+          'id',
+          'tracking_id',
+          'is_submit',
+          'submit_time',
+          'submitted_by',
+          'submitted_device_name',
+          'submitted_manufacturer',
+          'is_verified',
+          'verify_time',
+          'verified_by',
+          'is_verified_rc',
+          'verified_by_rc',
+          'verify_time_rc',
+          'is_verified_rc_by',
+          'device_result',
         ].sort(),
       );
       expect(Object.keys(r.tracking_id).sort()).toEqual(
-        ['tracking_id', 'hub_code', 'created_date', 'device_type', 'is_Blindpick', 'Blind_brand', 'Blind_model', 'device_model_name', 'device_brand'].sort(),
+        [
+          'tracking_id',
+          'hub_code',
+          'created_date',
+          'device_type',
+          'is_Blindpick',
+          'Blind_brand',
+          'Blind_model',
+          'device_model_name',
+          'device_brand',
+        ].sort(),
       );
       expect(typeof r.id).toBe('number');
       expect(typeof r.tracking_id.tracking_id).toBe('string');
@@ -41,7 +67,14 @@ describe('get_status', () => {
       }
       expect(typeof r.tracking_id.is_Blindpick).toBe('boolean');
       for (const key of ['is_submit', 'is_verified', 'is_verified_rc', 'is_verified_rc_by']) expect(typeof r[key]).toBe('boolean');
-      for (const key of ['submit_time', 'submitted_device_name', 'submitted_manufacturer', 'verify_time', 'verify_time_rc', 'device_result']) {
+      for (const key of [
+        'submit_time',
+        'submitted_device_name',
+        'submitted_manufacturer',
+        'verify_time',
+        'verify_time_rc',
+        'device_result',
+      ]) {
         expect(stringOrNull(r[key])).toBe(true);
       }
       for (const key of ['submitted_by', 'verified_by', 'verified_by_rc']) expect(isUserRef(r[key])).toBe(true);
@@ -112,8 +145,10 @@ describe('demo data', () => {
     const expected = (r: any) => (r.tracking_id.is_Blindpick ? r.tracking_id.Blind_model : r.tracking_id.device_model_name);
     const sameModel = (a: string, b: string) => a.toLowerCase().replace(/\s+/g, '') === b.toLowerCase().replace(/\s+/g, '');
     const submitted = records.filter((r) => r.is_submit);
-    for (const r of submitted.filter((r) => r.device_result === 'passed')) expect(sameModel(r.submitted_device_name, expected(r))).toBe(true);
-    for (const r of submitted.filter((r) => r.device_result === 'E007')) expect(sameModel(r.submitted_device_name, expected(r))).toBe(false);
+    for (const r of submitted.filter((r) => r.device_result === 'passed'))
+      expect(sameModel(r.submitted_device_name, expected(r))).toBe(true);
+    for (const r of submitted.filter((r) => r.device_result === 'E007'))
+      expect(sameModel(r.submitted_device_name, expected(r))).toBe(false);
     for (const r of submitted.filter((r) => r.device_result === 'E005')) expect(r.submitted_manufacturer).toBeNull();
   });
 
@@ -141,7 +176,8 @@ describe('demo data', () => {
   test('field staff of every hub did the work: its operators, its verifiers, its return centre', () => {
     const hubs = new Set(records.map((r) => r.tracking_id.hub_code));
     expect(hubs).toEqual(new Set(['BLR01', 'DEL02', 'MUM03', 'HYD04']));
-    const operatorsOf = (hub: string) => new Set(records.filter((r) => r.is_submit && r.tracking_id.hub_code === hub).map((r) => r.submitted_by?.username));
+    const operatorsOf = (hub: string) =>
+      new Set(records.filter((r) => r.is_submit && r.tracking_id.hub_code === hub).map((r) => r.submitted_by?.username));
     expect(operatorsOf('BLR01')).toEqual(new Set(['wm_blr', 'wm_blr2']));
     expect(operatorsOf('HYD04')).toEqual(new Set(['wm_hyd']));
     expect(records.some((r) => r.is_verified && r.verified_by?.username === 'former_exec_hyd')).toBe(true);
@@ -156,7 +192,9 @@ describe('demo data', () => {
   });
 
   test('demo accounts: every role, one shared password; operators refused on the web, the inactive one refused', async () => {
-    expect(new Set(DEMO_USERS.map((u) => u.role))).toEqual(new Set(['super_admin', 'admin', 'central_ops', 'incharge', 'executive', 'operators']));
+    expect(new Set(DEMO_USERS.map((u) => u.role))).toEqual(
+      new Set(['super_admin', 'admin', 'central_ops', 'incharge', 'executive', 'operators']),
+    );
     for (const user of DEMO_USERS) {
       const answer = await api.client().login(user.username, DEMO_PASSWORD);
       if (user.active === false) expect(answer.status).toBe(403);

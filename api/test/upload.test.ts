@@ -21,7 +21,14 @@ const api = build({
     { username: 'admin1', role: 'admin' },
     { username: 'admin2', role: 'admin' },
   ],
-  signIn: { super_admin: ADMIN_USERNAME, admin: 'admin1', admin2: 'admin2', incharge: 'incharge1', executive: 'exec1', central_ops: 'ops1' },
+  signIn: {
+    super_admin: ADMIN_USERNAME,
+    admin: 'admin1',
+    admin2: 'admin2',
+    incharge: 'incharge1',
+    executive: 'exec1',
+    central_ops: 'ops1',
+  },
 });
 const { as } = api;
 
@@ -32,9 +39,13 @@ let sequence = 0;
 const tid = (label = 'T') => `${label}-${++sequence}-${crypto.randomBytes(3).toString('hex')}`;
 const csv = (...lines: string[]) => `${lines.join('\n')}\n`;
 /** A row with every column: tracking_id, hub_code, then the given values of the others. */
-const row = (trackingId: string, hubCode = 'HUB1', rest = 'mobile,Samsung,Galaxy S21,false,,,2025-03-01T10:00:00Z') => `${trackingId},${hubCode},${rest}`;
+const row = (trackingId: string, hubCode = 'HUB1', rest = 'mobile,Samsung,Galaxy S21,false,,,2025-03-01T10:00:00Z') =>
+  `${trackingId},${hubCode},${rest}`;
 
-async function upload(content: string | Buffer, { client = as.admin!, fileName = 'shipments.csv', chunkSize = CHUNK_BYTES } = {}): Promise<Answer> {
+async function upload(
+  content: string | Buffer,
+  { client = as.admin!, fileName = 'shipments.csv', chunkSize = CHUNK_BYTES } = {},
+): Promise<Answer> {
   const answers = await uploadCsv(client, fileName, content, chunkSize);
   return answers[answers.length - 1]!;
 }
@@ -120,7 +131,10 @@ describe('upload: chunks', () => {
       missing_chunks: [1, 3],
     });
     expect((await stored()).has(ids[0]!)).toBe(false);
-    expect((await sendChunk(as.admin!, chunkFields(uploadId, 1, 5), pieces[1]!)).body).toEqual({ message: 'Chunk 2 of 5 received.', chunk_index: 1 });
+    expect((await sendChunk(as.admin!, chunkFields(uploadId, 1, 5), pieces[1]!)).body).toEqual({
+      message: 'Chunk 2 of 5 received.',
+      chunk_index: 1,
+    });
     const result = await sendChunk(as.admin!, chunkFields(uploadId, 3, 5), pieces[3]!);
     expect(result.status).toBe(200);
     expect(result.body).toMatchObject({ processed: 4, skipped: 0 });
@@ -192,7 +206,11 @@ describe('upload: chunks', () => {
     expect(late.status).toBe(400);
     expect(late.body).toMatchObject({ field: 'upload_id', error: 'upload_id is required (a form field sent before the file).' });
     // More than a few form fields.
-    const crowded = await sendChunk(as.admin!, { ...chunkFields(crypto.randomUUID(), 0, 1), ...Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`extra${i}`, 'x'])) }, csv(HEADER));
+    const crowded = await sendChunk(
+      as.admin!,
+      { ...chunkFields(crypto.randomUUID(), 0, 1), ...Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`extra${i}`, 'x'])) },
+      csv(HEADER),
+    );
     expect(crowded.status).toBe(413);
     expect(crowded.body.error).toBe('Too many form parts: send upload_id, chunk_index, total_chunks and one file.');
     // No file part.
@@ -232,7 +250,16 @@ describe('upload: chunks', () => {
     const admin = await api.db.kysely.selectFrom('users').select('id').where('username', '=', 'admin1').executeTakeFirstOrThrow();
     await api.db.kysely
       .insertInto('uploads')
-      .values({ upload_id: uploadId, user_id: admin.id, file_name: 'shipments.csv', total_chunks: 2, status: 'processing', result: null, created_at: new Date().toISOString(), finished_at: null })
+      .values({
+        upload_id: uploadId,
+        user_id: admin.id,
+        file_name: 'shipments.csv',
+        total_chunks: 2,
+        status: 'processing',
+        result: null,
+        created_at: new Date().toISOString(),
+        finished_at: null,
+      })
       .execute();
     const answer = await sendChunk(as.admin!, chunkFields(uploadId, 1, 2), `${row(tid())}\n`);
     expect(answer.status).toBe(409);
@@ -273,13 +300,17 @@ async function failInsertsOf(db: Db, pattern: string | null) {
   if (ENGINE === 'sqlite') {
     await sql`drop trigger if exists fail_inserts`.execute(db.kysely);
     if (pattern) {
-      await sql`create trigger fail_inserts before insert on device_records when new.tracking_id like ${sql.lit(pattern)} begin select raise(abort, 'injected failure'); end`.execute(db.kysely);
+      await sql`create trigger fail_inserts before insert on device_records when new.tracking_id like ${sql.lit(pattern)} begin select raise(abort, 'injected failure'); end`.execute(
+        db.kysely,
+      );
     }
     return;
   }
   await sql`drop trigger if exists fail_inserts on device_records`.execute(db.kysely);
   if (pattern) {
-    await sql`create or replace function fail_inserts() returns trigger language plpgsql as $$ begin if new.tracking_id like ${sql.lit(pattern)} then raise exception 'injected failure'; end if; return new; end $$`.execute(db.kysely);
+    await sql`create or replace function fail_inserts() returns trigger language plpgsql as $$ begin if new.tracking_id like ${sql.lit(pattern)} then raise exception 'injected failure'; end if; return new; end $$`.execute(
+      db.kysely,
+    );
     await sql`create trigger fail_inserts before insert on device_records for each row execute function fail_inserts()`.execute(db.kysely);
   }
 }
@@ -299,7 +330,10 @@ describe('upload: roles', () => {
       const id = tid();
       const answer = await upload(csv(HEADER, row(id)), { client: as[role]! });
       expect(answer.status).toBe(403);
-      expect(answer.body).toMatchObject({ error: 'Only admins can upload shipment files.', detail: 'Only admins can upload shipment files.' });
+      expect(answer.body).toMatchObject({
+        error: 'Only admins can upload shipment files.',
+        detail: 'Only admins can upload shipment files.',
+      });
       expect((await stored()).has(id)).toBe(false);
     }
   });
@@ -313,7 +347,12 @@ describe('upload: roles', () => {
   });
 
   test('without the request-forgery header the answer is 403', async () => {
-    const answer = await as.admin!.postMultipart('api/upload/', chunkFields(crypto.randomUUID(), 0, 1), { name: 'a.csv', content: csv(HEADER) }, { xsrf: false });
+    const answer = await as.admin!.postMultipart(
+      'api/upload/',
+      chunkFields(crypto.randomUUID(), 0, 1),
+      { name: 'a.csv', content: csv(HEADER) },
+      { xsrf: false },
+    );
     expect(answer.status).toBe(403);
     expect(answer.body.error).toBe('CSRF token missing or incorrect.');
   });
@@ -390,7 +429,9 @@ describe('upload: shipment CSV rules (docs/csv.md#columns)', () => {
 
   test('hub_code: required, the code of an existing hub group, matched case-insensitively and stored as the group spells it', async () => {
     const [lower, mixed] = [tid(), tid()];
-    const answer = await upload(csv('tracking_id,hub_code', `${tid()},`, `${tid()},XYZ99`, `${tid()},RC1`, `${lower},hub1`, `${mixed},BLR02`));
+    const answer = await upload(
+      csv('tracking_id,hub_code', `${tid()},`, `${tid()},XYZ99`, `${tid()},RC1`, `${lower},hub1`, `${mixed},BLR02`),
+    );
     expect(answer.body.processed).toBe(2);
     expect(answer.body.errors).toEqual([
       { row: 1, errors: ['hub_code is required'] },
@@ -404,7 +445,9 @@ describe('upload: shipment CSV rules (docs/csv.md#columns)', () => {
 
   test('device_type: smarttv, laptop, tablet, mobile, truewireless or empty, in any case, stored lower-case (empty as null)', async () => {
     const ids = ['SmartTV', 'LAPTOP', 'tablet', 'Mobile', 'TrueWireless', ''].map((type) => [tid(), type] as const);
-    const answer = await upload(csv('tracking_id,hub_code,device_type', ...ids.map(([id, type]) => `${id},HUB1,${type}`), `${tid()},HUB1,phone`));
+    const answer = await upload(
+      csv('tracking_id,hub_code,device_type', ...ids.map(([id, type]) => `${id},HUB1,${type}`), `${tid()},HUB1,phone`),
+    );
     expect(answer.body.processed).toBe(6);
     expect(answer.body.errors).toEqual([
       { row: 7, errors: ["device_type 'phone' must be one of smarttv, laptop, tablet, mobile, truewireless (or empty)"] },
@@ -430,28 +473,51 @@ describe('upload: shipment CSV rules (docs/csv.md#columns)', () => {
       { row: 4, errors: ['device_brand is longer than 128 characters (129)', 'blind_brand is longer than 128 characters (200)'] },
     ]);
     const records = await stored();
-    expect(records.get(full)).toMatchObject({ device_brand: '  Sony  ', device_model_name: longest, Blind_brand: 'Generic', Blind_model: ' Box ' });
+    expect(records.get(full)).toMatchObject({
+      device_brand: '  Sony  ',
+      device_model_name: longest,
+      Blind_brand: 'Generic',
+      Blind_model: ' Box ',
+    });
     expect(records.get(spaces)).toMatchObject({ device_brand: null, device_model_name: '  ', Blind_brand: null, Blind_model: null });
-    expect(records.get(quoted)).toMatchObject({ device_brand: ' leading', device_model_name: 'nl\n', Blind_brand: ' ', Blind_model: 'two\r\nlines ' });
+    expect(records.get(quoted)).toMatchObject({
+      device_brand: ' leading',
+      device_model_name: 'nl\n',
+      Blind_brand: ' ',
+      Blind_model: 'two\r\nlines ',
+    });
   });
 
   test('tracking_id, hub_code, device_type, is_blindpick and created_date are read without the spaces around them', async () => {
     const id = tid();
     const answer = await upload(csv(HEADER, ` ${id} , hub1 , Laptop ,Dell,XPS, yes ,,,"  2025-03-01T10:00:00Z "`));
     expect(answer.body).toMatchObject({ processed: 1, errors: [] });
-    expect((await stored()).get(id)).toMatchObject({ hub_code: 'HUB1', device_type: 'laptop', is_Blindpick: true, created_date: '2025-03-01T10:00:00.000Z' });
+    expect((await stored()).get(id)).toMatchObject({
+      hub_code: 'HUB1',
+      device_type: 'laptop',
+      is_Blindpick: true,
+      created_date: '2025-03-01T10:00:00.000Z',
+    });
   });
 
   test('a cell holding U+FFFD, sent as valid UTF-8 (EF BF BD), is stored as sent', async () => {
     const id = tid();
-    const answer = await upload(Buffer.concat([Buffer.from(`tracking_id,hub_code,device_model_name\n${id},HUB1,37`), Buffer.from([0xef, 0xbf, 0xbd]), Buffer.from(`36'N\n`)]));
+    const answer = await upload(
+      Buffer.concat([
+        Buffer.from(`tracking_id,hub_code,device_model_name\n${id},HUB1,37`),
+        Buffer.from([0xef, 0xbf, 0xbd]),
+        Buffer.from(`36'N\n`),
+      ]),
+    );
     expect(answer.body).toMatchObject({ processed: 1, errors: [] });
     expect((await stored()).get(id).device_model_name).toBe("37\uFFFD36'N");
   });
 
   test('is_blindpick: true/false/1/0/yes/no in any case; empty means false', async () => {
     const values = ['true', 'FALSE', '1', '0', 'Yes', 'no', ''].map((value) => [tid(), value] as const);
-    const answer = await upload(csv('tracking_id,hub_code,is_blindpick', ...values.map(([id, value]) => `${id},HUB1,${value}`), `${tid()},HUB1,maybe`));
+    const answer = await upload(
+      csv('tracking_id,hub_code,is_blindpick', ...values.map(([id, value]) => `${id},HUB1,${value}`), `${tid()},HUB1,maybe`),
+    );
     expect(answer.body.processed).toBe(7);
     expect(answer.body.errors).toEqual([{ row: 8, errors: ["is_blindpick 'maybe' must be true, false, 1, 0, yes or no (or empty)"] }]);
     const records = await stored();
@@ -472,7 +538,12 @@ describe('upload: shipment CSV rules (docs/csv.md#columns)', () => {
     const empty = tid();
     const started = Date.now();
     const answer = await upload(
-      csv('tracking_id,hub_code,created_date', ...cases.map(([id, text]) => `${id},HUB1,${text}`), `${empty},HUB1,`, ...bad.map((text) => `${tid()},HUB1,${text}`)),
+      csv(
+        'tracking_id,hub_code,created_date',
+        ...cases.map(([id, text]) => `${id},HUB1,${text}`),
+        `${empty},HUB1,`,
+        ...bad.map((text) => `${tid()},HUB1,${text}`),
+      ),
     );
     expect(answer.body.processed).toBe(cases.length + 1);
     expect(answer.body.errors).toEqual(
@@ -544,7 +615,15 @@ describe('upload: result', () => {
     await upload(csv(HEADER, row(dup)));
     const answer = await upload(csv(HEADER, ...Array.from({ length: 998 }, () => row(tid())), row(dup), row(tid(), 'NOPE')));
     expect(answer.status).toBe(200);
-    expect(Object.keys(answer.body).sort()).toEqual(['duplicates', 'duplicates_total', 'errors', 'errors_total', 'message', 'processed', 'skipped']);
+    expect(Object.keys(answer.body).sort()).toEqual([
+      'duplicates',
+      'duplicates_total',
+      'errors',
+      'errors_total',
+      'message',
+      'processed',
+      'skipped',
+    ]);
     expect(answer.body).toEqual({
       message: 'Upload complete: 998 rows stored, 2 skipped.',
       processed: 998,
@@ -633,7 +712,11 @@ describe('upload: malformed CSV corpus', () => {
 
   test('a wrong column count is an error row: Expected N columns, found M', async () => {
     const ids = [tid(), tid(), tid()];
-    const body = await expectOutcome(csv('tracking_id,hub_code,device_brand', `${ids[0]},HUB1`, `${ids[1]},HUB1,Sony,extra`, `${ids[2]},HUB1,Sony`), [ids[2]!], [1, 2]);
+    const body = await expectOutcome(
+      csv('tracking_id,hub_code,device_brand', `${ids[0]},HUB1`, `${ids[1]},HUB1,Sony,extra`, `${ids[2]},HUB1,Sony`),
+      [ids[2]!],
+      [1, 2],
+    );
     expect(body.errors).toEqual([
       { row: 1, errors: ['Expected 3 columns, found 2'] },
       { row: 2, errors: ['Expected 3 columns, found 4'] },
@@ -655,7 +738,10 @@ describe('upload: malformed CSV corpus', () => {
       // The boundary falls just before, or just after, the bad byte.
       const answers = await uploadCsv(as.admin!, 'shipments.csv', content, before.length + (afterBadByte ? 1 : 0));
       expect(answers).toHaveLength(2);
-      expect(answers[1]!.body).toMatchObject({ processed: 4, errors: [{ row: 3, errors: ['Row contains bytes that are not valid UTF-8'] }] });
+      expect(answers[1]!.body).toMatchObject({
+        processed: 4,
+        errors: [{ row: 3, errors: ['Row contains bytes that are not valid UTF-8'] }],
+      });
       const records = await stored();
       expect([0, 1, 3, 4].map((i) => records.get(ids[i]!)?.device_brand)).toEqual(['ok', 'ok', 'ok', 'ok']);
       expect(records.has(ids[2]!)).toBe(false);
@@ -704,7 +790,13 @@ describe('upload: malformed CSV corpus', () => {
     ];
     await expectOutcome(`${lines.join('\r\n')}\r\n`, [ids[0]!, ids[2]!, ids[5]!, ids[7]!, ids[9]!], [2, 4, 5, 7, 9], 50);
     const records = await stored();
-    expect(records.get(ids[5]!)).toMatchObject({ hub_code: 'HUB1', device_type: 'smarttv', device_brand: 'LG, Inc.', device_model_name: 'OLED "C3"', is_Blindpick: true });
+    expect(records.get(ids[5]!)).toMatchObject({
+      hub_code: 'HUB1',
+      device_type: 'smarttv',
+      device_brand: 'LG, Inc.',
+      device_model_name: 'OLED "C3"',
+      is_Blindpick: true,
+    });
     for (const id of [ids[1], ids[3], ids[4], ids[6], ids[8]]) expect(records.has(id!)).toBe(false);
   });
 });
@@ -729,7 +821,7 @@ describe('upload: the csv-spectrum corpus, stored byte for byte', () => {
     const parts: Buffer[] = [Buffer.from(header)];
     let quotes = 0;
     let record = 0;
-    for (let start = 0; start < data.length; ) {
+    for (let start = 0; start < data.length;) {
       const newline = data.indexOf(0x0a, start);
       const line = data.subarray(start, newline === -1 ? data.length : newline + 1);
       if (quotes % 2 === 0) parts.push(Buffer.from(`${ids[record++]},HUB1,`));
@@ -753,7 +845,8 @@ describe('upload: the csv-spectrum corpus, stored byte for byte', () => {
 
     // Four columns at a time onto the four text columns; the others are ignored.
     for (let first = 0; first < names.length; first += TEXT_COLUMNS.length) {
-      const header = ['tracking_id', 'hub_code', ...names.map((_, column) => TEXT_COLUMNS[column - first] ?? `ignored_${column}`)].join(',') + lineEnd;
+      const header =
+        ['tracking_id', 'hub_code', ...names.map((_, column) => TEXT_COLUMNS[column - first] ?? `ignored_${column}`)].join(',') + lineEnd;
       for (const chunkSize of [5, CHUNK_BYTES]) {
         const ids = expected.map(() => tid(name.replace(/_/g, '-')));
         const answer = await upload(shipment(bytes.subarray(headerEnd), header, ids), { chunkSize });

@@ -16,8 +16,7 @@ const api = build({
 const { as } = api;
 
 type Found = { id: number; manufacturer: string }[];
-const search = async (text: string, client = as.admin!) =>
-  client.get<Found>(`api/get_manufacturer/?search=${encodeURIComponent(text)}`);
+const search = async (text: string, client = as.admin!) => client.get<Found>(`api/get_manufacturer/?search=${encodeURIComponent(text)}`);
 const names = (found: Found) => found.map((m) => m.manufacturer);
 
 let counter = 0;
@@ -129,14 +128,15 @@ describe('whitelable: brand add (POST with empty data)', () => {
     expect(answer.body).toEqual(expect.objectContaining({ message: 'This brand already exists', detail: 'This brand already exists' }));
   });
 
-  test.each([['an empty name', ''], ['a blank name', '   '], ['no name', undefined]])(
-    "%s is refused: 400 'Please enter a brand name'",
-    async (_case, brand) => {
-      const answer = await as.admin!.post('api/whitelable/', { brand, data: [] });
-      expect(answer.status).toBe(400);
-      expect(answer.body).toEqual(expect.objectContaining({ message: 'Please enter a brand name', field: 'brand' }));
-    },
-  );
+  test.each([
+    ['an empty name', ''],
+    ['a blank name', '   '],
+    ['no name', undefined],
+  ])("%s is refused: 400 'Please enter a brand name'", async (_case, brand) => {
+    const answer = await as.admin!.post('api/whitelable/', { brand, data: [] });
+    expect(answer.status).toBe(400);
+    expect(answer.body).toEqual(expect.objectContaining({ message: 'Please enter a brand name', field: 'brand' }));
+  });
 
   test('a name longer than 128 characters is refused with 400', async () => {
     const answer = await as.admin!.post('api/whitelable/', { brand: 'b'.repeat(129), data: [] });
@@ -227,7 +227,9 @@ describe('whitelable: GET', () => {
     const answer = await as.executive!.get('api/whitelable/');
     expect(answer.status).toBe(200);
     const brands = answer.body as { id: number; brand: string; white_labeled_brands: { data: string[] } }[];
-    expect(brands.map((b) => b.brand)).toEqual([...brands.map((b) => b.brand)].sort((a, b) => (a.toLowerCase() < b.toLowerCase() ? -1 : 1)));
+    expect(brands.map((b) => b.brand)).toEqual(
+      [...brands.map((b) => b.brand)].sort((a, b) => (a.toLowerCase() < b.toLowerCase() ? -1 : 1)),
+    );
     expect(brands).toContainEqual({ id: alpha.id, brand: alpha.brand, white_labeled_brands: { data: ['Apple, Inc.'] } });
     expect(brands).toContainEqual({ id: zeta.id, brand: zeta.brand, white_labeled_brands: { data: [] } });
   });

@@ -16,6 +16,8 @@ interface ApiModule {
 async function seededDataDir(count: number): Promise<string> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'veritas-bench-'));
   console.log(`seeding ${count.toLocaleString('en-US')} records …`);
+  // The built API, as the served console runs it (a path, not a package import).
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const api = require(path.join(repoRoot, 'api/dist/index.js')) as ApiModule;
   const db = api.openDatabase({ dataDir });
   await api.migrateToLatest(db);

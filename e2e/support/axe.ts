@@ -39,7 +39,12 @@ export function describeViolation(v: Violation): string {
   const lines = [`[${v.impact}] ${v.id}: ${v.help} (${v.nodes.length} element${v.nodes.length === 1 ? '' : 's'}) ${v.helpUrl}`];
   for (const node of v.nodes.slice(0, NODES_LISTED)) {
     // The summary's first line says "Fix any/all of the following:"; the reasons follow it.
-    const why = node.summary.split('\n').slice(1).map((line) => line.trim()).filter(Boolean).join('; ');
+    const why = node.summary
+      .split('\n')
+      .slice(1)
+      .map((line) => line.trim())
+      .filter(Boolean)
+      .join('; ');
     lines.push(`    ${node.target}${why ? ` — ${why}` : ''}`);
   }
   if (v.nodes.length > NODES_LISTED) lines.push(`    … and ${v.nodes.length - NODES_LISTED} more`);
@@ -50,6 +55,8 @@ export function describeViolation(v: Violation): string {
 export async function expectNoSeriousViolations(page: Page, stateName: string): Promise<void> {
   const failing = (await axeViolations(page)).filter((v) => v.impact !== null && FAILING_IMPACTS.has(v.impact));
   if (failing.length > 0) {
-    throw new Error(`${stateName}: ${failing.length} serious or critical accessibility violation(s)\n${failing.map(describeViolation).join('\n')}`);
+    throw new Error(
+      `${stateName}: ${failing.length} serious or critical accessibility violation(s)\n${failing.map(describeViolation).join('\n')}`,
+    );
   }
 }

@@ -70,7 +70,11 @@ async function tableRows(page: Page, caption: string): Promise<string[][]> {
 }
 
 export async function shownFigures(page: Page) {
-  const text = (id: string) => page.getByTestId(id).textContent().then((t) => t!.trim());
+  const text = (id: string) =>
+    page
+      .getByTestId(id)
+      .textContent()
+      .then((t) => t!.trim());
   return {
     verified: await text('tile-verified'),
     rejection: await text('tile-rejection'),

@@ -40,7 +40,8 @@ function installProbe(): void {
   const w = window as unknown as { __vxFocusProbe?: unknown };
   if (w.__vxFocusProbe) return;
 
-  const TABBABLE = 'a[href], button, input:not([type="hidden"]), select, textarea, summary, [tabindex], [contenteditable]:not([contenteditable="false"])';
+  const TABBABLE =
+    'a[href], button, input:not([type="hidden"]), select, textarea, summary, [tabindex], [contenteditable]:not([contenteditable="false"])';
   const describe = (el: Element): string => {
     const name =
       el.getAttribute('aria-label') ||
@@ -58,7 +59,9 @@ function installProbe(): void {
   const styleOf = (el: Element | null): string => {
     if (!el) return '';
     const s = getComputedStyle(el);
-    return [s.outlineStyle, s.outlineWidth, s.outlineColor, s.boxShadow, s.borderTopColor, s.borderBottomColor, s.backgroundColor].join(' ');
+    return [s.outlineStyle, s.outlineWidth, s.outlineColor, s.boxShadow, s.borderTopColor, s.borderBottomColor, s.backgroundColor].join(
+      ' ',
+    );
   };
   const signature = (el: Element): string => [el, el.parentElement, el.parentElement?.parentElement ?? null].map(styleOf).join(' / ');
 
@@ -81,7 +84,10 @@ function installProbe(): void {
       if (layer[3] > 0) layers.push(layer);
       if (layer[3] >= 1) break;
     }
-    return layers.reduceRight<number[]>((below, [r, g, b, a]) => [r * a + below[0]! * (1 - a), g * a + below[1]! * (1 - a), b * a + below[2]! * (1 - a)], [255, 255, 255]);
+    return layers.reduceRight<number[]>(
+      (below, [r, g, b, a]) => [r * a + below[0]! * (1 - a), g * a + below[1]! * (1 - a), b * a + below[2]! * (1 - a)],
+      [255, 255, 255],
+    );
   };
   const contrast = (a: number[], b: number[]): number => {
     const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
@@ -160,7 +166,8 @@ export function focusProblem(stop: FocusStop): string | null {
   // A control that appeared during the walk has no unfocused record: it needs a ring of its own.
   const indicated = stop.known ? stop.changed : stop.outline || stop.shadow;
   if (!indicated) return 'no visible focus indicator';
-  if (stop.outlineContrast !== null && stop.outlineContrast < 3) return `focus ring contrast ${stop.outlineContrast}:1 against its background (3:1 needed)`;
+  if (stop.outlineContrast !== null && stop.outlineContrast < 3)
+    return `focus ring contrast ${stop.outlineContrast}:1 against its background (3:1 needed)`;
   return null;
 }
 

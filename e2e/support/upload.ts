@@ -2,7 +2,8 @@
 import { Page } from 'playwright-core';
 
 /** The header row of a shipment CSV. */
-export const SHIPMENT_HEADER = 'tracking_id,hub_code,device_type,device_brand,device_model_name,is_blindpick,blind_brand,blind_model,created_date';
+export const SHIPMENT_HEADER =
+  'tracking_id,hub_code,device_type,device_brand,device_model_name,is_blindpick,blind_brand,blind_model,created_date';
 
 /** Drops a file on the upload zone as a user dragging it from the desktop would. */
 export async function dropFile(page: Page, name: string, text: string, type = 'text/csv'): Promise<void> {

@@ -28,7 +28,8 @@ interface A11yState {
 }
 
 const PHONE = { width: 375, height: 812 };
-const localDate = (date: Date) => `${date.getFullYear()}-${String(date.getMonth() + 1).padStart(2, '0')}-${String(date.getDate()).padStart(2, '0')}`;
+const localDate = (date: Date) =>
+  `${date.getFullYear()}-${String(date.getMonth() + 1).padStart(2, '0')}-${String(date.getDate()).padStart(2, '0')}`;
 
 /**
  * A small shipment: two new rows, a duplicate, and enough rows of an unknown hub that the result
@@ -349,7 +350,10 @@ const STATES: A11yState[] = [
     name: "WhiteLabel: a brand's editor with unsaved changes",
     async reach(page) {
       const editor = await whiteLabelEditor(page);
-      await editor.getByRole('button', { name: /^Remove / }).first().click();
+      await editor
+        .getByRole('button', { name: /^Remove / })
+        .first()
+        .click();
       const update = editor.getByRole('button', { name: 'Update Changes DB' });
       await update.waitFor();
       return { shown: update };
@@ -424,28 +428,33 @@ describe('keyboard: Tab reaches every control, each with a visible focus indicat
     return inState(state, (page) => expectKeyboardReachWithVisibleFocus(page, name));
   });
 
-  test.each(['Data', 'User Management'])('%s menu: opened with Enter, every item reached with the arrow keys, each showing its focus', (menu) =>
-    inState(STATES.find((s) => s.name === 'Dashboard: data loaded, charts drawn')!, async (page) => {
-      const button = page.getByRole('button', { name: menu });
-      await button.focus();
-      await page.keyboard.press('Enter');
-      const items = page.getByRole('menu', { name: menu }).getByRole('menuitem');
-      await items.first().waitFor();
-      const names = (await items.allInnerTexts()).map((t) => t.trim());
-      const problems: string[] = [];
-      for (const [i, name] of names.entries()) {
-        if (i > 0) await page.keyboard.press('ArrowDown');
-        const focused = await page.evaluate(() => document.activeElement?.textContent?.trim());
-        if (focused !== name) problems.push(`ArrowDown to '${name}' focused '${focused}'`);
-        const ring = await items.nth(i).evaluate((el) => {
-          const s = getComputedStyle(el);
-          return s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) >= 1;
-        });
-        if (!ring) problems.push(`'${name}' shows no focus ring`);
-      }
-      await page.keyboard.press('Escape');
-      expect(problems).toEqual([]);
-      expect(await button.evaluate((el) => el === document.activeElement)).toBe(true);
-    }),
+  test.each(['Data', 'User Management'])(
+    '%s menu: opened with Enter, every item reached with the arrow keys, each showing its focus',
+    (menu) =>
+      inState(
+        STATES.find((s) => s.name === 'Dashboard: data loaded, charts drawn')!,
+        async (page) => {
+          const button = page.getByRole('button', { name: menu });
+          await button.focus();
+          await page.keyboard.press('Enter');
+          const items = page.getByRole('menu', { name: menu }).getByRole('menuitem');
+          await items.first().waitFor();
+          const names = (await items.allInnerTexts()).map((t) => t.trim());
+          const problems: string[] = [];
+          for (const [i, name] of names.entries()) {
+            if (i > 0) await page.keyboard.press('ArrowDown');
+            const focused = await page.evaluate(() => document.activeElement?.textContent?.trim());
+            if (focused !== name) problems.push(`ArrowDown to '${name}' focused '${focused}'`);
+            const ring = await items.nth(i).evaluate((el) => {
+              const s = getComputedStyle(el);
+              return s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) >= 1;
+            });
+            if (!ring) problems.push(`'${name}' shows no focus ring`);
+          }
+          await page.keyboard.press('Escape');
+          expect(problems).toEqual([]);
+          expect(await button.evaluate((el) => el === document.activeElement)).toBe(true);
+        },
+      ),
   );
 });

@@ -19,7 +19,11 @@ test('tiles and top-five tables match api/get_status/ for every timeframe, for A
       await page.goto(`/Dashboard?hub=${hub}&timeframe=${timeframe}`);
       await ready(page);
       const now = new Date();
-      expect({ hub, timeframe, ...(await shownFigures(page)) }).toEqual({ hub, timeframe, ...expectedFigures(records, hub, timeframe, now) });
+      expect({ hub, timeframe, ...(await shownFigures(page)) }).toEqual({
+        hub,
+        timeframe,
+        ...expectedFigures(records, hub, timeframe, now),
+      });
     }
   }
 });
@@ -41,7 +45,7 @@ test('admin starts on All Hubs and Last 30 Days; changing the timeframe updates 
   );
 });
 
-test("an executive starts on their own hub (hubCode lower-cased) and every chart is drawn", async () => {
+test('an executive starts on their own hub (hubCode lower-cased) and every chart is drawn', async () => {
   await signIn(page, DEMO.executive);
   await page.goto('/Dashboard');
   await ready(page);

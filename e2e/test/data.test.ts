@@ -17,7 +17,8 @@ beforeEach(() => {
 
 const VALID_ROWS = 15_000;
 /** Today as the date inputs and the report name it (local time, as the server counts days). */
-const localDate = (date: Date) => `${date.getFullYear()}-${String(date.getMonth() + 1).padStart(2, '0')}-${String(date.getDate()).padStart(2, '0')}`;
+const localDate = (date: Date) =>
+  `${date.getFullYear()}-${String(date.getMonth() + 1).padStart(2, '0')}-${String(date.getDate()).padStart(2, '0')}`;
 
 /**
  * Tracking IDs and created dates of api/get_status/, read in the page (same origin, its session);
@@ -25,7 +26,9 @@ const localDate = (date: Date) => `${date.getFullYear()}-${String(date.getMonth(
  */
 const statusRecords = (): Promise<{ id: string; created: string | null }[]> =>
   page.evaluate(async () => {
-    const records: { tracking_id: { tracking_id: string; created_date: string | null } }[] = await (await fetch('/veritas/api/get_status/')).json();
+    const records: { tracking_id: { tracking_id: string; created_date: string | null } }[] = await (
+      await fetch('/veritas/api/get_status/')
+    ).json();
     return records.map((r) => ({ id: r.tracking_id.tracking_id, created: r.tracking_id.created_date }));
   });
 
@@ -59,8 +62,14 @@ test('a dropped shipment CSV goes up in 1 MiB chunks; the result panel lists the
   expect(chunks).toBe(Math.ceil(Buffer.byteLength(text) / 1_048_576));
   expect(chunks).toBeGreaterThan(1);
   expect(await panel.locator('dd').allInnerTexts()).toEqual([String(VALID_ROWS), '2']);
-  await panel.getByRole('region', { name: 'Duplicates' }).getByText(`Row ${VALID_ROWS + 1}: ${ids[0]}`).waitFor();
-  await panel.getByRole('region', { name: 'Errors' }).getByText(new RegExp(`^Row ${VALID_ROWS + 2}: .*NO-SUCH-HUB`)).waitFor();
+  await panel
+    .getByRole('region', { name: 'Duplicates' })
+    .getByText(`Row ${VALID_ROWS + 1}: ${ids[0]}`)
+    .waitFor();
+  await panel
+    .getByRole('region', { name: 'Errors' })
+    .getByText(new RegExp(`^Row ${VALID_ROWS + 2}: .*NO-SUCH-HUB`))
+    .waitFor();
   // docs/screens.md#upload-csv-file: the result clears after 5 s.
   await panel.waitFor({ state: 'detached', timeout: 10_000 });
 
@@ -93,7 +102,10 @@ test("the report of today holds exactly today's records of api/get_status/, save
   const [download] = await Promise.all([page.waitForEvent('download'), button.click()]);
   expect(download.suggestedFilename()).toBe(`report_${today}_${today}.csv`);
   const report = fs.readFileSync((await download.path())!, 'utf8');
-  const [header, ...rows] = report.replace(/^\uFEFF/, '').trimEnd().split('\r\n');
+  const [header, ...rows] = report
+    .replace(/^\uFEFF/, '')
+    .trimEnd()
+    .split('\r\n');
   expect(header).toBe(
     'tracking_id,hub_code,created_date,device_type,expected_brand,expected_model,is_blindpick,status,submitted_by,submit_time,submitted_device,submitted_manufacturer,device_result,verified_by,verify_time,verified_by_rc,verify_time_rc',
   );

@@ -28,7 +28,10 @@ describe('remote manifests announced by /remotes.json', () => {
   });
 
   test('REMOTES_JSON replaces the convention, and the CSP origins follow it', () => {
-    const remotes = { dashboard: 'https://cdn.example/dashboard/mf-manifest.json', devices: 'https://cdn.example/devices/mf-manifest.json' };
+    const remotes = {
+      dashboard: 'https://cdn.example/dashboard/mf-manifest.json',
+      devices: 'https://cdn.example/devices/mf-manifest.json',
+    };
     const env = { REMOTES_JSON: JSON.stringify(remotes) };
     expect(deployment.remoteManifests(env)).toEqual(remotes);
     expect(deployment.remoteOrigins(env)).toEqual(['https://cdn.example']);

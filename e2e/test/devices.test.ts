@@ -44,7 +44,15 @@ afterAll(async () => {
 test('the nine columns are shown and the count equals the records of api/get_status/', async () => {
   const headers = (await page.getByRole('columnheader').allTextContents()).map((t) => t.trim());
   expect(headers).toEqual([
-    'Timestamp', 'Tracking ID', 'Hub Code', 'Operator', 'Expected Device', 'Scanned Device', 'Status', 'Result', 'Actions',
+    'Timestamp',
+    'Tracking ID',
+    'Hub Code',
+    'Operator',
+    'Expected Device',
+    'Scanned Device',
+    'Status',
+    'Result',
+    'Actions',
   ]);
   await waitForCount(records.length);
   // Virtualized: far fewer rows in the DOM than records.

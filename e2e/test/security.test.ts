@@ -13,7 +13,10 @@ const configuredRemotes = () =>
   Object.fromEntries(REMOTE_NAMES.map((name, i) => [name, `http://127.0.0.1:${consolePort() + i + 1}/mf-manifest.json`]));
 
 /** The headers of a GET, sent with any headers (fetch cannot forge Host, so node:http). */
-function headersOf(url: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+function headersOf(
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
   return new Promise((resolve, reject) => {
     http
       .get(url, { headers }, (response) => {
@@ -79,17 +82,20 @@ describe('security headers on every origin', () => {
     expectCommonHeaders(headers);
   });
 
-  test.each(REMOTE_NAMES)('remote origin of %s: the same headers, and its files may be loaded by the console from another origin', async (name) => {
-    const manifestUrl = configuredRemotes()[name]!;
-    const manifest = await headersOf(manifestUrl);
-    expect(manifest.status).toBe(200);
-    expectCommonHeaders(manifest.headers);
-    expect(manifest.headers['cross-origin-resource-policy']).toBe('cross-origin');
-    const { metaData } = JSON.parse(manifest.body) as { metaData: { remoteEntry: { name: string } } };
-    const entry = await headersOf(new URL(metaData.remoteEntry.name, manifestUrl).toString());
-    expect(entry.status).toBe(200);
-    expectCommonHeaders(entry.headers);
-  });
+  test.each(REMOTE_NAMES)(
+    'remote origin of %s: the same headers, and its files may be loaded by the console from another origin',
+    async (name) => {
+      const manifestUrl = configuredRemotes()[name]!;
+      const manifest = await headersOf(manifestUrl);
+      expect(manifest.status).toBe(200);
+      expectCommonHeaders(manifest.headers);
+      expect(manifest.headers['cross-origin-resource-policy']).toBe('cross-origin');
+      const { metaData } = JSON.parse(manifest.body) as { metaData: { remoteEntry: { name: string } } };
+      const entry = await headersOf(new URL(metaData.remoteEntry.name, manifestUrl).toString());
+      expect(entry.status).toBe(200);
+      expectCommonHeaders(entry.headers);
+    },
+  );
 });
 
 describe('/remotes.json comes from configuration, never from the request', () => {
@@ -155,7 +161,9 @@ describe('in the browser', () => {
       await page.goto(`http://127.0.0.1:${(other.address() as AddressInfo).port}/`);
       // The control frame shows that a framable page does render here.
       await page.frameLocator('#control').getByText('framable page').waitFor();
-      const consoleFrame = page.frames().find((frame) => frame.name() === '' && frame !== page.mainFrame() && !frame.url().endsWith('/framable'));
+      const consoleFrame = page
+        .frames()
+        .find((frame) => frame.name() === '' && frame !== page.mainFrame() && !frame.url().endsWith('/framable'));
       expect(consoleFrame).toBeDefined();
       expect(consoleFrame!.url()).not.toBe(consoleUrl);
       expect(await page.frameLocator('#console').getByLabel('Username').count()).toBe(0);
@@ -164,7 +172,7 @@ describe('in the browser', () => {
     }
   });
 
-  test('with the access cookie gone, 100 calls through the console\'s own client cost exactly 1 refresh and all succeed', async () => {
+  test("with the access cookie gone, 100 calls through the console's own client cost exactly 1 refresh and all succeed", async () => {
     await signIn(page, DEMO.admin);
     await context.clearCookies({ name: 'veritas_access' });
     const refreshes: string[] = [];

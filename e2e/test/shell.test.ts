@@ -99,7 +99,10 @@ test.each([
   await signIn(page, DEMO.admin);
   const seen = await failFirst(pattern);
   const errors: string[] = [];
-  page.on('console', (message) => message.type() === 'error' && message.text().includes('could not be loaded') && errors.push(message.text()));
+  page.on(
+    'console',
+    (message) => message.type() === 'error' && message.text().includes('could not be loaded') && errors.push(message.text()),
+  );
   await page.goto('/ListDevices');
   await page.locator('[data-testid="device-row"]').first().waitFor();
   expect(seen).toHaveLength(2);

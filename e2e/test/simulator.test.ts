@@ -41,7 +41,8 @@ async function statusRecords(): Promise<SimulatedRecord[]> {
 
 test('the simulator prints the results of each call by code, the calls per second and the latency', () => {
   expect(output).toMatch(/^shipment \S+…: 150 rows stored, 0 skipped$/m);
-  for (const call of ['check', 'submit', 'verify_hub', 'verify_rc']) expect(output).toMatch(new RegExp(`^${call} +\\d+ +.*passed \\d+`, 'm'));
+  for (const call of ['check', 'submit', 'verify_hub', 'verify_rc'])
+    expect(output).toMatch(new RegExp(`^${call} +\\d+ +.*passed \\d+`, 'm'));
   expect(output).toMatch(/app calls in [\d.]+ s: \d+ calls\/s; latency p50 [\d.]+ ms, p95 [\d.]+ ms/);
 });
 
@@ -54,7 +55,10 @@ test("the devices list shows the run's records and a detached one's timeline nam
 
   await page.goto('/ListDevices');
   await page.getByPlaceholder('Filter by tracking id...').fill(prefix);
-  await page.waitForFunction((n) => document.querySelector('[data-testid="record-count"]')?.getAttribute('data-count') === String(n), simulated.length);
+  await page.waitForFunction(
+    (n) => document.querySelector('[data-testid="record-count"]')?.getAttribute('data-count') === String(n),
+    simulated.length,
+  );
 
   await page.getByPlaceholder('Filter by tracking id...').fill(detached.tracking_id.tracking_id);
   const row = page.locator('[data-testid="device-row"]').first();
@@ -62,7 +66,8 @@ test("the devices list shows the run's records and a detached one's timeline nam
   await row.getByRole('button', { name: 'See Details' }).click();
   const dialog = page.getByRole('dialog', { name: 'Device Details' });
   for (const step of ['Submitted', 'Verified at Hub', 'Verified at RC']) await dialog.getByText(step, { exact: true }).waitFor();
-  for (const user of [detached.submitted_by, detached.verified_by, detached.verified_by_rc]) await dialog.getByText(user!.username).first().waitFor();
+  for (const user of [detached.submitted_by, detached.verified_by, detached.verified_by_rc])
+    await dialog.getByText(user!.username).first().waitFor();
 });
 
 test("the dashboard's tiles and top-five tables of today agree with api/get_status/, for all hubs and for one", async () => {

@@ -3,7 +3,7 @@
 // real server: every creator role creates a user of every role it may assign; deactivation ends
 // sign-in and open sessions; deletion is super_admin's alone.
 import { BrowserContext, Page } from 'playwright-core';
-import { DEMO, DEMO_PASSWORD, freshPagePerTest, newContext, signIn } from '../support/browser';
+import { DEMO, freshPagePerTest, newContext, signIn } from '../support/browser';
 
 const tab = freshPagePerTest();
 let page: Page;
@@ -102,7 +102,12 @@ test('deactivation asks first, then the user can no longer sign in and their ope
   await signIn(page, DEMO.admin);
   const victim = unique('e2e_victim_');
   const created = await post('user/create/', {
-    username: victim, email: `${victim}@example.com`, password: 'Str0ng#pass', role: 'executive', group: 'BLR01', organization: 'hub',
+    username: victim,
+    email: `${victim}@example.com`,
+    password: 'Str0ng#pass',
+    role: 'executive',
+    group: 'BLR01',
+    organization: 'hub',
   });
   expect(created.status()).toBe(201);
 
@@ -152,7 +157,18 @@ test('the Delete column is super_admin only; super_admin deletes a user after co
 
   await signIn(page, DEMO.superAdmin);
   const doomed = unique('e2e_doomed_');
-  expect((await post('user/create/', { username: doomed, email: `${doomed}@example.com`, password: 'Str0ng#pass', role: 'central_ops', group: '', organization: '' })).status()).toBe(201);
+  expect(
+    (
+      await post('user/create/', {
+        username: doomed,
+        email: `${doomed}@example.com`,
+        password: 'Str0ng#pass',
+        role: 'central_ops',
+        group: '',
+        organization: '',
+      })
+    ).status(),
+  ).toBe(201);
   await page.goto('/Deactivateuser');
   const row = page.locator(`tr[data-username="${doomed}"]`);
   await row.getByText('N/A').waitFor(); // central_ops belong to no group

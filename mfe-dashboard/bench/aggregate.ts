@@ -69,7 +69,10 @@ function median(values: number[]): number {
 
 const now = new Date();
 const records = buildRecords(now.getTime());
-for (const selection of [{ hub: 'all', timeframe: 'last30' }, { hub: 'blr01', timeframe: 'last30' }] satisfies Selection[]) {
+for (const selection of [
+  { hub: 'all', timeframe: 'last30' },
+  { hub: 'blr01', timeframe: 'last30' },
+] satisfies Selection[]) {
   for (let i = 0; i < 5; i++) dashboardStats(records, selection, now);
   const times: number[] = [];
   for (let i = 0; i < RUNS; i++) {

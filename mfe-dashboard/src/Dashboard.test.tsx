@@ -80,7 +80,11 @@ const tableRows = (caption: string) =>
   within(screen.getByRole('table', { name: caption }))
     .getAllByRole('row')
     .slice(1)
-    .map((row) => within(row).getAllByRole('cell').map((cell) => cell.textContent));
+    .map((row) =>
+      within(row)
+        .getAllByRole('cell')
+        .map((cell) => cell.textContent),
+    );
 
 /** What chart.js was given to draw, and the hidden table of the same chart: header row, then a row per day or slice. */
 const chartData = (name: string) => JSON.parse(screen.getByRole('img', { name }).textContent!);
@@ -252,7 +256,8 @@ test("without records the daily charts have no canvas and no table; the 'No Inpu
 
 test('a top-five table wider than the screen scrolls in a focusable region named by its caption; one that fits adds no tab stop', async () => {
   // jsdom has no layout: the hubs table's box says its content is wider than it is.
-  const wide = (element: HTMLElement) => element.classList.contains('db-table') && element.textContent!.startsWith('Top Five Rejection Hubs');
+  const wide = (element: HTMLElement) =>
+    element.classList.contains('db-table') && element.textContent!.startsWith('Top Five Rejection Hubs');
   jest.spyOn(HTMLElement.prototype, 'scrollWidth', 'get').mockImplementation(function (this: HTMLElement) {
     return wide(this) ? 420 : 0;
   });

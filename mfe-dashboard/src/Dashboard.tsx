@@ -25,7 +25,9 @@ const NO_GROUPS: Group[] = [];
 /** Records and groups, fetched in parallel once per visit; the page is ready when both have answered. */
 function useDashboardData(): { records: DeviceRecord[]; groups: Group[]; loading: boolean } {
   // docs/errors.md#dashboard: the server's message, else a fallback per call; the page shows what did arrive.
-  const records = useResource('api/get_status/', getList<DeviceRecord>, { onError: (error) => notifyError(error, 'Failed to fetch status') });
+  const records = useResource('api/get_status/', getList<DeviceRecord>, {
+    onError: (error) => notifyError(error, 'Failed to fetch status'),
+  });
   const groups = useResource('user/get_groups/', getList<Group>, { onError: (error) => notifyError(error, 'Failed to fetch groups') });
   return { records: records.data ?? NO_RECORDS, groups: groups.data ?? NO_GROUPS, loading: records.loading || groups.loading };
 }

@@ -20,7 +20,19 @@ import { useId, useMemo, type ReactNode } from 'react';
 import { Bar, Line, Pie } from 'react-chartjs-2';
 import { NO_INPUTS_SLICE, type DailySeries, type ErrorSlice } from './dashboardStats';
 
-ChartJS.register(LineController, LineElement, PointElement, BarController, BarElement, PieController, ArcElement, CategoryScale, LinearScale, Tooltip, Legend);
+ChartJS.register(
+  LineController,
+  LineElement,
+  PointElement,
+  BarController,
+  BarElement,
+  PieController,
+  ArcElement,
+  CategoryScale,
+  LinearScale,
+  Tooltip,
+  Legend,
+);
 
 const DOORSTEP_COLOR = '#1a73e8';
 const HUB_COLOR = '#1e8e3e';

@@ -75,7 +75,11 @@ describe('timeframe filter by local calendar day of created_date', () => {
 });
 
 test('hub filter: all counts every hub, a hub code matches ignoring case', () => {
-  const records = [record({ tracking_id: { hub_code: 'BLR01' } }), record({ tracking_id: { hub_code: 'DEL02' } }), record({ tracking_id: { hub_code: null } })];
+  const records = [
+    record({ tracking_id: { hub_code: 'BLR01' } }),
+    record({ tracking_id: { hub_code: 'DEL02' } }),
+    record({ tracking_id: { hub_code: null } }),
+  ];
   expect(stats(records, { hub: 'all' }).pending).toBe(3);
   expect(stats(records, { hub: 'blr01' }).pending).toBe(1);
   expect(stats(records, { hub: 'Del02' }).pending).toBe(1);
@@ -163,7 +167,11 @@ describe('Error Distribution', () => {
   test("tooltips are 'Passed' and 'E00x: title'; every slice has its own colour", () => {
     const codes = ['passed', 'E003', 'E004', 'E005', 'E006', 'E007', 'E008', 'E009', 'E010'];
     const slices = stats(codes.map((code) => submitted(code))).errors;
-    expect(slices.map((s) => s.tooltip).slice(0, 3)).toEqual(['Passed', 'E003: TID already verified.', 'E004: Device duplication detected.']);
+    expect(slices.map((s) => s.tooltip).slice(0, 3)).toEqual([
+      'Passed',
+      'E003: TID already verified.',
+      'E004: Device duplication detected.',
+    ]);
     expect(slices[0]!.color).toBe('#1e8e3e');
     expect(new Set(slices.map((s) => s.color)).size).toBe(codes.length);
   });
@@ -213,12 +221,20 @@ describe('Top Five Rejection Hubs', () => {
 
 describe('Top Five Rejecting Operators', () => {
   test("counts only submitted records; a missing username is 'Unknown'", () => {
-    const result = stats([submitted('E004', { submitted_by: null }), record({ submitted_by: { username: 'wm_pending' }, device_result: 'E004' })]);
+    const result = stats([
+      submitted('E004', { submitted_by: null }),
+      record({ submitted_by: { username: 'wm_pending' }, device_result: 'E004' }),
+    ]);
     expect(result.topOperators).toEqual([{ name: 'Unknown', count: 1, percent: '100.00%' }]);
   });
 
   test("an operator's % divides rejections by that operator's submitted count", () => {
-    const result = stats([submitted('E004', {}, 15, 'wm_ravi'), submitted('passed', {}, 15, 'wm_ravi'), submitted('passed', {}, 15, 'wm_ravi'), record()]);
+    const result = stats([
+      submitted('E004', {}, 15, 'wm_ravi'),
+      submitted('passed', {}, 15, 'wm_ravi'),
+      submitted('passed', {}, 15, 'wm_ravi'),
+      record(),
+    ]);
     expect(result.topOperators).toEqual([{ name: 'wm_ravi', count: 1, percent: '33.33%' }]);
   });
 
@@ -236,7 +252,15 @@ test('formatPercent has two decimals and 0.00% for an empty whole', () => {
 });
 
 test("parseTime equals Date.parse, on the API's form and on everything else", () => {
-  for (const text of ['2025-03-15T10:20:30.456Z', '2025-02-30T00:00:00.000Z', '2025-13-01T00:00:00.000Z', '0025-01-01T00:00:00.000Z', '2025-03-15T10:20:30Z', '2025-03-15', 'not-a-date-at-all-xxxxxZ']) {
+  for (const text of [
+    '2025-03-15T10:20:30.456Z',
+    '2025-02-30T00:00:00.000Z',
+    '2025-13-01T00:00:00.000Z',
+    '0025-01-01T00:00:00.000Z',
+    '2025-03-15T10:20:30Z',
+    '2025-03-15',
+    'not-a-date-at-all-xxxxxZ',
+  ]) {
     expect([text, parseTime(text)]).toEqual([text, Date.parse(text)]);
   }
 });

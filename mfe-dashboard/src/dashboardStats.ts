@@ -139,7 +139,16 @@ function digits(text: string, from: number, to: number): number {
  * the aggregation's time, and this halves it. Anything else, or out of range, goes to Date.parse.
  */
 export function parseTime(text: string): number {
-  if (text.length === 24 && text[23] === 'Z' && text[4] === '-' && text[7] === '-' && text[10] === 'T' && text[13] === ':' && text[16] === ':' && text[19] === '.') {
+  if (
+    text.length === 24 &&
+    text[23] === 'Z' &&
+    text[4] === '-' &&
+    text[7] === '-' &&
+    text[10] === 'T' &&
+    text[13] === ':' &&
+    text[16] === ':' &&
+    text[19] === '.'
+  ) {
     const year = digits(text, 0, 4);
     const month = digits(text, 5, 7);
     const day = digits(text, 8, 10);

@@ -19,7 +19,22 @@ beforeEach(() => {
   // Only the clock is faked: today is 15 June 2025, local time.
   jest.useFakeTimers({
     now: new Date(2025, 5, 15, 9, 30),
-    doNotFake: ['hrtime', 'nextTick', 'performance', 'queueMicrotask', 'requestAnimationFrame', 'cancelAnimationFrame', 'requestIdleCallback', 'cancelIdleCallback', 'setImmediate', 'clearImmediate', 'setInterval', 'clearInterval', 'setTimeout', 'clearTimeout'],
+    doNotFake: [
+      'hrtime',
+      'nextTick',
+      'performance',
+      'queueMicrotask',
+      'requestAnimationFrame',
+      'cancelAnimationFrame',
+      'requestIdleCallback',
+      'cancelIdleCallback',
+      'setImmediate',
+      'clearImmediate',
+      'setInterval',
+      'clearInterval',
+      'setTimeout',
+      'clearTimeout',
+    ],
   });
   api = mockApi().on(REPORT, [200, new Blob(['tracking_id\n'], { type: 'text/csv' })]);
   downloads = recordDownloads();

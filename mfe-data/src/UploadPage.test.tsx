@@ -15,7 +15,9 @@ const RESULT: UploadResult = {
     { row: 2, tracking_id: 'TRK-0002' },
     { row: 4, tracking_id: 'TRK-0004' },
   ],
-  errors: [{ row: 6, errors: ['hub_code XYZ is not a known hub', 'device_type must be one of smarttv, laptop, tablet, mobile, truewireless'] }],
+  errors: [
+    { row: 6, errors: ['hub_code XYZ is not a known hub', 'device_type must be one of smarttv, laptop, tablet, mobile, truewireless'] },
+  ],
   duplicates_total: 2,
   errors_total: 1,
 };
@@ -161,7 +163,11 @@ describe('the drop zone (docs/screens.md#upload-csv-file)', () => {
     ['too large', [fileClaiming(MAX_FILE_SIZE + 1)], 'File is too large: the maximum size is 100 MB'],
     ['too small (empty file: it cannot be sent)', [csv(0, 'empty.csv')], 'File is empty: please choose a CSV file with data'],
     ['too many files', [csv(10, 'a.csv'), csv(10, 'b.csv')], 'Too many files: please choose one CSV file'],
-    ['too many files, one of them invalid', [csv(10, 'a.csv'), csv(10, 'b.txt', 'text/plain')], 'Too many files: please choose one CSV file'],
+    [
+      'too many files, one of them invalid',
+      [csv(10, 'a.csv'), csv(10, 'b.txt', 'text/plain')],
+      'Too many files: please choose one CSV file',
+    ],
   ])('rejection, %s: one clear message and no file selected', async (_case, files, message) => {
     render(<UploadPage />);
     await drop(...files);
@@ -269,12 +275,18 @@ describe('the success panel (docs/csv.md#result)', () => {
     expect(panel).toHaveTextContent('Skipped3');
     const duplicates = within(panel).getByRole('region', { name: 'Duplicates' });
     expect(within(duplicates).getByRole('heading')).toHaveTextContent('Duplicates (2)');
-    expect(within(duplicates).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['Row 2: TRK-0002', 'Row 4: TRK-0004']);
+    expect(
+      within(duplicates)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(['Row 2: TRK-0002', 'Row 4: TRK-0004']);
     const errors = within(panel).getByRole('region', { name: 'Errors' });
     expect(within(errors).getByRole('heading')).toHaveTextContent('Errors (1)');
-    expect(within(errors).getAllByRole('listitem').map((li) => li.textContent)).toEqual([
-      'Row 6: hub_code XYZ is not a known hub; device_type must be one of smarttv, laptop, tablet, mobile, truewireless',
-    ]);
+    expect(
+      within(errors)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(['Row 6: hub_code XYZ is not a known hub; device_type must be one of smarttv, laptop, tablet, mobile, truewireless']);
     expect(within(panel).queryByText(/more$/)).not.toBeInTheDocument();
   });
 
@@ -307,7 +319,18 @@ describe('the success panel (docs/csv.md#result)', () => {
   });
 
   test('no duplicates and no errors: neither list is shown', async () => {
-    api.on(UPLOAD, serverLike({ message: 'All 5 rows stored', processed: 5, skipped: 0, duplicates: [], errors: [], duplicates_total: 0, errors_total: 0 }));
+    api.on(
+      UPLOAD,
+      serverLike({
+        message: 'All 5 rows stored',
+        processed: 5,
+        skipped: 0,
+        duplicates: [],
+        errors: [],
+        duplicates_total: 0,
+        errors_total: 0,
+      }),
+    );
     render(<UploadPage />);
     await chooseAndUpload(csv(10));
     const panel = await screen.findByRole('status');

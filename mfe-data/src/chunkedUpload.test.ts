@@ -1,6 +1,15 @@
 import { http } from '@veritas/shared';
 import { mockApi, type MockApi, type MockHandler, type MockReply, type RecordedRequest } from '@veritas/shared/testing';
-import { CHUNK_SIZE, PROCESSING_POLLS, PROCESSING_POLL_MS, RETRY_DELAYS_MS, chunkCount, newUploadId, toUploadResult, uploadInChunks } from './chunkedUpload';
+import {
+  CHUNK_SIZE,
+  PROCESSING_POLLS,
+  PROCESSING_POLL_MS,
+  RETRY_DELAYS_MS,
+  chunkCount,
+  newUploadId,
+  toUploadResult,
+  uploadInChunks,
+} from './chunkedUpload';
 
 const UPLOAD = 'POST api/upload/';
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -137,7 +146,9 @@ describe('chunks (docs/csv.md#sending-in-chunks)', () => {
 
   test("the final chunk's answer is the result", async () => {
     const answer = { ...RESULT, processed: 7, duplicates: [{ row: 3, tracking_id: 'T3' }], duplicates_total: 1 };
-    api.on(UPLOAD, (request) => ((request.body as FormData).get('chunk_index') === '1' ? [200, answer] : [200, { message: 'Chunk received', chunk_index: 0 }]));
+    api.on(UPLOAD, (request) =>
+      (request.body as FormData).get('chunk_index') === '1' ? [200, answer] : [200, { message: 'Chunk received', chunk_index: 0 }],
+    );
     await expect(uploadInChunks(csvOfSize(CHUNK_SIZE + 1), { wait })).resolves.toEqual(answer);
   });
 
@@ -178,7 +189,12 @@ describe('the request as it leaves the browser', () => {
 
 describe('retries (network failure, 502/503/504)', () => {
   test('a chunk that failed on the network is sent again after 0.5 s, then the upload goes on', async () => {
-    api.on(UPLOAD, failingFirst(1, () => { throw networkError(); }));
+    api.on(
+      UPLOAD,
+      failingFirst(1, () => {
+        throw networkError();
+      }),
+    );
     await expect(uploadInChunks(csvOfSize(CHUNK_SIZE + 1), { wait })).resolves.toEqual(RESULT);
     expect(chunkIndexes(api.requestsTo(UPLOAD))).toEqual(['0', '0', '1']);
     expect(wait.mock.calls).toEqual([[500]]);
@@ -196,7 +212,9 @@ describe('retries (network failure, 502/503/504)', () => {
   test('after 3 retries with back-off 0.5 s, 1 s, 2 s the upload fails with the last error and sends nothing more', async () => {
     expect(RETRY_DELAYS_MS).toEqual([500, 1000, 2000]);
     api.on(UPLOAD, (request) => ((request.body as FormData).get('chunk_index') === '0' ? serverLike(request) : [503, { error: 'Busy' }]));
-    await expect(uploadInChunks(csvOfSize(3 * CHUNK_SIZE), { wait })).rejects.toMatchObject({ response: { status: 503, data: { error: 'Busy' } } });
+    await expect(uploadInChunks(csvOfSize(3 * CHUNK_SIZE), { wait })).rejects.toMatchObject({
+      response: { status: 503, data: { error: 'Busy' } },
+    });
     expect(chunkIndexes(api.requestsTo(UPLOAD))).toEqual(['0', '1', '1', '1', '1']);
     expect(wait.mock.calls).toEqual([[500], [1000], [2000]]);
   });
@@ -204,7 +222,12 @@ describe('retries (network failure, 502/503/504)', () => {
   test('without injected waits, the back-off really waits before the retry', async () => {
     jest.useFakeTimers();
     try {
-      api.on(UPLOAD, failingFirst(1, () => { throw networkError(); }));
+      api.on(
+        UPLOAD,
+        failingFirst(1, () => {
+          throw networkError();
+        }),
+      );
       const upload = uploadInChunks(csvOfSize(10));
       await jest.advanceTimersByTimeAsync(499);
       expect(api.requestsTo(UPLOAD)).toHaveLength(1);
@@ -266,7 +289,13 @@ describe('retries (network failure, 502/503/504)', () => {
 
 describe('the result', () => {
   test('a server that sends no totals: the lists are all there is', () => {
-    const result = toUploadResult({ message: 'Done', processed: 1, skipped: 2, duplicates: [{ row: 2, tracking_id: 'A' }], errors: [{ row: 3, errors: ['bad'] }] });
+    const result = toUploadResult({
+      message: 'Done',
+      processed: 1,
+      skipped: 2,
+      duplicates: [{ row: 2, tracking_id: 'A' }],
+      errors: [{ row: 3, errors: ['bad'] }],
+    });
     expect(result).toMatchObject({ duplicates_total: 1, errors_total: 1 });
   });
 

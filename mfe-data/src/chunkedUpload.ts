@@ -111,7 +111,10 @@ export function toUploadResult(body: unknown): UploadResult {
  * each of `retryDelaysMs`; then, or on any other error, the upload fails with that error. A
  * resent chunk answered 409 (the upload is being processed) is polled as PROCESSING_POLL_MS says.
  */
-export async function uploadInChunks(file: File, { onProgress, retryDelaysMs = RETRY_DELAYS_MS, wait = sleep }: ChunkedUploadOptions = {}): Promise<UploadResult> {
+export async function uploadInChunks(
+  file: File,
+  { onProgress, retryDelaysMs = RETRY_DELAYS_MS, wait = sleep }: ChunkedUploadOptions = {},
+): Promise<UploadResult> {
   const total = chunkCount(file.size);
   if (total === 0) throw new Error('An empty file cannot be uploaded');
   const uploadId = newUploadId();

@@ -70,15 +70,17 @@ export function DeviceTable({ rows, onShowDetails }: DeviceTableProps) {
               <div role="cell">No expectations available</div>
             </div>
           ) : (
-            virtualizer.getVirtualItems().map((item) => (
-              <DeviceRowView
-                key={rows[item.index]!.record.id}
-                row={rows[item.index]!}
-                index={item.index}
-                top={item.start - HEADER_HEIGHT}
-                onShowDetails={onShowDetails}
-              />
-            ))
+            virtualizer
+              .getVirtualItems()
+              .map((item) => (
+                <DeviceRowView
+                  key={rows[item.index]!.record.id}
+                  row={rows[item.index]!}
+                  index={item.index}
+                  top={item.start - HEADER_HEIGHT}
+                  onShowDetails={onShowDetails}
+                />
+              ))
           )}
         </div>
       </div>

@@ -45,7 +45,10 @@ beforeAll(() => jest.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockRet
 afterAll(() => jest.restoreAllMocks());
 
 function serve(records: DeviceRecord[] | [number, unknown]) {
-  api = mockApi().on('GET api/get_status/', Array.isArray(records) && typeof records[0] === 'number' ? (records as [number, unknown]) : [200, records]);
+  api = mockApi().on(
+    'GET api/get_status/',
+    Array.isArray(records) && typeof records[0] === 'number' ? (records as [number, unknown]) : [200, records],
+  );
 }
 
 afterEach(() => api.restore());
@@ -119,9 +122,19 @@ describe('ListDevices', () => {
 
   test('cells show hub, operator, status and N/A for a missing operator and scanned device', async () => {
     await renderLoaded();
-    const cells = (id: string) => within(rowOf(id)).getAllByRole('cell').map((c) => c.textContent);
+    const cells = (id: string) =>
+      within(rowOf(id))
+        .getAllByRole('cell')
+        .map((c) => c.textContent);
     expect(cells('TRK-PEND').slice(1, 7)).toEqual(['TRK-PEND', 'DEL01', 'N/A', expect.any(String), 'N/A', 'Pending']);
-    expect(cells('TRK-SUBM').slice(1, 7)).toEqual(['TRK-SUBM', 'BOM02', 'wm_ravi', expect.any(String), 'SM-S921Bsamsung', 'Submitted for verification']);
+    expect(cells('TRK-SUBM').slice(1, 7)).toEqual([
+      'TRK-SUBM',
+      'BOM02',
+      'wm_ravi',
+      expect.any(String),
+      'SM-S921Bsamsung',
+      'Submitted for verification',
+    ]);
     expect(cells('TRK-VERI')[6]).toBe('verified at hub');
   });
 
@@ -188,7 +201,11 @@ describe('ListDevices', () => {
     await userEvent.click(within(rowOf('TRK-VERI')).getByRole('button', { name: 'See Details' }));
     const dialog = screen.getByRole('dialog', { name: 'Device Details' });
     const steps = within(dialog).getAllByTestId('timeline-step');
-    expect(steps.map((s) => s.querySelector('.dl-timeline__label')?.textContent)).toEqual(['Submitted', 'Verified at Hub', 'Verified at RC']);
+    expect(steps.map((s) => s.querySelector('.dl-timeline__label')?.textContent)).toEqual([
+      'Submitted',
+      'Verified at Hub',
+      'Verified at RC',
+    ]);
     expect(steps[0]).toHaveTextContent(/01\/02\/2025, \d{2}:\d{2} [AP]Mby wm_asha/);
     expect(steps[1]).toHaveTextContent(/03\/03\/2025, \d{2}:\d{2} [AP]Mby hub_meena/);
     expect(steps[2]).toHaveTextContent('Verified at RCN/A');
@@ -206,7 +223,10 @@ describe('ListDevices', () => {
 
   test('with many records only the rows in view plus overscan are in the DOM (virtualized)', async () => {
     const many = Array.from({ length: 5000 }, (_, i) =>
-      makeRecord({ id: i + 1, tracking_id: { tracking_id: `TRK-${i}`, created_date: new Date(Date.UTC(2025, 0, 1) + i * 60_000).toISOString() } }),
+      makeRecord({
+        id: i + 1,
+        tracking_id: { tracking_id: `TRK-${i}`, created_date: new Date(Date.UTC(2025, 0, 1) + i * 60_000).toISOString() },
+      }),
     );
     await renderLoaded(many);
     expect(screen.getByTestId('record-count')).toHaveTextContent('5000 records');

@@ -1,6 +1,14 @@
 // The pick list's rows: derived once per fetch (timestamp, sort key, lower-cased search keys) so
 // that sorting happens once and each keystroke only runs a cheap in-memory filter.
-import { ALL_HUBS, distinctHubCodes, hubCodeOf, recordTimestamp, timeValue, type DeviceRecord, type RecordTimestamp } from '@veritas/shared';
+import {
+  ALL_HUBS,
+  distinctHubCodes,
+  hubCodeOf,
+  recordTimestamp,
+  timeValue,
+  type DeviceRecord,
+  type RecordTimestamp,
+} from '@veritas/shared';
 
 export interface DeviceRow {
   record: DeviceRecord;

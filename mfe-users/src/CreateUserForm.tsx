@@ -2,7 +2,17 @@
 // messages show (docs/errors.md#create-user), and
 // sends nothing until every shown field is filled and the password passes the password rule
 // (the server's own, from @veritas/shared/domain: the singleton leaves it out, see its index).
-import { assignableRoles, http, roleLabel, SearchSelect, serverMessage, type Group, type Organization, type Role, type UserCreatePayload } from '@veritas/shared';
+import {
+  assignableRoles,
+  http,
+  roleLabel,
+  SearchSelect,
+  serverMessage,
+  type Group,
+  type Organization,
+  type Role,
+  type UserCreatePayload,
+} from '@veritas/shared';
 import { PASSWORD_RULE, passwordProblem } from '@veritas/shared/domain';
 import { useMemo, useState, type FormEvent } from 'react';
 import { NoticeLine, useNotice } from './notice';
@@ -106,11 +116,22 @@ export function CreateUserForm({ creatorRole, groups, groupsLoading }: CreateUse
 
   return (
     <form className="vx-card um-form" aria-label="Create User" noValidate onSubmit={submit}>
-      <h2 className="vx-card-title">
-        Create User
-      </h2>
-      <TextField label="Username" name="username" autoComplete="off" value={fields.username} onChange={(e) => set({ username: e.target.value })} />
-      <TextField label="Email" name="email" type="email" autoComplete="off" value={fields.email} onChange={(e) => set({ email: e.target.value })} />
+      <h2 className="vx-card-title">Create User</h2>
+      <TextField
+        label="Username"
+        name="username"
+        autoComplete="off"
+        value={fields.username}
+        onChange={(e) => set({ username: e.target.value })}
+      />
+      <TextField
+        label="Email"
+        name="email"
+        type="email"
+        autoComplete="off"
+        value={fields.email}
+        onChange={(e) => set({ email: e.target.value })}
+      />
       <TextField
         label="Password"
         name="password"
@@ -132,7 +153,13 @@ export function CreateUserForm({ creatorRole, groups, groupsLoading }: CreateUse
         )}
       />
       <div className="vx-field">
-        <SearchSelect label="Role" placeholder="Select a role..." options={roleOptions} value={fields.role} onChange={(role) => set({ role: role as Role | null })} />
+        <SearchSelect
+          label="Role"
+          placeholder="Select a role..."
+          options={roleOptions}
+          value={fields.role}
+          onChange={(role) => set({ role: role as Role | null })}
+        />
       </div>
       {needsGroup(fields.role) && (
         <>

@@ -19,7 +19,10 @@ function signIn(role: Role) {
 
 async function renderPage({ role = 'admin', groups = [200, GROUPS] }: { role?: Role; groups?: MockHandler } = {}) {
   signIn(role);
-  api = mockApi().on('GET user/get_groups/', groups).on('POST user/create/', [201, { message: 'ok' }]).on('POST user/create_group/', [201, {}]);
+  api = mockApi()
+    .on('GET user/get_groups/', groups)
+    .on('POST user/create/', [201, { message: 'ok' }])
+    .on('POST user/create_group/', [201, {}]);
   render(<CreateUserPage />);
   await screen.findByRole('combobox', { name: 'Role' });
   await waitFor(() => expect(api.requestsTo('GET user/get_groups/')).toHaveLength(1));
@@ -45,7 +48,14 @@ async function choose(form: HTMLElement, label: string, option: string) {
   await userEvent.click(await within(form).findByRole('option', { name: option }));
 }
 
-async function fillUser(values: { username?: string; email?: string; password?: string; role?: string; organization?: string; group?: string }) {
+async function fillUser(values: {
+  username?: string;
+  email?: string;
+  password?: string;
+  role?: string;
+  organization?: string;
+  group?: string;
+}) {
   const form = userForm();
   if (values.username) await userEvent.type(within(form).getByLabelText('Username'), values.username);
   if (values.email) await userEvent.type(within(form).getByLabelText('Email'), values.email);
@@ -55,7 +65,14 @@ async function fillUser(values: { username?: string; email?: string; password?: 
   if (values.group) await choose(form, 'Group', values.group);
 }
 
-const VALID = { username: 'asha', email: 'asha@example.com', password: 'Str0ng#pass', role: 'executive', organization: 'HUB', group: 'DEL02' };
+const VALID = {
+  username: 'asha',
+  email: 'asha@example.com',
+  password: 'Str0ng#pass',
+  role: 'executive',
+  organization: 'HUB',
+  group: 'DEL02',
+};
 
 async function submitUser() {
   await userEvent.click(within(userForm()).getByRole('button', { name: 'Create User' }));
@@ -136,10 +153,22 @@ describe('user form validation sends nothing', () => {
     { case: 'a malformed email', values: { ...VALID, email: 'asha@example' }, message: 'Please enter a valid email address' },
     { case: 'no password', values: { ...VALID, password: undefined }, message: 'Password is required' },
     { case: 'a short password', values: { ...VALID, password: 'Ab#1' }, message: 'Password must be at least 8 characters' },
-    { case: 'the username as password', values: { ...VALID, username: 'asha_blr', password: 'ASHA_BLR' }, message: 'Password must not be the username' },
-    { case: 'a common password', values: { ...VALID, password: 'Password123' }, message: 'This password is too common: choose one that is harder to guess' },
+    {
+      case: 'the username as password',
+      values: { ...VALID, username: 'asha_blr', password: 'ASHA_BLR' },
+      message: 'Password must not be the username',
+    },
+    {
+      case: 'a common password',
+      values: { ...VALID, password: 'Password123' },
+      message: 'This password is too common: choose one that is harder to guess',
+    },
     { case: 'no role', values: { ...VALID, role: undefined }, message: 'Role is required' },
-    { case: 'no organization', values: { ...VALID, organization: undefined, group: undefined }, message: 'Organization and group are required' },
+    {
+      case: 'no organization',
+      values: { ...VALID, organization: undefined, group: undefined },
+      message: 'Organization and group are required',
+    },
     { case: 'no group', values: { ...VALID, group: undefined }, message: 'Organization and group are required' },
   ])('$case shows $message', async ({ values, message }) => {
     await renderPage();
@@ -174,7 +203,11 @@ describe('user form submission', () => {
   });
 
   test.each<[string, MockHandler, string]>([
-    ["the server's detail field", [400, { detail: 'A user with that username already exists.', field: 'username' }], 'A user with that username already exists.'],
+    [
+      "the server's detail field",
+      [400, { detail: 'A user with that username already exists.', field: 'username' }],
+      'A user with that username already exists.',
+    ],
     ['else the whole body as JSON', [400, { username: ['taken'] }], '{"username":["taken"]}'],
     ['else a text body as-is', [500, 'Server exploded'], 'Server exploded'],
     ["else 'Failed to create user.'", [500, undefined], 'Failed to create user.'],

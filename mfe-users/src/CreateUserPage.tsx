@@ -16,7 +16,9 @@ export default function CreateUserPage() {
     data: groups = NO_GROUPS,
     loading,
     setData,
-  } = useResource('user/get_groups/', getList<Group>, { onError: (error) => show('error', serverMessage(error) ?? 'Failed to fetch groups.') });
+  } = useResource('user/get_groups/', getList<Group>, {
+    onError: (error) => show('error', serverMessage(error) ?? 'Failed to fetch groups.'),
+  });
   const addGroup = (group: Group) => setData((current = []) => [...current, group]);
 
   return (

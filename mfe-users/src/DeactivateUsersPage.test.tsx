@@ -5,7 +5,13 @@ import userEvent from '@testing-library/user-event';
 import DeactivateUsersPage from './DeactivateUsersPage';
 
 const asha: UserListItem = { id: 7, username: 'asha', role: 'executive', is_active: true, group_info: [{ name: 'BLR01' }] };
-const ravi: UserListItem = { id: 8, username: 'ravi', role: 'operators', is_active: false, group_info: [{ name: 'DEL02' }, { name: 'MUM03' }] };
+const ravi: UserListItem = {
+  id: 8,
+  username: 'ravi',
+  role: 'operators',
+  is_active: false,
+  group_info: [{ name: 'DEL02' }, { name: 'MUM03' }],
+};
 const meena: UserListItem = { id: 9, username: 'meena', role: 'central_ops', is_active: true, group_info: [] };
 
 let api: MockApi;
@@ -28,7 +34,10 @@ async function renderPage({ role = 'admin', users = [200, [asha, ravi, meena]] }
 
 const table = () => screen.getByRole('table', { name: 'Users' });
 const rowOf = (username: string) => table().querySelector<HTMLElement>(`tr[data-username="${username}"]`)!;
-const cells = (username: string) => within(rowOf(username)).getAllByRole('cell').map((cell) => cell.textContent);
+const cells = (username: string) =>
+  within(rowOf(username))
+    .getAllByRole('cell')
+    .map((cell) => cell.textContent);
 
 describe('users table', () => {
   test('shows a loading state while fetching, then the users from user/get_users/', async () => {
@@ -43,7 +52,11 @@ describe('users table', () => {
 
   test('columns: Username, Role (Wishmaster for operators), Group Code (joined names or N/A), Active, Action', async () => {
     await renderPage();
-    expect(within(table()).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Username', 'Role', 'Group Code', 'Active', 'Action']);
+    expect(
+      within(table())
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent),
+    ).toEqual(['Username', 'Role', 'Group Code', 'Active', 'Action']);
     expect(cells('asha')).toEqual(['asha', 'executive', 'BLR01', 'Yes', 'DeactivateReset password']);
     expect(cells('ravi')).toEqual(['ravi', 'Wishmaster', 'DEL02, MUM03', 'No', 'ActivateReset password']);
     expect(cells('meena')).toEqual(['meena', 'central_ops', 'N/A', 'Yes', 'DeactivateReset password']);
@@ -51,14 +64,11 @@ describe('users table', () => {
 
   test('the Delete column is shown only to super_admin', async () => {
     await renderPage({ role: 'super_admin' });
-    expect(within(table()).getAllByRole('columnheader').map((h) => h.textContent)).toEqual([
-      'Username',
-      'Role',
-      'Group Code',
-      'Active',
-      'Action',
-      'Delete',
-    ]);
+    expect(
+      within(table())
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent),
+    ).toEqual(['Username', 'Role', 'Group Code', 'Active', 'Action', 'Delete']);
     expect(within(rowOf('asha')).getByRole('button', { name: 'Delete' })).toBeInTheDocument();
   });
 
@@ -99,8 +109,12 @@ describe('users table', () => {
   test('super_admin cannot delete or deactivate their own account from the table', async () => {
     const boss: UserListItem = { id: 1, username: 'boss', role: 'super_admin', is_active: true, group_info: [] };
     await renderPage({ role: 'super_admin', users: [200, [boss, asha]] });
-    within(rowOf('boss')).getAllByRole('button').forEach((button) => expect(button).toBeDisabled());
-    within(rowOf('asha')).getAllByRole('button').forEach((button) => expect(button).toBeEnabled());
+    within(rowOf('boss'))
+      .getAllByRole('button')
+      .forEach((button) => expect(button).toBeDisabled());
+    within(rowOf('asha'))
+      .getAllByRole('button')
+      .forEach((button) => expect(button).toBeEnabled());
   });
 
   test.each<[string, MockHandler]>([
@@ -116,7 +130,13 @@ describe('users table', () => {
 const ACTIONS = [
   { action: 'deactivate', user: asha, button: 'Deactivate', confirm: 'Deactivate user asha?', fallback: 'Failed to deactivate user' },
   { action: 'activate', user: ravi, button: 'Activate', confirm: 'Activate user ravi?', fallback: 'Failed to activate user' },
-  { action: 'delete', user: asha, button: 'Delete', confirm: 'Delete user asha? This cannot be undone.', fallback: 'Failed to delete user' },
+  {
+    action: 'delete',
+    user: asha,
+    button: 'Delete',
+    confirm: 'Delete user asha? This cannot be undone.',
+    fallback: 'Failed to delete user',
+  },
 ];
 
 describe.each(ACTIONS)('$action', ({ action, user, button, confirm, fallback }) => {
@@ -166,7 +186,11 @@ describe.each(ACTIONS)('$action', ({ action, user, button, confirm, fallback }) 
     buttons.forEach((b) => expect(b).toBeDisabled());
     expect(within(rowOf('meena')).getByRole('button', { name: 'Deactivate' })).toBeEnabled();
     answer([200, { message: 'ok' }]);
-    await waitFor(() => within(rowOf(user.username)).getAllByRole('button').forEach((b) => expect(b).toBeEnabled()));
+    await waitFor(() =>
+      within(rowOf(user.username))
+        .getAllByRole('button')
+        .forEach((b) => expect(b).toBeEnabled()),
+    );
   });
 });
 
@@ -222,7 +246,9 @@ describe('Reset password', () => {
     api.on('POST user/reset_password/', [403, { error: 'You do not have permission to reset the password of this user.', detail: 'x' }]);
     const dialog = await openFor('asha');
     await send(dialog, 'Fresh-Pass-42');
-    await waitFor(() => expect(within(dialog).getByRole('alert')).toHaveTextContent('You do not have permission to reset the password of this user.'));
+    await waitFor(() =>
+      expect(within(dialog).getByRole('alert')).toHaveTextContent('You do not have permission to reset the password of this user.'),
+    );
     expect(within(dialog).getByRole('button', { name: 'Reset password' })).toBeEnabled();
     expect(within(dialog).getByLabelText('New password')).toHaveValue('Fresh-Pass-42');
   });

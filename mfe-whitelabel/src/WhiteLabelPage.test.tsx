@@ -144,7 +144,11 @@ describe('brand add', () => {
   });
 
   test.each<[string, MockHandler, string]>([
-    ["the server's message", [409, { message: 'This brand already exists', detail: 'This brand already exists' }], 'This brand already exists'],
+    [
+      "the server's message",
+      [409, { message: 'This brand already exists', detail: 'This brand already exists' }],
+      'This brand already exists',
+    ],
     ['else the error message', [500, { detail: 'Internal server error' }], 'Request failed with status code 500'],
     ["else 'Failed to add brand'", () => Promise.reject(new Error('')), 'Failed to add brand'],
   ])('a failure toasts %s; the typed name stays', async (_case, reply, shown) => {
@@ -282,7 +286,10 @@ describe('unsaved changes: Cancel and Update Changes DB', () => {
 
   test("Update Changes DB sends {id, brand, data}, toasts 'Brand updated successfully!' and the list becomes the saved one", async () => {
     await renderPage();
-    api.on('POST api/whitelable/', (request) => [200, { id: 1, brand: 'Acme', white_labeled_brands: { data: (request.body as { data: string[] }).data } }]);
+    api.on('POST api/whitelable/', (request) => [
+      200,
+      { id: 1, brand: 'Acme', white_labeled_brands: { data: (request.body as { data: string[] }).data } },
+    ]);
     await openEditor('Acme');
     await addThroughSearch('Acme', 'sam', 'Samsung Electronics Co.,Ltd');
     await userEvent.click(within(editor('Acme')).getByRole('button', { name: 'Update Changes DB' }));
@@ -305,7 +312,11 @@ describe('unsaved changes: Cancel and Update Changes DB', () => {
   });
 
   test.each<[string, MockHandler, string]>([
-    ["the server's message", [400, { message: 'Unknown manufacturer: Sony Group Corporation', detail: 'x' }], 'Unknown manufacturer: Sony Group Corporation'],
+    [
+      "the server's message",
+      [400, { message: 'Unknown manufacturer: Sony Group Corporation', detail: 'x' }],
+      'Unknown manufacturer: Sony Group Corporation',
+    ],
     ['else the error message', [500, { detail: 'Internal server error' }], 'Request failed with status code 500'],
     ["else 'Error updating brand'", () => Promise.reject(new Error('')), 'Error updating brand'],
   ])('a failed update toasts %s and keeps the unsaved list', async (_case, reply, shown) => {

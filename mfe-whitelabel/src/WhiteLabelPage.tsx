@@ -37,14 +37,17 @@ export default function WhiteLabelPage() {
     });
   }, []);
 
-  const markSaved = useCallback((brand: Brand, list: string[]) => {
-    setBrands((current = []) => current.map((b) => (b.id === brand.id ? { ...b, white_labeled_brands: { data: list } } : b)));
-    setDrafts((current) => {
-      const next = new Map(current);
-      next.delete(brand.id);
-      return next;
-    });
-  }, [setBrands]);
+  const markSaved = useCallback(
+    (brand: Brand, list: string[]) => {
+      setBrands((current = []) => current.map((b) => (b.id === brand.id ? { ...b, white_labeled_brands: { data: list } } : b)));
+      setDrafts((current) => {
+        const next = new Map(current);
+        next.delete(brand.id);
+        return next;
+      });
+    },
+    [setBrands],
+  );
 
   async function addBrand(event: FormEvent) {
     event.preventDefault();

@@ -40,7 +40,13 @@ describe('menus (docs/screens.md#top-bar)', () => {
 
   test('menu items point at their routes', () => {
     const routes = Object.fromEntries(menuItems('Data', 'admin').map((item) => [item.label, 'route' in item ? item.route : item.action]));
-    expect(routes).toEqual({ Upload: 'Upload', 'Download APK': 'downloadApk', 'White Label': 'WhiteLabel', Download: 'Download', Stats: 'ListDevices' });
+    expect(routes).toEqual({
+      Upload: 'Upload',
+      'Download APK': 'downloadApk',
+      'White Label': 'WhiteLabel',
+      Download: 'Download',
+      Stats: 'ListDevices',
+    });
   });
 });
 
@@ -131,13 +137,17 @@ describe('userActionRefusal (docs/screens.md#server-side-rights: activate/deacti
 
   test('(de)activation only of roles the actor may assign', () => {
     expect(userActionRefusal('toggle', { user: 'a', role: 'admin' }, { username: 'b', role: 'central_ops' })).toBeNull();
-    expect(userActionRefusal('toggle', { user: 'a', role: 'admin' }, { username: 'b', role: 'admin' })).toBe('Your role cannot manage users with the role admin');
+    expect(userActionRefusal('toggle', { user: 'a', role: 'admin' }, { username: 'b', role: 'admin' })).toBe(
+      'Your role cannot manage users with the role admin',
+    );
     expect(userActionRefusal('toggle', { user: 'a', role: 'incharge' }, { username: 'b', role: 'operators' })).toBeNull();
     expect(userActionRefusal('toggle', { user: 'a', role: 'incharge' }, { username: 'b', role: 'incharge' })).not.toBeNull();
   });
 
   test('deletion is super_admin only', () => {
     expect(userActionRefusal('delete', { user: 'a', role: 'super_admin' }, { username: 'b', role: 'admin' })).toBeNull();
-    expect(userActionRefusal('delete', { user: 'a', role: 'admin' }, { username: 'b', role: 'operators' })).toBe('Only super_admin can delete users');
+    expect(userActionRefusal('delete', { user: 'a', role: 'admin' }, { username: 'b', role: 'operators' })).toBe(
+      'Only super_admin can delete users',
+    );
   });
 });

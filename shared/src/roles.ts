@@ -46,8 +46,7 @@ export type MenuName = 'Data' | 'User Management';
 export type MenuCommand = 'downloadApk';
 
 export type MenuItem =
-  | { menu: MenuName; label: string; route: RouteName }
-  | { menu: MenuName; label: string; action: MenuCommand; roles: readonly Role[] };
+  { menu: MenuName; label: string; route: RouteName } | { menu: MenuName; label: string; action: MenuCommand; roles: readonly Role[] };
 
 /** The items of the two top-bar menus, in display order (docs/screens.md#data-menu, docs/screens.md#user-management-menu). */
 export const MENU_ITEMS: readonly MenuItem[] = [

@@ -13,6 +13,8 @@ test('setSession signs the user in with role and hub; clearSession signs out', (
 test('a second copy of the module uses the same store (global Symbol.for key)', () => {
   let copy: typeof useSession | undefined;
   jest.isolateModules(() => {
+    // A second evaluation of the module needs require inside isolateModules.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
     copy = (require('./session') as typeof import('./session')).useSession;
   });
   expect(copy).toBe(useSession);

@@ -31,6 +31,8 @@ let seen: Resource<string>;
 const onError = jest.fn();
 
 function Page({ name = 'a', load }: { name?: string; load: (key: string) => Promise<string> }) {
+  // The tests read the hook's latest answer.
+  // eslint-disable-next-line react-hooks/globals
   seen = useResource(name, load, { onError });
   return <p>{seen.loading ? 'loading' : `data: ${seen.data ?? '-'}`}</p>;
 }

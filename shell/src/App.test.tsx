@@ -165,7 +165,9 @@ describe('menus per role (docs/screens.md#top-bar)', () => {
   test('Download APK runs the default export of data/downloadApk', async () => {
     signedInAs(api, 'super_admin');
     const download = jest.fn(async () => {});
-    mockedLoadRemote.mockImplementation(async (id: string) => (id === 'data/downloadApk' ? { default: download } : { default: () => <h1>{id} page</h1> }));
+    mockedLoadRemote.mockImplementation(async (id: string) =>
+      id === 'data/downloadApk' ? { default: download } : { default: () => <h1>{id} page</h1> },
+    );
     const user = userEvent.setup();
     renderShell('/Dashboard');
 

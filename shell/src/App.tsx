@@ -14,22 +14,22 @@ export function App() {
     <>
       <VeritasToaster />
       <Routes>
-      <Route path="/login" element={<LoginPage />} />
-      <Route path="/" element={<ProtectedLayout />}>
-        <Route index element={<Navigate to="/Dashboard" replace />} />
-        {PAGES.map((route) => (
-          <Route
-            key={route}
-            path={route}
-            element={
-              <RoleGate route={route}>
-                <RemoteRoute key={route} page={REMOTE_PAGES[route]} />
-              </RoleGate>
-            }
-          />
-        ))}
-        <Route path="*" element={<Navigate to="/Dashboard" replace />} />
-      </Route>
+        <Route path="/login" element={<LoginPage />} />
+        <Route path="/" element={<ProtectedLayout />}>
+          <Route index element={<Navigate to="/Dashboard" replace />} />
+          {PAGES.map((route) => (
+            <Route
+              key={route}
+              path={route}
+              element={
+                <RoleGate route={route}>
+                  <RemoteRoute key={route} page={REMOTE_PAGES[route]} />
+                </RoleGate>
+              }
+            />
+          ))}
+          <Route path="*" element={<Navigate to="/Dashboard" replace />} />
+        </Route>
       </Routes>
     </>
   );

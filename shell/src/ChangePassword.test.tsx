@@ -63,15 +63,23 @@ describe('Change password in the top bar', () => {
     api.on('POST user/change_password/', [200, { message: 'Your password has been changed. Your other sessions have been signed out.' }]);
     const { user, button, dialog } = await openDialog();
     await fill(user, dialog, 'Old-Pass-1', 'Fresh-Pass-42');
-    expect(await within(dialog).findByRole('status')).toHaveTextContent('Your password has been changed. Your other sessions have been signed out.');
-    expect(api.requestsTo('POST user/change_password/')[0]!.body).toEqual({ current_password: 'Old-Pass-1', new_password: 'Fresh-Pass-42' });
+    expect(await within(dialog).findByRole('status')).toHaveTextContent(
+      'Your password has been changed. Your other sessions have been signed out.',
+    );
+    expect(api.requestsTo('POST user/change_password/')[0]!.body).toEqual({
+      current_password: 'Old-Pass-1',
+      new_password: 'Fresh-Pass-42',
+    });
     await user.click(within(dialog).getByRole('button', { name: 'Done', description: /has been changed/ }));
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     expect(button).toHaveFocus();
   });
 
   test("a wrong current password shows the server's message and leaves the form usable", async () => {
-    api.on('POST user/change_password/', [400, { field: 'current_password', error: 'The current password is not correct.', detail: 'The current password is not correct.' }]);
+    api.on('POST user/change_password/', [
+      400,
+      { field: 'current_password', error: 'The current password is not correct.', detail: 'The current password is not correct.' },
+    ]);
     const { user, dialog } = await openDialog();
     await fill(user, dialog, 'Wrong-Pass-1', 'Fresh-Pass-42');
     await waitFor(() => expect(within(dialog).getByRole('alert')).toHaveTextContent('The current password is not correct.'));

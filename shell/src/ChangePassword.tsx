@@ -26,7 +26,17 @@ export function ChangePassword() {
   return (
     <>
       <button type="button" className="vx-btn vx-btn-icon shell-password" title="Change password" onClick={() => setOpen(true)}>
-        <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
+        <svg
+          viewBox="0 0 24 24"
+          width="20"
+          height="20"
+          aria-hidden="true"
+          fill="none"
+          stroke="currentColor"
+          strokeWidth="2"
+          strokeLinecap="round"
+          strokeLinejoin="round"
+        >
           <circle cx="7.5" cy="15.5" r="4.5" />
           <path d="M10.7 12.3 21 2M16 7l3 3M14 9l2 2" />
         </svg>

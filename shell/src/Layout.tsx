@@ -40,14 +40,29 @@ export function Layout() {
         </button>
         <nav id="shell-nav" className="shell-nav" data-open={mobileMenuOpen} aria-label="Main">
           <MenuDropdown label="Data" items={menuItems('Data', role)} onCommand={runCommand} onChoose={closeMobileMenu} />
-          <MenuDropdown label="User Management" items={menuItems('User Management', role)} onCommand={runCommand} onChoose={closeMobileMenu} />
+          <MenuDropdown
+            label="User Management"
+            items={menuItems('User Management', role)}
+            onCommand={runCommand}
+            onChoose={closeMobileMenu}
+          />
         </nav>
         <div className="shell-user">
           <span className="shell-user-name">{user}</span>
           {role && <span className="shell-role">{roleLabel(role)}</span>}
           <ChangePassword />
           <button type="button" className="vx-btn vx-btn-icon" aria-label="Logout" title="Logout" onClick={() => void signOut()}>
-            <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
+            <svg
+              viewBox="0 0 24 24"
+              width="20"
+              height="20"
+              aria-hidden="true"
+              fill="none"
+              stroke="currentColor"
+              strokeWidth="2"
+              strokeLinecap="round"
+              strokeLinejoin="round"
+            >
               <path d="M9 21H5a2 2 0 0 1-2-2V5a2 2 0 0 1 2-2h4M16 17l5-5-5-5M21 12H9" />
             </svg>
           </button>

@@ -21,6 +21,7 @@ export function ProtectedLayout() {
     };
     // On mount only: under BrowserRouter `navigate` changes with every location, and the
     // check must not run again on each navigation.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
   // Until the first check answers, a user signed in a moment ago keeps the layout; others wait.

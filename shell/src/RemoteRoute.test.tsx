@@ -1,15 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { MockApi } from '@veritas/shared/testing';
-import {
-  ALL_REMOTES,
-  mockedLoadRemote,
-  mockedRegisterRemotes,
-  renderShell,
-  serveRemoteList,
-  signedInAs,
-  startApi,
-} from '../test/harness';
+import { ALL_REMOTES, mockedLoadRemote, mockedRegisterRemotes, renderShell, serveRemoteList, signedInAs, startApi } from '../test/harness';
 import retryPlugin from './retryPlugin';
 
 jest.mock('@module-federation/enhanced/runtime', () => ({ loadRemote: jest.fn(), registerRemotes: jest.fn() }));
@@ -91,7 +83,12 @@ describe('a remote that fails to load is loaded once more on its own (retryPlugi
   /** What the Module Federation runtime asks of the shell's retry plugin. */
   interface RetryHooks {
     fetch(url: string, init: RequestInit): Promise<unknown>;
-    loadEntryError(args: { getRemoteEntry: () => Promise<unknown>; remoteInfo: { name: string }; globalLoading: object; uniqueKey: string }): Promise<unknown>;
+    loadEntryError(args: {
+      getRemoteEntry: () => Promise<unknown>;
+      remoteInfo: { name: string };
+      globalLoading: object;
+      uniqueKey: string;
+    }): Promise<unknown>;
   }
 
   /** /remotes.json, and each remote's manifest answering `statuses` in turn (then 200). */

@@ -54,9 +54,14 @@ class RemoteErrorBoundary extends Component<BoundaryProps, { failed: boolean }> 
 /** A page of the protected layout, rendered by its remote: loading state, error card with Retry. */
 export function RemoteRoute({ page }: { page: RemotePage }) {
   const [attempt, setAttempt] = useState(0);
-  const Page = lazyPage(page);
+  // The page's lazy component, taken anew on Retry (a failed load was dropped from lazyPages).
+  const [Page, setPage] = useState(() => lazyPage(page));
+  const retry = () => {
+    setPage(() => lazyPage(page));
+    setAttempt((n) => n + 1);
+  };
   return (
-    <RemoteErrorBoundary key={attempt} title={page.title} onRetry={() => setAttempt((n) => n + 1)}>
+    <RemoteErrorBoundary key={attempt} title={page.title} onRetry={retry}>
       <Suspense
         fallback={
           <p className="shell-remote-loading" role="status">

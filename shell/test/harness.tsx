@@ -42,7 +42,11 @@ export function signedOut(api: MockApi): MockApi {
 function LocationProbe() {
   const location = useLocation();
   const navigationType = useNavigationType();
-  return <output data-testid="location" data-navigation={navigationType}>{location.pathname}</output>;
+  return (
+    <output data-testid="location" data-navigation={navigationType}>
+      {location.pathname}
+    </output>
+  );
 }
 
 export function renderShell(path: string) {

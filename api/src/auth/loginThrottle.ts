@@ -89,7 +89,11 @@ export async function recordFailure(db: Db, attempt: Attempt): Promise<void> {
 
 /** After a successful sign-in: the pair's failures no longer count, for either rule. */
 export async function clearFailures(db: Db, attempt: Attempt): Promise<void> {
-  await db.kysely.deleteFrom('login_failures').where('client_address', '=', attempt.address).where('username', '=', attempt.username).execute();
+  await db.kysely
+    .deleteFrom('login_failures')
+    .where('client_address', '=', attempt.address)
+    .where('username', '=', attempt.username)
+    .execute();
 }
 
 /** After a password reset: the user's failures, from every address, no longer count. */

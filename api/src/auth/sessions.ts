@@ -72,7 +72,11 @@ export async function startAppSession(db: Db, userId: number): Promise<string> {
 }
 
 /** The active user behind a valid token of that kind (the console's access cookie, or the app's bearer token), or null. */
-export async function authenticate(db: Db, accessToken: string | undefined, kind: 'access' | 'app' = 'access'): Promise<SessionUser | null> {
+export async function authenticate(
+  db: Db,
+  accessToken: string | undefined,
+  kind: 'access' | 'app' = 'access',
+): Promise<SessionUser | null> {
   if (!accessToken) return null;
   const row = await db.kysely
     .selectFrom('auth_tokens as t')
@@ -87,7 +91,14 @@ export async function authenticate(db: Db, accessToken: string | undefined, kind
     .where('u.is_active', '=', 1)
     .executeTakeFirst();
   return row
-    ? { id: row.id, username: row.username, role: row.role, groupCode: row.code ?? null, organization: row.organization ?? null, sessionId: row.session_id }
+    ? {
+        id: row.id,
+        username: row.username,
+        role: row.role,
+        groupCode: row.code ?? null,
+        organization: row.organization ?? null,
+        sessionId: row.session_id,
+      }
     : null;
 }
 
@@ -134,7 +145,12 @@ export async function sessionOfToken(db: Db, token: string | undefined): Promise
 }
 
 export async function revokeSession(db: Db, sessionId: string): Promise<void> {
-  await db.kysely.updateTable('sessions').set({ revoked_at: nowIso() }).where('id', '=', sessionId).where('revoked_at', 'is', null).execute();
+  await db.kysely
+    .updateTable('sessions')
+    .set({ revoked_at: nowIso() })
+    .where('id', '=', sessionId)
+    .where('revoked_at', 'is', null)
+    .execute();
 }
 
 /** Ends every session of the user (console and app alike), but `keep` when given. `db` may be a transaction's. */

@@ -11,7 +11,12 @@ export interface CatalogueDevice {
   manufacturer: string;
 }
 
-const device = (type: DeviceType | '', brand: string, model: string, manufacturer: string): CatalogueDevice => ({ type, brand, model, manufacturer });
+const device = (type: DeviceType | '', brand: string, model: string, manufacturer: string): CatalogueDevice => ({
+  type,
+  brand,
+  model,
+  manufacturer,
+});
 
 export const CATALOGUE: readonly CatalogueDevice[] = [
   device('smarttv', 'Samsung', 'Crystal 4K UHD UA43CU8000', 'Samsung Electronics Co.,Ltd'),

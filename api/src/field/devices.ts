@@ -79,7 +79,12 @@ export class DeviceMaker {
   }
 
   private foreignManufacturer(own: string): string {
-    const others = ['HUAWEI TECHNOLOGIES CO.,LTD', 'Realme Chongqing Mobile Telecommunications Corp.,Ltd.', 'Google, Inc.', 'Nothing Technology Limited'];
+    const others = [
+      'HUAWEI TECHNOLOGIES CO.,LTD',
+      'Realme Chongqing Mobile Telecommunications Corp.,Ltd.',
+      'Google, Inc.',
+      'Nothing Technology Limited',
+    ];
     return this.rand.pick(others.filter((name) => name !== own && this.prefixesOf.has(name)));
   }
 }

@@ -132,10 +132,12 @@ export class FieldWork<User> {
       tracking_id: trackingId,
       ...this.devices.scan(item.device, intent),
     });
-    if (this.rand.chance(FIELD_RATES.wrongTid)) await this.call('check', this.calls.check(operator, scanned('genuine', `${item.tracking_id}X`)));
+    if (this.rand.chance(FIELD_RATES.wrongTid))
+      await this.call('check', this.calls.check(operator, scanned('genuine', `${item.tracking_id}X`)));
     if (this.rand.chance(FIELD_RATES.otherHubTid)) {
       const elsewhere = this.shipment.filter((other) => other.hub_code !== item.hub_code);
-      if (elsewhere.length > 0) await this.call('check', this.calls.check(operator, scanned('genuine', this.rand.pick(elsewhere).tracking_id)));
+      if (elsewhere.length > 0)
+        await this.call('check', this.calls.check(operator, scanned('genuine', this.rand.pick(elsewhere).tracking_id)));
     }
 
     let scan = scanned(this.pickIntent());

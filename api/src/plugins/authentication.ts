@@ -20,9 +20,12 @@ declare module 'fastify' {
   }
 }
 
-export const authentication = fp(async (app) => {
-  app.decorateRequest('user');
-}, { name: 'authentication', dependencies: ['database'] });
+export const authentication = fp(
+  async (app) => {
+    app.decorateRequest('user');
+  },
+  { name: 'authentication', dependencies: ['database'] },
+);
 
 /** The console: the user behind the access cookie. */
 export async function requireSession(this: FastifyInstance, request: FastifyRequest): Promise<void> {

@@ -9,6 +9,9 @@ declare module 'fastify' {
   }
 }
 
-export const database = fp<{ db: Db }>(async (app, { db }) => {
-  app.decorate('db', db);
-}, { name: 'database' });
+export const database = fp<{ db: Db }>(
+  async (app, { db }) => {
+    app.decorate('db', db);
+  },
+  { name: 'database' },
+);

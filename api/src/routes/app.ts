@@ -25,7 +25,8 @@ const MAX_TRACKING_ID_LENGTH = 64;
 const MAX_TEXT_LENGTH = 128;
 
 /** Field staff: operators at the doorstep, executives and incharges at hubs, anyone of a return centre. */
-const canUseApp = (user: FieldUser) => user.role === 'operators' || user.role === 'executive' || user.role === 'incharge' || user.organization === 'RC';
+const canUseApp = (user: FieldUser) =>
+  user.role === 'operators' || user.role === 'executive' || user.role === 'incharge' || user.organization === 'RC';
 
 const scanText = (field: string, maxLength: number, options: { minLength?: number } = {}) =>
   Text({ missing: `${field} is required.`, maxLength: `${field} must be at most ${maxLength} characters.` }, { maxLength, ...options });
@@ -55,7 +56,12 @@ const ScanAnswer = Type.Object({
   found: Type.Object({ manufacturer: Nullable(Type.String()), model: Type.String() }),
 });
 
-const VerifyAnswer = Type.Object({ result: Type.Literal('passed'), title: Type.String(), description: Type.String(), tracking_id: Type.String() });
+const VerifyAnswer = Type.Object({
+  result: Type.Literal('passed'),
+  title: Type.String(),
+  description: Type.String(),
+  tracking_id: Type.String(),
+});
 
 const REFUSALS: Record<Exclude<RefusalCode, RefusedDevice>, (facts: ScanRefusal['facts']) => DomainError> = {
   'invalid-mac': () => new BadRequest('mac_address', 'mac_address must be a MAC address (12 hex digits).'),

@@ -59,7 +59,11 @@ export const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/user/get_role/',
-    { schema: { response: { 200: Type.Object({ user: Type.String(), role: Type.String(), hub_code: Type.Union([Type.String(), Type.Null()]) }) } } },
+    {
+      schema: {
+        response: { 200: Type.Object({ user: Type.String(), role: Type.String(), hub_code: Type.Union([Type.String(), Type.Null()]) }) },
+      },
+    },
     async (request) => {
       const { username, role, organization, groupCode } = request.user;
       return { user: username, role, hub_code: organization === 'hub' ? groupCode : null };

@@ -11,7 +11,10 @@ import { MessageAnswer, Text } from '../schemas';
 const MAX_BRAND_LENGTH = 128;
 
 const Brand = Type.Object({
-  brand: Text({ missing: 'brand is required.', maxLength: `brand must be at most ${MAX_BRAND_LENGTH} characters.` }, { maxLength: MAX_BRAND_LENGTH }),
+  brand: Text(
+    { missing: 'brand is required.', maxLength: `brand must be at most ${MAX_BRAND_LENGTH} characters.` },
+    { maxLength: MAX_BRAND_LENGTH },
+  ),
 });
 
 export const excludeListRoutes: FastifyPluginAsyncTypebox = async (app) => {

@@ -21,7 +21,12 @@ const PAGE_SIZE = 1000;
 /** A day of the range; a value of another type than text reads as a badly written day. */
 const ReportDay = (label: string) => {
   const form = `${label} must be a date in the form YYYY-MM-DD.`;
-  return Day({ missing: 'Both start and end dates are required', type: form, pattern: form, format: `${label} {value} is not a valid calendar date.` });
+  return Day({
+    missing: 'Both start and end dates are required',
+    type: form,
+    pattern: form,
+    format: `${label} {value} is not a valid calendar date.`,
+  });
 };
 
 const ReportRange = Type.Object({ start_date: ReportDay('Start date'), end_date: ReportDay('End date') });

@@ -109,7 +109,10 @@ export const uploadRoutes: FastifyPluginAsyncTypebox = async (app) => {
   function checkSameUpload(owner: { user_id: number; total_chunks: number }, userId: number, chunk: Chunk) {
     if (owner.user_id !== userId) throw new Forbidden('This upload_id belongs to an upload of another user.');
     if (owner.total_chunks !== chunk.totalChunks) {
-      throw new BadRequest('total_chunks', `total_chunks is ${chunk.totalChunks}, but earlier chunks of this upload said ${owner.total_chunks}.`);
+      throw new BadRequest(
+        'total_chunks',
+        `total_chunks is ${chunk.totalChunks}, but earlier chunks of this upload said ${owner.total_chunks}.`,
+      );
     }
   }
 

@@ -76,7 +76,8 @@ export const usersRoutes: FastifyPluginAsyncTypebox = async (app) => {
         const groupCode = request.body.group as string;
         const group = await db.kysely.selectFrom('groups').select(['id', 'organization']).where('code', '=', groupCode).executeTakeFirst();
         if (!group) throw new BadRequest('group', `Group "${groupCode}" does not exist.`);
-        if (group.organization !== organization) throw new BadRequest('group', `Group "${groupCode}" does not belong to organization ${organization}.`);
+        if (group.organization !== organization)
+          throw new BadRequest('group', `Group "${groupCode}" does not belong to organization ${organization}.`);
         groupId = group.id;
       }
 
@@ -132,12 +133,16 @@ export const usersRoutes: FastifyPluginAsyncTypebox = async (app) => {
     ['deactivate', 0],
     ['activate', 1],
   ] as const) {
-    app.post(`/user/${verb}_user/`, { config: USER_ACTION, schema: { body: UserAction, response: { 200: MessageAnswer } } }, async (request) => {
-      const actor = request.user;
-      const target = await targetOf(db, request.body.user_id, actor.id, verb, (role) => canManageUser(actor.role, role));
-      await db.kysely.updateTable('users').set({ is_active: active }).where('id', '=', target.id).execute();
-      if (!active) await revokeUserSessions(db, target.id);
-      return { message: `User ${target.username} ${verb}d successfully` };
-    });
+    app.post(
+      `/user/${verb}_user/`,
+      { config: USER_ACTION, schema: { body: UserAction, response: { 200: MessageAnswer } } },
+      async (request) => {
+        const actor = request.user;
+        const target = await targetOf(db, request.body.user_id, actor.id, verb, (role) => canManageUser(actor.role, role));
+        await db.kysely.updateTable('users').set({ is_active: active }).where('id', '=', target.id).execute();
+        if (!active) await revokeUserSessions(db, target.id);
+        return { message: `User ${target.username} ${verb}d successfully` };
+      },
+    );
   }
 };

@@ -17,7 +17,11 @@ const MAX_SEARCH_LENGTH = 100;
 const SEARCH_LIMIT = 50;
 
 /** A brand as the console reads it (Brand of @veritas/shared). */
-const BrandAnswer = Type.Object({ id: Type.Integer(), brand: Type.String(), white_labeled_brands: Type.Object({ data: Type.Array(Type.String()) }) });
+const BrandAnswer = Type.Object({
+  id: Type.Integer(),
+  brand: Type.String(),
+  white_labeled_brands: Type.Object({ data: Type.Array(Type.String()) }),
+});
 
 const SaveBrand = Type.Object({
   brand: Text(
@@ -32,9 +36,11 @@ const SaveBrand = Type.Object({
     }),
   ),
   // The console sends the brand's id when it saves a list, so saving an emptied list is not a create.
-  id: Type.Optional(Type.Union([Id('id must be the id of a brand (a positive integer).'), Type.Null()], {
-    errorMessages: { missing: 'id must be the id of a brand (a positive integer).' },
-  })),
+  id: Type.Optional(
+    Type.Union([Id('id must be the id of a brand (a positive integer).'), Type.Null()], {
+      errorMessages: { missing: 'id must be the id of a brand (a positive integer).' },
+    }),
+  ),
 });
 
 // A repeated ?search= arrives as a list: it is ignored, as an empty search.
@@ -66,7 +72,11 @@ export const whitelabelRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const rows = await db.kysely
       .selectFrom('brand_manufacturers')
       .select(['brand_id', 'manufacturer'])
-      .where('brand_id', 'in', brands.map((b) => b.id))
+      .where(
+        'brand_id',
+        'in',
+        brands.map((b) => b.id),
+      )
       .orderBy('brand_id')
       .orderBy('position')
       .execute();
@@ -110,7 +120,11 @@ export const whitelabelRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const duplicate = () => new Conflict('This brand already exists', { field: 'brand' });
     if (await exists()) throw duplicate();
     try {
-      const created = await db.kysely.insertInto('brands').values({ brand, brand_key: brandKey(brand) }).returning('id').executeTakeFirstOrThrow();
+      const created = await db.kysely
+        .insertInto('brands')
+        .values({ brand, brand_key: brandKey(brand) })
+        .returning('id')
+        .executeTakeFirstOrThrow();
       return { id: created.id, brand, white_labeled_brands: { data: [] } };
     } catch (error) {
       // Another request created it since the check: the unique brand_key refused this one.
@@ -161,13 +175,20 @@ export const whitelabelRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/api/get_manufacturer/',
-    { config, schema: { querystring: SearchQuery, response: { 200: Type.Array(Type.Object({ id: Type.Integer(), manufacturer: Type.String() })) } } },
+    {
+      config,
+      schema: { querystring: SearchQuery, response: { 200: Type.Array(Type.Object({ id: Type.Integer(), manufacturer: Type.String() })) } },
+    },
     async (request) => {
       const { search } = request.query;
       // The limit applies to the search as matched: trimmed, spaces collapsed (manufacturerKey).
       const needle = manufacturerKey(typeof search === 'string' ? search : '');
       if (needle.length > MAX_SEARCH_LENGTH) throw new BadRequest('search', `search must be at most ${MAX_SEARCH_LENGTH} characters.`);
-      const alphabetical = db.kysely.selectFrom('manufacturers').select(['id', 'manufacturer']).orderBy('manufacturer_key').limit(SEARCH_LIMIT);
+      const alphabetical = db.kysely
+        .selectFrom('manufacturers')
+        .select(['id', 'manufacturer'])
+        .orderBy('manufacturer_key')
+        .limit(SEARCH_LIMIT);
       if (!needle) return alphabetical.execute();
 
       // Names starting with the search are a range of the manufacturer_key index: a short search

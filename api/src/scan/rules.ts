@@ -45,7 +45,11 @@ export function expectedOf(item: ExpectedItem): { brand: string | null; model: s
 }
 
 /** Company names compare by their words: case and punctuation aside ('Apple, Inc.' → 'apple inc'). */
-const comparable = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+const comparable = (text: string) =>
+  text
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
 const compact = (text: string) => comparable(text).replace(/ /g, '');
 
 /** E007: the scanned model is the expected one, case and spacing ignored ('Galaxy S23' = 'galaxys23', not 'Galaxy S23+'). */
@@ -82,7 +86,8 @@ export function checkScan(facts: ScanFacts): CheckOutcome {
   const outcome = (result: CheckResult): CheckOutcome => ({ result, expected, found: { manufacturer, model: facts.scannedModel } });
 
   if (!item) return outcome('E001');
-  if (item.hubCode === null || operator.hubCode === null || item.hubCode.toLowerCase() !== operator.hubCode.toLowerCase()) return outcome('E002');
+  if (item.hubCode === null || operator.hubCode === null || item.hubCode.toLowerCase() !== operator.hubCode.toLowerCase())
+    return outcome('E002');
   if (item.isSubmitted && item.submittedById !== operator.id) return outcome('E003');
   if (facts.macCapturedBy !== null) return outcome('E004');
   // An expectation the shipment left empty cannot be contradicted.

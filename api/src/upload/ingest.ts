@@ -111,7 +111,12 @@ class Batch {
 
 async function hubCodes(db: Db): Promise<Map<string, string>> {
   const hubs = await db.kysely.selectFrom('groups').select('code').where('organization', '=', 'hub').execute();
-  return new Map(hubs.flatMap(({ code }) => [[code.toLowerCase(), code], [code, code]]));
+  return new Map(
+    hubs.flatMap(({ code }) => [
+      [code.toLowerCase(), code],
+      [code, code],
+    ]),
+  );
 }
 
 /**

@@ -15,10 +15,11 @@ const COLUMNS = [
   'created_date',
 ] as const;
 const REQUIRED_COLUMNS = ['tracking_id', 'hub_code'] as const;
-const TEXT_COLUMNS = ['device_brand', 'device_model_name', 'blind_brand', 'blind_model'] as const;
 const MAX_TEXT_LENGTH = 128;
 
 type Column = (typeof COLUMNS)[number];
+/** The free-text columns, kept exactly as sent. */
+type TextColumn = 'device_brand' | 'device_model_name' | 'blind_brand' | 'blind_model';
 /** Where each known column is in a record; -1 when the file lacks it. */
 export type ColumnPositions = Record<Column, number>;
 
@@ -40,7 +41,15 @@ export type RowCheck = { record: ShipmentRecord } | { errors: string[] };
 const TRACKING_ID = /^[A-Za-z0-9_-]+$/;
 const MAX_TRACKING_ID_LENGTH = 64;
 const isDeviceType = (value: string) => (DEVICE_TYPES as readonly string[]).includes(value);
-const BLINDPICK = new Map<string, Flag>([['true', 1], ['1', 1], ['yes', 1], ['false', 0], ['0', 0], ['no', 0], ['', 0]]);
+const BLINDPICK = new Map<string, Flag>([
+  ['true', 1],
+  ['1', 1],
+  ['yes', 1],
+  ['false', 0],
+  ['0', 0],
+  ['no', 0],
+  ['', 0],
+]);
 
 /** A value quoted in a message, shortened so a huge cell does not flood the answer. */
 function shown(value: string): string {
@@ -84,7 +93,7 @@ function cell(fields: string[], position: number): string {
  * An optional text column, given as sent (RFC 4180: spaces are part of a field): null when empty;
  * too long adds an error.
  */
-function optionalText(column: (typeof TEXT_COLUMNS)[number], text: string, errors: string[]): string | null {
+function optionalText(column: TextColumn, text: string, errors: string[]): string | null {
   if (text.length > MAX_TEXT_LENGTH && characters(text) > MAX_TEXT_LENGTH) {
     errors.push(`${column} is longer than ${MAX_TEXT_LENGTH} characters (${characters(text)})`);
   }
@@ -100,7 +109,8 @@ export function checkRow(fields: string[], columns: ColumnPositions, hubs: Map<s
 
   const trackingId = cell(fields, columns.tracking_id);
   if (!trackingId) errors.push('tracking_id is required');
-  else if (trackingId.length > MAX_TRACKING_ID_LENGTH) errors.push(`tracking_id ${shown(trackingId)} is longer than ${MAX_TRACKING_ID_LENGTH} characters`);
+  else if (trackingId.length > MAX_TRACKING_ID_LENGTH)
+    errors.push(`tracking_id ${shown(trackingId)} is longer than ${MAX_TRACKING_ID_LENGTH} characters`);
   else if (!TRACKING_ID.test(trackingId)) errors.push(`tracking_id ${shown(trackingId)} may only contain letters, digits, '-' and '_'`);
 
   const hubCode = cell(fields, columns.hub_code);

@@ -66,7 +66,7 @@ export class Utf8Text {
   /** Decodes each line on its own, marking the lines that are not UTF-8. */
   private byLine(bytes: Uint8Array): string {
     const pieces: string[] = [];
-    for (let start = 0; start < bytes.length; ) {
+    for (let start = 0; start < bytes.length;) {
       const newline = bytes.indexOf(LF, start);
       const end = newline === -1 ? bytes.length : newline + 1;
       const line = bytes.subarray(start, end);

@@ -50,7 +50,10 @@ export function mockApi(): MockApi {
       config,
     };
     requests.push(request);
-    const handler = handlers.get(routeKey(request.method, request.url)) ?? [404, { detail: `No mock for ${request.method} ${request.url}` }];
+    const handler = handlers.get(routeKey(request.method, request.url)) ?? [
+      404,
+      { detail: `No mock for ${request.method} ${request.url}` },
+    ];
     const [status, body] = typeof handler === 'function' ? await handler(request) : handler;
     const response: AxiosResponse = { status, statusText: String(status), data: body, headers: {}, config, request: {} };
     if (status >= 200 && status < 300) return response;

@@ -27,7 +27,9 @@ function OpenModal({ title, onClose, children, className }: Omit<ModalProps, 'op
   const closeRef = useRef<HTMLButtonElement>(null);
   // Read at event time so a parent re-rendering with a new onClose does not re-run the effect.
   const onCloseRef = useRef(onClose);
-  onCloseRef.current = onClose;
+  useLayoutEffect(() => {
+    onCloseRef.current = onClose;
+  });
 
   // A layout effect: the dialog opens before the first paint, and closes while still in the page.
   useLayoutEffect(() => {

@@ -16,7 +16,10 @@ function Harness({ askCurrent = true, path = 'user/change_password/', showDone =
   const [open, setOpen] = useState(true);
   const [done, setDone] = useState<string | null>(null);
   const send = async ({ current, password }: NewPasswords) => {
-    const { data } = await http.post<{ message: string }>(path, askCurrent ? { current_password: current, new_password: password } : { user_id: 7, new_password: password });
+    const { data } = await http.post<{ message: string }>(
+      path,
+      askCurrent ? { current_password: current, new_password: password } : { user_id: 7, new_password: password },
+    );
     if (showDone) setDone(data.message);
   };
   return open ? (
@@ -53,7 +56,8 @@ describe('PasswordDialog', () => {
     expect(field('Current password')).toHaveAttribute('autocomplete', 'current-password');
     expect(field('New password')).toHaveAttribute('autocomplete', 'new-password');
     expect(field('Confirm new password')).toHaveAttribute('autocomplete', 'new-password');
-    for (const name of ['Current password', 'New password', 'Confirm new password']) expect(field(name)).toHaveAttribute('type', 'password');
+    for (const name of ['Current password', 'New password', 'Confirm new password'])
+      expect(field(name)).toHaveAttribute('type', 'password');
     expect(field('New password')).toHaveAccessibleDescription('At least 8 characters, not the username and not a commonly used password.');
     expect(field('Current password')).toHaveFocus();
   });
@@ -69,10 +73,30 @@ describe('PasswordDialog', () => {
   test.each([
     ['the current password missing', {}, 'Enter your current password', 'Current password'],
     ['the new password missing', { current: 'Old-Pass-1' }, 'Enter a new password', 'New password'],
-    ['a short new password', { current: 'Old-Pass-1', password: 'Ab#1', confirm: 'Ab#1' }, 'Password must be at least 8 characters', 'New password'],
-    ['the username as new password', { current: 'Old-Pass-1', password: 'ASHA_BLR', confirm: 'ASHA_BLR' }, 'Password must not be the username', 'New password'],
-    ['a common new password', { current: 'Old-Pass-1', password: 'Password123', confirm: 'Password123' }, 'This password is too common: choose one that is harder to guess', 'New password'],
-    ['a confirmation that differs', { current: 'Old-Pass-1', password: 'Fresh-Pass-42', confirm: 'Fresh-Pass-24' }, 'The new passwords do not match', 'Confirm new password'],
+    [
+      'a short new password',
+      { current: 'Old-Pass-1', password: 'Ab#1', confirm: 'Ab#1' },
+      'Password must be at least 8 characters',
+      'New password',
+    ],
+    [
+      'the username as new password',
+      { current: 'Old-Pass-1', password: 'ASHA_BLR', confirm: 'ASHA_BLR' },
+      'Password must not be the username',
+      'New password',
+    ],
+    [
+      'a common new password',
+      { current: 'Old-Pass-1', password: 'Password123', confirm: 'Password123' },
+      'This password is too common: choose one that is harder to guess',
+      'New password',
+    ],
+    [
+      'a confirmation that differs',
+      { current: 'Old-Pass-1', password: 'Fresh-Pass-42', confirm: 'Fresh-Pass-24' },
+      'The new passwords do not match',
+      'Confirm new password',
+    ],
   ])('%s: the message, the field marked and focused, nothing sent', async (_case, values, message, invalidField) => {
     render(<Harness />);
     await screen.findByRole('dialog');
@@ -91,7 +115,10 @@ describe('PasswordDialog', () => {
     await fill({ current: 'Old-Pass-1', password: 'Fresh-Pass-42', confirm: 'Fresh-Pass-42' });
     await submit();
     await waitFor(() => expect(api.requestsTo('POST user/change_password/')).toHaveLength(1));
-    expect(api.requestsTo('POST user/change_password/')[0]!.body).toEqual({ current_password: 'Old-Pass-1', new_password: 'Fresh-Pass-42' });
+    expect(api.requestsTo('POST user/change_password/')[0]!.body).toEqual({
+      current_password: 'Old-Pass-1',
+      new_password: 'Fresh-Pass-42',
+    });
   });
 
   test("a refusal shows the server's message on the field it names; the form keeps its values and can be sent again", async () => {

@@ -18,7 +18,16 @@ function serverField(error: unknown): Field | undefined {
   return typeof field === 'string' ? SERVER_FIELDS[field] : undefined;
 }
 
-export default function PasswordDialogContent({ title, username, askCurrent = false, submitLabel, onSubmit, failedText, done, onClose }: PasswordDialogProps) {
+export default function PasswordDialogContent({
+  title,
+  username,
+  askCurrent = false,
+  submitLabel,
+  onSubmit,
+  failedText,
+  done,
+  onClose,
+}: PasswordDialogProps) {
   const id = useId();
   const [values, setValues] = useState<Record<Field, string>>({ current: '', password: '', confirm: '' });
   const [shown, setShown] = useState(false);

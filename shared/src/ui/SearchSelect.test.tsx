@@ -165,7 +165,10 @@ describe('SearchSelect with server-side search (onInputChange, filterOptions={fa
   });
 
   test('options answered for the typed text can be chosen by keyboard', async () => {
-    const found = { b: [{ value: 'BOM02', label: 'BOM02' }], bo: [{ value: 'BOM02', label: 'BOM02' }] } as Record<string, SearchSelectProps['options']>;
+    const found = { b: [{ value: 'BOM02', label: 'BOM02' }], bo: [{ value: 'BOM02', label: 'BOM02' }] } as Record<
+      string,
+      SearchSelectProps['options']
+    >;
     function ServerHarness({ onValue }: { onValue: (v: string | null) => void }) {
       const [results, setResults] = useState<SearchSelectProps['options']>([]);
       return <Harness options={results} filterOptions={false} onInputChange={(text) => setResults(found[text] ?? [])} onValue={onValue} />;

@@ -34,38 +34,47 @@ export default function SearchSelectCombobox({
     return needle && filterOptions ? options.filter((o) => o.label.toLowerCase().includes(needle)) : [...options];
   }, [options, filter, filterOptions]);
 
-  const { isOpen, highlightedIndex, getLabelProps, getInputProps, getToggleButtonProps, getMenuProps, getItemProps, selectItem, setInputValue } =
-    useCombobox<SelectOption>({
-      id,
-      items,
-      selectedItem,
-      itemToString: (item) => item?.label ?? '',
-      itemToKey: (item) => item?.value,
-      onSelectedItemChange: ({ selectedItem: item }) => onChange(item?.value ?? null),
-      onInputValueChange: ({ inputValue, type }) => {
-        const typed = type === useCombobox.stateChangeTypes.InputChange;
-        setFilter(typed ? (inputValue ?? '') : '');
-        if (!typed) return;
-        onInputChange?.(inputValue ?? '');
-        if (!filterOptions && selectedItem) onChange(null);
-      },
-      // A selection cleared while the menu is open was cleared by typing (above): the typed text stays.
-      stateReducer: (state, { type, changes }) =>
-        type === useCombobox.stateChangeTypes.ControlledPropUpdatedSelectedItem && !filterOptions && state.isOpen
-          ? { ...changes, inputValue: state.inputValue }
-          : changes,
-      onIsOpenChange: ({ isOpen: open }) => {
-        if (!open) {
-          setFilter('');
-          return;
-        }
-        const rect = rootRef.current?.getBoundingClientRect();
-        if (rect) {
-          const below = window.innerHeight - rect.bottom;
-          setOpenUpwards(below < minMenuHeight && rect.top > below);
-        }
-      },
-    });
+  const {
+    isOpen,
+    highlightedIndex,
+    getLabelProps,
+    getInputProps,
+    getToggleButtonProps,
+    getMenuProps,
+    getItemProps,
+    selectItem,
+    setInputValue,
+  } = useCombobox<SelectOption>({
+    id,
+    items,
+    selectedItem,
+    itemToString: (item) => item?.label ?? '',
+    itemToKey: (item) => item?.value,
+    onSelectedItemChange: ({ selectedItem: item }) => onChange(item?.value ?? null),
+    onInputValueChange: ({ inputValue, type }) => {
+      const typed = type === useCombobox.stateChangeTypes.InputChange;
+      setFilter(typed ? (inputValue ?? '') : '');
+      if (!typed) return;
+      onInputChange?.(inputValue ?? '');
+      if (!filterOptions && selectedItem) onChange(null);
+    },
+    // A selection cleared while the menu is open was cleared by typing (above): the typed text stays.
+    stateReducer: (state, { type, changes }) =>
+      type === useCombobox.stateChangeTypes.ControlledPropUpdatedSelectedItem && !filterOptions && state.isOpen
+        ? { ...changes, inputValue: state.inputValue }
+        : changes,
+    onIsOpenChange: ({ isOpen: open }) => {
+      if (!open) {
+        setFilter('');
+        return;
+      }
+      const rect = rootRef.current?.getBoundingClientRect();
+      if (rect) {
+        const below = window.innerHeight - rect.bottom;
+        setOpenUpwards(below < minMenuHeight && rect.top > below);
+      }
+    },
+  });
 
   // downshift shows a new `value` by comparing it with its own record of the selection, which a
   // menu event handled in the same render as the parent's update overwrites (the input then kept

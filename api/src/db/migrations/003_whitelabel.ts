@@ -14,7 +14,10 @@ const BATCH_ROWS = 2000;
 
 async function insertInBatches(db: Kysely<any>, table: string, rows: Record<string, unknown>[]): Promise<void> {
   for (let start = 0; start < rows.length; start += BATCH_ROWS) {
-    await db.insertInto(table).values(rows.slice(start, start + BATCH_ROWS)).execute();
+    await db
+      .insertInto(table)
+      .values(rows.slice(start, start + BATCH_ROWS))
+      .execute();
   }
 }
 

@@ -16,7 +16,11 @@ export function loginThrottle(engine: Engine): Migration {
         .addColumn('failed_at', 'text', (c) => c.notNull())
         .execute();
       // The pair rule, the address rule, and the deletion of failures older than the window.
-      await db.schema.createIndex('login_failures_pair').on('login_failures').columns(['client_address', 'username', 'failed_at']).execute();
+      await db.schema
+        .createIndex('login_failures_pair')
+        .on('login_failures')
+        .columns(['client_address', 'username', 'failed_at'])
+        .execute();
       await db.schema.createIndex('login_failures_address').on('login_failures').columns(['client_address', 'failed_at']).execute();
       await db.schema.createIndex('login_failures_failed_at').on('login_failures').column('failed_at').execute();
     },
