@@ -4,7 +4,7 @@ import crypto from 'node:crypto';
 import { readOuiRegistry } from '../src/db/oui-registry';
 import { DeviceMaker } from '../src/field/devices';
 import { FieldWork, type CallResult, type FieldCalls, type FieldStaff, type Tally } from '../src/field/fieldWork';
-import { seededRandom } from '../src/field/random';
+import { seededRandom } from '@veritas/shared/testing/records';
 import { makeShipment, shipmentCsv } from '../src/field/shipment';
 import { WebClient, uploadCsv } from './webClient';
 

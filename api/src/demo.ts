@@ -12,7 +12,7 @@ import { nowIso } from './db/schema';
 import { WHITE_LABELS } from './field/catalogue';
 import { DeviceMaker } from './field/devices';
 import { FieldWork, type Clock, type FieldCalls } from './field/fieldWork';
-import { seededRandom, type Random } from './field/random';
+import { seededRandom, type RandomSource } from '@veritas/shared/testing/records';
 import { makeShipment, shipmentCsv } from './field/shipment';
 import { ScanRefusal, checkDevice, fieldUserOf, submitDevice, verifyAtHub, verifyAtRc, type FieldUser } from './scan/engine';
 import { ingestUpload } from './upload/ingest';
@@ -123,7 +123,7 @@ const engineCalls = (db: Db): FieldCalls<FieldUser> => {
 };
 
 /** Steps hours to days apart; a step that would fall after `now` has not happened yet. */
-function simulatedClock(rand: Random, now: number): Clock {
+function simulatedClock(rand: RandomSource, now: number): Clock {
   const delayHours = { submit: [0.5, 36], verify_hub: [1, 48], verify_rc: [6, 72] } as const;
   return (_item, step, previous) => {
     const [least, spread] = delayHours[step];

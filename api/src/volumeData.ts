@@ -4,12 +4,11 @@
 // The records come from the generator the console's tests build theirs with
 // (@veritas/shared/testing/records); this stores them, usernames turned into user ids.
 import type { DeviceRecord, UserRef } from '@veritas/shared/domain';
-import { volumeRecord, type VolumeHub, type VolumeOptions } from '@veritas/shared/testing/records';
+import { seededRandom, volumeRecord, type VolumeHub, type VolumeOptions } from '@veritas/shared/testing/records';
 import { sql } from 'kysely';
 import type { Db, DeviceRecordsTable } from './db/schema';
 import { seedDemoOrganization } from './demo';
 import { CATALOGUE } from './field/catalogue';
-import { seededRandom } from './field/random';
 
 /** The demo's hubs, each with its operator, its verifier and the return centre that detaches its devices. */
 const HUBS: readonly VolumeHub[] = [

@@ -4,7 +4,7 @@ import { readOuiRegistry } from '../src/db/oui-registry';
 import { CATALOGUE } from '../src/field/catalogue';
 import { DeviceMaker } from '../src/field/devices';
 import { FIELD_RATES, FieldWork, type CallResult, type Clock, type FieldCalls, type ShipmentItem } from '../src/field/fieldWork';
-import { seededRandom } from '../src/field/random';
+import { seededRandom } from '@veritas/shared/testing/records';
 import { makeShipment, shipmentCsv } from '../src/field/shipment';
 import { CsvRecordReader } from '../src/upload/csvRecords';
 import { checkRow, readHeader } from '../src/upload/shipmentRows';

@@ -2,7 +2,7 @@
 // IDs, and the ways a scan goes wrong (a MAC already captured, an unknown or foreign manufacturer,
 // another model). Shared by the demo data and the simulator, so both meet the rules alike.
 import type { CatalogueDevice } from './catalogue';
-import type { Random } from './random';
+import type { RandomSource } from '@veritas/shared/testing/records';
 
 /** What a scan is meant to show; the engine's rules decide the actual result. */
 export type ScanIntent = 'genuine' | 'duplicate-mac' | 'unknown-manufacturer' | 'foreign-manufacturer' | 'other-model';
@@ -13,7 +13,7 @@ export interface ScannedDevice {
   hardware_id: string;
 }
 
-const hex = (rand: Random, digits: number) => {
+const hex = (rand: RandomSource, digits: number) => {
   let text = '';
   for (let i = 0; i < digits; i++) text += '0123456789ABCDEF'[Math.floor(rand.next() * 16)];
   return text;
@@ -29,7 +29,7 @@ export class DeviceMaker {
   /** `prefixes`: the registry's [hex prefix, organization] assignments. */
   constructor(
     prefixes: Iterable<readonly [prefix: string, manufacturer: string]>,
-    private readonly rand: Random,
+    private readonly rand: RandomSource,
   ) {
     for (const [prefix, manufacturer] of prefixes) {
       const list = this.prefixesOf.get(manufacturer) ?? [];

@@ -4,7 +4,7 @@
 // simulated clock, the simulator over HTTP in real time: the same steps through the same rules.
 import type { CatalogueDevice } from './catalogue';
 import type { DeviceMaker, ScanIntent, ScannedDevice } from './devices';
-import type { Random } from './random';
+import type { RandomSource } from '@veritas/shared/testing/records';
 
 export interface ShipmentItem {
   tracking_id: string;
@@ -93,7 +93,7 @@ export class FieldWork<User> {
     private readonly calls: FieldCalls<User>,
     private readonly staff: FieldStaff<User>,
     private readonly devices: DeviceMaker,
-    private readonly rand: Random,
+    private readonly rand: RandomSource,
     private readonly clock: Clock,
     /** Items of every hub, for the scans of another hub's item. */
     private readonly shipment: readonly ShipmentItem[],

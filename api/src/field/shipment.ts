@@ -2,7 +2,7 @@
 // api/upload/ (docs/csv.md#shipment-upload).
 import { CATALOGUE } from './catalogue';
 import type { ShipmentItem } from './fieldWork';
-import type { Random } from './random';
+import type { RandomSource } from '@veritas/shared/testing/records';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Share of items that name the device only by a blind brand and model. */
@@ -18,7 +18,7 @@ export interface ShipmentOptions {
   spanDays: number;
 }
 
-export function makeShipment(rand: Random, { count, hubs, prefix, now, spanDays }: ShipmentOptions): ShipmentItem[] {
+export function makeShipment(rand: RandomSource, { count, hubs, prefix, now, spanDays }: ShipmentOptions): ShipmentItem[] {
   const items: ShipmentItem[] = [];
   for (let i = 0; i < count; i++) {
     items.push({

@@ -1,16 +1,9 @@
 import { recordStatus } from '../records';
-import { makeRecord, volumeRecord, type RandomSource, type VolumeOptions } from './records';
-
-/** A small seeded source (an LCG), enough to draw a repeatable volume. */
-function lcg(seed: number): RandomSource {
-  let state = seed;
-  const next = () => (state = (state * 9301 + 49297) % 233280) / 233280;
-  return { next, pick: (items) => items[Math.floor(next() * items.length)]! };
-}
+import { makeRecord, seededRandom, volumeRecord, type VolumeOptions } from './records';
 
 const NOW = Date.parse('2026-05-01T12:00:00Z');
 const options = (seed = 1): VolumeOptions => ({
-  rand: lcg(seed),
+  rand: seededRandom(seed),
   now: NOW,
   hubs: [
     { code: 'BLR01', operator: 'wm_blr', verifier: 'exec_blr', rc: 'rc_south' },
