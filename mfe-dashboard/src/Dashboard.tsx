@@ -83,7 +83,7 @@ function RankTable({ caption, nameHeader, rows }: { caption: string; nameHeader:
 function Tile({ label, value, testId }: { label: string; value: string; testId: string }) {
   return (
     <div className="vx-card db-tile">
-      <span className="db-tile__label">{label}</span>
+      <span className="vx-caption">{label}</span>
       <span className="db-tile__value" data-testid={testId}>
         {value}
       </span>

@@ -56,7 +56,7 @@ export function DeviceTable({ rows, onShowDetails }: DeviceTableProps) {
     <div ref={scrollRef} className="dl-scroll" data-testid="device-table-scroll">
       <div className="dl-table" role="table" aria-label="Devices" aria-rowcount={rows.length + 1}>
         <div className="dl-head" role="rowgroup">
-          <div className="dl-row dl-row--head" role="row" aria-rowindex={1}>
+          <div className="dl-row dl-row--head vx-caption" role="row" aria-rowindex={1}>
             {COLUMNS.map((name) => (
               <div key={name} className="dl-cell" role="columnheader">
                 {name}

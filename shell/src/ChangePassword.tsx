@@ -2,6 +2,7 @@
 // The server ends the user's other sessions and app tokens; this one stays signed in.
 import { http, PasswordDialog, useSession, type NewPasswords } from '@veritas/shared';
 import { useState } from 'react';
+import { TopBarIcon } from './TopBarIcon';
 
 const MESSAGES = {
   changed: 'Your password has been changed.',
@@ -26,20 +27,10 @@ export function ChangePassword() {
   return (
     <>
       <button type="button" className="vx-btn vx-btn-icon shell-password" title="Change password" onClick={() => setOpen(true)}>
-        <svg
-          viewBox="0 0 24 24"
-          width="20"
-          height="20"
-          aria-hidden="true"
-          fill="none"
-          stroke="currentColor"
-          strokeWidth="2"
-          strokeLinecap="round"
-          strokeLinejoin="round"
-        >
+        <TopBarIcon>
           <circle cx="7.5" cy="15.5" r="4.5" />
           <path d="M10.7 12.3 21 2M16 7l3 3M14 9l2 2" />
-        </svg>
+        </TopBarIcon>
         <span className="shell-password-label">Change password</span>
       </button>
       {open && (

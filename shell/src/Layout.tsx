@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { Link, Outlet, useNavigate } from '@veritas/shared';
 import { ChangePassword } from './ChangePassword';
 import { MenuDropdown } from './MenuDropdown';
+import { TopBarIcon } from './TopBarIcon';
 import { downloadApk } from './remotes';
 
 const COMMANDS: Record<MenuCommand, () => Promise<void>> = { downloadApk };
@@ -52,19 +53,9 @@ export function Layout() {
           {role && <span className="shell-role">{roleLabel(role)}</span>}
           <ChangePassword />
           <button type="button" className="vx-btn vx-btn-icon" aria-label="Logout" title="Logout" onClick={() => void signOut()}>
-            <svg
-              viewBox="0 0 24 24"
-              width="20"
-              height="20"
-              aria-hidden="true"
-              fill="none"
-              stroke="currentColor"
-              strokeWidth="2"
-              strokeLinecap="round"
-              strokeLinejoin="round"
-            >
+            <TopBarIcon>
               <path d="M9 21H5a2 2 0 0 1-2-2V5a2 2 0 0 1 2-2h4M16 17l5-5-5-5M21 12H9" />
-            </svg>
+            </TopBarIcon>
           </button>
         </div>
       </header>
