@@ -23,14 +23,17 @@ import { uploadRoutes } from './routes/upload';
 import { usersRoutes } from './routes/users';
 import { whitelabelRoutes } from './routes/whitelabel';
 import { validatorCompiler } from './schemas';
+import { SERVER_FEATURES, type ServerFeature } from '@veritas/shared/domain';
 
 export interface ApiOptions {
   db: Db;
   /** The mobile app package file, when one is configured. */
   apkPath?: string;
+  /** Calls beyond the spec's that this server offers and announces in user/get_role/; default all. */
+  features?: readonly ServerFeature[];
 }
 
-export async function api(app: FastifyInstance, { db, apkPath }: ApiOptions) {
+export async function api(app: FastifyInstance, { db, apkPath, features = SERVER_FEATURES }: ApiOptions) {
   // The API answers JSON and files, never pages: nothing in an answer may load, run or be framed.
   await app.register(helmet, {
     contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
@@ -66,7 +69,7 @@ export async function api(app: FastifyInstance, { db, apkPath }: ApiOptions) {
   // The console's signed-in user (access cookie).
   await app.register(async (signedIn) => {
     signedIn.addHook('preValidation', requireSession);
-    await signedIn.register(sessionRoutes);
+    await signedIn.register(sessionRoutes, { features });
     await signedIn.register(usersRoutes);
     await signedIn.register(groupsRoutes);
     await signedIn.register(passwordRoutes);

@@ -1,6 +1,7 @@
 // createServer: the API ready to listen, over the configured database.
 import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { SERVER_FEATURES } from '@veritas/shared/domain';
 import { api } from './app';
 import { API_PREFIX } from './auth/cookies';
 import { ensureAdmin } from './bootstrap';
@@ -21,6 +22,11 @@ export interface ServerOptions {
   logger?: boolean;
   /** The mobile app package served by user/download_apk/. Env VERITAS_APK_PATH; unset, that route answers 404. */
   apkPath?: string;
+  /**
+   * Offer only the spec's calls: no server-side pick list pages or dashboard figures, so the
+   * console falls back to api/get_status/. Env VERITAS_SPEC_ONLY (anything but '0' turns it on).
+   */
+  specOnly?: boolean;
 }
 
 export interface VeritasServer {
@@ -40,6 +46,7 @@ function resolve(options: ServerOptions, env: NodeJS.ProcessEnv) {
     adminPassword: options.adminPassword ?? nonEmpty(env.VERITAS_ADMIN_PASSWORD),
     logger: options.logger ?? true,
     apkPath: apkPath === undefined ? undefined : path.resolve(process.cwd(), apkPath),
+    specOnly: options.specOnly ?? (nonEmpty(env.VERITAS_SPEC_ONLY) !== undefined && env.VERITAS_SPEC_ONLY !== '0'),
   };
 }
 
@@ -66,7 +73,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Veritas
 
   const app = Fastify({ logger: config.logger });
   app.addHook('onClose', () => db.kysely.destroy());
-  await app.register(api, { prefix: API_PREFIX, db, apkPath: config.apkPath });
+  await app.register(api, { prefix: API_PREFIX, db, apkPath: config.apkPath, features: config.specOnly ? [] : SERVER_FEATURES });
   return { app, close: () => app.close() };
 }
 

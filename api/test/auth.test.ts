@@ -1,6 +1,7 @@
 // Sign-in, its throttling, sessions and request-forgery protection (docs/sessions.md).
 import { ADDRESS_MAX_FAILURES, FAILURE_WINDOW_MS, PAIR_MAX_FAILURES } from '../src/auth/loginThrottle';
-import { ADMIN_PASSWORD, ADMIN_USERNAME, PASSWORD, build, type Answer, type Client } from './support/build';
+import { SERVER_FEATURES } from '@veritas/shared/domain';
+import { ADMIN_PASSWORD, ADMIN_USERNAME, PASSWORD, build, signIn, type Answer, type Client } from './support/build';
 
 const OFFICE = ['office1', 'office2', 'office3', 'office4', 'office5'];
 
@@ -208,6 +209,25 @@ describe('logout', () => {
       headers: { cookie: `veritas_refresh=${refresh}; XSRF-TOKEN=t`, 'x-xsrf-token': 't' },
     });
     expect(refreshed.status).toBe(401);
+  });
+});
+
+describe('server features (docs/architecture.md#server-features)', () => {
+  test("get_role's answer names the calls offered beyond the spec: all of them by default", async () => {
+    const client = await api.signIn('exec1');
+    expect((await client.get('user/get_role/')).body.features).toEqual([...SERVER_FEATURES]);
+  });
+
+  test('a server started with specOnly names none, so the console reads get_status', async () => {
+    const server = await api.start({ specOnly: true });
+    try {
+      const client = await signIn(server.url, 'exec1');
+      const answer = await client.get('user/get_role/');
+      expect(answer.status).toBe(200);
+      expect(answer.body).toMatchObject({ user: 'exec1', role: 'executive', features: [] });
+    } finally {
+      await server.close();
+    }
   });
 });
 

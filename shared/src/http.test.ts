@@ -221,6 +221,21 @@ describe('session helpers', () => {
     expect(useSession.getState()).toMatchObject({ user: 'ravi', role: 'incharge', hubCode: 'DEL02', isAuthenticated: true });
   });
 
+  test("loadSession keeps the server's features it knows, and none when the answer has none (a server that follows the spec alone)", async () => {
+    api
+      .on('GET user/is_LoggedIn/', [200, {}])
+      .on('GET user/get_role/', [
+        200,
+        { user: 'ravi', role: 'admin', hub_code: null, features: ['device-pages', 'time-travel', 'dashboard-figures'] },
+      ]);
+    await loadSession();
+    expect(useSession.getState().features).toEqual(['device-pages', 'dashboard-figures']);
+
+    api.on('GET user/get_role/', [200, { user: 'ravi', role: 'admin', hub_code: null }]);
+    await loadSession();
+    expect(useSession.getState().features).toEqual([]);
+  });
+
   test('loadSession clears the store when the logged-in check fails and does not ask for the role', async () => {
     window.history.pushState({}, '', '/login');
     api.on('GET user/is_LoggedIn/', [401, {}]);

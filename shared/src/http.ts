@@ -1,6 +1,6 @@
 import axios, { isAxiosError, type InternalAxiosRequestConfig } from 'axios';
 import { useSession } from './session';
-import type { RoleResponse } from './types';
+import { SERVER_FEATURES, type RoleResponse } from './types';
 
 /**
  * The one HTTP client of the console (docs/architecture.md#request-flow): every call goes under
@@ -133,7 +133,12 @@ export async function checkLoggedIn(): Promise<boolean> {
 export async function loadRole(): Promise<void> {
   try {
     const { data } = await http.get<RoleResponse>('user/get_role/');
-    useSession.getState().setSession({ user: data.user, role: data.role, hubCode: data.hub_code ?? null });
+    useSession.getState().setSession({
+      user: data.user,
+      role: data.role,
+      hubCode: data.hub_code ?? null,
+      features: (data.features ?? []).filter((feature) => SERVER_FEATURES.includes(feature)),
+    });
   } catch (error) {
     console.error('Could not load the role of the signed-in user', error);
     useSession.getState().setSession({ user: null, role: null, hubCode: null });

@@ -1,18 +1,18 @@
 import { create, type StoreApi, type UseBoundStore } from 'zustand';
-import type { Role, Session } from './types';
+import type { Role, ServerFeature, Session } from './types';
 
 export interface SessionState extends Session {
   /** `role` is null when the role could not be fetched: the user is signed in but sees only what every role sees. */
-  setSession(session: { user: string | null; role: Role | null; hubCode: string | null }): void;
+  setSession(session: { user: string | null; role: Role | null; hubCode: string | null; features?: readonly ServerFeature[] }): void;
   clearSession(): void;
 }
 
-const signedOut: Session = { user: null, role: null, hubCode: null, isAuthenticated: false };
+const signedOut: Session = { user: null, role: null, hubCode: null, features: [], isAuthenticated: false };
 
 function createSessionStore() {
   return create<SessionState>()((set) => ({
     ...signedOut,
-    setSession: ({ user, role, hubCode }) => set({ user, role, hubCode, isAuthenticated: true }),
+    setSession: ({ user, role, hubCode, features = [] }) => set({ user, role, hubCode, features, isAuthenticated: true }),
     clearSession: () => set(signedOut),
   }));
 }

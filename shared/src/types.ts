@@ -4,10 +4,21 @@ export type Role = 'operators' | 'executive' | 'incharge' | 'central_ops' | 'adm
 
 export type Organization = 'hub' | 'RC';
 
+/**
+ * Calls a server offers beyond the spec's (docs/architecture.md#server-features), learnt from
+ * user/get_role/: 'device-pages' (the pick list a page at a time) and 'dashboard-figures' (the
+ * dashboard's figures computed by the server). Without them the console reads api/get_status/.
+ */
+export type ServerFeature = 'device-pages' | 'dashboard-figures';
+
+export const SERVER_FEATURES: readonly ServerFeature[] = ['device-pages', 'dashboard-figures'];
+
 export interface Session {
   user: string | null;
   role: Role | null;
   hubCode: string | null;
+  /** What the server offers beyond the spec; empty for a server that follows the spec alone. */
+  features: readonly ServerFeature[];
   isAuthenticated: boolean;
 }
 
@@ -20,6 +31,8 @@ export interface RoleResponse {
   user: string;
   role: Role;
   hub_code: string | null;
+  /** Not in the spec's answer: a server that follows the spec alone leaves it out. */
+  features?: ServerFeature[];
 }
 
 export type DeviceType = 'smarttv' | 'laptop' | 'tablet' | 'mobile' | 'truewireless';

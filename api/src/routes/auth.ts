@@ -8,6 +8,7 @@ import { Credentials, signInUser } from '../auth/signIn';
 import { Unauthorized } from '../errors';
 import { canUseWeb } from '../roles';
 import { MessageAnswer } from '../schemas';
+import type { ServerFeature } from '@veritas/shared/domain';
 
 /** Public: they read only credentials or the session cookies. */
 export const signInRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -51,7 +52,7 @@ export const signInRoutes: FastifyPluginAsyncTypebox = async (app) => {
 };
 
 /** For a signed-in scope (requireSession). */
-export const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
+export const sessionRoutes: FastifyPluginAsyncTypebox<{ features: readonly ServerFeature[] }> = async (app, { features }) => {
   // Also how the console receives its XSRF cookie before signing in: a GET answered 401 carries it.
   app.get('/user/is_LoggedIn/', { schema: { response: { 200: Type.Object({ is_logged_in: Type.Literal(true) }) } } }, async () => ({
     is_logged_in: true as const,
@@ -61,12 +62,20 @@ export const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/user/get_role/',
     {
       schema: {
-        response: { 200: Type.Object({ user: Type.String(), role: Type.String(), hub_code: Type.Union([Type.String(), Type.Null()]) }) },
+        response: {
+          200: Type.Object({
+            user: Type.String(),
+            role: Type.String(),
+            hub_code: Type.Union([Type.String(), Type.Null()]),
+            // Beyond the spec's answer: how the console learns which further calls it may use.
+            features: Type.Array(Type.String()),
+          }),
+        },
       },
     },
     async (request) => {
       const { username, role, organization, groupCode } = request.user;
-      return { user: username, role, hub_code: organization === 'hub' ? groupCode : null };
+      return { user: username, role, hub_code: organization === 'hub' ? groupCode : null, features: [...features] };
     },
   );
 };
