@@ -201,7 +201,7 @@ describe('demo data', () => {
       else expect(answer.body).toEqual({ is_webview: user.role !== 'operators', role: user.role });
     }
     const incharge = await api.signIn('incharge_blr', DEMO_PASSWORD);
-    expect((await incharge.get('user/get_role/')).body).toEqual({ user: 'incharge_blr', role: 'incharge', hub_code: 'BLR01' });
+    expect((await incharge.get('user/get_role/')).body).toMatchObject({ user: 'incharge_blr', role: 'incharge', hub_code: 'BLR01' });
   });
 
   test('the start-up banner lists the demo accounts and their shared password', () => {

@@ -44,14 +44,14 @@ const newUser = (username: string, role: string, extra: Record<string, unknown> 
 });
 
 describe('get_role', () => {
-  test('answers {user, role, hub_code} with the code of the user hub group', async () => {
-    expect((await as.executive!.get('user/get_role/')).body).toEqual({ user: 'exec1', role: 'executive', hub_code: 'HUB1' });
+  test('answers {user, role, hub_code} with the code of the user hub group (and the server features, docs/architecture.md#server-features)', async () => {
+    expect((await as.executive!.get('user/get_role/')).body).toMatchObject({ user: 'exec1', role: 'executive', hub_code: 'HUB1' });
   });
 
   test('hub_code is null for a user of an RC group and for a user without group', async () => {
     const rc = await api.signIn('rcexec1');
-    expect((await rc.get('user/get_role/')).body).toEqual({ user: 'rcexec1', role: 'executive', hub_code: null });
-    expect((await as.central_ops!.get('user/get_role/')).body).toEqual({ user: 'ops1', role: 'central_ops', hub_code: null });
+    expect((await rc.get('user/get_role/')).body).toMatchObject({ user: 'rcexec1', role: 'executive', hub_code: null });
+    expect((await as.central_ops!.get('user/get_role/')).body).toMatchObject({ user: 'ops1', role: 'central_ops', hub_code: null });
   });
 
   test('answers 401 without a session', async () => {
