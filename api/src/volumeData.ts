@@ -83,7 +83,8 @@ export function storedRow(record: DeviceRecord, userIds: ReadonlyMap<string, num
     mac_address: null,
     hardware_id: null,
   };
-  return { ...row, ...derivedColumns(row) };
+  // Object.assign, not a spread: spreading an object this wide costs V8 ~10 µs, most of a row's time.
+  return Object.assign(row, derivedColumns(row));
 }
 
 export interface VolumeLoadOptions {
@@ -202,8 +203,24 @@ async function insertSqlite(db: Db, rows: Iterator<StoredRecord>, progress: (sto
 /** COPY text format: tab-separated, \N for null, backslash escapes. */
 function copyValue(value: unknown): string {
   if (value === null || value === undefined) return '\\N';
+  if (typeof value === 'number') return String(value);
   const text = String(value);
   return /[\\\t\n\r]/.test(text) ? text.replace(/[\\\t\n\r]/g, (c) => ({ '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' })[c]!) : text;
+}
+
+/**
+ * The user ids of the rows come from the users table itself, so the load skips checking each
+ * against it (three lookups a row, most of COPY's time) where the role may: a superuser's
+ * session_replication_role. Elsewhere the checks run.
+ */
+async function skipForeignKeyChecks(client: PoolClient): Promise<void> {
+  await client.query('savepoint replica_role');
+  try {
+    await client.query(`set local session_replication_role = replica`);
+    await client.query('release savepoint replica_role');
+  } catch {
+    await client.query('rollback to savepoint replica_role');
+  }
 }
 
 /** Lines of COPY text per write to the stream. */
@@ -256,6 +273,7 @@ export async function bulkLoad(
     try {
       await client.query('begin');
       for (const { name } of indexes) await client.query(`drop index ${name}`);
+      await skipForeignKeyChecks(client);
       await copyPostgres(client, iterator, progress);
       inserted = Date.now();
       // Index builds sort in memory rather than in temporary files, with a parallel worker.
