@@ -518,12 +518,53 @@ describe('writes keep the order, the counts and the hubs', () => {
     expect((await allPages({ status: 'detached', q: 'flow-1' })).records.map((r) => r.verify_time)).toEqual(['2030-06-01T00:00:00.000Z']);
   });
 
+  test('concurrent submissions and verifications keep the counts exact', async () => {
+    const ids = Array.from({ length: 24 }, (_, n) => `CONC-${n}`);
+    const rows = ids.map((id) => `${id},HUB1,mobile,Samsung,Galaxy S23,false,,,2024-05-05`).join('\n');
+    expect((await uploadCsv(api.as.admin!, 'concurrent.csv', `${HEADER}\n${rows}\n`)).at(-1)!.body).toMatchObject({
+      processed: ids.length,
+    });
+    const userId = async (username: string) =>
+      (await api.db.kysely.selectFrom('users').select('id').where('username', '=', username).executeTakeFirstOrThrow()).id;
+    const operator = (await fieldUserOf(api.db, await userId('op1')))!;
+    const executive = (await fieldUserOf(api.db, await userId('exec1')))!;
+    const mac = (n: number) => `0A:22:33:44:${String(Math.floor(n / 100)).padStart(2, '0')}:${String(n % 100).padStart(2, '0')}`;
+    await Promise.all(
+      ids.map((tracking_id, n) =>
+        submitDevice(api.db, operator, { tracking_id, mac_address: mac(n), model: 'Galaxy S23', hardware_id: `HW-${n}` }),
+      ),
+    );
+    await Promise.all(
+      ids
+        .filter((_, n) => n % 2 === 0)
+        .map((tracking_id, n) => verifyAtHub(api.db, executive, { tracking_id, hardware_id: `HW-${n * 2}` })),
+    );
+    await expectAllConsistent();
+  });
+
   test('an upload of a new hub adds it to the hub choices', async () => {
     expect((await api.superAdmin.post('user/create_group/', { name: 'HUB9', code: 'HUB9', organization: 'hub' })).status).toBe(201);
     const answers = await uploadCsv(api.as.admin!, 'new-hub.csv', `${HEADER}\nNEW-HUB-1,hub9,mobile,Samsung,Galaxy S23,false,,,\n`);
     expect(answers.at(-1)!.body).toMatchObject({ processed: 1 });
     await expectAllConsistent();
     expect((await api.as.executive!.get('api/devices/hubs/')).body.hubs).toContain('HUB9');
+  });
+});
+
+describe('the summaries', () => {
+  test('after every write above, equal a count of the records by hub, status and result', async () => {
+    const summaries = await api.db.kysely
+      .selectFrom('device_counts')
+      .select(['hub_key', 'status_key', 'result_key', 'total'])
+      .where('total', '<>', 0)
+      .orderBy(['hub_key', 'status_key', 'result_key'])
+      .execute();
+    const { rows } = await sql<{ hub_key: string; status_key: string; result_key: string; total: number | string }>`
+      select coalesce(hub_key, '') as hub_key, status_key, coalesce(result_key, '') as result_key, count(*) as total
+      from device_records group by 1, 2, 3 order by 1, 2, 3`.execute(api.db.kysely);
+    const plain = (list: { hub_key: string; status_key: string; result_key: string; total: number | string }[]) =>
+      list.map((r) => ({ ...r, total: Number(r.total) }));
+    expect(plain(summaries)).toEqual(plain(rows));
   });
 });
 
