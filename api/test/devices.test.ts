@@ -557,7 +557,9 @@ describe('the summaries', () => {
       .selectFrom('device_counts')
       .select(['hub_key', 'status_key', 'result_key', 'total'])
       .where('total', '<>', 0)
-      .orderBy(['hub_key', 'status_key', 'result_key'])
+      .orderBy('hub_key')
+      .orderBy('status_key')
+      .orderBy('result_key')
       .execute();
     const { rows } = await sql<{ hub_key: string; status_key: string; result_key: string; total: number | string }>`
       select coalesce(hub_key, '') as hub_key, status_key, coalesce(result_key, '') as result_key, count(*) as total
