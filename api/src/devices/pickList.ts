@@ -16,7 +16,7 @@
 // A search shorter than 3 characters can only walk; over alphanumeric tracking IDs 1–2
 // characters are found nearly everywhere, so the walk ends quickly (a 2-character search found
 // nowhere reads every record of the filter). For 3 or more, the matches are first counted in the
-// trigram index up to a cap C: at most C → candidates. More → walk, but at most WALK_FACTOR × C
+// trigram index up to a cap C: at most C → candidates. More → walk, but at most 4 × C (walkFactor)
 // records (matches can be common overall yet far from where the page starts: a shipment's range
 // of IDs long ago); the rest of the page then comes from the candidates below where the walk
 // stopped. C = √(limit × records under the filter) balances the two: with M matches spread
@@ -129,7 +129,7 @@ async function candidatesUpTo(db: Db, needle: string, cap: number): Promise<numb
   return Number(rows[0]!.n);
 }
 
-/** The walk route: reads the order from `after` in growing chunks, at most `budget` records (Infinity: no bound). */
+/** The walk route: reads the order from `after` in growing chunks, at most `budget` records; where it stopped short of `limit` matches. */
 async function walk(
   db: Db,
   filter: DeviceFilter,
