@@ -13,6 +13,7 @@ import { authentication, requireAppToken, requireSession } from './plugins/authe
 import { database } from './plugins/database';
 import { apkRoutes } from './routes/apk';
 import { appRoutes, appSignInRoutes } from './routes/app';
+import { deviceRoutes } from './routes/devices';
 import { sessionRoutes, signInRoutes } from './routes/auth';
 import { excludeListRoutes } from './routes/excludeList';
 import { groupsRoutes } from './routes/groups';
@@ -75,6 +76,8 @@ export async function api(app: FastifyInstance, { db, apkPath, features = SERVER
     await signedIn.register(passwordRoutes);
     await signedIn.register(apkRoutes, { apkPath });
     await signedIn.register(statusRoutes);
+    // Server features (docs/architecture.md#server-features): offered only when announced.
+    if (features.includes('device-pages')) await signedIn.register(deviceRoutes);
     await signedIn.register(uploadRoutes);
     await signedIn.register(whitelabelRoutes);
     await signedIn.register(reportRoutes);

@@ -7,6 +7,7 @@ import { API_PREFIX } from './auth/cookies';
 import { ensureAdmin } from './bootstrap';
 import { migrateToLatest, openDatabase } from './db/connection';
 import { demoBanner, loadDemoData } from './demo';
+import { scheduleSearchIndexing } from './devices/searchIndex';
 
 export interface ServerOptions {
   /** Folder of the embedded database. Env VERITAS_DATA_DIR, default ./.veritas-data. */
@@ -61,6 +62,8 @@ export async function createServer(options: ServerOptions = {}): Promise<Veritas
   try {
     await migrateToLatest(db);
     await ensureAdmin(db, config.adminUsername, config.adminPassword);
+    // Records a stopped server had not yet added to SQLite's search table.
+    scheduleSearchIndexing(db);
     if (config.demo) {
       await loadDemoData(db);
       const banner = await demoBanner(db);

@@ -5,8 +5,8 @@
 // types, so a field missing on either side fails the type check; only the JSON functions differ.
 // (PostgreSQL's json_build_object is markedly slower than row_to_json over nested row values.)
 import type { DeviceRecord, TrackingInfo, UserRef } from '@veritas/shared/domain';
-import { sql, type RawBuilder } from 'kysely';
-import type { Db, Engine } from './db/schema';
+import { sql, type RawBuilder, type Selectable, type SelectQueryBuilder } from 'kysely';
+import type { Database, Db, DeviceRecordsTable, Engine } from './db/schema';
 
 type Json = RawBuilder<unknown>;
 
@@ -61,19 +61,31 @@ function recordJson(engine: Engine): Json {
   });
 }
 
-/** Every record as JSON text, in id order, one page at a time (keyset paging: each page is an index seek). */
-export async function* recordJsonPages(db: Db, pageSize: number): AsyncGenerator<string[]> {
+/** Rows of device_records, every column: what a page of records is cut from. */
+type RecordRows = SelectQueryBuilder<Database, 'device_records', Selectable<DeviceRecordsTable>>;
+
+/** Each record of `rows` as JSON text with its id; the rows are cut first, so the JSON is built for them only. */
+function asJson(db: Db, rows: RecordRows) {
   const json = recordJson(db.engine);
-  let afterId = 0;
-  for (;;) {
-    // The page is cut first, so the JSON is built for its rows only, whatever plan is chosen.
-    const page = await db.kysely
-      .selectFrom((eb) => eb.selectFrom('device_records').selectAll().where('id', '>', afterId).orderBy('id').limit(pageSize).as('d'))
+  return (
+    db.kysely
+      .selectFrom(rows.as('d'))
       .leftJoin('users as sb', 'sb.id', 'd.submitted_by_id')
       .leftJoin('users as vb', 'vb.id', 'd.verified_by_id')
       .leftJoin('users as rb', 'rb.id', 'd.verified_by_rc_id')
       // ::text keeps the pg driver from parsing the JSON back into objects.
       .select(['d.id', (db.engine === 'postgres' ? sql<string>`row_to_json(${json})::text` : sql<string>`${json}`).as('json')])
+  );
+}
+
+/** Every record as JSON text, in id order, one page at a time (keyset paging: each page is an index seek). */
+export async function* recordJsonPages(db: Db, pageSize: number): AsyncGenerator<string[]> {
+  let afterId = 0;
+  for (;;) {
+    const page = await asJson(
+      db,
+      db.kysely.selectFrom('device_records').selectAll().where('id', '>', afterId).orderBy('id').limit(pageSize),
+    )
       .orderBy('d.id')
       .execute();
     if (page.length === 0) return;
@@ -81,4 +93,12 @@ export async function* recordJsonPages(db: Db, pageSize: number): AsyncGenerator
     if (page.length < pageSize) return;
     afterId = page[page.length - 1]!.id;
   }
+}
+
+/** The records with these ids as JSON text, in the order of `ids` (the pick list's pages). */
+export async function recordJsonOf(db: Db, ids: readonly number[]): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const rows = await asJson(db, db.kysely.selectFrom('device_records').selectAll().where('id', 'in', ids)).execute();
+  const byId = new Map(rows.map((row) => [row.id, row.json]));
+  return ids.map((id) => byId.get(id)!);
 }

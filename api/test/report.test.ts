@@ -4,6 +4,7 @@ import http from 'node:http';
 import zlib from 'node:zlib';
 import type { Insertable } from 'kysely';
 import type { DeviceRecordsTable } from '../src/db/schema';
+import { derivedColumns } from '../src/devices/derivedColumns';
 import { ADMIN_PASSWORD, ADMIN_USERNAME, build, type Client } from './support/build';
 
 const HEADER =
@@ -26,14 +27,21 @@ const api = build({
 });
 const { as } = api;
 
-type NewRecord = Partial<Insertable<DeviceRecordsTable>> & { tracking_id: string };
+type NewRecord = Partial<Omit<Insertable<DeviceRecordsTable>, 'sort_ms' | 'status_key'>> & { tracking_id: string };
 
+/** Records as a writer stores them: the columns given, the flags 0 otherwise, and the derived columns. */
 async function insertRecords(records: NewRecord[]): Promise<void> {
-  const flags = { is_blindpick: 0, is_submit: 0, is_verified: 0, is_verified_rc: 0, is_verified_rc_by: 0 };
+  const defaults = { is_blindpick: 0, is_submit: 0, is_verified: 0, is_verified_rc: 0, is_verified_rc_by: 0 };
+  const facts = { hub_code: null, created_date: null, submit_time: null, verify_time: null, device_result: null };
   for (let start = 0; start < records.length; start += 1000) {
     await api.db.kysely
       .insertInto('device_records')
-      .values(records.slice(start, start + 1000).map((r) => ({ ...flags, ...r })))
+      .values(
+        records.slice(start, start + 1000).map((r) => {
+          const row = { ...defaults, ...r };
+          return { ...row, ...derivedColumns({ ...facts, ...row }) };
+        }),
+      )
       .execute();
   }
 }

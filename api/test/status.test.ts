@@ -1,6 +1,7 @@
 // api/get_status/ (the record shape of docs/screens.md#device-pick-list) over the demo data, and the demo data itself.
 import zlib from 'node:zlib';
 import http from 'node:http';
+import { SERVER_FEATURES } from '@veritas/shared/domain';
 import { DEMO_PASSWORD, DEMO_USERS } from '../src/index';
 import { build, signIn } from './support/build';
 
@@ -201,7 +202,12 @@ describe('demo data', () => {
       else expect(answer.body).toEqual({ is_webview: user.role !== 'operators', role: user.role });
     }
     const incharge = await api.signIn('incharge_blr', DEMO_PASSWORD);
-    expect((await incharge.get('user/get_role/')).body).toMatchObject({ user: 'incharge_blr', role: 'incharge', hub_code: 'BLR01' });
+    expect((await incharge.get('user/get_role/')).body).toEqual({
+      user: 'incharge_blr',
+      role: 'incharge',
+      hub_code: 'BLR01',
+      features: [...SERVER_FEATURES],
+    });
   });
 
   test('the start-up banner lists the demo accounts and their shared password', () => {

@@ -3,6 +3,7 @@
 import type { Organization, Role } from '@veritas/shared/domain';
 import type { Database as SQLiteDatabase } from 'better-sqlite3';
 import type { ColumnType, Generated, Kysely } from 'kysely';
+import type { Pool } from 'pg';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -82,6 +83,33 @@ export interface DeviceRecordsTable {
   /** The doorstep capture: upper-case hex, 12 digits. */
   mac_address: string | null;
   hardware_id: string | null;
+  // Derived from the fields above by derivedColumns (src/devices/derivedColumns.ts) on every write;
+  // the pick list's order and filters (migration 006). PostgreSQL answers bigint as text.
+  /** Milliseconds of the record's timestamp, MISSING_TIME_MS when it has none. */
+  sort_ms: ColumnType<number | string, number, number>;
+  /** The trimmed hub code lower-cased (JS toLowerCase), or null. */
+  hub_key: string | null;
+  status_key: StatusKey;
+  /** The result the pick list shows ('passed' or an E code), null when it shows none. */
+  result_key: string | null;
+}
+
+/** The pick list's status filter values, one per status text (docs/screens.md#status). */
+export type StatusKey = 'pending' | 'submitted' | 'verified' | 'detached';
+
+/** How many records have each (hub, status, result); '' stands for no hub or no result. Kept by every write. */
+export interface DeviceCountsTable {
+  hub_key: string;
+  status_key: StatusKey;
+  result_key: string;
+  total: ColumnType<number | string, number, number>;
+}
+
+/** Each hub key and the spelling of its record with the lowest id (the pick list's hub choices). */
+export interface DeviceHubsTable {
+  hub_key: string;
+  hub_code: string;
+  first_id: number;
 }
 
 /** Each MAC address captured at a doorstep, and the tracking ID it was captured for. */
@@ -156,6 +184,8 @@ export interface Database {
   auth_tokens: AuthTokensTable;
   login_failures: LoginFailuresTable;
   device_records: DeviceRecordsTable;
+  device_counts: DeviceCountsTable;
+  device_hubs: DeviceHubsTable;
   upload_chunks: UploadChunksTable;
   uploads: UploadsTable;
   manufacturers: ManufacturersTable;
@@ -174,6 +204,8 @@ export interface Db {
    * query anew). Use it only while holding a Kysely connection, which keeps other queries out.
    */
   sqlite?: SQLiteDatabase;
+  /** PostgreSQL's pool, for what Kysely cannot say (COPY, in the bulk loader). */
+  pg?: Pool;
 }
 
 export const nowIso = (): string => new Date().toISOString();

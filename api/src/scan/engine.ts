@@ -2,9 +2,12 @@
 // rules (rules.ts) and records what field staff did. The app's routes, the demo data and the
 // simulator all go through here; `at` lets the demo data work on a simulated clock. It speaks the
 // domain: a scan it will not take is a ScanRefusal with its code, which routes/app.ts answers.
+// Every change to a record is followed, in its transaction, by refreshDerivedColumns: the pick
+// list's order, filters and counts follow the record (src/devices/summaries.ts).
 import { deviceError } from '@veritas/shared/domain';
 import type { Kysely } from 'kysely';
 import type { Database, Db } from '../db/schema';
+import { refreshDerivedColumns } from '../devices/summaries';
 import type { SessionUser } from '../auth/sessions';
 import { checkScan, expectedOf, type CheckOutcome, type CheckResult, type ExpectedItem, type ScanFacts } from './rules';
 
@@ -245,6 +248,7 @@ export async function submitDevice(db: Db, user: FieldUser, scan: DeviceScan, at
       })
       .where('id', '=', item!.id)
       .execute();
+    await refreshDerivedColumns(trx, item!.id);
     return answer(outcome);
   });
 }
@@ -266,13 +270,16 @@ export async function verifyAtHub(db: Db, user: FieldUser, scan: HardwareScan, a
   if (item && item.hub_code?.toLowerCase() !== user.groupCode?.toLowerCase()) throw new ScanRefusal('other-hub');
   if (item && item.is_submit !== 1) throw new ScanRefusal('not-submitted');
   const { id } = await verifiableItem(db, scan);
-  const updated = await db.kysely
-    .updateTable('device_records')
-    .set({ is_verified: 1, verified_by_id: user.id, verify_time: at.toISOString() })
-    .where('id', '=', id)
-    .where('is_verified', '=', 0)
-    .executeTakeFirst();
-  if (Number(updated.numUpdatedRows) !== 1) throw new ScanRefusal('already-verified-at-hub');
+  await db.kysely.transaction().execute(async (trx) => {
+    const updated = await trx
+      .updateTable('device_records')
+      .set({ is_verified: 1, verified_by_id: user.id, verify_time: at.toISOString() })
+      .where('id', '=', id)
+      .where('is_verified', '=', 0)
+      .executeTakeFirst();
+    if (Number(updated.numUpdatedRows) !== 1) throw new ScanRefusal('already-verified-at-hub');
+    await refreshDerivedColumns(trx, id);
+  });
   return verified(scan.tracking_id);
 }
 
@@ -282,12 +289,15 @@ export async function verifyAtRc(db: Db, user: FieldUser, scan: HardwareScan, at
   const item = await itemOf(db.kysely, scan.tracking_id);
   if (item && item.is_verified !== 1) throw new ScanRefusal('not-verified-at-hub');
   const { id } = await verifiableItem(db, scan);
-  const updated = await db.kysely
-    .updateTable('device_records')
-    .set({ is_verified_rc: 1, verified_by_rc_id: user.id, verify_time_rc: at.toISOString(), is_verified_rc_by: 1 })
-    .where('id', '=', id)
-    .where('is_verified_rc', '=', 0)
-    .executeTakeFirst();
-  if (Number(updated.numUpdatedRows) !== 1) throw new ScanRefusal('already-detached');
+  await db.kysely.transaction().execute(async (trx) => {
+    const updated = await trx
+      .updateTable('device_records')
+      .set({ is_verified_rc: 1, verified_by_rc_id: user.id, verify_time_rc: at.toISOString(), is_verified_rc_by: 1 })
+      .where('id', '=', id)
+      .where('is_verified_rc', '=', 0)
+      .executeTakeFirst();
+    if (Number(updated.numUpdatedRows) !== 1) throw new ScanRefusal('already-detached');
+    await refreshDerivedColumns(trx, id);
+  });
   return verified(scan.tracking_id);
 }

@@ -9,6 +9,7 @@ import { CsvRecordReader, type CsvRecord } from './csvRecords';
 import { checkRow, readHeader, type ColumnPositions, type ShipmentRecord } from './shipmentRows';
 import { chunkData } from './store';
 import { recordStore, type RecordStore } from './storeRecords';
+import { scheduleSearchIndexing } from '../devices/searchIndex';
 import { Utf8Text } from './utf8Text';
 
 /**
@@ -168,5 +169,6 @@ export async function ingestUpload(db: Db, uploadId: string, totalChunks: number
   if (empty) throw new BadRequest('file', 'The file is empty');
   if (columns === undefined) throw new BadRequest('file', 'The file has no header row: it holds only blank lines.');
   await batch.flush();
+  scheduleSearchIndexing(db);
   return tally.result();
 }

@@ -1,9 +1,13 @@
 // Inserting a batch of valid upload rows into device_records, telling which were new: a tracking
 // ID already stored is left as it is (ON CONFLICT DO NOTHING). The other columns keep their
-// defaults: nothing submitted or verified yet.
+// defaults (nothing submitted or verified yet) but the derived ones (src/devices/derivedColumns.ts),
+// written with each row. In the same transaction the rows stored are added to the pick list's
+// summaries. (SQLite's tracking-ID search table takes them after the upload: searchIndex.ts.)
 import { sql } from 'kysely';
 import type { Database as SQLiteDatabase, Statement } from 'better-sqlite3';
 import type { Db } from '../db/schema';
+import { DERIVED_COLUMNS, derivedColumns, type DerivedColumns } from '../devices/derivedColumns';
+import { SummaryChanges, applySummaryChanges, sqliteSummaryWriter } from '../devices/summaries';
 import type { ShipmentRecord } from './shipmentRows';
 
 /** For each record of the batch, in order: whether it was stored. */
@@ -21,6 +25,14 @@ const COLUMNS = [
   ['blind_model', 'text'],
 ] as const satisfies readonly (readonly [keyof ShipmentRecord, string])[];
 
+/** PostgreSQL types of the derived columns, for reading them from the batch's JSON. */
+const DERIVED_TYPES: Readonly<Record<keyof DerivedColumns, string>> = {
+  sort_ms: 'bigint',
+  hub_key: 'text',
+  status_key: 'text',
+  result_key: 'text',
+};
+
 /** A record's values in COLUMNS order; spelt out, as it runs for every row. */
 const valuesOf = (r: ShipmentRecord) => [
   r.tracking_id,
@@ -34,6 +46,21 @@ const valuesOf = (r: ShipmentRecord) => [
   r.blind_model,
 ];
 
+/** The derived columns of a new record: nothing has happened to it yet. */
+const derivedOf = (r: ShipmentRecord): DerivedColumns =>
+  derivedColumns({
+    hub_code: r.hub_code,
+    created_date: r.created_date,
+    is_submit: 0,
+    submit_time: null,
+    is_verified: 0,
+    verify_time: null,
+    is_verified_rc_by: 0,
+    device_result: null,
+  });
+
+const COLUMN_NAMES = [...COLUMNS.map(([name]) => name), ...DERIVED_COLUMNS];
+
 export function recordStore(db: Db): RecordStore {
   return db.sqlite ? sqliteStore(db, db.sqlite) : postgresStore(db);
 }
@@ -42,16 +69,16 @@ export function recordStore(db: Db): RecordStore {
  * A multi-row insert per batch, prepared once per batch size (Kysely would prepare it anew for
  * every batch, which on SQLite costs more than half as much as the inserts themselves), without
  * RETURNING, which slowed it by a fifth: when fewer rows than sent are stored, the stored ones are
- * read back by id, as they took the consecutive ids up to the last one inserted.
+ * read back by id, as they took the consecutive ids up to the last one inserted, in batch order.
  */
 function sqliteStore(db: Db, sqlite: SQLiteDatabase): RecordStore {
   const statements = new Map<number, Statement>();
   const insertOf = (rows: number) => {
     let statement = statements.get(rows);
     if (!statement) {
-      const row = `(${COLUMNS.map(() => '?').join(', ')})`;
+      const row = `(${COLUMN_NAMES.map(() => '?').join(', ')})`;
       statement = sqlite.prepare(
-        `insert into device_records (${COLUMNS.map(([name]) => name).join(', ')}) values ${Array(rows).fill(row).join(', ')}
+        `insert into device_records (${COLUMN_NAMES.join(', ')}) values ${Array(rows).fill(row).join(', ')}
          on conflict (tracking_id) do nothing`,
       );
       statements.set(rows, statement);
@@ -59,14 +86,33 @@ function sqliteStore(db: Db, sqlite: SQLiteDatabase): RecordStore {
     return statement;
   };
   const storedAfter = sqlite.prepare('select tracking_id from device_records where id > ?').pluck();
+  const writeSummaries = sqliteSummaryWriter(sqlite);
 
   const insertAll = sqlite.transaction((records: ShipmentRecord[]) => {
     const values: unknown[] = [];
-    for (const record of records) values.push(...valuesOf(record));
+    const derived = records.map(derivedOf);
+    records.forEach((record, i) => {
+      values.push(...valuesOf(record));
+      const columns = derived[i]!;
+      for (const column of DERIVED_COLUMNS) values.push(columns[column]);
+    });
     const { changes, lastInsertRowid } = insertOf(records.length).run(values);
-    if (changes === records.length) return records.map(() => true);
-    const stored = new Set(changes === 0 ? [] : (storedAfter.all(Number(lastInsertRowid) - changes) as string[]));
-    return records.map((record) => stored.has(record.tracking_id));
+    const firstId = Number(lastInsertRowid) - changes + 1;
+    let stored: boolean[];
+    if (changes === records.length) stored = records.map(() => true);
+    else {
+      const kept = new Set(changes === 0 ? [] : (storedAfter.all(firstId - 1) as string[]));
+      stored = records.map((record) => kept.has(record.tracking_id));
+    }
+    if (changes > 0) {
+      const summary = new SummaryChanges();
+      let id = firstId;
+      records.forEach((record, i) => {
+        if (stored[i]) summary.added(id++, record.hub_code, derived[i]!);
+      });
+      writeSummaries(summary);
+    }
+    return stored;
   });
   // Holding a Kysely connection keeps any other request's Kysely transaction out of this one.
   return (records) => db.kysely.connection().execute(async () => insertAll(records));
@@ -74,15 +120,24 @@ function sqliteStore(db: Db, sqlite: SQLiteDatabase): RecordStore {
 
 /** The batch travels as one JSON parameter, so the statement text never changes. */
 function postgresStore(db: Db): RecordStore {
-  const names = sql.join(COLUMNS.map(([name]) => sql.ref(name)));
-  const types = sql.join(COLUMNS.map(([name, type]) => sql`${sql.ref(name)} ${sql.raw(type)}`));
-  return async (records) => {
-    const { rows } = await sql<Pick<ShipmentRecord, 'tracking_id'>>`
-      insert into device_records (${names})
-      select ${names} from json_to_recordset(${JSON.stringify(records)}::json) as r(${types})
-      on conflict (tracking_id) do nothing
-      returning tracking_id`.execute(db.kysely);
-    const stored = new Set(rows.map((row) => row.tracking_id));
-    return records.map((record) => stored.has(record.tracking_id));
-  };
+  const columns: (readonly [string, string])[] = [...COLUMNS, ...DERIVED_COLUMNS.map((name) => [name, DERIVED_TYPES[name]] as const)];
+  const names = sql.join(columns.map(([name]) => sql.ref(name)));
+  const types = sql.join(columns.map(([name, type]) => sql`${sql.ref(name)} ${sql.raw(type)}`));
+  return (records) =>
+    db.kysely.transaction().execute(async (trx) => {
+      const derived = records.map(derivedOf);
+      const { rows } = await sql<{ id: number; tracking_id: string }>`
+        insert into device_records (${names})
+        select ${names} from json_to_recordset(${JSON.stringify(records.map((r, i) => Object.assign({}, r, derived[i])))}::json) as r(${types})
+        on conflict (tracking_id) do nothing
+        returning id, tracking_id`.execute(trx);
+      const ids = new Map(rows.map((row) => [row.tracking_id, row.id]));
+      const summary = new SummaryChanges();
+      records.forEach((record, i) => {
+        const id = ids.get(record.tracking_id);
+        if (id !== undefined) summary.added(id, record.hub_code, derived[i]!);
+      });
+      await applySummaryChanges(trx, summary);
+      return records.map((record) => ids.has(record.tracking_id));
+    });
 }
