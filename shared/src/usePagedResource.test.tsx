@@ -118,6 +118,25 @@ test('a total answered before the first page is shown with it', async () => {
   expect(seen).toMatchObject({ loading: false, total: 7, hasMore: false });
 });
 
+test('counting while the total is on its way; a failed total is reported and leaves the total unknown', async () => {
+  const { load, pages, totals } = server();
+  const [first, second] = [freshKey(), freshKey()];
+  const { rerender } = render(<List name={first} load={load} />);
+  expect(seen.counting).toBe(true);
+  await act(async () => pages[0]!.answer.resolve(page(0, 10)));
+  await act(async () => totals[0]!.answer.resolve(12));
+  expect(seen).toMatchObject({ total: 12, counting: false });
+
+  rerender(<List name={second} load={load} />);
+  expect(seen).toMatchObject({ refreshing: true, total: 12, counting: true });
+  await act(async () => pages[1]!.answer.resolve(page(0, 10)));
+  expect(seen).toMatchObject({ refreshing: false, total: undefined, counting: true });
+  const failure = new Error('count down');
+  await act(async () => totals[1]!.answer.reject(failure));
+  expect(seen).toMatchObject({ total: undefined, counting: false, error: undefined, items: page(0, 10).items });
+  expect(onError).toHaveBeenCalledWith(failure);
+});
+
 test('the next page is fetched with the cursor once the index in view comes within `ahead` of the end', async () => {
   const { load, pages } = server();
   const name = freshKey();
@@ -235,7 +254,7 @@ test('without a total loader the total stays unknown', async () => {
   const { load, pages } = server({ withTotal: false });
   render(<List name={freshKey()} load={load} />);
   await act(async () => pages[0]!.answer.resolve(page(0, 4, null)));
-  expect(seen).toMatchObject({ items: [0, 1, 2, 3], total: undefined, hasMore: false });
+  expect(seen).toMatchObject({ items: [0, 1, 2, 3], total: undefined, counting: false, hasMore: false });
 });
 
 test('nothing happens after the page is left: no state, no onError, no further page', async () => {

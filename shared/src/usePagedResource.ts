@@ -31,8 +31,10 @@ export interface PagedResource<T> {
   items: readonly T[];
   /** The key the items belong to; null until the first answer. */
   shownKey: string | null;
-  /** How many items the list of `shownKey` holds; undefined until the server has said. */
+  /** How many items the list of `shownKey` holds; undefined until the server has said (or when it failed to). */
   total: number | undefined;
+  /** The total of the key asked for is on its way (with a refresh, the total shown is still the previous key's). */
+  counting: boolean;
   /** More pages follow the items loaded. */
   hasMore: boolean;
   /** No answer yet for any key: nothing to show. */
@@ -95,8 +97,8 @@ interface State<T> {
   first: FirstCall<T>;
   /** What is shown: the latest key whose first page has answered. */
   shown: Shown<T> | null;
-  /** A total answered before its first page. */
-  total: { key: string; value: number } | null;
+  /** The latest total answered, with its key: undefined when that call failed. */
+  total: { key: string; value: number | undefined } | null;
   loadingMore: boolean;
 }
 
@@ -193,7 +195,9 @@ export function usePagedResource<T>(key: string, load: PagedLoad<T>, options: Pa
         );
       },
       (error: unknown) => {
-        if (following()) latest.current.onError?.(error);
+        if (!following()) return;
+        setState((s) => (s.first !== first ? s : { ...s, total: { key: first.key, value: undefined } }));
+        latest.current.onError?.(error);
       },
     );
   }, [first]);
@@ -250,6 +254,7 @@ export function usePagedResource<T>(key: string, load: PagedLoad<T>, options: Pa
     items: shown?.items ?? NO_ITEMS,
     shownKey: shown?.key ?? null,
     total: shown?.total,
+    counting: current.first.total !== undefined && current.total?.key !== key,
     hasMore: shown?.next != null,
     loading: shown === null,
     refreshing: shown !== null && shown.key !== key,
