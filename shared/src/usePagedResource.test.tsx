@@ -1,5 +1,5 @@
 import { act, render } from '@testing-library/react';
-import { StrictMode } from 'react';
+import { StrictMode, useEffect } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { usePagedResource, type Page, type PagedLoad, type PagedResource } from './usePagedResource';
 
@@ -156,6 +156,34 @@ test('the next page is fetched with the cursor once the index in view comes with
   expect(seen).toMatchObject({ items: page(0, 20).items, hasMore: false, loadingMore: false });
   act(() => seen.showUpTo(19));
   expect(pages).toHaveLength(2);
+});
+
+/** Rows that report the index in view from their own effect, as a virtualized table does. */
+function Rows({ index, showUpTo }: { index: number; showUpTo: (index: number) => void }) {
+  useEffect(() => showUpTo(index), [index, showUpTo]);
+  return null;
+}
+
+function ListWithRows({ name, load, index }: { name: string; load: PagedLoad<number>; index: number }) {
+  // eslint-disable-next-line react-hooks/globals
+  seen = usePagedResource(name, load, { pageSize: 10, ahead: 5, onError });
+  return <Rows index={index} showUpTo={seen.showUpTo} />;
+}
+
+test('rows reporting in the same commit as an appended page see that page: the cursor is not asked for twice', async () => {
+  const { load, pages } = server();
+  const name = freshKey();
+  const { rerender } = render(<ListWithRows name={name} load={load} index={0} />);
+  await act(async () => pages[0]!.answer.resolve(page(0, 10)));
+  rerender(<ListWithRows name={name} load={load} index={9} />);
+  expect(pages[1]).toMatchObject({ after: 'c10' });
+  await act(async () => {
+    pages[1]!.answer.resolve(page(10, 20));
+    await Promise.resolve();
+    rerender(<ListWithRows name={name} load={load} index={12} />);
+  });
+  expect(seen.items).toHaveLength(20);
+  expect(pages.map((p) => p.after)).toEqual([null, 'c10']);
 });
 
 test('an index far past the end is covered page after page, with bigger pages (up to maxPageSize)', async () => {

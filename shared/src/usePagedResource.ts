@@ -1,6 +1,6 @@
 // A long list loaded a page at a time as the user scrolls (docs/architecture.md#loading-data): the
 // companion of useResource for lists the server pages with a keyset cursor.
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 
 /** One page of a list: its items and the cursor of the page after it (null: this was the last). */
 export interface Page<T> {
@@ -124,10 +124,12 @@ export function usePagedResource<T>(key: string, load: PagedLoad<T>, options: Pa
     setState(current);
   }
 
-  // What the latest committed render passed and showed, for calls made and answered later.
+  // What the latest committed render passed and showed, for calls made and answered later. A
+  // layout effect: the list's rows (children) report what is in view in their own effects, which
+  // run before this component's, and must not see the state before this commit.
   const latest = useRef({ load, onError, pageSize, maxPageSize, ahead });
   const committed = useRef(current);
-  useEffect(() => {
+  useLayoutEffect(() => {
     latest.current = { load, onError, pageSize, maxPageSize, ahead };
     committed.current = current;
   });
