@@ -1,6 +1,7 @@
 // The pick list served a page at a time (docs/screens.md#device-pick-list, server feature
 // 'device-pages'): its filters, how they sit in the URL query, and the calls that answer them.
-import { ALL_HUBS, DEVICE_ERRORS, http, type DeviceRecord, type PagedLoad, type RecordStatus, type SelectOption } from '@veritas/shared';
+import { ALL_HUBS, DEVICE_ERRORS, http, type DeviceRecord, type RecordStatus, type SelectOption } from '@veritas/shared';
+import type { PagedLoad } from '@veritas/shared/paged';
 import { toDeviceRow, type DeviceRow } from './deviceRows';
 
 /** The choice 'All Hubs', 'All Statuses' or 'All Results': that filter does not narrow the list. */

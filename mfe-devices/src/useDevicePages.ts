@@ -1,6 +1,7 @@
 // The pick list served a page at a time (server feature 'device-pages'): filters held in the URL
 // query, the rows loaded as the user scrolls, and the hub choices.
-import { usePagedResource, useResource, useSearchParams, type PagedResource } from '@veritas/shared';
+import { useResource, useSearchParams } from '@veritas/shared';
+import { usePagedResource, type PagedResource } from '@veritas/shared/paged';
 import { useCallback, useState } from 'react';
 import {
   DEVICE_PAGES,

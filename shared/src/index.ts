@@ -3,7 +3,6 @@ export * from './types';
 export * from './session';
 export * from './http';
 export * from './useResource';
-export * from './usePagedResource';
 export * from './roles';
 export * from './errors';
 export * from './toast';
@@ -14,6 +13,8 @@ export * from './ui/Modal';
 // The password rule is not exported here: its list of common passwords would weigh on the login
 // page. Forms import it from @veritas/shared/domain; PasswordDialog loads it on first use.
 export * from './ui/PasswordDialog';
+// usePagedResource is not exported here either: the shell loads this entry before its login form,
+// and only the remotes that page a list need it. They import it from @veritas/shared/paged.
 export * from './ui/ScrollRegion';
 export * from './ui/LoginForm';
 export * from './ui/StandaloneApp';
