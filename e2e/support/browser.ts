@@ -40,7 +40,7 @@ export const DEMO = {
  * For a test file: one browser for the file, a fresh context (no cookies) and page for each test.
  * Read the page and context through the returned getters inside tests.
  */
-export function freshPagePerTest(): { page: () => Page; context: () => BrowserContext } {
+export function freshPagePerTest(options: { baseURL?: () => string } = {}): { page: () => Page; context: () => BrowserContext } {
   let browser: Browser;
   let context: BrowserContext;
   let page: Page;
@@ -51,7 +51,7 @@ export function freshPagePerTest(): { page: () => Page; context: () => BrowserCo
     await browser.close();
   });
   beforeEach(async () => {
-    context = await newContext(browser);
+    context = await newContext(browser, options.baseURL ? { baseURL: options.baseURL() } : {});
     page = await context.newPage();
   });
   afterEach(async () => {

@@ -1,6 +1,6 @@
 import { MemoryRouter, useLocation, useSession, VeritasToaster, type DeviceRecord, type Group, type Role } from '@veritas/shared';
 import { makeRecord, mockApi, type MockApi, type MockReply } from '@veritas/shared/testing';
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import Dashboard from './Dashboard';
 
@@ -275,4 +275,138 @@ test('a top-five table wider than the screen scrolls in a focusable region named
   } finally {
     jest.restoreAllMocks();
   }
+});
+
+describe("with the server feature 'dashboard-figures'", () => {
+  /** Figures as api/dashboard/ answers them; `verified` tells the timeframe asked for, so each answer is recognisable. */
+  const VERIFIED = { today: 1, last7: 7, last15: 15, last30: 30 } as Record<string, number>;
+  const figures = (timeframe: string) => ({
+    verified: VERIFIED[timeframe],
+    pending: 3,
+    rejection: '28.57%',
+    days: ['03/01', '03/02'],
+    trend: { doorstep: [1, 1], hub: [0, 2], total: 4 },
+    volume: { doorstep: [2, 3], hub: [1, 1], total: 7 },
+    errors: [
+      { key: 'passed', label: 'Passed', tooltip: 'Passed', color: '#1e8e3e', count: 5 },
+      { key: 'E004', label: 'E004', tooltip: 'E004: Device duplication detected.', color: '#f29900', count: 2 },
+    ],
+    topHubs: [{ name: 'BLR01', count: 2, percent: '28.57%' }],
+    topOperators: [{ name: 'wm_asha', count: 2, percent: '40.00%' }],
+  });
+  const params = (request: { config: { params?: unknown } }) => request.config.params as Record<string, string>;
+
+  function renderWithFigures({
+    url = '/Dashboard',
+    role = 'admin',
+    hubCode = null,
+    reply = (request) => [200, figures(params(request).timeframe!)],
+  }: {
+    url?: string;
+    role?: Role;
+    hubCode?: string | null;
+    reply?: (request: { config: { params?: unknown } }) => MockReply | Promise<MockReply>;
+  } = {}) {
+    useSession.getState().setSession({ user: 'someone', role, hubCode, features: ['dashboard-figures'] });
+    api = mockApi().on('GET api/dashboard/', reply).on('GET user/get_groups/', [200, GROUPS]).on('GET api/get_status/', [200, RECORDS]);
+    return render(
+      <MemoryRouter initialEntries={[url]}>
+        <VeritasToaster />
+        <Dashboard />
+        <Location />
+      </MemoryRouter>,
+    );
+  }
+
+  afterEach(() => useSession.getState().clearSession());
+
+  /** A reply held until the test opens it. */
+  function held(reply: MockReply) {
+    let open!: () => void;
+    const opened = new Promise<void>((resolve) => (open = resolve));
+    return { open, reply: async () => (await opened, reply) };
+  }
+
+  test("the figures come from api/dashboard/ for the selection and the browser's time zone; api/get_status/ is never called", async () => {
+    renderWithFigures();
+    expect(screen.getByText('Loading dashboard…')).toHaveAttribute('role', 'status');
+    await ready();
+    expect(api.requestsTo('GET api/dashboard/').map(params)).toEqual([
+      { hub: 'all', timeframe: 'last30', tz: Intl.DateTimeFormat().resolvedOptions().timeZone },
+    ]);
+    expect(api.requestsTo('GET api/get_status/')).toHaveLength(0);
+    expect(api.requestsTo('GET user/get_groups/')).toHaveLength(1);
+    expect(tiles()).toEqual(['30', '28.57%', '3']);
+    expect(tableRows('Top Five Rejection Hubs')).toEqual([['BLR01', '2', '28.57%']]);
+    expect(tableRows('Top Five Rejecting Operators')).toEqual([['wm_asha', '2', '40.00%']]);
+    expect(figuresTable('Rejection Trend')).toEqual([
+      ['Day', 'Rejection at DoorStep', 'Rejections at Hub'],
+      ['03/01', '1', '0'],
+      ['03/02', '1', '2'],
+    ]);
+    expect(chartData('Error Distribution').labels).toEqual(['Passed', 'E004']);
+  });
+
+  test('the hub and timeframe of the address are sent; the hub choices still come from user/get_groups/', async () => {
+    renderWithFigures({ url: '/Dashboard?hub=del02&timeframe=last15' });
+    await ready();
+    expect(api.requestsTo('GET api/dashboard/').map(params)[0]).toMatchObject({ hub: 'del02', timeframe: 'last15' });
+    expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Dashboard · delhi-02');
+    await userEvent.click(await screen.findByRole('combobox', { name: 'Hub' }));
+    expect((await screen.findAllByRole('option')).map((o) => o.textContent)).toEqual(['All Hubs', 'blr01', 'delhi-02']);
+  });
+
+  test("an executive's start hub is the hub asked for", async () => {
+    renderWithFigures({ role: 'executive', hubCode: 'BLR01' });
+    await ready();
+    expect(api.requestsTo('GET api/dashboard/').map(params)[0]).toMatchObject({ hub: 'blr01', timeframe: 'last30' });
+  });
+
+  test('changing the selection asks for its figures; the previous ones stay, busy, until they arrive', async () => {
+    const last7 = held([200, figures('last7')]);
+    renderWithFigures({
+      reply: (request) => (params(request).timeframe === 'last7' ? last7.reply() : [200, figures(params(request).timeframe!)]),
+    });
+    await ready();
+    await choose('Timeframe', 'Last 7 Days');
+    await waitFor(() => expect(api.requestsTo('GET api/dashboard/').map(params).at(-1)).toMatchObject({ hub: 'all', timeframe: 'last7' }));
+    expect(document.querySelector('[data-state="loading"]')).toHaveAttribute('aria-busy', 'true');
+    expect(screen.queryByText('Loading dashboard…')).not.toBeInTheDocument();
+    expect(tiles()).toEqual(['30', '28.57%', '3']);
+    last7.open();
+    await ready();
+    expect(tiles()).toEqual(['7', '28.57%', '3']);
+    expect(search().get('timeframe')).toBe('last7');
+  });
+
+  test('an answer for an older selection arriving after the latest one is dropped', async () => {
+    const today = held([200, figures('today')]);
+    renderWithFigures({
+      reply: (request) => (params(request).timeframe === 'today' ? today.reply() : [200, figures(params(request).timeframe!)]),
+    });
+    await ready();
+    await choose('Timeframe', 'Today');
+    await choose('Timeframe', 'Last 15 Days');
+    await ready();
+    expect(tiles()).toEqual(['15', '28.57%', '3']);
+    today.open();
+    await act(async () => {});
+    expect(tiles()).toEqual(['15', '28.57%', '3']);
+    expect(api.requestsTo('GET api/dashboard/').map((r) => params(r).timeframe)).toEqual(['last30', 'today', 'last15']);
+  });
+
+  test("a failed figures call toasts the server's message; every figure is zero and the page is ready", async () => {
+    renderWithFigures({ reply: () => [500, { detail: 'Figures unavailable' }] });
+    expect(await screen.findByText('Figures unavailable')).toBeInTheDocument();
+    await ready();
+    expect(tiles()).toEqual(['0', '0.00%', '0']);
+    expect(tableRows('Top Five Rejection Hubs')).toEqual([['No data available']]);
+  });
+
+  test("an answer that is not the dashboard figures is an error: 'Failed to fetch status'", async () => {
+    renderWithFigures({ reply: () => [200, RECORDS] });
+    expect(await screen.findByText('Failed to fetch status')).toBeInTheDocument();
+    await ready();
+    expect(tiles()).toEqual(['0', '0.00%', '0']);
+  });
 });

@@ -1,36 +1,12 @@
 // Dashboard (route Dashboard, docs/dashboard.md): tiles, charts and top-five tables of verification
 // outcomes for one hub or all, over a timeframe. The selection lives in the URL query
 // (?hub=…&timeframe=…), so a view can be linked and reloaded. Default export: the shell's page.
-import {
-  ALL_HUBS,
-  dashboardStartHub,
-  getList,
-  notifyError,
-  ScrollRegion,
-  SearchSelect,
-  useResource,
-  useSearchParams,
-  useSession,
-  type DeviceRecord,
-  type Group,
-} from '@veritas/shared';
+import { ALL_HUBS, dashboardStartHub, ScrollRegion, SearchSelect, useSearchParams, useSession } from '@veritas/shared';
 import { useMemo } from 'react';
 import { DailyVolumeChart, ErrorDistributionChart, RejectionTrendChart } from './DashboardCharts';
-import { dashboardStats, DEFAULT_TIMEFRAME, isTimeframe, TIMEFRAMES, type RankRow, type Selection } from './dashboardStats';
+import { DEFAULT_TIMEFRAME, isTimeframe, TIMEFRAMES, type RankRow, type Selection } from './dashboardStats';
+import { useDashboardFigures } from './useDashboardFigures';
 import './Dashboard.css';
-
-const NO_RECORDS: DeviceRecord[] = [];
-const NO_GROUPS: Group[] = [];
-
-/** Records and groups, fetched in parallel once per visit; the page is ready when both have answered. */
-function useDashboardData(): { records: DeviceRecord[]; groups: Group[]; loading: boolean } {
-  // docs/errors.md#dashboard: the server's message, else a fallback per call; the page shows what did arrive.
-  const records = useResource('api/get_status/', getList<DeviceRecord>, {
-    onError: (error) => notifyError(error, 'Failed to fetch status'),
-  });
-  const groups = useResource('user/get_groups/', getList<Group>, { onError: (error) => notifyError(error, 'Failed to fetch groups') });
-  return { records: records.data ?? NO_RECORDS, groups: groups.data ?? NO_GROUPS, loading: records.loading || groups.loading };
-}
 
 /** The selection from the URL query; missing or unknown values fall back to the user's start hub and Last 30 Days. */
 function useSelection(): [Selection, (change: Partial<Selection>) => void] {
@@ -94,8 +70,8 @@ function Tile({ label, value, testId }: { label: string; value: string; testId: 
 const timeframeOptions = TIMEFRAMES.map(({ value, label }) => ({ value, label }));
 
 export default function Dashboard() {
-  const { records, groups, loading } = useDashboardData();
   const [selection, select] = useSelection();
+  const { stats, groups, loading, refreshing } = useDashboardFigures(selection);
   const { hub, timeframe } = selection;
 
   // docs/dashboard.md#selection: only hub groups, the code as value and the lower-cased name as label.
@@ -108,10 +84,11 @@ export default function Dashboard() {
   );
   // The URL and the start hub may differ in case from the group's code.
   const hubOption = hubOptions.find((o) => o.value.toLowerCase() === hub.toLowerCase());
-  const stats = useMemo(() => dashboardStats(records, { hub, timeframe }), [records, hub, timeframe]);
 
+  // 'ready' once the figures shown are those of the selection; while a new selection's are on
+  // their way (from the server) the previous ones stay, marked busy.
   return (
-    <section className="vx-page" data-state={loading ? 'loading' : 'ready'}>
+    <section className="vx-page" data-state={loading || refreshing ? 'loading' : 'ready'} aria-busy={refreshing || undefined}>
       <header className="db-header">
         <h1 className="vx-page-title">Dashboard · {hubOption?.label ?? hub}</h1>
         <div className="db-filters">

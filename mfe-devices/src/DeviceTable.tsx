@@ -1,5 +1,6 @@
 // The pick list table: a CSS grid with table semantics whose body is virtualized, so 100k
-// records cost only the rows in view (plus overscan) in the DOM.
+// records cost only the rows in view (plus overscan) in the DOM. Served a page at a time, it also
+// holds placeholder rows for those not loaded yet, so its scrollbar reflects the whole list.
 import {
   expectedDevice,
   formatDateTime,
@@ -18,6 +19,11 @@ import type { DeviceRow } from './deviceRows';
 export const ROW_HEIGHT = 56;
 const HEADER_HEIGHT = 40;
 const OVERSCAN = 10;
+/**
+ * Browsers cap an element's height (about 17.9 million px in Firefox): the scroll area holds at
+ * most the rows that fit in 15 million px; beyond that, a longer list is reached by its filters.
+ */
+export const MAX_SCROLL_ROWS = Math.floor(15_000_000 / ROW_HEIGHT);
 
 export const COLUMNS = [
   'Timestamp',
@@ -34,12 +40,31 @@ export const COLUMNS = [
 interface DeviceTableProps {
   rows: readonly DeviceRow[];
   onShowDetails: (record: DeviceRecord) => void;
+  /** Rows of the scroll area (default: rows.length); those past `rows` are placeholders for rows not loaded yet. */
+  rowCount?: number;
+  /** What a placeholder row reads. */
+  placeholder?: string;
+  /** Told the index of the last row rendered (in view or overscan) each time it changes; -1 without rows. */
+  onRangeEnd?: (index: number) => void;
+  /** The rows shown are about to be replaced. */
+  busy?: boolean;
+  /** Names the list shown: a new one starts at the top (default: the rows themselves; pages appended keep the scroll). */
+  scrollKey?: unknown;
 }
 
-export function DeviceTable({ rows, onShowDetails }: DeviceTableProps) {
+export function DeviceTable({
+  rows,
+  onShowDetails,
+  rowCount = rows.length,
+  placeholder = '',
+  onRangeEnd,
+  busy = false,
+  scrollKey = rows,
+}: DeviceTableProps) {
+  const count = Math.max(rows.length, Math.min(rowCount, MAX_SCROLL_ROWS));
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
-    count: rows.length,
+    count,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ROW_HEIGHT,
     // The sticky header sits above the rows inside the same scroll container.
@@ -50,11 +75,17 @@ export function DeviceTable({ rows, onShowDetails }: DeviceTableProps) {
   // A new filter result starts at the top rather than somewhere past its end.
   useEffect(() => {
     if (scrollRef.current) scrollRef.current.scrollTop = 0;
-  }, [rows]);
+  }, [scrollKey]);
+
+  const items = virtualizer.getVirtualItems();
+  const end = items.length ? items[items.length - 1]!.index : -1;
+  useEffect(() => {
+    onRangeEnd?.(end);
+  }, [end, onRangeEnd]);
 
   return (
     <div ref={scrollRef} className="dl-scroll" data-testid="device-table-scroll">
-      <div className="dl-table" role="table" aria-label="Devices" aria-rowcount={rows.length + 1}>
+      <div className="dl-table" role="table" aria-label="Devices" aria-rowcount={count + 1} aria-busy={busy || undefined}>
         <div className="dl-head" role="rowgroup">
           <div className="dl-row dl-row--head vx-caption" role="row" aria-rowindex={1}>
             {COLUMNS.map((name) => (
@@ -64,25 +95,40 @@ export function DeviceTable({ rows, onShowDetails }: DeviceTableProps) {
             ))}
           </div>
         </div>
-        <div className="dl-body" role="rowgroup" style={{ height: rows.length ? virtualizer.getTotalSize() : undefined }}>
-          {rows.length === 0 ? (
+        <div className="dl-body" role="rowgroup" style={{ height: count ? virtualizer.getTotalSize() : undefined }}>
+          {count === 0 ? (
             <div className="dl-empty" role="row">
               <div role="cell">No expectations available</div>
             </div>
           ) : (
-            virtualizer
-              .getVirtualItems()
-              .map((item) => (
-                <DeviceRowView
-                  key={rows[item.index]!.record.id}
-                  row={rows[item.index]!}
-                  index={item.index}
-                  top={item.start - HEADER_HEIGHT}
-                  onShowDetails={onShowDetails}
-                />
-              ))
+            items.map((item) => {
+              const row = rows[item.index];
+              const top = item.start - HEADER_HEIGHT;
+              return row ? (
+                <DeviceRowView key={row.record.id} row={row} index={item.index} top={top} onShowDetails={onShowDetails} />
+              ) : (
+                <PlaceholderRow key={`placeholder-${item.index}`} index={item.index} top={top} text={placeholder} />
+              );
+            })
           )}
         </div>
+      </div>
+    </div>
+  );
+}
+
+/** A row not loaded yet: it keeps its place in the scroll area until its page arrives. */
+function PlaceholderRow({ index, top, text }: { index: number; top: number; text: string }) {
+  return (
+    <div
+      className="dl-row dl-row--placeholder"
+      role="row"
+      aria-rowindex={index + 2}
+      data-testid="device-row-placeholder"
+      style={{ transform: `translateY(${top}px)` }}
+    >
+      <div className="dl-cell dl-placeholder vx-muted" role="cell">
+        {text}
       </div>
     </div>
   );

@@ -1,15 +1,27 @@
 // Device Pick List / Stats (route ListDevices, docs/screens.md#device-pick-list): every device expectation with its
 // verification progress, filterable by tracking ID and hub. Default export: the shell's page.
-import { getList, Modal, SearchSelect, useResource, type DeviceRecord } from '@veritas/shared';
+import { getList, Modal, SearchSelect, useResource, useSession, type DeviceRecord } from '@veritas/shared';
 import { useDeferredValue, useMemo, useState } from 'react';
 import { DeviceDetails } from './DeviceDetails';
 import { filterRows, hubOptions, toDeviceRows } from './deviceRows';
 import { DeviceTable } from './DeviceTable';
+import { PagedDeviceList } from './PagedDeviceList';
+import { TrackingIdFilter } from './TrackingIdFilter';
 import './ListDevices.css';
 
 const NO_RECORDS: DeviceRecord[] = [];
 
+/**
+ * docs/architecture.md#server-features: a server offering 'device-pages' serves the list a page
+ * at a time, filtered in the database; otherwise every record is fetched and filtered here.
+ */
 export default function ListDevices() {
+  const paged = useSession((s) => s.features.includes('device-pages'));
+  return paged ? <PagedDeviceList /> : <AllDevicesList />;
+}
+
+/** The list from api/get_status/: every record fetched once, sorted and filtered in the page. */
+function AllDevicesList() {
   // docs/errors.md#device-pick-list: a failed device fetch is only logged; the list stays empty.
   const { data: records = NO_RECORDS, loading } = useResource('api/get_status/', getList<DeviceRecord>, {
     onError: (error) => console.error('Failed to fetch device records', error),
@@ -31,21 +43,7 @@ export default function ListDevices() {
     <section className="vx-page">
       <h1 className="vx-page-title">Device Pick List</h1>
       <div className="dl-toolbar">
-        <div className="dl-search">
-          <input
-            className="vx-input"
-            type="text"
-            placeholder="Filter by tracking id..."
-            aria-label="Filter by tracking id"
-            value={query}
-            onChange={(e) => setQuery(e.target.value)}
-          />
-          {query && (
-            <button type="button" className="dl-search__clear" aria-label="Clear tracking id filter" onClick={() => setQuery('')}>
-              ×
-            </button>
-          )}
-        </div>
+        <TrackingIdFilter value={query} onChange={setQuery} />
         <SearchSelect
           className="dl-hub"
           options={hubs}

@@ -18,18 +18,21 @@ export interface DeviceRow {
   hubLower: string;
 }
 
+/** One record as the table shows it, with the keys the in-page sort and filters use. */
+export function toDeviceRow(record: DeviceRecord): DeviceRow {
+  const timestamp = recordTimestamp(record);
+  return {
+    record,
+    timestamp,
+    sortKey: timeValue(timestamp.time),
+    trackingIdLower: (record.tracking_id.tracking_id ?? '').toLowerCase(),
+    hubLower: (hubCodeOf(record) ?? '').toLowerCase(),
+  };
+}
+
 /** Rows sorted newest first by the timestamp rule; records without a usable time go last. */
 export function toDeviceRows(records: readonly DeviceRecord[]): DeviceRow[] {
-  const rows = records.map((record): DeviceRow => {
-    const timestamp = recordTimestamp(record);
-    return {
-      record,
-      timestamp,
-      sortKey: timeValue(timestamp.time),
-      trackingIdLower: (record.tracking_id.tracking_id ?? '').toLowerCase(),
-      hubLower: (hubCodeOf(record) ?? '').toLowerCase(),
-    };
-  });
+  const rows = records.map(toDeviceRow);
   // Comparisons, not subtraction: two missing times (-Infinity) would give NaN.
   return rows.sort((a, b) => (a.sortKey === b.sortKey ? b.record.id - a.record.id : a.sortKey < b.sortKey ? 1 : -1));
 }

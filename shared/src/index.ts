@@ -13,6 +13,8 @@ export * from './ui/Modal';
 // The password rule is not exported here: its list of common passwords would weigh on the login
 // page. Forms import it from @veritas/shared/domain; PasswordDialog loads it on first use.
 export * from './ui/PasswordDialog';
+// usePagedResource is not exported here either: the shell loads this entry before its login form,
+// and only the remotes that page a list need it. They import it from @veritas/shared/paged.
 export * from './ui/ScrollRegion';
 export * from './ui/LoginForm';
 export * from './ui/StandaloneApp';
