@@ -34,6 +34,7 @@ describe.each<Mode>(['server figures', 'get_status'])('%s', (mode) => {
   test('tiles and top-five tables match api/get_status/ for every timeframe, for All Hubs and for one hub', async () => {
     await signIn(page, DEMO.admin);
     const records: StatusRecord[] = await (await page.request.get('/veritas/api/get_status/')).json();
+    calls = [];
     for (const hub of ['all', 'BLR01']) {
       for (const timeframe of Object.keys(TIMEFRAMES) as Timeframe[]) {
         await page.goto(`/Dashboard?hub=${hub}&timeframe=${timeframe}`);
