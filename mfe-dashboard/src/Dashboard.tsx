@@ -4,19 +4,24 @@
 import {
   ALL_HUBS,
   dashboardStartHub,
+  dashboardStats,
+  DEFAULT_TIMEFRAME,
   getList,
+  isTimeframe,
   notifyError,
   ScrollRegion,
   SearchSelect,
   useResource,
   useSearchParams,
+  TIMEFRAMES,
   useSession,
   type DeviceRecord,
   type Group,
+  type RankRow,
+  type Selection,
 } from '@veritas/shared';
 import { useMemo } from 'react';
 import { DailyVolumeChart, ErrorDistributionChart, RejectionTrendChart } from './DashboardCharts';
-import { dashboardStats, DEFAULT_TIMEFRAME, isTimeframe, TIMEFRAMES, type RankRow, type Selection } from './dashboardStats';
 import './Dashboard.css';
 
 const NO_RECORDS: DeviceRecord[] = [];

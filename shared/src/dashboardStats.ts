@@ -1,6 +1,8 @@
 // The dashboard's figures (docs/dashboard.md): tiles, daily series, error distribution and the
 // top-five tables, computed in one pass over the records. Pure: no React, no chart.js.
-import { ALL_HUBS, deviceError, type DeviceRecord } from '@veritas/shared';
+import { deviceError } from './errors';
+import { ALL_HUBS } from './roles';
+import type { DeviceRecord } from './types';
 
 export const TIMEFRAMES = [
   { value: 'today', label: 'Today', days: 1 },

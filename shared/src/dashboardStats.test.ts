@@ -1,5 +1,5 @@
-import type { DeviceRecord } from '@veritas/shared';
-import { makeRecord } from '@veritas/shared/testing';
+import type { DeviceRecord } from './types';
+import { makeRecord } from './testing/records';
 import { dashboardStats, formatPercent, parseTime, type Selection } from './dashboardStats';
 
 // Local times, so the day rules hold in whatever time zone the tests run.
