@@ -1,5 +1,12 @@
 // The dashboard's figures (docs/dashboard.md): tiles, daily series, error distribution and the
-// top-five tables, computed in one pass over the records. Pure: no React, no chart.js.
+// top-five tables. Pure: no React, no chart.js, no DOM, so the console and the API run this one
+// implementation. Two steps:
+//   - a tally (DashboardTally) takes records one at a time (`add`, the per-record rule), or counts
+//     the server already summed (the `add…` methods below it);
+//   - `finish` turns the tally into DashboardStats: percentages, pie slices, rankings, day labels.
+// dashboardStats() is the console's whole computation over api/get_status/'s records, in one pass,
+// on the days of the browser's local time zone; the API's api/dashboard/ fills the same tally from
+// its summaries, on the days of the viewer's zone (zoneCalendar.ts), and finishes it here too.
 import { deviceError } from './errors';
 import { ALL_HUBS } from './roles';
 import type { DeviceRecord } from './types';
@@ -17,6 +24,11 @@ export const DEFAULT_TIMEFRAME: Timeframe = 'last30';
 
 export function isTimeframe(value: string | null): value is Timeframe {
   return TIMEFRAMES.some((t) => t.value === value);
+}
+
+/** The number of days a timeframe counts (today and the days before it). */
+export function timeframeDays(timeframe: Timeframe): number {
+  return TIMEFRAMES.find((t) => t.value === timeframe)!.days;
 }
 
 export interface Selection {
@@ -49,6 +61,9 @@ const PIE_COLORS: readonly [key: string, color: string][] = [
   ['E009', '#c2185b'],
   ['E010', '#5d4037'],
 ];
+
+/** The results the pie counts, in slice order; any other result is left out of it. */
+export const PIE_RESULTS: readonly string[] = PIE_COLORS.map(([key]) => key);
 
 /** The pie's only slice when nothing was submitted. */
 export const NO_INPUTS_SLICE: ErrorSlice = { key: 'none', label: 'No Inputs', tooltip: 'No Inputs', color: '#bdc1c6', count: 1 };
@@ -92,37 +107,27 @@ export function formatPercent(part: number, whole: number): string {
   return `${(whole ? (part / whole) * 100 : 0).toFixed(2)}%`;
 }
 
-const TOP = 5;
-
-interface Rank {
-  count: number;
-  total: number;
-}
-
-function topFive(groups: Map<string, Rank>): RankRow[] {
-  return [...groups]
-    .sort(([a, x], [b, y]) => y.count - x.count || a.localeCompare(b))
-    .slice(0, TOP)
-    .map(([name, { count, total }]) => ({ name, count, percent: formatPercent(count, total) }));
-}
-
-function bump(groups: Map<string, Rank>, name: string, rejected: boolean): void {
-  let rank = groups.get(name);
-  if (!rank) groups.set(name, (rank = { count: 0, total: 0 }));
-  rank.total++;
-  if (rejected) rank.count++;
+/**
+ * The days of a timeframe: `starts` holds each day's first millisecond, oldest first, plus the end
+ * of the last day (N + 1 instants); `labels` the days as 'MM/DD'. A day of 23 or 25 hours (DST)
+ * is still one day.
+ */
+export interface DashboardDays {
+  starts: number[];
+  labels: string[];
 }
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
-/**
- * Local midnights of the timeframe's days plus the midnight after the last one (N + 1 entries).
- * Built from calendar fields, so a day of 23 or 25 hours (DST) is still one day.
- */
-function dayStarts(days: number, now: Date): number[] {
+/** The runtime's local midnights of today and the `days` - 1 days before it, from calendar fields. */
+export function localDays(days: number, now: Date): DashboardDays {
   const starts: number[] = [];
   for (let i = days - 1; i >= -1; i--) starts.push(new Date(now.getFullYear(), now.getMonth(), now.getDate() - i).getTime());
-  return starts;
+  const labels = starts.slice(0, days).map((start) => {
+    const day = new Date(start);
+    return `${pad(day.getMonth() + 1)}/${pad(day.getDate())}`;
+  });
+  return { starts, labels };
 }
 
 /** The number in text[from, to), or NaN unless all digits. */
@@ -165,10 +170,18 @@ export function parseTime(text: string): number {
   return Date.parse(text);
 }
 
-/** Index of the day containing `time` (a date string), or -1 when missing, invalid or outside the days. */
-function dayIndex(time: string | null, starts: number[]): number {
-  if (!time) return -1;
+/** A stored time as milliseconds, as the dashboard reads it: null when missing or not a date. */
+export function timeMs(time: string | null | undefined): number | null {
+  if (!time) return null;
   const t = parseTime(time);
+  return Number.isNaN(t) ? null : t;
+}
+
+/**
+ * Index of the day holding the instant `t` (ms), or -1 when NaN or outside the days: the last day
+ * starting at or before `t` (a day skipped whole by a time zone change has no instants).
+ */
+export function dayIndex(t: number, starts: readonly number[]): number {
   const last = starts.length - 2;
   // NaN fails both comparisons and is rejected here too.
   if (!(t >= starts[0]! && t < starts[last + 1]!)) return -1;
@@ -179,76 +192,161 @@ function dayIndex(time: string | null, starts: number[]): number {
   return i;
 }
 
-/** Every figure of the dashboard for `selection`, in one pass over `records`. */
-export function dashboardStats(records: readonly DeviceRecord[], { hub, timeframe }: Selection, now: Date = new Date()): DashboardStats {
-  const days = TIMEFRAMES.find((t) => t.value === timeframe)!.days;
-  const starts = dayStarts(days, now);
-  const allHubs = hub === ALL_HUBS;
-  const wantedHub = hub.toLowerCase();
+/** Index of the day containing `time` (a date string), or -1 when missing, invalid or outside the days. */
+function dayOf(time: string | null, starts: readonly number[]): number {
+  return time ? dayIndex(parseTime(time), starts) : -1;
+}
 
-  const zeros = () => new Array<number>(days).fill(0);
-  const trend = { doorstep: zeros(), hub: zeros(), total: 0 };
-  const volume = { doorstep: zeros(), hub: zeros(), total: 0 };
-  const results = new Map<string, number>(PIE_COLORS.map(([key]) => [key, 0]));
-  const hubs = new Map<string, Rank>();
-  const operators = new Map<string, Rank>();
-  let submitted = 0;
-  let pending = 0;
-  let rejectedAtDoorstep = 0;
+/** A record's result counts as a rejection unless it is 'passed' (so a missing result is one too). */
+export const isRejected = (result: string | null): boolean => result !== 'passed';
 
-  for (const record of records) {
-    const info = record.tracking_id;
-    if (!allHubs && info.hub_code?.toLowerCase() !== wantedHub) continue;
-    if (dayIndex(info.created_date, starts) < 0) continue;
+/**
+ * Whether a record needs its submit day: doorstep rejections and submitted-only records count on
+ * it (docs/dashboard.md#rejection-trend, #daily-processed-volume).
+ */
+export const countsOnSubmitDay = (isSubmit: boolean, isVerified: boolean, result: string | null): boolean =>
+  isSubmit && (isRejected(result) || !isVerified);
 
-    const rejected = record.device_result !== 'passed';
-    bump(hubs, info.hub_code || 'Unknown', record.is_submit && rejected);
-    const verifyDay = record.is_verified ? dayIndex(record.verify_time, starts) : -1;
-    if (rejected && verifyDay >= 0) trend.hub[verifyDay]!++;
-    if (!record.is_submit) {
-      pending++;
-      continue;
+/** Whether a record counts on its verify day: verified, and rejected (trend) or submitted (volume). */
+export const countsOnVerifyDay = (isSubmit: boolean, isVerified: boolean, result: string | null): boolean =>
+  isVerified && (isSubmit || isRejected(result));
+
+const TOP = 5;
+
+interface Rank {
+  count: number;
+  total: number;
+}
+
+function topFive(groups: Map<string, Rank>): RankRow[] {
+  return [...groups]
+    .sort(([a, x], [b, y]) => y.count - x.count || a.localeCompare(b))
+    .slice(0, TOP)
+    .map(([name, { count, total }]) => ({ name, count, percent: formatPercent(count, total) }));
+}
+
+/** The figures being counted over a selection's records, on the days given. */
+export class DashboardTally {
+  submitted = 0;
+  pending = 0;
+  /** Submitted rejected records. */
+  rejected = 0;
+  readonly trend: { doorstep: number[]; hub: number[] };
+  readonly volume: { doorstep: number[]; hub: number[] };
+  private readonly results = new Map<string, number>(PIE_RESULTS.map((key) => [key, 0]));
+  private readonly hubs = new Map<string, Rank>();
+  private readonly operators = new Map<string, Rank>();
+
+  constructor(readonly days: DashboardDays) {
+    const zeros = () => new Array<number>(days.labels.length).fill(0);
+    this.trend = { doorstep: zeros(), hub: zeros() };
+    this.volume = { doorstep: zeros(), hub: zeros() };
+  }
+
+  /**
+   * The per-record rule: `count` records of the selection sharing these facts, `submitDay` and
+   * `verifyDay` being the day indexes of their submit and verify times (-1: missing or outside
+   * the days; the submit day is read only when countsOnSubmitDay, the verify day when verified).
+   */
+  add(
+    hubCode: string | null,
+    isSubmit: boolean,
+    isVerified: boolean,
+    result: string | null,
+    operator: string | null | undefined,
+    submitDay: number,
+    verifyDay: number,
+    count = 1,
+  ): void {
+    const rejected = isRejected(result);
+    this.addHub(hubCode, count, isSubmit && rejected ? count : 0);
+    // The hub's trend counts verified rejections, submitted or not.
+    if (isVerified && verifyDay >= 0) {
+      if (rejected) this.trend.hub[verifyDay]! += count;
+      if (isSubmit) this.volume.hub[verifyDay]! += count;
     }
-
-    submitted++;
-    bump(operators, record.submitted_by?.username || 'Unknown', rejected);
-    const result = record.device_result;
-    if (result !== null && results.has(result)) results.set(result, results.get(result)! + 1);
-    if (rejected) rejectedAtDoorstep++;
+    if (!isSubmit) {
+      this.pending += count;
+      return;
+    }
+    this.submitted += count;
+    if (rejected) this.rejected += count;
+    this.addOperator(operator, count, rejected ? count : 0);
+    this.addResult(result, count);
     // Volume: a verified record counts on its verify day, a submitted-only one on its submit day.
-    if (record.is_verified && verifyDay >= 0) volume.hub[verifyDay]!++;
-    // The submit day matters only for a doorstep rejection or a submitted-only record.
-    if (rejected || !record.is_verified) {
-      const submitDay = dayIndex(record.submit_time, starts);
-      if (submitDay >= 0) {
-        if (rejected) trend.doorstep[submitDay]!++;
-        if (!record.is_verified) volume.doorstep[submitDay]!++;
-      }
+    if (submitDay >= 0) {
+      if (rejected) this.trend.doorstep[submitDay]! += count;
+      if (!isVerified) this.volume.doorstep[submitDay]! += count;
     }
   }
 
-  const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
-  trend.total = sum(trend.doorstep) + sum(trend.hub);
-  volume.total = sum(volume.doorstep) + sum(volume.hub);
+  /** Every record of `records` in the hub `hub` (ALL_HUBS, or a code compared ignoring case), in one pass. */
+  addRecords(records: readonly DeviceRecord[], hub: string): void {
+    const { starts } = this.days;
+    const allHubs = hub === ALL_HUBS;
+    const wantedHub = hub.toLowerCase();
+    for (const record of records) {
+      const info = record.tracking_id;
+      if (!allHubs && info.hub_code?.toLowerCase() !== wantedHub) continue;
+      if (dayOf(info.created_date, starts) < 0) continue;
+      const { is_submit: isSubmit, is_verified: isVerified, device_result: result } = record;
+      // Parsing is most of the time: each time is read only when a figure needs it.
+      const verifyDay = isVerified ? dayOf(record.verify_time, starts) : -1;
+      const submitDay = countsOnSubmitDay(isSubmit, isVerified, result) ? dayOf(record.submit_time, starts) : -1;
+      this.add(info.hub_code, isSubmit, isVerified, result, record.submitted_by?.username, submitDay, verifyDay);
+    }
+  }
 
-  return {
-    verified: submitted,
-    pending,
-    rejection: formatPercent(rejectedAtDoorstep, submitted),
-    days: starts.slice(0, days).map((start) => {
-      const day = new Date(start);
-      return `${pad(day.getMonth() + 1)}/${pad(day.getDate())}`;
-    }),
-    trend,
-    volume,
-    errors: PIE_COLORS.filter(([key]) => results.get(key)! > 0).map(([key, color]) => ({
-      key,
-      label: key === 'passed' ? 'Passed' : key,
-      tooltip: key === 'passed' ? 'Passed' : `${key}: ${deviceError(key)!.title}`,
-      color,
-      count: results.get(key)!,
-    })),
-    topHubs: topFive(hubs),
-    topOperators: topFive(operators),
-  };
+  /** `records` of a hub (as stored; empty or missing reads 'Unknown'), `rejected` of them submitted and rejected. */
+  addHub(hubCode: string | null, records: number, rejected: number): void {
+    addRank(this.hubs, hubCode || 'Unknown', records, rejected);
+  }
+
+  /** `submitted` records of an operator (no username reads 'Unknown'), `rejected` of them rejected. */
+  addOperator(username: string | null | undefined, submitted: number, rejected: number): void {
+    addRank(this.operators, username || 'Unknown', submitted, rejected);
+  }
+
+  /** `count` submitted records with this result; the pie leaves out results it does not chart. */
+  addResult(result: string | null, count: number): void {
+    const counted = result === null ? undefined : this.results.get(result);
+    if (counted !== undefined) this.results.set(result!, counted + count);
+  }
+
+  finish(): DashboardStats {
+    const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
+    const { trend, volume, results } = this;
+    return {
+      verified: this.submitted,
+      pending: this.pending,
+      rejection: formatPercent(this.rejected, this.submitted),
+      days: [...this.days.labels],
+      trend: { doorstep: [...trend.doorstep], hub: [...trend.hub], total: sum(trend.doorstep) + sum(trend.hub) },
+      volume: { doorstep: [...volume.doorstep], hub: [...volume.hub], total: sum(volume.doorstep) + sum(volume.hub) },
+      errors: PIE_COLORS.filter(([key]) => results.get(key)! > 0).map(([key, color]) => ({
+        key,
+        label: key === 'passed' ? 'Passed' : key,
+        tooltip: key === 'passed' ? 'Passed' : `${key}: ${deviceError(key)!.title}`,
+        color,
+        count: results.get(key)!,
+      })),
+      topHubs: topFive(this.hubs),
+      topOperators: topFive(this.operators),
+    };
+  }
+}
+
+function addRank(groups: Map<string, Rank>, name: string, total: number, count: number): void {
+  const rank = groups.get(name);
+  if (rank) {
+    rank.total += total;
+    rank.count += count;
+  } else groups.set(name, { count, total });
+}
+
+/** Every figure of the dashboard for `selection`, in one pass over `records`, on the local days of this runtime. */
+export function dashboardStats(records: readonly DeviceRecord[], { hub, timeframe }: Selection, now: Date = new Date()): DashboardStats {
+  const tally = new DashboardTally(localDays(timeframeDays(timeframe), now));
+  tally.addRecords(records, hub);
+  return tally.finish();
 }

@@ -6,4 +6,5 @@ export * from './roles';
 export * from './errors';
 export * from './records';
 export * from './dashboardStats';
+export * from './zoneCalendar';
 export * from './passwordRule';

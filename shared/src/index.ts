@@ -8,6 +8,7 @@ export * from './errors';
 export * from './toast';
 export * from './records';
 export * from './dashboardStats';
+export * from './zoneCalendar';
 export * from './format';
 export * from './ui/SearchSelect';
 export * from './ui/Modal';
