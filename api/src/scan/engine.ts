@@ -2,8 +2,10 @@
 // rules (rules.ts) and records what field staff did. The app's routes, the demo data and the
 // simulator all go through here; `at` lets the demo data work on a simulated clock. It speaks the
 // domain: a scan it will not take is a ScanRefusal with its code, which routes/app.ts answers.
-import { deviceError } from '@veritas/shared/domain';
+// Each step that stores something also updates the dashboard's summaries, in its transaction.
+import { deviceError, timeMs } from '@veritas/shared/domain';
 import type { Kysely } from 'kysely';
+import { lockedFacts, SummaryChanges } from '../dashboard/summaries';
 import type { Database, Db } from '../db/schema';
 import type { SessionUser } from '../auth/sessions';
 import { checkScan, expectedOf, type CheckOutcome, type CheckResult, type ExpectedItem, type ScanFacts } from './rules';
@@ -215,6 +217,8 @@ export async function submitDevice(db: Db, user: FieldUser, scan: DeviceScan, at
     const before = checkScan(facts);
     if (before.result === 'E001' || before.result === 'E002' || before.result === 'E003') throw new ScanRefusal(before.result);
     if (item!.is_verified === 1) throw new ScanRefusal('capture-locked');
+    // What the dashboard counted of the record, kept unchanged by others until this commits.
+    const counted = await lockedFacts(trx, db, item!.id);
 
     const claimed = await trx
       .updateTable('device_records')
@@ -233,10 +237,13 @@ export async function submitDevice(db: Db, user: FieldUser, scan: DeviceScan, at
       .execute();
     const outcome = checkScan({ ...facts, macCapturedBy: await macOwner(trx, mac, scan.tracking_id) });
 
+    const submitTime = at.toISOString();
+    const submitMs = timeMs(submitTime);
     await trx
       .updateTable('device_records')
       .set({
-        submit_time: at.toISOString(),
+        submit_time: submitTime,
+        submit_ms: submitMs,
         submitted_device_name: scan.model,
         submitted_manufacturer: outcome.found.manufacturer,
         device_result: outcome.result,
@@ -245,6 +252,8 @@ export async function submitDevice(db: Db, user: FieldUser, scan: DeviceScan, at
       })
       .where('id', '=', item!.id)
       .execute();
+    const submitted = { ...counted, is_submit: 1, submitted_by_id: user.id, submit_ms: submitMs, device_result: outcome.result };
+    await new SummaryChanges().change(counted, submitted).apply(trx, db.engine);
     return answer(outcome);
   });
 }
@@ -266,17 +275,23 @@ export async function verifyAtHub(db: Db, user: FieldUser, scan: HardwareScan, a
   if (item && item.hub_code?.toLowerCase() !== user.groupCode?.toLowerCase()) throw new ScanRefusal('other-hub');
   if (item && item.is_submit !== 1) throw new ScanRefusal('not-submitted');
   const { id } = await verifiableItem(db, scan);
-  const updated = await db.kysely
-    .updateTable('device_records')
-    .set({ is_verified: 1, verified_by_id: user.id, verify_time: at.toISOString() })
-    .where('id', '=', id)
-    .where('is_verified', '=', 0)
-    .executeTakeFirst();
-  if (Number(updated.numUpdatedRows) !== 1) throw new ScanRefusal('already-verified-at-hub');
+  const verifyTime = at.toISOString();
+  const verifyMs = timeMs(verifyTime);
+  await db.kysely.transaction().execute(async (trx) => {
+    const counted = await lockedFacts(trx, db, id);
+    const updated = await trx
+      .updateTable('device_records')
+      .set({ is_verified: 1, verified_by_id: user.id, verify_time: verifyTime, verify_ms: verifyMs })
+      .where('id', '=', id)
+      .where('is_verified', '=', 0)
+      .executeTakeFirst();
+    if (Number(updated.numUpdatedRows) !== 1) throw new ScanRefusal('already-verified-at-hub');
+    await new SummaryChanges().change(counted, { ...counted, is_verified: 1, verify_ms: verifyMs }).apply(trx, db.engine);
+  });
   return verified(scan.tracking_id);
 }
 
-/** Verification at a return centre, after the hub's: the device is detached. */
+/** Verification at a return centre, after the hub's: the device is detached. No dashboard figure reads it. */
 export async function verifyAtRc(db: Db, user: FieldUser, scan: HardwareScan, at = new Date()): Promise<VerifyAnswer> {
   if (user.organization !== 'RC') throw new ScanRefusal('not-rc-staff');
   const item = await itemOf(db.kysely, scan.tracking_id);

@@ -1,8 +1,11 @@
 // Inserting a batch of valid upload rows into device_records, telling which were new: a tracking
 // ID already stored is left as it is (ON CONFLICT DO NOTHING). The other columns keep their
-// defaults: nothing submitted or verified yet.
+// defaults: nothing submitted or verified yet. The dashboard's summaries count the new records in
+// the same transaction.
+import { timeMs } from '@veritas/shared/domain';
 import { sql } from 'kysely';
 import type { Database as SQLiteDatabase, Statement } from 'better-sqlite3';
+import { HOUR_MS, SummaryChanges } from '../dashboard/summaries';
 import type { Db } from '../db/schema';
 import type { ShipmentRecord } from './shipmentRows';
 
@@ -19,10 +22,13 @@ const COLUMNS = [
   ['device_model_name', 'text'],
   ['blind_brand', 'text'],
   ['blind_model', 'text'],
-] as const satisfies readonly (readonly [keyof ShipmentRecord, string])[];
+  ['created_ms', 'bigint'],
+] as const satisfies readonly (readonly [keyof StoredRecord, string])[];
+
+type StoredRecord = ShipmentRecord & { created_ms: number | null };
 
 /** A record's values in COLUMNS order; spelt out, as it runs for every row. */
-const valuesOf = (r: ShipmentRecord) => [
+const valuesOf = (r: ShipmentRecord, createdMs: number | null) => [
   r.tracking_id,
   r.hub_code,
   r.created_date,
@@ -32,7 +38,40 @@ const valuesOf = (r: ShipmentRecord) => [
   r.device_model_name,
   r.blind_brand,
   r.blind_model,
+  createdMs,
 ];
+
+/**
+ * The summary changes of the records stored: all pending, so only their created hour and hub
+ * count; records sharing both are added at once.
+ */
+function summaryChanges(records: ShipmentRecord[], createdMs: (number | null)[], stored: boolean[]): SummaryChanges {
+  const groups = new Map<string, { hub_code: string; created_ms: number | null; count: number }>();
+  records.forEach((record, i) => {
+    if (!stored[i]) return;
+    const created = createdMs[i]!;
+    const hour = created === null ? null : Math.floor(created / HOUR_MS);
+    const key = `${hour} ${record.hub_code}`;
+    const group = groups.get(key);
+    if (group) group.count++;
+    else groups.set(key, { hub_code: record.hub_code, created_ms: hour === null ? null : hour * HOUR_MS, count: 1 });
+  });
+  const changes = new SummaryChanges();
+  for (const { hub_code, created_ms, count } of groups.values()) {
+    const facts = {
+      hub_code,
+      created_ms,
+      is_submit: 0,
+      is_verified: 0,
+      device_result: null,
+      submitted_by_id: null,
+      submit_ms: null,
+      verify_ms: null,
+    };
+    changes.insert(facts, count);
+  }
+  return changes;
+}
 
 export function recordStore(db: Db): RecordStore {
   return db.sqlite ? sqliteStore(db, db.sqlite) : postgresStore(db);
@@ -59,14 +98,21 @@ function sqliteStore(db: Db, sqlite: SQLiteDatabase): RecordStore {
     return statement;
   };
   const storedAfter = sqlite.prepare('select tracking_id from device_records where id > ?').pluck();
+  const summaryStatements = new Map<string, Statement>();
 
   const insertAll = sqlite.transaction((records: ShipmentRecord[]) => {
     const values: unknown[] = [];
-    for (const record of records) values.push(...valuesOf(record));
+    const createdMs = records.map((record) => timeMs(record.created_date));
+    records.forEach((record, i) => values.push(...valuesOf(record, createdMs[i]!)));
     const { changes, lastInsertRowid } = insertOf(records.length).run(values);
-    if (changes === records.length) return records.map(() => true);
-    const stored = new Set(changes === 0 ? [] : (storedAfter.all(Number(lastInsertRowid) - changes) as string[]));
-    return records.map((record) => stored.has(record.tracking_id));
+    let stored: boolean[];
+    if (changes === records.length) stored = records.map(() => true);
+    else {
+      const ids = new Set(changes === 0 ? [] : (storedAfter.all(Number(lastInsertRowid) - changes) as string[]));
+      stored = records.map((record) => ids.has(record.tracking_id));
+    }
+    summaryChanges(records, createdMs, stored).applySqlite(sqlite, summaryStatements);
+    return stored;
   });
   // Holding a Kysely connection keeps any other request's Kysely transaction out of this one.
   return (records) => db.kysely.connection().execute(async () => insertAll(records));
@@ -76,13 +122,18 @@ function sqliteStore(db: Db, sqlite: SQLiteDatabase): RecordStore {
 function postgresStore(db: Db): RecordStore {
   const names = sql.join(COLUMNS.map(([name]) => sql.ref(name)));
   const types = sql.join(COLUMNS.map(([name, type]) => sql`${sql.ref(name)} ${sql.raw(type)}`));
-  return async (records) => {
-    const { rows } = await sql<Pick<ShipmentRecord, 'tracking_id'>>`
-      insert into device_records (${names})
-      select ${names} from json_to_recordset(${JSON.stringify(records)}::json) as r(${types})
-      on conflict (tracking_id) do nothing
-      returning tracking_id`.execute(db.kysely);
-    const stored = new Set(rows.map((row) => row.tracking_id));
-    return records.map((record) => stored.has(record.tracking_id));
-  };
+  return (records) =>
+    db.kysely.transaction().execute(async (trx) => {
+      const createdMs = records.map((record) => timeMs(record.created_date));
+      const rows: StoredRecord[] = records.map((record, i) => ({ ...record, created_ms: createdMs[i]! }));
+      const inserted = await sql<Pick<ShipmentRecord, 'tracking_id'>>`
+        insert into device_records (${names})
+        select ${names} from json_to_recordset(${JSON.stringify(rows)}::json) as r(${types})
+        on conflict (tracking_id) do nothing
+        returning tracking_id`.execute(trx);
+      const ids = new Set(inserted.rows.map((row) => row.tracking_id));
+      const stored = records.map((record) => ids.has(record.tracking_id));
+      await summaryChanges(records, createdMs, stored).apply(trx, db.engine);
+      return stored;
+    });
 }

@@ -6,6 +6,7 @@ import { uploads } from './002_uploads';
 import { whitelabel } from './003_whitelabel';
 import { fieldScans } from './004_field_scans';
 import { loginThrottle } from './005_login_throttle';
+import { dashboardFigures } from './007_dashboard_figures';
 
 export function migrationsFor(engine: Engine): Record<string, Migration> {
   return {
@@ -14,5 +15,6 @@ export function migrationsFor(engine: Engine): Record<string, Migration> {
     '003_whitelabel': whitelabel(engine),
     '004_field_scans': fieldScans(),
     '005_login_throttle': loginThrottle(engine),
+    '007_dashboard_figures': dashboardFigures(engine),
   };
 }
