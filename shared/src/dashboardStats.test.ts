@@ -219,6 +219,15 @@ describe('Top Five Rejection Hubs', () => {
   });
 });
 
+test('names ranking equal are ordered by English collation, then by code units, whatever order the records came in', () => {
+  const inHub = (hub_code: string) => submitted('E004', { tracking_id: { hub_code } });
+  // 'K' (Kelvin sign) is the same letter as 'K' to a collator.
+  const names = ['HUB\u212A', 'HUBK', 'hubk', 'HUBA'];
+  const expected = ['HUBA', 'hubk', 'HUBK', 'HUB\u212A'];
+  expect(stats(names.map(inHub)).topHubs.map((row) => row.name)).toEqual(expected);
+  expect(stats(names.reverse().map(inHub)).topHubs.map((row) => row.name)).toEqual(expected);
+});
+
 describe('Top Five Rejecting Operators', () => {
   test("counts only submitted records; a missing username is 'Unknown'", () => {
     const result = stats([

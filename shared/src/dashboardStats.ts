@@ -218,9 +218,16 @@ interface Rank {
   total: number;
 }
 
+/**
+ * Names in one order whatever the viewer's language and whatever order the records came in: by
+ * English collation, then (names it holds equal: the same text in two Unicode forms) by code units.
+ */
+const COLLATOR = new Intl.Collator('en');
+export const compareNames = (a: string, b: string): number => COLLATOR.compare(a, b) || (a < b ? -1 : a > b ? 1 : 0);
+
 function topFive(groups: Map<string, Rank>): RankRow[] {
   return [...groups]
-    .sort(([a, x], [b, y]) => y.count - x.count || a.localeCompare(b))
+    .sort(([a, x], [b, y]) => y.count - x.count || compareNames(a, b))
     .slice(0, TOP)
     .map(([name, { count, total }]) => ({ name, count, percent: formatPercent(count, total) }));
 }
