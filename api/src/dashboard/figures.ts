@@ -15,7 +15,6 @@
 import {
   ALL_HUBS,
   DashboardTally,
-  dayIndex,
   PIE_RESULTS,
   timeframeDays,
   zoneDays,
@@ -79,7 +78,10 @@ const or = (conditions: RawBuilder<unknown>[]) => sql`(${sql.join(conditions, sq
 const inBuckets = (buckets: BucketRange[]) =>
   or(buckets.map(({ span, from, to }) => sql`(span = ${sql.lit(span)} and bucket >= ${sql.lit(from)} and bucket < ${sql.lit(to)})`));
 
-/** The day index of a time column in SQL, as dayIndex() gives it (-1: null or outside the days). */
+/**
+ * The day index of a column in SQL, as dayIndex() gives it (-1: null or outside the days), for
+ * `starts` in the column's unit (ms, or quarter hours).
+ */
 function dayIndexSql(column: string, starts: readonly number[]): RawBuilder<number> {
   const t = sql.ref(column);
   const last = starts.length - 1;
@@ -154,16 +156,15 @@ async function countInto(tally: DashboardTally, kysely: Kysely<Database>, hub: s
       group by o.operator_id, u.username`.execute(kysely);
     for (const row of operators.rows) tally.addOperator(row.username, n(row.submitted), n(row.rejected));
 
-    const first = starts[0]! / QUARTER_MS;
-    const end = starts[starts.length - 1]! / QUARTER_MS;
-    const series = await sql<{ event: number; quarter: string | number; rejected: string | number; volume: string | number }>`
-      select event, quarter, sum(rejected) as rejected, sum(volume) as volume
+    // Each quarter hour lies in one day (days start on quarter hours): summed by day in SQL.
+    const quarters = starts.map((start) => start / QUARTER_MS);
+    const series = await sql<{ event: number; day: string | number; rejected: string | number; volume: string | number }>`
+      select event, ${dayIndexSql('quarter', quarters)} as day, sum(rejected) as rejected, sum(volume) as volume
       from dashboard_series
-      where ${seriesHubs} and ${buckets} and quarter >= ${sql.lit(first)} and quarter < ${sql.lit(end)}
-      group by event, quarter`.execute(kysely);
+      where ${seriesHubs} and ${buckets} and quarter >= ${sql.lit(quarters[0]!)} and quarter < ${sql.lit(quarters[quarters.length - 1]!)}
+      group by 1, 2`.execute(kysely);
     for (const row of series.rows) {
-      const day = dayIndex(n(row.quarter) * QUARTER_MS, starts);
-      if (day < 0) continue;
+      const day = n(row.day);
       const [trend, volume] = row.event === 0 ? [tally.trend.doorstep, tally.volume.doorstep] : [tally.trend.hub, tally.volume.hub];
       trend[day]! += n(row.rejected);
       volume[day]! += n(row.volume);
