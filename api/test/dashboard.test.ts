@@ -2,12 +2,15 @@
 // step by every write path (upload, doorstep submission and resubmission, hub and RC verification,
 // a user's deletion), each compared with what the console computes from api/get_status/ and with
 // the summaries rebuilt from the records.
+import { Migrator, sql } from 'kysely';
 import { makeRecord } from '@veritas/shared/testing/records';
 import type { Selection } from '@veritas/shared/domain';
 import { planWindow } from '../src/dashboard/figures';
 import { rebuildDashboardSummaries } from '../src/dashboard/summaries';
 import { fieldUserOf, submitDevice, verifyAtHub, verifyAtRc, type FieldUser } from '../src/scan/engine';
-import { build, Client, uploadCsv } from './support/build';
+import { migrationsFor } from '../src/db/migrations';
+import { migrateToLatest, openDatabase } from '../src/index';
+import { build, Client, freshDatabase, uploadCsv } from './support/build';
 import { bothFigures, dashboardPath, emptyRecords, insertRecords, summaryRows } from './support/dashboard';
 
 let now = new Date('2025-03-15T06:30:00.000Z');
@@ -240,6 +243,49 @@ describe('summaries kept in step by every write path', () => {
     expect(server).toEqual(expected);
     expect(server.pending).toBe(1);
   });
+});
+
+test('migration 007 gives the records already stored their ms columns and builds the summaries from them', async () => {
+  const older = await freshDatabase();
+  const db = openDatabase(older.options);
+  try {
+    const migrator = new Migrator({ db: db.kysely, provider: { getMigrations: async () => migrationsFor(db.engine) } });
+    expect((await migrator.migrateTo('005_login_throttle')).error).toBeUndefined();
+    await sql`
+      insert into device_records (tracking_id, hub_code, created_date, is_submit, submit_time, device_result, is_verified, verify_time)
+      values ('OLD1', 'BLR01', '2025-03-14T10:00:00.000Z', 1, '2025-03-14T11:00:00.000Z', 'E004', 1, '2025-03-14T12:00:00.000Z'),
+             ('OLD2', 'blr01', 'not-a-date', 0, null, null, 0, null),
+             ('OLD3', null, '2025-03-13', 0, null, null, 0, null)`.execute(db.kysely);
+    await migrateToLatest(db);
+    const rows = await db.kysely
+      .selectFrom('device_records')
+      .select(['tracking_id', 'created_ms', 'submit_ms', 'verify_ms'])
+      .orderBy('tracking_id')
+      .execute();
+    expect(
+      rows.map((row) =>
+        [row.tracking_id, row.created_ms, row.submit_ms, row.verify_ms].map((v) =>
+          v === null || (typeof v === 'string' && !/^\d+$/.test(v)) ? v : Number(v),
+        ),
+      ),
+    ).toEqual([
+      ['OLD1', Date.UTC(2025, 2, 14, 10), Date.UTC(2025, 2, 14, 11), Date.UTC(2025, 2, 14, 12)],
+      ['OLD2', null, null, null],
+      ['OLD3', Date.UTC(2025, 2, 13), null, null],
+    ]);
+    const built = await summaryRows(db);
+    expect(built.dashboard_counts!.length).toBeGreaterThan(0);
+    expect(built.dashboard_hubs).toEqual([
+      '{"hub_code":"","hub_key":""}',
+      '{"hub_code":"BLR01","hub_key":"blr01"}',
+      '{"hub_code":"blr01","hub_key":"blr01"}',
+    ]);
+    await rebuildDashboardSummaries(db);
+    expect(await summaryRows(db)).toEqual(built);
+  } finally {
+    await db.kysely.destroy();
+    await older.drop();
+  }
 });
 
 test('dashboardPath names the hub, the timeframe and the zone', () => {
