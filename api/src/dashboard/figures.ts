@@ -5,13 +5,17 @@
 // are no whole UTC hour, from device_records itself; both fill one DashboardTally of
 // @veritas/shared, which finishes the figures as the console does.
 //
-// Why this split: a timeframe's days start at the zone's midnights, which are whole quarter hours
-// since 1972 in every zone (but two, Africa/Monrovia until 1972 and Pacific/Kiritimati until 1979).
-// So every time a figure is counted on (a submit or verify time) is summarised by its quarter hour,
-// and the created time, which only decides whether a record is in the timeframe, by its UTC day
-// inside the timeframe and by its UTC hour at both ends. What is left, at most 45 minutes at each
-// end (zones of :30 and :45 offsets, e.g. Asia/Kolkata, Asia/Kathmandu), is read from the records.
-// Were any day start not a whole quarter hour, the whole timeframe would be read from the records.
+// Why this split (measured in api/README.md, "Dashboard figures"): reading the records costs too
+// much at 10M records (one day of them, at the benchmark's density, took 190–870 ms on PostgreSQL),
+// and a timeframe's ends are not UTC midnights (Asia/Kolkata's days start at 18:30 UTC), so
+// summaries by UTC day alone would leave up to a day of records to read. But the zone's midnights
+// have been whole quarter hours in every zone since October 1979 (Africa/Monrovia until 1972 and
+// Pacific/Kiritimati until 1979 had offsets such as -0:44:30 and -10:40). So every time a figure is
+// counted on (a submit or verify time) is summarised by its quarter hour, and the created time,
+// which only decides whether a record is in the timeframe, by its UTC day inside the timeframe and
+// by its UTC hour at both ends. What is left, at most 45 minutes at each end (zones of :30 and :45
+// offsets, e.g. Asia/Kolkata, Asia/Kathmandu), is read from the records. Were any day start not a
+// whole quarter hour, the whole timeframe would be read from the records.
 import {
   ALL_HUBS,
   DashboardTally,
