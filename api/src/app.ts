@@ -10,6 +10,7 @@ import { xsrfGuard } from './auth/cookies';
 import type { Db } from './db/schema';
 import { errorHandler } from './errors';
 import { authentication, requireAppToken, requireSession } from './plugins/authentication';
+import { dashboardRoutes } from './routes/dashboard';
 import { database } from './plugins/database';
 import { apkRoutes } from './routes/apk';
 import { appRoutes, appSignInRoutes } from './routes/app';
@@ -32,9 +33,13 @@ export interface ApiOptions {
   apkPath?: string;
   /** Calls beyond the spec's that this server offers and announces in user/get_role/; default all. */
   features?: readonly ServerFeature[];
+  /** The clock api/dashboard/ reads "today" from; default the system's. */
+  clock?: () => Date;
 }
 
-export async function api(app: FastifyInstance, { db, apkPath, features = SERVER_FEATURES }: ApiOptions) {
+const systemClock = () => new Date();
+
+export async function api(app: FastifyInstance, { db, apkPath, features = SERVER_FEATURES, clock = systemClock }: ApiOptions) {
   // The API answers JSON and files, never pages: nothing in an answer may load, run or be framed.
   await app.register(helmet, {
     contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
@@ -82,6 +87,7 @@ export async function api(app: FastifyInstance, { db, apkPath, features = SERVER
     await signedIn.register(whitelabelRoutes);
     await signedIn.register(reportRoutes);
     await signedIn.register(excludeListRoutes);
+    if (features.includes('dashboard-figures')) await signedIn.register(dashboardRoutes, { clock });
   });
 
   // Field staff's mobile app (bearer token).

@@ -28,6 +28,8 @@ export interface ServerOptions {
    * console falls back to api/get_status/. Env VERITAS_SPEC_ONLY (anything but '0' turns it on).
    */
   specOnly?: boolean;
+  /** The clock api/dashboard/ reads "today" from (tests set the day they need); default the system's. */
+  clock?: () => Date;
 }
 
 export interface VeritasServer {
@@ -76,10 +78,17 @@ export async function createServer(options: ServerOptions = {}): Promise<Veritas
 
   const app = Fastify({ logger: config.logger });
   app.addHook('onClose', () => db.kysely.destroy());
-  await app.register(api, { prefix: API_PREFIX, db, apkPath: config.apkPath, features: config.specOnly ? [] : SERVER_FEATURES });
+  await app.register(api, {
+    prefix: API_PREFIX,
+    db,
+    apkPath: config.apkPath,
+    features: config.specOnly ? [] : SERVER_FEATURES,
+    clock: options.clock,
+  });
   return { app, close: () => app.close() };
 }
 
 export { loadDemoData, DEMO_PASSWORD, DEMO_USERS } from './demo';
 export { loadVolumeData } from './volumeData';
+export { backfillDashboardTimes, rebuildDashboardSummaries } from './dashboard/summaries';
 export { migrateToLatest, openDatabase } from './db/connection';

@@ -10,6 +10,7 @@ import { Ajv } from 'ajv';
 import ajvKeywords from 'ajv-keywords';
 import { Type, type StringOptions, type TSchema } from '@sinclair/typebox';
 import type { FastifySchemaCompiler } from 'fastify';
+import { isTimeZone } from '@veritas/shared/domain';
 import { localMidnight } from './report/dates';
 
 /**
@@ -32,6 +33,7 @@ const ajv = new Ajv({ allErrors: true, verbose: true, keywords: ['errorMessages'
 ajvKeywords(ajv, ['transform']);
 ajv.addFormat('id', (text: string) => /^\d+$/.test(text.trim()) && Number.isSafeInteger(Number(text)) && Number(text) > 0);
 ajv.addFormat('calendar-day', (text: string) => localMidnight(text) !== null);
+ajv.addFormat('time-zone', isTimeZone);
 
 export const validatorCompiler: FastifySchemaCompiler<TSchema> = ({ schema }) => ajv.compile(schema);
 

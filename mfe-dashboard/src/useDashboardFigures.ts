@@ -1,9 +1,19 @@
 // Where the dashboard's figures come from (docs/dashboard.md#where-the-figures-come-from): the
 // server's api/dashboard/ for the selection when it offers 'dashboard-figures', else every record
 // of api/get_status/, counted in the page. The groups (the hub choices) come from user/get_groups/.
-import { getList, http, notifyError, useResource, useSession, type DeviceRecord, type Group } from '@veritas/shared';
+import {
+  dashboardStats,
+  getList,
+  http,
+  notifyError,
+  useResource,
+  useSession,
+  type DashboardStats,
+  type DeviceRecord,
+  type Group,
+  type Selection,
+} from '@veritas/shared';
 import { useMemo, useState } from 'react';
-import { dashboardStats, type DashboardStats, type Selection } from './dashboardStats';
 
 const STATUS_PATH = 'api/get_status/';
 const FIGURES_PATH = 'api/dashboard/';

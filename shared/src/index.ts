@@ -7,6 +7,8 @@ export * from './roles';
 export * from './errors';
 export * from './toast';
 export * from './records';
+export * from './dashboardStats';
+export * from './zoneCalendar';
 export * from './format';
 export * from './ui/SearchSelect';
 export * from './ui/Modal';

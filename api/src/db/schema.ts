@@ -92,6 +92,14 @@ export interface DeviceRecordsTable {
   status_key: StatusKey;
   /** The result the pick list shows ('passed' or an E code), null when it shows none. */
   result_key: string | null;
+  /**
+   * created_date, submit_time and verify_time as the dashboard reads them (timeMs of
+   * @veritas/shared/domain): ms since the epoch, null when missing or not a date. Every writer sets
+   * them with the text (src/dashboard/summaries.ts). PostgreSQL answers bigint as text.
+   */
+  created_ms: Ms;
+  submit_ms: Ms;
+  verify_ms: Ms;
 }
 
 /** The pick list's status filter values, one per status text (docs/screens.md#status). */
@@ -110,6 +118,71 @@ export interface DeviceHubsTable {
   hub_key: string;
   hub_code: string;
   first_id: number;
+}
+
+/** A bigint column of milliseconds (or a bucket number): PostgreSQL's driver reads it as text. */
+export type Ms = ColumnType<number | string | null, number | null | undefined, number | null>;
+/** A bigint key column, never null. */
+export type BigKey = ColumnType<number | string, number, number>;
+
+/**
+ * The dashboard's summaries (src/dashboard/summaries.ts, docs/dashboard.md#server-side-figures):
+ * records counted by the UTC hour (span 1) and the UTC day (span 24) of their created time;
+ * `bucket` is the hour number (ms / 3,600,000, floored), for a day the number of its first hour.
+ * `hub_code` is the record's, as stored ('' for none).
+ */
+export interface DashboardCountsTable {
+  span: number;
+  bucket: BigKey;
+  hub_code: string;
+  records: number;
+  /** is_submit */
+  submitted: number;
+  /** Submitted and not passed. */
+  rejected: number;
+  /** Submitted with the result the pie counts: passed, E003 … E010. */
+  passed: number;
+  e003: number;
+  e004: number;
+  e005: number;
+  e006: number;
+  e007: number;
+  e008: number;
+  e009: number;
+  e010: number;
+}
+
+/** Submitted records by operator (0: none, or a user deleted since), counted like dashboard_counts. */
+export interface DashboardOperatorsTable {
+  span: number;
+  bucket: BigKey;
+  hub_code: string;
+  operator_id: number;
+  submitted: number;
+  rejected: number;
+}
+
+/**
+ * The daily series: records by created bucket (as dashboard_counts) and by the quarter hour of the
+ * time they count on (ms / 900,000, floored): `event` 0 is the submit time (rejected: Rejection at
+ * DoorStep, volume: Verified at Doorstep), 1 the verify time (Rejections at Hub, Verified at Hub).
+ * Rows with all_hubs 1 (hub_code '') sum every hub.
+ */
+export interface DashboardSeriesTable {
+  all_hubs: Flag;
+  hub_code: string;
+  span: number;
+  bucket: BigKey;
+  event: number;
+  quarter: BigKey;
+  rejected: number;
+  volume: number;
+}
+
+/** Every hub code records hold ('' for none) and its key: lower-cased as JavaScript does. */
+export interface DashboardHubsTable {
+  hub_code: string;
+  hub_key: string;
 }
 
 /** Each MAC address captured at a doorstep, and the tracking ID it was captured for. */
@@ -194,6 +267,10 @@ export interface Database {
   brand_manufacturers: BrandManufacturersTable;
   mac_captures: MacCapturesTable;
   brand_exclusions: BrandExclusionsTable;
+  dashboard_counts: DashboardCountsTable;
+  dashboard_operators: DashboardOperatorsTable;
+  dashboard_series: DashboardSeriesTable;
+  dashboard_hubs: DashboardHubsTable;
 }
 
 export interface Db {

@@ -7,6 +7,7 @@ import { requireRole } from '../plugins/authentication';
 import { hashPassword } from '../auth/passwords';
 import { revokeUserSessions } from '../auth/sessions';
 import { MAX_USERNAME_LENGTH } from '../auth/signIn';
+import { forgetOperator } from '../dashboard/summaries';
 import { nowIso } from '../db/schema';
 import { BadRequest, Forbidden } from '../errors';
 import { canListAllUsers, canManageUser } from '../roles';
@@ -124,7 +125,11 @@ export const usersRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const target = await targetOf(db, request.body.user_id, request.user.id, 'delete', () => true);
-      await db.kysely.deleteFrom('users').where('id', '=', target.id).execute();
+      await db.kysely.transaction().execute(async (trx) => {
+        await trx.deleteFrom('users').where('id', '=', target.id).execute();
+        // The user's submissions lose their submitter (on delete set null): so do the dashboard's summaries.
+        await forgetOperator(trx, target.id);
+      });
       return { message: `User ${target.username} deleted successfully` };
     },
   );

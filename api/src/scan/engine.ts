@@ -2,10 +2,11 @@
 // rules (rules.ts) and records what field staff did. The app's routes, the demo data and the
 // simulator all go through here; `at` lets the demo data work on a simulated clock. It speaks the
 // domain: a scan it will not take is a ScanRefusal with its code, which routes/app.ts answers.
-// Every change to a record is followed, in its transaction, by refreshDerivedColumns: the pick
-// list's order, filters and counts follow the record (src/devices/summaries.ts).
-import { deviceError } from '@veritas/shared/domain';
+// Every change to a record is followed, in its transaction, by refreshDerivedColumns (the pick
+// list's order, filters and counts, src/devices/summaries.ts) and by the dashboard's summaries.
+import { deviceError, timeMs } from '@veritas/shared/domain';
 import type { Kysely } from 'kysely';
+import { lockedFacts, SummaryChanges } from '../dashboard/summaries';
 import type { Database, Db } from '../db/schema';
 import { refreshDerivedColumns } from '../devices/summaries';
 import type { SessionUser } from '../auth/sessions';
@@ -218,6 +219,8 @@ export async function submitDevice(db: Db, user: FieldUser, scan: DeviceScan, at
     const before = checkScan(facts);
     if (before.result === 'E001' || before.result === 'E002' || before.result === 'E003') throw new ScanRefusal(before.result);
     if (item!.is_verified === 1) throw new ScanRefusal('capture-locked');
+    // What the dashboard counted of the record, kept unchanged by others until this commits.
+    const counted = await lockedFacts(trx, db, item!.id);
 
     const claimed = await trx
       .updateTable('device_records')
@@ -236,10 +239,13 @@ export async function submitDevice(db: Db, user: FieldUser, scan: DeviceScan, at
       .execute();
     const outcome = checkScan({ ...facts, macCapturedBy: await macOwner(trx, mac, scan.tracking_id) });
 
+    const submitTime = at.toISOString();
+    const submitMs = timeMs(submitTime);
     await trx
       .updateTable('device_records')
       .set({
-        submit_time: at.toISOString(),
+        submit_time: submitTime,
+        submit_ms: submitMs,
         submitted_device_name: scan.model,
         submitted_manufacturer: outcome.found.manufacturer,
         device_result: outcome.result,
@@ -249,6 +255,8 @@ export async function submitDevice(db: Db, user: FieldUser, scan: DeviceScan, at
       .where('id', '=', item!.id)
       .execute();
     await refreshDerivedColumns(trx, item!.id);
+    const submitted = { ...counted, is_submit: 1, submitted_by_id: user.id, submit_ms: submitMs, device_result: outcome.result };
+    await new SummaryChanges().change(counted, submitted).apply(trx, db.engine);
     return answer(outcome);
   });
 }
@@ -270,20 +278,24 @@ export async function verifyAtHub(db: Db, user: FieldUser, scan: HardwareScan, a
   if (item && item.hub_code?.toLowerCase() !== user.groupCode?.toLowerCase()) throw new ScanRefusal('other-hub');
   if (item && item.is_submit !== 1) throw new ScanRefusal('not-submitted');
   const { id } = await verifiableItem(db, scan);
+  const verifyTime = at.toISOString();
+  const verifyMs = timeMs(verifyTime);
   await db.kysely.transaction().execute(async (trx) => {
+    const counted = await lockedFacts(trx, db, id);
     const updated = await trx
       .updateTable('device_records')
-      .set({ is_verified: 1, verified_by_id: user.id, verify_time: at.toISOString() })
+      .set({ is_verified: 1, verified_by_id: user.id, verify_time: verifyTime, verify_ms: verifyMs })
       .where('id', '=', id)
       .where('is_verified', '=', 0)
       .executeTakeFirst();
     if (Number(updated.numUpdatedRows) !== 1) throw new ScanRefusal('already-verified-at-hub');
     await refreshDerivedColumns(trx, id);
+    await new SummaryChanges().change(counted, { ...counted, is_verified: 1, verify_ms: verifyMs }).apply(trx, db.engine);
   });
   return verified(scan.tracking_id);
 }
 
-/** Verification at a return centre, after the hub's: the device is detached. */
+/** Verification at a return centre, after the hub's: the device is detached. No dashboard figure reads it. */
 export async function verifyAtRc(db: Db, user: FieldUser, scan: HardwareScan, at = new Date()): Promise<VerifyAnswer> {
   if (user.organization !== 'RC') throw new ScanRefusal('not-rc-staff');
   const item = await itemOf(db.kysely, scan.tracking_id);

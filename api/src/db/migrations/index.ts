@@ -7,6 +7,7 @@ import { whitelabel } from './003_whitelabel';
 import { fieldScans } from './004_field_scans';
 import { loginThrottle } from './005_login_throttle';
 import { pickList } from './006_pick_list';
+import { dashboardFigures } from './007_dashboard_figures';
 
 export function migrationsFor(engine: Engine): Record<string, Migration> {
   return {
@@ -16,5 +17,6 @@ export function migrationsFor(engine: Engine): Record<string, Migration> {
     '004_field_scans': fieldScans(),
     '005_login_throttle': loginThrottle(engine),
     '006_pick_list': pickList(engine),
+    '007_dashboard_figures': dashboardFigures(engine),
   };
 }

@@ -1,6 +1,6 @@
-import type { DeviceRecord } from '@veritas/shared';
-import { makeRecord } from '@veritas/shared/testing';
-import { dashboardStats, formatPercent, parseTime, type Selection } from './dashboardStats';
+import type { DeviceRecord } from './types';
+import { makeRecord } from './testing/records';
+import { DashboardTally, dashboardStats, formatPercent, localDays, parseTime, type Selection } from './dashboardStats';
 
 // Local times, so the day rules hold in whatever time zone the tests run.
 const NOW = new Date(2025, 2, 15, 12, 0); // 15 March 2025, noon
@@ -219,6 +219,15 @@ describe('Top Five Rejection Hubs', () => {
   });
 });
 
+test('names ranking equal are ordered by English collation, then by code units, whatever order the records came in', () => {
+  const inHub = (hub_code: string) => submitted('E004', { tracking_id: { hub_code } });
+  // 'K' (Kelvin sign) is the same letter as 'K' to a collator.
+  const names = ['HUB\u212A', 'HUBK', 'hubk', 'HUBA'];
+  const expected = ['HUBA', 'hubk', 'HUBK', 'HUB\u212A'];
+  expect(stats(names.map(inHub)).topHubs.map((row) => row.name)).toEqual(expected);
+  expect(stats(names.reverse().map(inHub)).topHubs.map((row) => row.name)).toEqual(expected);
+});
+
 describe('Top Five Rejecting Operators', () => {
   test("counts only submitted records; a missing username is 'Unknown'", () => {
     const result = stats([
@@ -278,4 +287,39 @@ test('one pass: each record is read once', () => {
   );
   stats(records);
   expect([...reads.values()]).toEqual([1, 1, 1]);
+});
+
+describe('the tally behind dashboardStats', () => {
+  test('records counted together (add with a count, or the add… methods) give what they give one by one', () => {
+    const records = [
+      submitted('E004', {}, 14, 'wm_ravi'),
+      submitted('E004', {}, 14, 'wm_ravi'),
+      verified('passed', 13, 14),
+      record({ tracking_id: { hub_code: null } }),
+      record({ tracking_id: { hub_code: null } }),
+    ];
+    const days = localDays(7, NOW);
+    const tally = new DashboardTally(days);
+    tally.add('BLR01', true, false, 'E004', 'wm_ravi', 5, -1, 2);
+    tally.add('BLR01', true, true, 'passed', 'wm_asha', 4, 5);
+    tally.add(null, false, false, null, null, -1, -1, 2);
+    expect(tally.finish()).toEqual(stats(records, { timeframe: 'last7' }));
+
+    const summed = new DashboardTally(days);
+    summed.submitted = 3;
+    summed.pending = 2;
+    summed.rejected = 2;
+    summed.trend.doorstep[5] = 2;
+    summed.volume.doorstep[5] = 2;
+    summed.volume.hub[5] = 1;
+    summed.addHub('BLR01', 3, 2);
+    summed.addHub('', 2, 0);
+    summed.addOperator('wm_ravi', 2, 2);
+    summed.addOperator('wm_asha', 1, 0);
+    summed.addResult('E004', 2);
+    summed.addResult('passed', 1);
+    summed.addResult('E001', 5);
+    summed.addResult(null, 5);
+    expect(summed.finish()).toEqual(stats(records, { timeframe: 'last7' }));
+  });
 });

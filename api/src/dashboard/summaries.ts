@@ -1,0 +1,500 @@
+// The dashboard's summaries (docs/dashboard.md#server-side-figures): what api/dashboard/ reads
+// instead of every record. Each record is counted by the UTC hour and the UTC day of its created
+// time and its hub code, as stored:
+//   - dashboard_counts: records, submitted, submitted rejected, and the pie's results (tiles, pie, top hubs);
+//   - dashboard_operators: submitted and rejected by operator id (top operators; usernames are read with the figures);
+//   - dashboard_series: the daily series, by the quarter hour of the time each record counts on;
+//   - dashboard_hubs: every hub code and its key, lower-cased as JavaScript does (SQLite's lower() knows ASCII only).
+// They are kept in step by the code that writes device_records, in the same transaction: a record's
+// contribution before the write is taken away and its contribution after it added (SummaryChanges).
+// A bulk loader that writes rows without them calls rebuildDashboardSummaries at its end.
+import { countsOnSubmitDay, countsOnVerifyDay, isRejected, PIE_RESULTS, timeMs } from '@veritas/shared/domain';
+import type { Database as SQLiteDatabase, Statement } from 'better-sqlite3';
+import { CompiledQuery, sql, type Kysely, type RawBuilder } from 'kysely';
+import type { Database, Db, Engine, Flag } from '../db/schema';
+
+export const HOUR_MS = 3_600_000;
+export const QUARTER_MS = 900_000;
+/** The spans of a created bucket: an hour, or a day of 24 hours. */
+export const SPANS = [1, 24] as const;
+
+/** What the dashboard reads of a record: the columns its figures depend on. */
+export interface DashboardFacts {
+  hub_code: string | null;
+  created_ms: number | null;
+  is_submit: Flag;
+  is_verified: Flag;
+  device_result: string | null;
+  submitted_by_id: number | null;
+  submit_ms: number | null;
+  verify_ms: number | null;
+}
+
+/** The columns of device_records that DashboardFacts holds. */
+export const FACT_COLUMNS = [
+  'hub_code',
+  'created_ms',
+  'is_submit',
+  'is_verified',
+  'device_result',
+  'submitted_by_id',
+  'submit_ms',
+  'verify_ms',
+] as const satisfies readonly (keyof DashboardFacts)[];
+
+type FactRow = { [K in keyof DashboardFacts]: K extends `${string}_ms` ? number | string | null : DashboardFacts[K] };
+
+const toMs = (value: number | string | null): number | null => (value === null ? null : Number(value));
+
+/** A row of FACT_COLUMNS as read (PostgreSQL reads bigint as text). */
+export const factsOf = (row: FactRow): DashboardFacts => ({
+  ...row,
+  created_ms: toMs(row.created_ms),
+  submit_ms: toMs(row.submit_ms),
+  verify_ms: toMs(row.verify_ms),
+});
+
+/** The ms columns of a record from its times, as the dashboard parses them. */
+export const dashboardTimes = (created: string | null, submit: string | null, verify: string | null) => ({
+  created_ms: timeMs(created),
+  submit_ms: timeMs(submit),
+  verify_ms: timeMs(verify),
+});
+
+/** Floor division, right for times before 1970 too. */
+export const floorDiv = (value: number, divisor: number) => Math.floor(value / divisor);
+
+/** The key of a hub code: lower-cased as the console compares it ('' for none). */
+export const hubKey = (hubCode: string | null) => (hubCode ?? '').toLowerCase();
+
+/** The pie's results as dashboard_counts columns ('passed', 'e003' …). */
+export const PIE_COLUMNS = PIE_RESULTS.map((result) => result.toLowerCase()) as readonly PieColumn[];
+type PieColumn = 'passed' | 'e003' | 'e004' | 'e005' | 'e006' | 'e007' | 'e008' | 'e009' | 'e010';
+const PIE_COLUMN_OF = new Map(PIE_RESULTS.map((result, i) => [result, PIE_COLUMNS[i]!]));
+
+type CountRow = { span: number; bucket: number; hub_code: string; records: number; submitted: number; rejected: number } & Record<
+  PieColumn,
+  number
+>;
+type OperatorRow = { span: number; bucket: number; hub_code: string; operator_id: number; submitted: number; rejected: number };
+type SeriesRow = {
+  all_hubs: Flag;
+  hub_code: string;
+  span: number;
+  bucket: number;
+  event: number;
+  quarter: number;
+  rejected: number;
+  volume: number;
+};
+
+/** A summary table: its key columns, the counts it adds up, and the SQL types of both (for json_to_recordset). */
+interface SummaryTable {
+  name: 'dashboard_counts' | 'dashboard_operators' | 'dashboard_series';
+  keys: readonly (readonly [column: string, type: string])[];
+  values: readonly string[];
+}
+
+const COUNTS: SummaryTable = {
+  name: 'dashboard_counts',
+  keys: [
+    ['span', 'integer'],
+    ['bucket', 'bigint'],
+    ['hub_code', 'text'],
+  ],
+  values: ['records', 'submitted', 'rejected', ...PIE_COLUMNS],
+};
+const OPERATORS: SummaryTable = {
+  name: 'dashboard_operators',
+  keys: [
+    ['span', 'integer'],
+    ['bucket', 'bigint'],
+    ['hub_code', 'text'],
+    ['operator_id', 'integer'],
+  ],
+  values: ['submitted', 'rejected'],
+};
+const SERIES: SummaryTable = {
+  name: 'dashboard_series',
+  keys: [
+    ['all_hubs', 'integer'],
+    ['hub_code', 'text'],
+    ['span', 'integer'],
+    ['bucket', 'bigint'],
+    ['event', 'integer'],
+    ['quarter', 'bigint'],
+  ],
+  values: ['rejected', 'volume'],
+};
+
+/**
+ * The statement adding a table's changed rows to it, the rows given as one JSON parameter (so
+ * its text never changes and it is prepared once): insert, or add to the row of the same key.
+ */
+function upsertText(engine: Engine, { name, keys, values }: SummaryTable): string {
+  const columns = [...keys.map(([column]) => column), ...values];
+  const rows =
+    engine === 'postgres'
+      ? `select ${columns.join(', ')} from json_to_recordset($1::json) as r(${[...keys, ...values.map((v) => [v, 'integer'])].map(([c, t]) => `${c} ${t}`).join(', ')})`
+      : // SQLite reads an INSERT … SELECT … ON CONFLICT only with a WHERE in the SELECT.
+        `select ${columns.map((c) => `json_extract(value, '$.${c}')`).join(', ')} from json_each(?) where true`;
+  return `insert into ${name} (${columns.join(', ')}) ${rows}
+    on conflict (${keys.map(([column]) => column).join(', ')}) do update set ${values.map((v) => `${v} = ${name}.${v} + excluded.${v}`).join(', ')}`;
+}
+
+function hubsText(engine: Engine): string {
+  const rows =
+    engine === 'postgres'
+      ? `select hub_code, hub_key from json_to_recordset($1::json) as r(hub_code text, hub_key text)`
+      : `select json_extract(value, '$.hub_code'), json_extract(value, '$.hub_key') from json_each(?) where true`;
+  return `insert into dashboard_hubs (hub_code, hub_key) ${rows} on conflict (hub_code) do nothing`;
+}
+
+const TEXTS = new Map<Engine, string[]>();
+/** The statements of SummaryChanges, in the order they run: hubs, counts, operators, series. */
+function texts(engine: Engine): string[] {
+  let found = TEXTS.get(engine);
+  if (!found) TEXTS.set(engine, (found = [hubsText(engine), ...[COUNTS, OPERATORS, SERIES].map((table) => upsertText(engine, table))]));
+  return found;
+}
+
+/** Rows by key: created with zeros when first touched; the key text names the row and orders it. */
+class Rows<R extends object> {
+  private readonly rows = new Map<string, R>();
+
+  constructor(private readonly values: readonly string[]) {}
+
+  at(key: string, make: () => R): R {
+    let row = this.rows.get(key);
+    if (!row) this.rows.set(key, (row = make()));
+    return row;
+  }
+
+  /** The rows that change something, in key order: concurrent transactions lock summary rows in one order. */
+  changed(): R[] {
+    return [...this.rows.keys()]
+      .sort()
+      .map((key) => this.rows.get(key)!)
+      .filter((row) => this.values.some((column) => (row as Record<string, number>)[column] !== 0));
+  }
+}
+
+// prettier-ignore
+const newCountRow = (span: number, bucket: number, hub_code: string): CountRow => ({
+  span, bucket, hub_code, records: 0, submitted: 0, rejected: 0,
+  passed: 0, e003: 0, e004: 0, e005: 0, e006: 0, e007: 0, e008: 0, e009: 0, e010: 0,
+});
+
+/** Summary changes of one write (a batch of records, or one record's step), applied in its transaction. */
+export class SummaryChanges {
+  private readonly counts = new Rows<CountRow>(COUNTS.values);
+  private readonly operators = new Rows<OperatorRow>(OPERATORS.values);
+  private readonly series = new Rows<SeriesRow>(SERIES.values);
+  private readonly hubs = new Set<string>();
+
+  /** `count` new records with these facts. */
+  insert(facts: DashboardFacts, count = 1): this {
+    this.hubs.add(facts.hub_code ?? '');
+    return this.add(facts, count);
+  }
+
+  /** A record changing from `before` to `after`. */
+  change(before: DashboardFacts, after: DashboardFacts): this {
+    return this.add(before, -1).add(after, 1);
+  }
+
+  /**
+   * Adds the contribution of `count` records with these facts (negative: takes them away): what
+   * DashboardTally.add of @veritas/shared counts, by created bucket and event quarter hour.
+   */
+  add(facts: DashboardFacts, count: number): this {
+    const created = facts.created_ms;
+    // A record without a readable created date never counts.
+    if (created === null) return this;
+    const hub = facts.hub_code ?? '';
+    const submitted = facts.is_submit === 1;
+    const verified = facts.is_verified === 1;
+    const result = facts.device_result;
+    const rejected = isRejected(result);
+    const pie = result === null ? undefined : PIE_COLUMN_OF.get(result);
+    const submitQuarter =
+      countsOnSubmitDay(submitted, verified, result) && facts.submit_ms !== null ? floorDiv(facts.submit_ms, QUARTER_MS) : null;
+    const verifyQuarter =
+      countsOnVerifyDay(submitted, verified, result) && facts.verify_ms !== null ? floorDiv(facts.verify_ms, QUARTER_MS) : null;
+    const hour = floorDiv(created, HOUR_MS);
+    for (const span of SPANS) {
+      const bucket = floorDiv(hour, span) * span;
+      // Keys end with the hub code, the only text in them.
+      const counts = this.counts.at(`${span} ${bucket} ${hub}`, () => newCountRow(span, bucket, hub));
+      counts.records += count;
+      if (submitted) {
+        counts.submitted += count;
+        if (rejected) counts.rejected += count;
+        if (pie) counts[pie] += count;
+        const operatorId = facts.submitted_by_id ?? 0;
+        const operator = this.operators.at(`${span} ${bucket} ${operatorId} ${hub}`, () => ({
+          span,
+          bucket,
+          hub_code: hub,
+          operator_id: operatorId,
+          submitted: 0,
+          rejected: 0,
+        }));
+        operator.submitted += count;
+        if (rejected) operator.rejected += count;
+      }
+      for (const [event, quarter] of [
+        [0, submitQuarter],
+        [1, verifyQuarter],
+      ] as const) {
+        if (quarter === null) continue;
+        for (const all_hubs of [0, 1] as const) {
+          const code = all_hubs ? '' : hub;
+          const row = this.series.at(`${all_hubs} ${span} ${bucket} ${event} ${quarter} ${code}`, () => ({
+            all_hubs,
+            hub_code: code,
+            span,
+            bucket,
+            event,
+            quarter,
+            rejected: 0,
+            volume: 0,
+          }));
+          if (rejected) row.rejected += count;
+          // At the submit time a submitted-only record; at the verify time a submitted one.
+          if (event === 0 ? !verified : submitted) row.volume += count;
+        }
+      }
+    }
+    return this;
+  }
+
+  /** The JSON parameter of each statement of texts(), or null when it has nothing to do. */
+  private parameters(): (string | null)[] {
+    const hubs = [...this.hubs].sort().map((hub_code) => ({ hub_code, hub_key: hubKey(hub_code) }));
+    return [hubs, this.counts.changed(), this.operators.changed(), this.series.changed()].map((rows) =>
+      rows.length === 0 ? null : JSON.stringify(rows),
+    );
+  }
+
+  /** Applies the changes through `executor`: the transaction of the write. */
+  async apply(executor: Kysely<Database>, engine: Engine): Promise<void> {
+    const statements = texts(engine);
+    for (const [i, parameter] of this.parameters().entries()) {
+      if (parameter !== null) await executor.executeQuery(CompiledQuery.raw(statements[i]!, [parameter]));
+    }
+  }
+
+  /**
+   * Applies the changes synchronously on SQLite's own handle, inside a better-sqlite3 transaction
+   * of the write (the upload's hot path, where a batch may touch hundreds of rows): multi-row
+   * statements of a few fixed sizes, with the values as parameters, prepared once in `prepared`.
+   */
+  applySqlite(sqlite: SQLiteDatabase, prepared: Map<string, Statement>): void {
+    const hubs = [...this.hubs].sort().map((hub_code) => ({ hub_code, hub_key: hubKey(hub_code) }));
+    const tables: [SummaryTable | typeof HUBS, object[]][] = [
+      [HUBS, hubs],
+      [COUNTS, this.counts.changed()],
+      [OPERATORS, this.operators.changed()],
+      [SERIES, this.series.changed()],
+    ];
+    for (const [table, rows] of tables) {
+      const columns = [...table.keys.map(([column]) => column), ...table.values];
+      for (let at = 0; at < rows.length;) {
+        const size = STATEMENT_ROWS.find((rowCount) => rowCount <= rows.length - at)!;
+        const text = valuesText(table, size);
+        let statement = prepared.get(text);
+        if (!statement) prepared.set(text, (statement = sqlite.prepare(text)));
+        const parameters: unknown[] = [];
+        for (const row of rows.slice(at, at + size))
+          for (const column of columns) parameters.push((row as Record<string, unknown>)[column]);
+        statement.run(parameters);
+        at += size;
+      }
+    }
+  }
+}
+
+/** dashboard_hubs, as a summary table with nothing to add up. */
+const HUBS = {
+  name: 'dashboard_hubs',
+  keys: [
+    ['hub_code', 'text'],
+    ['hub_key', 'text'],
+  ],
+  values: [],
+} as const;
+
+/** The row counts of SQLite's multi-row statements, largest first. */
+const STATEMENT_ROWS = [64, 8, 1];
+
+/** A multi-row insert of `rows` rows into `table`, adding to the rows already there. */
+function valuesText({ name, keys, values }: SummaryTable | typeof HUBS, rows: number): string {
+  const columns = [...keys.map(([column]) => column), ...values];
+  const row = `(${columns.map(() => '?').join(', ')})`;
+  const conflict =
+    values.length === 0
+      ? `on conflict (hub_code) do nothing`
+      : `on conflict (${keys.map(([column]) => column).join(', ')}) do update set ${values.map((v) => `${v} = ${name}.${v} + excluded.${v}`).join(', ')}`;
+  return `insert into ${name} (${columns.join(', ')}) values ${Array(rows).fill(row).join(', ')} ${conflict}`;
+}
+
+/** Rows in statements of at most 200 (SQLite allows 32,766 parameters a statement). */
+function chunks<T>(rows: T[]): T[][] {
+  const size = 200;
+  const result: T[][] = [];
+  for (let i = 0; i < rows.length; i += size) result.push(rows.slice(i, i + size));
+  return result;
+}
+
+/** The facts of a record, read in a write's transaction; locked on PostgreSQL until it ends. */
+export async function lockedFacts(trx: Kysely<Database>, db: Db, id: number): Promise<DashboardFacts> {
+  const query = trx.selectFrom('device_records').select(FACT_COLUMNS).where('id', '=', id);
+  // SQLite has one writer at a time: the transaction already excludes every other write.
+  const row = await (db.engine === 'postgres' ? query.forUpdate() : query).executeTakeFirstOrThrow();
+  return factsOf(row);
+}
+
+/**
+ * A deleted user's submissions: device_records forgets the submitter (on delete set null), so the
+ * summaries count them under operator 0 too. Run in the deletion's transaction.
+ */
+export async function forgetOperator(trx: Kysely<Database>, userId: number): Promise<void> {
+  await sql`
+    insert into dashboard_operators (span, bucket, hub_code, operator_id, submitted, rejected)
+    select span, bucket, hub_code, 0, submitted, rejected from dashboard_operators where operator_id = ${userId}
+    on conflict (span, bucket, hub_code, operator_id) do update
+      set submitted = dashboard_operators.submitted + excluded.submitted, rejected = dashboard_operators.rejected + excluded.rejected`.execute(
+    trx,
+  );
+  await trx.deleteFrom('dashboard_operators').where('operator_id', '=', userId).execute();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rebuilding from device_records: after a migration or a bulk load.
+
+/** `value` (an integer expression) divided by `divisor`, floored, in SQL on both engines. */
+const floorDivSql = (value: RawBuilder<unknown>, divisor: number) =>
+  sql`((${value} - (((${value} % ${sql.lit(divisor)}) + ${sql.lit(divisor)}) % ${sql.lit(divisor)})) / ${sql.lit(divisor)})`;
+
+const flagWhen = (condition: RawBuilder<unknown>) => sql`sum(case when ${condition} then 1 else 0 end)`;
+const REJECTED = sql`(device_result is null or device_result <> 'passed')`;
+
+/** Runs `work` in a transaction, or in the one `kysely` already is (a migration's). */
+const inTransaction = <T>(kysely: Kysely<Database>, work: (trx: Kysely<Database>) => Promise<T>): Promise<T> =>
+  kysely.isTransaction ? work(kysely) : kysely.transaction().execute(work);
+
+/**
+ * Fills created_ms, submit_ms and verify_ms where a time is stored and its ms column is not (rows
+ * written before migration 007, or by a loader that left them out), page by page.
+ */
+export async function backfillDashboardTimes(db: Db, pageSize = 5000): Promise<void> {
+  let afterId = 0;
+  for (;;) {
+    const page = await db.kysely
+      .selectFrom('device_records')
+      .select(['id', 'created_date', 'submit_time', 'verify_time'])
+      .where('id', '>', afterId)
+      .where((eb) =>
+        eb.or([
+          eb.and([eb('created_ms', 'is', null), eb('created_date', 'is not', null)]),
+          eb.and([eb('submit_ms', 'is', null), eb('submit_time', 'is not', null)]),
+          eb.and([eb('verify_ms', 'is', null), eb('verify_time', 'is not', null)]),
+        ]),
+      )
+      .orderBy('id')
+      .limit(pageSize)
+      .execute();
+    if (page.length === 0) return;
+    const rows = page.map((row) => ({ id: row.id, ...dashboardTimes(row.created_date, row.submit_time, row.verify_time) }));
+    await inTransaction(db.kysely, async (trx) => {
+      if (db.engine === 'postgres') {
+        await sql`
+          update device_records as d set created_ms = r.created_ms, submit_ms = r.submit_ms, verify_ms = r.verify_ms
+          from json_to_recordset(${JSON.stringify(rows)}::json) as r(id integer, created_ms bigint, submit_ms bigint, verify_ms bigint)
+          where d.id = r.id`.execute(trx);
+      } else {
+        for (const { id, ...times } of rows) await trx.updateTable('device_records').set(times).where('id', '=', id).execute();
+      }
+    });
+    afterId = page[page.length - 1]!.id;
+  }
+}
+
+/**
+ * Rebuilds every summary from device_records' ms columns, in SQL (insert … select … group by): the
+ * hour rows from the records, the day rows and the all-hubs series from the hour rows. One
+ * transaction. A loader that stores records without SummaryChanges calls this at its end (after
+ * setting the ms columns, or after backfillDashboardTimes).
+ */
+export async function rebuildDashboardSummaries(db: Db): Promise<void> {
+  await inTransaction(db.kysely, async (trx) => {
+    for (const table of ['dashboard_counts', 'dashboard_operators', 'dashboard_series', 'dashboard_hubs'] as const) {
+      await trx.deleteFrom(table).execute();
+    }
+    const hubs = await trx.selectFrom('device_records').select('hub_code').distinct().execute();
+    const codes = [...new Set(hubs.map((row) => row.hub_code ?? ''))].sort();
+    for (const chunk of chunks(codes)) {
+      await trx
+        .insertInto('dashboard_hubs')
+        .values(chunk.map((hub_code) => ({ hub_code, hub_key: hubKey(hub_code) })))
+        .execute();
+    }
+
+    const hour = floorDivSql(sql`created_ms`, HOUR_MS);
+    const hub = sql`coalesce(hub_code, '')`;
+    const pie = PIE_RESULTS.map(
+      (result, i) => sql`${flagWhen(sql`is_submit = 1 and device_result = ${sql.lit(result)}`)} as ${sql.ref(PIE_COLUMNS[i]!)}`,
+    );
+    await sql`
+      insert into dashboard_counts (span, bucket, hub_code, records, submitted, rejected, ${sql.join(PIE_COLUMNS.map((c) => sql.ref(c)))})
+      select 1, ${hour}, ${hub}, count(*), sum(is_submit), ${flagWhen(sql`is_submit = 1 and ${REJECTED}`)}, ${sql.join(pie)}
+      from device_records where created_ms is not null
+      group by 2, 3`.execute(trx);
+    await sql`
+      insert into dashboard_operators (span, bucket, hub_code, operator_id, submitted, rejected)
+      select 1, ${hour}, ${hub}, coalesce(submitted_by_id, 0), count(*), ${flagWhen(REJECTED)}
+      from device_records where created_ms is not null and is_submit = 1
+      group by 2, 3, 4`.execute(trx);
+    // The series: on the submit time, doorstep rejections and submitted-only records; on the verify
+    // time, verified rejections (submitted or not) and verified submitted records.
+    await sql`
+      insert into dashboard_series (all_hubs, hub_code, span, bucket, event, quarter, rejected, volume)
+      select 0, ${hub}, 1, ${hour}, 0, ${floorDivSql(sql`submit_ms`, QUARTER_MS)}, ${flagWhen(REJECTED)}, ${flagWhen(sql`is_verified = 0`)}
+      from device_records
+      where created_ms is not null and submit_ms is not null and is_submit = 1 and (is_verified = 0 or ${REJECTED})
+      group by 2, 4, 6`.execute(trx);
+    await sql`
+      insert into dashboard_series (all_hubs, hub_code, span, bucket, event, quarter, rejected, volume)
+      select 0, ${hub}, 1, ${hour}, 1, ${floorDivSql(sql`verify_ms`, QUARTER_MS)}, ${flagWhen(REJECTED)}, sum(is_submit)
+      from device_records
+      where created_ms is not null and verify_ms is not null and is_verified = 1 and (is_submit = 1 or ${REJECTED})
+      group by 2, 4, 6`.execute(trx);
+    await sql`
+      insert into dashboard_series (all_hubs, hub_code, span, bucket, event, quarter, rejected, volume)
+      select 1, '', span, bucket, event, quarter, sum(rejected), sum(volume)
+      from dashboard_series where all_hubs = 0
+      group by span, bucket, event, quarter`.execute(trx);
+
+    // Days from hours.
+    const day = floorDivSql(sql`bucket`, 24);
+    const sums = (columns: readonly string[]) => sql.join(columns.map((c) => sql`sum(${sql.ref(c)})`));
+    const names = (columns: readonly string[]) => sql.join(columns.map((c) => sql.ref(c)));
+    await sql`
+      insert into dashboard_counts (span, bucket, hub_code, ${names(COUNTS.values)})
+      select 24, ${day} * 24, hub_code, ${sums(COUNTS.values)} from dashboard_counts where span = 1
+      group by 2, 3`.execute(trx);
+    await sql`
+      insert into dashboard_operators (span, bucket, hub_code, operator_id, ${names(OPERATORS.values)})
+      select 24, ${day} * 24, hub_code, operator_id, ${sums(OPERATORS.values)} from dashboard_operators where span = 1
+      group by 2, 3, 4`.execute(trx);
+    await sql`
+      insert into dashboard_series (all_hubs, hub_code, span, bucket, event, quarter, ${names(SERIES.values)})
+      select all_hubs, hub_code, 24, ${day} * 24, event, quarter, ${sums(SERIES.values)} from dashboard_series where span = 1
+      group by 1, 2, 4, 5, 6`.execute(trx);
+  });
+  // Fresh statistics for the planner after rewriting the summaries.
+  for (const table of ['dashboard_counts', 'dashboard_operators', 'dashboard_series', 'dashboard_hubs']) {
+    await sql`analyze ${sql.table(table)}`.execute(db.kysely);
+  }
+}
