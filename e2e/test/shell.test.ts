@@ -69,8 +69,9 @@ test('refresh: with the access cookie gone, one refresh renews the session and t
   await page.locator('[data-testid="device-row"]').first().waitFor();
 
   expect(calls.filter((c) => c.endsWith('/veritas/user/refresh/'))).toEqual(['200 /veritas/user/refresh/']);
-  expect(calls).toContain('401 /veritas/api/get_status/');
-  expect(calls).toContain('200 /veritas/api/get_status/');
+  // The pick list's first page (docs/architecture.md#server-features): refused, then replayed.
+  expect(calls).toContain('401 /veritas/api/devices/');
+  expect(calls).toContain('200 /veritas/api/devices/');
 });
 
 test('deep link: reloading /ListDevices keeps the user on that page', async () => {
