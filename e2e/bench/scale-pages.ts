@@ -22,6 +22,7 @@ function target(): Record<string, string> {
 /** The page's JS heap in MB, after a garbage collection (chromium's Performance domain). */
 async function heapMb(page: Page): Promise<number> {
   const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Performance.enable');
   await cdp.send('HeapProfiler.collectGarbage');
   const { metrics } = await cdp.send('Performance.getMetrics');
   await cdp.detach();
@@ -122,6 +123,8 @@ async function main(): Promise<void> {
   const browser = await launchBrowser();
   try {
     const context = await browser.newContext({ baseURL: server.url, viewport: { width: 1366, height: 900 } });
+    // tsx names the functions it compiles (__name); the callbacks sent to the page need it there too.
+    await context.addInitScript({ content: 'globalThis.__name = (f) => f;' });
     const page = await context.newPage();
     await signIn(page, DEMO.admin, DEMO_PASSWORD);
     const total = await (await page.request.get('/veritas/api/devices/count/')).json();
