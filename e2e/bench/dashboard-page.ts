@@ -1,7 +1,7 @@
 // Benchmark: the Dashboard over 100k records in chromium, served as `pnpm start` serves it.
 // Prints: navigation → all charts drawn, and api/get_status/ fully received → all charts drawn.
 // Goal: charts ≤ 1.5 s after the data arrives. Run: pnpm --filter e2e bench:dashboard (after pnpm build).
-import { median, withSignedInPage } from './harness';
+import { chartsDrawnAt, median, withSignedInPage } from './harness';
 
 const RECORDS = Number(process.env.BENCH_RECORDS ?? 100_000);
 const RUNS = 3;
@@ -13,16 +13,7 @@ async function main(): Promise<void> {
     for (let run = 0; run < RUNS; run++) {
       await page.goto('/ListDevices');
       await page.goto('/Dashboard?hub=all&timeframe=last30');
-      // Times on the page's own clock: navigation start is 0.
-      const drawnAt = await page.waitForFunction(
-        () => {
-          const ready = document.querySelector('[data-state="ready"]');
-          return ready && ready.querySelectorAll('canvas').length >= 3 ? performance.now() : null;
-        },
-        undefined,
-        { timeout: 60_000, polling: 'raf' },
-      );
-      const drawn = (await drawnAt.jsonValue()) as number;
+      const drawn = await chartsDrawnAt(page);
       const dataEnd = await page.evaluate(() => {
         const entry = performance.getEntriesByType('resource').find((e) => e.name.includes('/veritas/api/get_status/'));
         return (entry as PerformanceResourceTiming).responseEnd;

@@ -43,3 +43,16 @@ export async function withSignedInPage<T>(records: number, measure: (page: Page)
     await stopServer(server);
   }
 }
+
+/** When all three dashboard charts were drawn, on the page's own clock (navigation start is 0). */
+export async function chartsDrawnAt(page: Page): Promise<number> {
+  const drawnAt = await page.waitForFunction(
+    () => {
+      const ready = document.querySelector('[data-state="ready"]');
+      return ready && ready.querySelectorAll('canvas').length >= 3 ? performance.now() : null;
+    },
+    undefined,
+    { timeout: 60_000, polling: 'raf' },
+  );
+  return (await drawnAt.jsonValue()) as number;
+}

@@ -8,7 +8,7 @@
 import type { Page } from 'playwright-core';
 import { DEMO, DEMO_PASSWORD, launchBrowser, signIn } from '../support/browser';
 import { startServer, stopServer } from '../support/server';
-import { median } from './harness';
+import { chartsDrawnAt, median } from './harness';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const ROW_HEIGHT = 56;
@@ -97,15 +97,7 @@ async function dashboard(page: Page, figures: Record<string, number[]>): Promise
   await page.goto('/ListDevices');
   await page.locator('[data-testid="device-row"]').first().waitFor({ timeout: 60_000 });
   await page.goto('/Dashboard?hub=all&timeframe=last30');
-  const drawnAt = await page.waitForFunction(
-    () => {
-      const ready = document.querySelector('[data-state="ready"]');
-      return ready && ready.querySelectorAll('canvas').length >= 3 ? performance.now() : null;
-    },
-    undefined,
-    { timeout: 60_000, polling: 'raf' },
-  );
-  figures['charts drawn']!.push((await drawnAt.jsonValue()) as number);
+  figures['charts drawn']!.push(await chartsDrawnAt(page));
   figures['heap: dashboard']!.push(await heapMb(page));
 }
 
