@@ -213,7 +213,9 @@ describe.each<Mode>(['server pages', 'get_status'])('%s', (mode) => {
     if (mode !== 'server pages') return;
     const seen = new Map<string, number>();
     const scroller = page.getByTestId('device-table-scroll');
-    for (let step = 0; step < 2000 && seen.size < records.length; step++) {
+    // One screen at a time: wait for the screen's placeholders to be filled, then read its rows.
+    for (let screen = 0; screen < 1000 && seen.size < records.length; screen++) {
+      await page.waitForFunction(() => !document.querySelector('[data-testid="device-row-placeholder"]'));
       const shown = await page.evaluate(() =>
         [...document.querySelectorAll('[data-testid="device-row"]')].map((row) => [
           row.querySelector('[data-column="tracking-id"]')?.textContent?.trim() ?? '',
@@ -221,11 +223,14 @@ describe.each<Mode>(['server pages', 'get_status'])('%s', (mode) => {
         ]),
       );
       for (const [id, index] of shown as [string, number][]) if (id) seen.set(id, index);
-      await scroller.evaluate((element) => element.scrollBy(0, element.clientHeight));
-      await page.waitForTimeout(10);
+      // Scrolled, and the rows of the new position rendered (two frames) before placeholders are looked for.
+      await scroller.evaluate(async (element) => {
+        element.scrollBy(0, element.clientHeight);
+        for (let frame = 0; frame < 2; frame++) await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve)));
+      });
     }
     expect(seen.size).toBe(records.length);
     expect(new Set(seen.values()).size).toBe(records.length);
     expect(await page.getByRole('button', { name: /load more/i }).count()).toBe(0);
-  });
+  }, 180_000);
 });
