@@ -90,5 +90,5 @@ export async function createServer(options: ServerOptions = {}): Promise<Veritas
 
 export { loadDemoData, DEMO_PASSWORD, DEMO_USERS } from './demo';
 export { loadVolumeData } from './volumeData';
-export { backfillDashboardTimes, rebuildDashboardSummaries } from './dashboard/summaries';
+export { rebuildDashboardSummaries } from './dashboard/summaries';
 export { migrateToLatest, openDatabase } from './db/connection';

@@ -15,12 +15,11 @@ import { sql, type Selectable } from 'kysely';
 import type { PoolClient } from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { hashPassword } from './auth/passwords';
-import { dashboardTimes, rebuildDashboardSummaries } from './dashboard/summaries';
 import type { Db, DeviceRecordsTable } from './db/schema';
 import { nowIso } from './db/schema';
 import { DEMO_PASSWORD, seedDemoOrganization } from './demo';
-import { derivedColumns, type DerivedColumns } from './devices/derivedColumns';
-import { rebuildSummaries } from './devices/summaries';
+import { derivedColumns, type DerivedColumns } from './writes/derivedColumns';
+import { rebuildSummaries } from './writes/recordChanges';
 import { CATALOGUE } from './field/catalogue';
 
 /** The demo's hubs, each with its operator, its verifier and the return centre that detaches its devices. */
@@ -46,11 +45,7 @@ export function volumeHubs(count: number): VolumeHub[] {
 }
 
 /** Every column of device_records but the id, as stored. */
-export type StoredRecord = Omit<Selectable<DeviceRecordsTable>, 'id' | keyof DerivedColumns | keyof DashboardTimes> &
-  DerivedColumns &
-  DashboardTimes;
-
-type DashboardTimes = ReturnType<typeof dashboardTimes>;
+export type StoredRecord = Omit<Selectable<DeviceRecordsTable>, 'id' | keyof DerivedColumns> & DerivedColumns;
 
 /**
  * The row of a record, every stored column: its own fields, then the derived ones. The bulk
@@ -87,7 +82,6 @@ export function storedRow(record: DeviceRecord, userIds: ReadonlyMap<string, num
     // Bulk records were never scanned: no doorstep capture.
     mac_address: null,
     hardware_id: null,
-    ...dashboardTimes(expected.created_date, record.submit_time, record.verify_time),
   };
   // Object.assign, not a spread: spreading an object this wide costs V8 ~10 µs, most of a row's time.
   return Object.assign(row, derivedColumns(row));
@@ -293,8 +287,7 @@ export async function bulkLoad(
     } finally {
       client.release();
     }
-    await rebuildSummaries(db.kysely);
-    await rebuildDashboardSummaries(db);
+    await rebuildSummaries(db);
     // Statistics for the planner, and a visibility map so index-only scans skip the table.
     await sql`vacuum (analyze) device_records`.execute(db.kysely);
   } else {
@@ -308,8 +301,7 @@ export async function bulkLoad(
     }
     await sql`insert into device_search (device_search) values ('rebuild')`.execute(db.kysely);
     await sql`update device_search_state set indexed_through = (select coalesce(max(id), 0) from device_records)`.execute(db.kysely);
-    await rebuildSummaries(db.kysely);
-    await rebuildDashboardSummaries(db);
+    await rebuildSummaries(db);
     await sql`analyze`.execute(db.kysely);
   }
   return { insertMs: inserted - started, indexMs: Date.now() - inserted };

@@ -4,7 +4,7 @@ import http from 'node:http';
 import zlib from 'node:zlib';
 import type { Insertable } from 'kysely';
 import type { DeviceRecordsTable } from '../src/db/schema';
-import { derivedColumns } from '../src/devices/derivedColumns';
+import { derivedColumns } from '../src/writes/derivedColumns';
 import { ADMIN_PASSWORD, ADMIN_USERNAME, build, type Client } from './support/build';
 
 const HEADER =

@@ -6,12 +6,13 @@
 //   - dashboard_series: the daily series, by the quarter hour of the time each record counts on;
 //   - dashboard_hubs: every hub code and its key, lower-cased as JavaScript does (SQLite's lower() knows ASCII only).
 // They are kept in step by the code that writes device_records, in the same transaction: a record's
-// contribution before the write is taken away and its contribution after it added (SummaryChanges).
-// A bulk loader that writes rows without them calls rebuildDashboardSummaries at its end.
-import { countsOnSubmitDay, countsOnVerifyDay, isRejected, PIE_RESULTS, timeMs } from '@veritas/shared/domain';
-import type { Database as SQLiteDatabase, Statement } from 'better-sqlite3';
-import { CompiledQuery, sql, type Kysely, type RawBuilder } from 'kysely';
-import type { Database, Db, Engine, Flag } from '../db/schema';
+// contribution before the write is taken away and its contribution after it added (DashboardChanges,
+// through RecordChanges of src/writes/recordChanges.ts). A bulk loader that writes rows without
+// them calls rebuildDashboardSummaries at its end.
+import { countsOnSubmitDay, countsOnVerifyDay, isRejected, PIE_RESULTS } from '@veritas/shared/domain';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
+import type { Database, Db, Flag } from '../db/schema';
+import { additiveTable, type SummaryRows, type SummaryTable } from '../writes/summaryTables';
 
 export const HOUR_MS = 3_600_000;
 export const QUARTER_MS = 900_000;
@@ -29,37 +30,6 @@ export interface DashboardFacts {
   submit_ms: number | null;
   verify_ms: number | null;
 }
-
-/** The columns of device_records that DashboardFacts holds. */
-export const FACT_COLUMNS = [
-  'hub_code',
-  'created_ms',
-  'is_submit',
-  'is_verified',
-  'device_result',
-  'submitted_by_id',
-  'submit_ms',
-  'verify_ms',
-] as const satisfies readonly (keyof DashboardFacts)[];
-
-type FactRow = { [K in keyof DashboardFacts]: K extends `${string}_ms` ? number | string | null : DashboardFacts[K] };
-
-const toMs = (value: number | string | null): number | null => (value === null ? null : Number(value));
-
-/** A row of FACT_COLUMNS as read (PostgreSQL reads bigint as text). */
-export const factsOf = (row: FactRow): DashboardFacts => ({
-  ...row,
-  created_ms: toMs(row.created_ms),
-  submit_ms: toMs(row.submit_ms),
-  verify_ms: toMs(row.verify_ms),
-});
-
-/** The ms columns of a record from its times, as the dashboard parses them. */
-export const dashboardTimes = (created: string | null, submit: string | null, verify: string | null) => ({
-  created_ms: timeMs(created),
-  submit_ms: timeMs(submit),
-  verify_ms: timeMs(verify),
-});
 
 /** Floor division, right for times before 1970 too. */
 export const floorDiv = (value: number, divisor: number) => Math.floor(value / divisor);
@@ -88,35 +58,28 @@ type SeriesRow = {
   volume: number;
 };
 
-/** A summary table: its key columns, the counts it adds up, and the SQL types of both (for json_to_recordset). */
-interface SummaryTable {
-  name: 'dashboard_counts' | 'dashboard_operators' | 'dashboard_series';
-  keys: readonly (readonly [column: string, type: string])[];
-  values: readonly string[];
-}
-
-const COUNTS: SummaryTable = {
-  name: 'dashboard_counts',
-  keys: [
+const COUNTS = additiveTable(
+  'dashboard_counts',
+  [
     ['span', 'integer'],
     ['bucket', 'bigint'],
     ['hub_code', 'text'],
   ],
-  values: ['records', 'submitted', 'rejected', ...PIE_COLUMNS],
-};
-const OPERATORS: SummaryTable = {
-  name: 'dashboard_operators',
-  keys: [
+  ['records', 'submitted', 'rejected', ...PIE_COLUMNS],
+);
+const OPERATORS = additiveTable(
+  'dashboard_operators',
+  [
     ['span', 'integer'],
     ['bucket', 'bigint'],
     ['hub_code', 'text'],
     ['operator_id', 'integer'],
   ],
-  values: ['submitted', 'rejected'],
-};
-const SERIES: SummaryTable = {
-  name: 'dashboard_series',
-  keys: [
+  ['submitted', 'rejected'],
+);
+const SERIES = additiveTable(
+  'dashboard_series',
+  [
     ['all_hubs', 'integer'],
     ['hub_code', 'text'],
     ['span', 'integer'],
@@ -124,39 +87,21 @@ const SERIES: SummaryTable = {
     ['event', 'integer'],
     ['quarter', 'bigint'],
   ],
-  values: ['rejected', 'volume'],
+  ['rejected', 'volume'],
+);
+/** Every hub code and its key: a code already known is kept. */
+const HUBS: SummaryTable = {
+  name: 'dashboard_hubs',
+  columns: [
+    ['hub_code', 'text'],
+    ['hub_key', 'text'],
+  ],
+  onConflict: 'on conflict (hub_code) do nothing',
 };
-
-/**
- * The statement adding a table's changed rows to it, the rows given as one JSON parameter (so
- * its text never changes and it is prepared once): insert, or add to the row of the same key.
- */
-function upsertText(engine: Engine, { name, keys, values }: SummaryTable): string {
-  const columns = [...keys.map(([column]) => column), ...values];
-  const rows =
-    engine === 'postgres'
-      ? `select ${columns.join(', ')} from json_to_recordset($1::json) as r(${[...keys, ...values.map((v) => [v, 'integer'])].map(([c, t]) => `${c} ${t}`).join(', ')})`
-      : // SQLite reads an INSERT … SELECT … ON CONFLICT only with a WHERE in the SELECT.
-        `select ${columns.map((c) => `json_extract(value, '$.${c}')`).join(', ')} from json_each(?) where true`;
-  return `insert into ${name} (${columns.join(', ')}) ${rows}
-    on conflict (${keys.map(([column]) => column).join(', ')}) do update set ${values.map((v) => `${v} = ${name}.${v} + excluded.${v}`).join(', ')}`;
-}
-
-function hubsText(engine: Engine): string {
-  const rows =
-    engine === 'postgres'
-      ? `select hub_code, hub_key from json_to_recordset($1::json) as r(hub_code text, hub_key text)`
-      : `select json_extract(value, '$.hub_code'), json_extract(value, '$.hub_key') from json_each(?) where true`;
-  return `insert into dashboard_hubs (hub_code, hub_key) ${rows} on conflict (hub_code) do nothing`;
-}
-
-const TEXTS = new Map<Engine, string[]>();
-/** The statements of SummaryChanges, in the order they run: hubs, counts, operators, series. */
-function texts(engine: Engine): string[] {
-  let found = TEXTS.get(engine);
-  if (!found) TEXTS.set(engine, (found = [hubsText(engine), ...[COUNTS, OPERATORS, SERIES].map((table) => upsertText(engine, table))]));
-  return found;
-}
+/** The columns each table adds up. */
+const COUNT_VALUES = ['records', 'submitted', 'rejected', ...PIE_COLUMNS];
+const OPERATOR_VALUES = ['submitted', 'rejected'];
+const SERIES_VALUES = ['rejected', 'volume'];
 
 /** Rows by key: created with zeros when first touched; the key text names the row and orders it. */
 class Rows<R extends object> {
@@ -185,11 +130,11 @@ const newCountRow = (span: number, bucket: number, hub_code: string): CountRow =
   passed: 0, e003: 0, e004: 0, e005: 0, e006: 0, e007: 0, e008: 0, e009: 0, e010: 0,
 });
 
-/** Summary changes of one write (a batch of records, or one record's step), applied in its transaction. */
-export class SummaryChanges {
-  private readonly counts = new Rows<CountRow>(COUNTS.values);
-  private readonly operators = new Rows<OperatorRow>(OPERATORS.values);
-  private readonly series = new Rows<SeriesRow>(SERIES.values);
+/** The dashboard's summary changes of one write (a batch of records, or one record's step). */
+export class DashboardChanges {
+  private readonly counts = new Rows<CountRow>(COUNT_VALUES);
+  private readonly operators = new Rows<OperatorRow>(OPERATOR_VALUES);
+  private readonly series = new Rows<SeriesRow>(SERIES_VALUES);
   private readonly hubs = new Set<string>();
 
   /** `count` new records with these facts. */
@@ -269,74 +214,16 @@ export class SummaryChanges {
     return this;
   }
 
-  /** The JSON parameter of each statement of texts(), or null when it has nothing to do. */
-  private parameters(): (string | null)[] {
+  /** The changed rows of each table. */
+  tables(): SummaryRows {
     const hubs = [...this.hubs].sort().map((hub_code) => ({ hub_code, hub_key: hubKey(hub_code) }));
-    return [hubs, this.counts.changed(), this.operators.changed(), this.series.changed()].map((rows) =>
-      rows.length === 0 ? null : JSON.stringify(rows),
-    );
-  }
-
-  /** Applies the changes through `executor`: the transaction of the write. */
-  async apply(executor: Kysely<Database>, engine: Engine): Promise<void> {
-    const statements = texts(engine);
-    for (const [i, parameter] of this.parameters().entries()) {
-      if (parameter !== null) await executor.executeQuery(CompiledQuery.raw(statements[i]!, [parameter]));
-    }
-  }
-
-  /**
-   * Applies the changes synchronously on SQLite's own handle, inside a better-sqlite3 transaction
-   * of the write (the upload's hot path, where a batch may touch hundreds of rows): multi-row
-   * statements of a few fixed sizes, with the values as parameters, prepared once in `prepared`.
-   */
-  applySqlite(sqlite: SQLiteDatabase, prepared: Map<string, Statement>): void {
-    const hubs = [...this.hubs].sort().map((hub_code) => ({ hub_code, hub_key: hubKey(hub_code) }));
-    const tables: [SummaryTable | typeof HUBS, object[]][] = [
+    return [
       [HUBS, hubs],
       [COUNTS, this.counts.changed()],
       [OPERATORS, this.operators.changed()],
       [SERIES, this.series.changed()],
     ];
-    for (const [table, rows] of tables) {
-      const columns = [...table.keys.map(([column]) => column), ...table.values];
-      for (let at = 0; at < rows.length;) {
-        const size = STATEMENT_ROWS.find((rowCount) => rowCount <= rows.length - at)!;
-        const text = valuesText(table, size);
-        let statement = prepared.get(text);
-        if (!statement) prepared.set(text, (statement = sqlite.prepare(text)));
-        const parameters: unknown[] = [];
-        for (const row of rows.slice(at, at + size))
-          for (const column of columns) parameters.push((row as Record<string, unknown>)[column]);
-        statement.run(parameters);
-        at += size;
-      }
-    }
   }
-}
-
-/** dashboard_hubs, as a summary table with nothing to add up. */
-const HUBS = {
-  name: 'dashboard_hubs',
-  keys: [
-    ['hub_code', 'text'],
-    ['hub_key', 'text'],
-  ],
-  values: [],
-} as const;
-
-/** The row counts of SQLite's multi-row statements, largest first. */
-const STATEMENT_ROWS = [64, 8, 1];
-
-/** A multi-row insert of `rows` rows into `table`, adding to the rows already there. */
-function valuesText({ name, keys, values }: SummaryTable | typeof HUBS, rows: number): string {
-  const columns = [...keys.map(([column]) => column), ...values];
-  const row = `(${columns.map(() => '?').join(', ')})`;
-  const conflict =
-    values.length === 0
-      ? `on conflict (hub_code) do nothing`
-      : `on conflict (${keys.map(([column]) => column).join(', ')}) do update set ${values.map((v) => `${v} = ${name}.${v} + excluded.${v}`).join(', ')}`;
-  return `insert into ${name} (${columns.join(', ')}) values ${Array(rows).fill(row).join(', ')} ${conflict}`;
 }
 
 /** Rows in statements of at most 200 (SQLite allows 32,766 parameters a statement). */
@@ -345,14 +232,6 @@ function chunks<T>(rows: T[]): T[][] {
   const result: T[][] = [];
   for (let i = 0; i < rows.length; i += size) result.push(rows.slice(i, i + size));
   return result;
-}
-
-/** The facts of a record, read in a write's transaction; locked on PostgreSQL until it ends. */
-export async function lockedFacts(trx: Kysely<Database>, db: Db, id: number): Promise<DashboardFacts> {
-  const query = trx.selectFrom('device_records').select(FACT_COLUMNS).where('id', '=', id);
-  // SQLite has one writer at a time: the transaction already excludes every other write.
-  const row = await (db.engine === 'postgres' ? query.forUpdate() : query).executeTakeFirstOrThrow();
-  return factsOf(row);
 }
 
 /**
@@ -385,47 +264,10 @@ const inTransaction = <T>(kysely: Kysely<Database>, work: (trx: Kysely<Database>
   kysely.isTransaction ? work(kysely) : kysely.transaction().execute(work);
 
 /**
- * Fills created_ms, submit_ms and verify_ms where a time is stored and its ms column is not (rows
- * written before migration 007, or by a loader that left them out), page by page.
- */
-export async function backfillDashboardTimes(db: Db, pageSize = 5000): Promise<void> {
-  let afterId = 0;
-  for (;;) {
-    const page = await db.kysely
-      .selectFrom('device_records')
-      .select(['id', 'created_date', 'submit_time', 'verify_time'])
-      .where('id', '>', afterId)
-      .where((eb) =>
-        eb.or([
-          eb.and([eb('created_ms', 'is', null), eb('created_date', 'is not', null)]),
-          eb.and([eb('submit_ms', 'is', null), eb('submit_time', 'is not', null)]),
-          eb.and([eb('verify_ms', 'is', null), eb('verify_time', 'is not', null)]),
-        ]),
-      )
-      .orderBy('id')
-      .limit(pageSize)
-      .execute();
-    if (page.length === 0) return;
-    const rows = page.map((row) => ({ id: row.id, ...dashboardTimes(row.created_date, row.submit_time, row.verify_time) }));
-    await inTransaction(db.kysely, async (trx) => {
-      if (db.engine === 'postgres') {
-        await sql`
-          update device_records as d set created_ms = r.created_ms, submit_ms = r.submit_ms, verify_ms = r.verify_ms
-          from json_to_recordset(${JSON.stringify(rows)}::json) as r(id integer, created_ms bigint, submit_ms bigint, verify_ms bigint)
-          where d.id = r.id`.execute(trx);
-      } else {
-        for (const { id, ...times } of rows) await trx.updateTable('device_records').set(times).where('id', '=', id).execute();
-      }
-    });
-    afterId = page[page.length - 1]!.id;
-  }
-}
-
-/**
  * Rebuilds every summary from device_records' ms columns, in SQL (insert … select … group by): the
  * hour rows from the records, the day rows and the all-hubs series from the hour rows. One
- * transaction. A loader that stores records without SummaryChanges calls this at its end (after
- * setting the ms columns, or after backfillDashboardTimes).
+ * transaction. A loader that stores records without DashboardChanges calls this at its end, after
+ * setting the ms columns.
  */
 export async function rebuildDashboardSummaries(db: Db): Promise<void> {
   await inTransaction(db.kysely, async (trx) => {
@@ -481,16 +323,16 @@ export async function rebuildDashboardSummaries(db: Db): Promise<void> {
     const sums = (columns: readonly string[]) => sql.join(columns.map((c) => sql`sum(${sql.ref(c)})`));
     const names = (columns: readonly string[]) => sql.join(columns.map((c) => sql.ref(c)));
     await sql`
-      insert into dashboard_counts (span, bucket, hub_code, ${names(COUNTS.values)})
-      select 24, ${day} * 24, hub_code, ${sums(COUNTS.values)} from dashboard_counts where span = 1
+      insert into dashboard_counts (span, bucket, hub_code, ${names(COUNT_VALUES)})
+      select 24, ${day} * 24, hub_code, ${sums(COUNT_VALUES)} from dashboard_counts where span = 1
       group by 2, 3`.execute(trx);
     await sql`
-      insert into dashboard_operators (span, bucket, hub_code, operator_id, ${names(OPERATORS.values)})
-      select 24, ${day} * 24, hub_code, operator_id, ${sums(OPERATORS.values)} from dashboard_operators where span = 1
+      insert into dashboard_operators (span, bucket, hub_code, operator_id, ${names(OPERATOR_VALUES)})
+      select 24, ${day} * 24, hub_code, operator_id, ${sums(OPERATOR_VALUES)} from dashboard_operators where span = 1
       group by 2, 3, 4`.execute(trx);
     await sql`
-      insert into dashboard_series (all_hubs, hub_code, span, bucket, event, quarter, ${names(SERIES.values)})
-      select all_hubs, hub_code, 24, ${day} * 24, event, quarter, ${sums(SERIES.values)} from dashboard_series where span = 1
+      insert into dashboard_series (all_hubs, hub_code, span, bucket, event, quarter, ${names(SERIES_VALUES)})
+      select all_hubs, hub_code, 24, ${day} * 24, event, quarter, ${sums(SERIES_VALUES)} from dashboard_series where span = 1
       group by 1, 2, 4, 5, 6`.execute(trx);
   });
   // Fresh statistics for the planner after rewriting the summaries.

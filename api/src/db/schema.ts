@@ -83,7 +83,7 @@ export interface DeviceRecordsTable {
   /** The doorstep capture: upper-case hex, 12 digits. */
   mac_address: string | null;
   hardware_id: string | null;
-  // Derived from the fields above by derivedColumns (src/devices/derivedColumns.ts) on every write;
+  // Derived from the fields above by derivedColumns (src/writes/derivedColumns.ts) on every write:
   // the pick list's order and filters (migration 006). PostgreSQL answers bigint as text.
   /** Milliseconds of the record's timestamp, MISSING_TIME_MS when it has none. */
   sort_ms: ColumnType<number | string, number, number>;
@@ -94,8 +94,8 @@ export interface DeviceRecordsTable {
   result_key: string | null;
   /**
    * created_date, submit_time and verify_time as the dashboard reads them (timeMs of
-   * @veritas/shared/domain): ms since the epoch, null when missing or not a date. Every writer sets
-   * them with the text (src/dashboard/summaries.ts). PostgreSQL answers bigint as text.
+   * @veritas/shared/domain): ms since the epoch, null when missing or not a date; derived too
+   * (migration 007). PostgreSQL answers bigint as text.
    */
   created_ms: Ms;
   submit_ms: Ms;

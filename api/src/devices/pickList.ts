@@ -24,7 +24,7 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { Db, StatusKey } from '../db/schema';
 import { recordJsonOf } from '../records';
-import { MISSING_TIME_MS } from './derivedColumns';
+import { MISSING_TIME_MS } from '../writes/derivedColumns';
 import { inTail } from './searchIndex';
 
 export interface DeviceFilter {

@@ -2,14 +2,13 @@
 // rules (rules.ts) and records what field staff did. The app's routes, the demo data and the
 // simulator all go through here; `at` lets the demo data work on a simulated clock. It speaks the
 // domain: a scan it will not take is a ScanRefusal with its code, which routes/app.ts answers.
-// Every change to a record is followed, in its transaction, by refreshDerivedColumns (the pick
-// list's order, filters and counts, src/devices/summaries.ts) and by the dashboard's summaries.
-import { deviceError, timeMs } from '@veritas/shared/domain';
+// Every change to a record goes through changeRecord (src/writes/recordChanges.ts), which keeps
+// its derived columns and the summaries in step, in the change's transaction.
+import { deviceError } from '@veritas/shared/domain';
 import type { Kysely } from 'kysely';
-import { lockedFacts, SummaryChanges } from '../dashboard/summaries';
 import type { Database, Db } from '../db/schema';
-import { refreshDerivedColumns } from '../devices/summaries';
 import type { SessionUser } from '../auth/sessions';
+import { changeRecord, RECORD_COLUMNS, recordRowOf } from '../writes/recordChanges';
 import { checkScan, expectedOf, type CheckOutcome, type CheckResult, type ExpectedItem, type ScanFacts } from './rules';
 
 /** Who scans: the part of a signed-in user the rules look at. */
@@ -100,25 +99,27 @@ export async function fieldUserOf(db: Db, userId: number): Promise<FieldUser | n
 
 type Executor = Kysely<Database>;
 
-async function itemOf(kysely: Executor, trackingId: string) {
-  return kysely
+/**
+ * The record of a tracking ID, with what a change of it reads (RECORD_COLUMNS). `lock` (PostgreSQL,
+ * in a transaction) keeps others from changing it until the transaction ends; SQLite has one writer
+ * at a time already.
+ */
+async function itemOf(kysely: Executor, trackingId: string, lock = false) {
+  const query = kysely
     .selectFrom('device_records')
     .select([
-      'id',
-      'hub_code',
+      ...RECORD_COLUMNS,
       'is_blindpick',
       'device_brand',
       'device_model_name',
       'blind_brand',
       'blind_model',
-      'is_submit',
-      'submitted_by_id',
       'hardware_id',
-      'is_verified',
       'is_verified_rc',
     ])
-    .where('tracking_id', '=', trackingId)
-    .executeTakeFirst();
+    .where('tracking_id', '=', trackingId);
+  const row = await (lock ? query.forUpdate() : query).executeTakeFirst();
+  return row && recordRowOf(row);
 }
 type Item = NonNullable<Awaited<ReturnType<typeof itemOf>>>;
 
@@ -214,21 +215,12 @@ export async function submitDevice(db: Db, user: FieldUser, scan: DeviceScan, at
   requireOperator(user);
   const mac = macOf(scan);
   return db.kysely.transaction().execute(async (trx) => {
-    const item = await itemOf(trx, scan.tracking_id);
+    // Locked: of two operators submitting one tracking ID at once, the second reads the first's claim (E003).
+    const item = await itemOf(trx, scan.tracking_id, db.engine === 'postgres');
     const facts = await factsOf(trx, user, scan, mac, item);
     const before = checkScan(facts);
     if (before.result === 'E001' || before.result === 'E002' || before.result === 'E003') throw new ScanRefusal(before.result);
     if (item!.is_verified === 1) throw new ScanRefusal('capture-locked');
-    // What the dashboard counted of the record, kept unchanged by others until this commits.
-    const counted = await lockedFacts(trx, db, item!.id);
-
-    const claimed = await trx
-      .updateTable('device_records')
-      .set({ is_submit: 1, submitted_by_id: user.id })
-      .where('id', '=', item!.id)
-      .where((eb) => eb.or([eb('is_submit', '=', 0), eb('submitted_by_id', '=', user.id)]))
-      .executeTakeFirst();
-    if (Number(claimed.numUpdatedRows) !== 1) throw new ScanRefusal('E003');
 
     // A resubmission replaces this tracking ID's earlier capture.
     await trx.deleteFrom('mac_captures').where('tracking_id', '=', scan.tracking_id).where('mac_address', '<>', mac).execute();
@@ -239,30 +231,24 @@ export async function submitDevice(db: Db, user: FieldUser, scan: DeviceScan, at
       .execute();
     const outcome = checkScan({ ...facts, macCapturedBy: await macOwner(trx, mac, scan.tracking_id) });
 
-    const submitTime = at.toISOString();
-    const submitMs = timeMs(submitTime);
-    await trx
-      .updateTable('device_records')
-      .set({
-        submit_time: submitTime,
-        submit_ms: submitMs,
-        submitted_device_name: scan.model,
-        submitted_manufacturer: outcome.found.manufacturer,
-        device_result: outcome.result,
-        mac_address: mac,
-        hardware_id: scan.hardware_id.trim(),
-      })
-      .where('id', '=', item!.id)
-      .execute();
-    await refreshDerivedColumns(trx, item!.id);
-    const submitted = { ...counted, is_submit: 1, submitted_by_id: user.id, submit_ms: submitMs, device_result: outcome.result };
-    await new SummaryChanges().change(counted, submitted).apply(trx, db.engine);
+    await changeRecord(trx, db, item!, {
+      is_submit: 1,
+      submitted_by_id: user.id,
+      submit_time: at.toISOString(),
+      submitted_device_name: scan.model,
+      submitted_manufacturer: outcome.found.manufacturer,
+      device_result: outcome.result,
+      mac_address: mac,
+      hardware_id: scan.hardware_id.trim(),
+    });
     return answer(outcome);
   });
 }
 
-async function verifiableItem(db: Db, scan: HardwareScan): Promise<Item> {
-  const item = await itemOf(db.kysely, scan.tracking_id);
+/** The record a hardware scan verifies, read locked in the verification's transaction. */
+async function verifiableItem(trx: Executor, db: Db, scan: HardwareScan, refuse: (item: Item) => void): Promise<Item> {
+  const item = await itemOf(trx, scan.tracking_id, db.engine === 'postgres');
+  if (item) refuse(item);
   if (!item) throw new ScanRefusal('unknown-tracking-id', { trackingId: scan.tracking_id });
   // E008: the device in hand is not the one captured at the doorstep.
   if (item.hardware_id !== null && !sameHardware(item.hardware_id, scan.hardware_id)) throw new ScanRefusal('E008');
@@ -274,23 +260,13 @@ const verified = (trackingId: string): VerifyAnswer => ({ result: 'passed', ...P
 /** Verification at the hub, by an executive or incharge of the record's hub. */
 export async function verifyAtHub(db: Db, user: FieldUser, scan: HardwareScan, at = new Date()): Promise<VerifyAnswer> {
   if ((user.role !== 'executive' && user.role !== 'incharge') || user.organization !== 'hub') throw new ScanRefusal('not-hub-staff');
-  const item = await itemOf(db.kysely, scan.tracking_id);
-  if (item && item.hub_code?.toLowerCase() !== user.groupCode?.toLowerCase()) throw new ScanRefusal('other-hub');
-  if (item && item.is_submit !== 1) throw new ScanRefusal('not-submitted');
-  const { id } = await verifiableItem(db, scan);
-  const verifyTime = at.toISOString();
-  const verifyMs = timeMs(verifyTime);
   await db.kysely.transaction().execute(async (trx) => {
-    const counted = await lockedFacts(trx, db, id);
-    const updated = await trx
-      .updateTable('device_records')
-      .set({ is_verified: 1, verified_by_id: user.id, verify_time: verifyTime, verify_ms: verifyMs })
-      .where('id', '=', id)
-      .where('is_verified', '=', 0)
-      .executeTakeFirst();
-    if (Number(updated.numUpdatedRows) !== 1) throw new ScanRefusal('already-verified-at-hub');
-    await refreshDerivedColumns(trx, id);
-    await new SummaryChanges().change(counted, { ...counted, is_verified: 1, verify_ms: verifyMs }).apply(trx, db.engine);
+    const item = await verifiableItem(trx, db, scan, (found) => {
+      if (found.hub_code?.toLowerCase() !== user.groupCode?.toLowerCase()) throw new ScanRefusal('other-hub');
+      if (found.is_submit !== 1) throw new ScanRefusal('not-submitted');
+    });
+    if (item.is_verified === 1) throw new ScanRefusal('already-verified-at-hub');
+    await changeRecord(trx, db, item, { is_verified: 1, verified_by_id: user.id, verify_time: at.toISOString() });
   });
   return verified(scan.tracking_id);
 }
@@ -298,18 +274,17 @@ export async function verifyAtHub(db: Db, user: FieldUser, scan: HardwareScan, a
 /** Verification at a return centre, after the hub's: the device is detached. No dashboard figure reads it. */
 export async function verifyAtRc(db: Db, user: FieldUser, scan: HardwareScan, at = new Date()): Promise<VerifyAnswer> {
   if (user.organization !== 'RC') throw new ScanRefusal('not-rc-staff');
-  const item = await itemOf(db.kysely, scan.tracking_id);
-  if (item && item.is_verified !== 1) throw new ScanRefusal('not-verified-at-hub');
-  const { id } = await verifiableItem(db, scan);
   await db.kysely.transaction().execute(async (trx) => {
-    const updated = await trx
-      .updateTable('device_records')
-      .set({ is_verified_rc: 1, verified_by_rc_id: user.id, verify_time_rc: at.toISOString(), is_verified_rc_by: 1 })
-      .where('id', '=', id)
-      .where('is_verified_rc', '=', 0)
-      .executeTakeFirst();
-    if (Number(updated.numUpdatedRows) !== 1) throw new ScanRefusal('already-detached');
-    await refreshDerivedColumns(trx, id);
+    const item = await verifiableItem(trx, db, scan, (found) => {
+      if (found.is_verified !== 1) throw new ScanRefusal('not-verified-at-hub');
+    });
+    if (item.is_verified_rc === 1) throw new ScanRefusal('already-detached');
+    await changeRecord(trx, db, item, {
+      is_verified_rc: 1,
+      verified_by_rc_id: user.id,
+      verify_time_rc: at.toISOString(),
+      is_verified_rc_by: 1,
+    });
   });
   return verified(scan.tracking_id);
 }

@@ -1,16 +1,13 @@
 // Inserting a batch of valid upload rows into device_records, telling which were new: a tracking
 // ID already stored is left as it is (ON CONFLICT DO NOTHING). The other columns keep their
-// defaults (nothing submitted or verified yet) but the derived ones (src/devices/derivedColumns.ts),
-// written with each row, and created_ms (the dashboard's reading of created_date). In the same
-// transaction the rows stored are added to the pick list's summaries and to the dashboard's.
-// (SQLite's tracking-ID search table takes them after the upload: searchIndex.ts.)
-import { timeMs } from '@veritas/shared/domain';
+// defaults (nothing submitted or verified yet) but the derived ones (src/writes/derivedColumns.ts),
+// written with each row. In the same transaction the rows stored are added to the summaries
+// (RecordChanges). (SQLite's tracking-ID search table takes them after the upload: searchIndex.ts.)
 import { sql } from 'kysely';
 import type { Database as SQLiteDatabase, Statement } from 'better-sqlite3';
-import { HOUR_MS, SummaryChanges as DashboardChanges } from '../dashboard/summaries';
 import type { Db } from '../db/schema';
-import { DERIVED_COLUMNS, derivedColumns, type DerivedColumns } from '../devices/derivedColumns';
-import { SummaryChanges, applySummaryChanges, sqliteSummaryWriter } from '../devices/summaries';
+import { DERIVED_COLUMNS, DERIVED_TYPES, derivedColumns, type RecordFacts } from '../writes/derivedColumns';
+import { RecordChanges, type RecordRow } from '../writes/recordChanges';
 import type { ShipmentRecord } from './shipmentRows';
 
 /** For each record of the batch, in order: whether it was stored. */
@@ -26,21 +23,10 @@ const COLUMNS = [
   ['device_model_name', 'text'],
   ['blind_brand', 'text'],
   ['blind_model', 'text'],
-  ['created_ms', 'bigint'],
-] as const satisfies readonly (readonly [keyof StoredRecord, string])[];
-
-type StoredRecord = ShipmentRecord & { created_ms: number | null };
-
-/** PostgreSQL types of the derived columns, for reading them from the batch's JSON. */
-const DERIVED_TYPES: Readonly<Record<keyof DerivedColumns, string>> = {
-  sort_ms: 'bigint',
-  hub_key: 'text',
-  status_key: 'text',
-  result_key: 'text',
-};
+] as const satisfies readonly (readonly [keyof ShipmentRecord, string])[];
 
 /** A record's values in COLUMNS order; spelt out, as it runs for every row. */
-const valuesOf = (r: ShipmentRecord, createdMs: number | null) => [
+const valuesOf = (r: ShipmentRecord) => [
   r.tracking_id,
   r.hub_code,
   r.created_date,
@@ -50,12 +36,11 @@ const valuesOf = (r: ShipmentRecord, createdMs: number | null) => [
   r.device_model_name,
   r.blind_brand,
   r.blind_model,
-  createdMs,
 ];
 
-/** The derived columns of a new record: nothing has happened to it yet. */
-const derivedOf = (r: ShipmentRecord): DerivedColumns =>
-  derivedColumns({
+/** A new record as the summaries see it (id 0 until stored): nothing has happened to it yet. */
+function rowOf(r: ShipmentRecord): RecordRow {
+  const facts: RecordFacts = {
     hub_code: r.hub_code,
     created_date: r.created_date,
     is_submit: 0,
@@ -64,39 +49,19 @@ const derivedOf = (r: ShipmentRecord): DerivedColumns =>
     verify_time: null,
     is_verified_rc_by: 0,
     device_result: null,
-  });
+  };
+  return { id: 0, submitted_by_id: null, ...facts, ...derivedColumns(facts) };
+}
 
 const COLUMN_NAMES = [...COLUMNS.map(([name]) => name), ...DERIVED_COLUMNS];
 
-/**
- * The dashboard's summary changes of the records stored: all pending, so only their created hour and hub
- * count; records sharing both are added at once.
- */
-function dashboardChanges(records: ShipmentRecord[], createdMs: (number | null)[], stored: boolean[]): DashboardChanges {
-  const groups = new Map<string, { hub_code: string; created_ms: number | null; count: number }>();
-  records.forEach((record, i) => {
-    if (!stored[i]) return;
-    const created = createdMs[i]!;
-    const hour = created === null ? null : Math.floor(created / HOUR_MS);
-    const key = `${hour} ${record.hub_code}`;
-    const group = groups.get(key);
-    if (group) group.count++;
-    else groups.set(key, { hub_code: record.hub_code, created_ms: hour === null ? null : hour * HOUR_MS, count: 1 });
+/** The summary changes of the rows stored, given their ids (undefined: not stored). */
+function changesOf(rows: RecordRow[], ids: (number | undefined)[]): RecordChanges {
+  const changes = new RecordChanges();
+  rows.forEach((row, i) => {
+    const id = ids[i];
+    if (id !== undefined) changes.added(Object.assign(row, { id }));
   });
-  const changes = new DashboardChanges();
-  for (const { hub_code, created_ms, count } of groups.values()) {
-    const facts = {
-      hub_code,
-      created_ms,
-      is_submit: 0,
-      is_verified: 0,
-      device_result: null,
-      submitted_by_id: null,
-      submit_ms: null,
-      verify_ms: null,
-    };
-    changes.insert(facts, count);
-  }
   return changes;
 }
 
@@ -125,17 +90,14 @@ function sqliteStore(db: Db, sqlite: SQLiteDatabase): RecordStore {
     return statement;
   };
   const storedAfter = sqlite.prepare('select tracking_id from device_records where id > ?').pluck();
-  const writeSummaries = sqliteSummaryWriter(sqlite);
-  const dashboardStatements = new Map<string, Statement>();
 
-  const insertAll = sqlite.transaction((records: ShipmentRecord[]) => {
+  const insertAll = (records: ShipmentRecord[]) => {
     const values: unknown[] = [];
-    const derived = records.map(derivedOf);
-    const createdMs = records.map((record) => timeMs(record.created_date));
+    const rows = records.map(rowOf);
     records.forEach((record, i) => {
-      values.push(...valuesOf(record, createdMs[i]!));
-      const columns = derived[i]!;
-      for (const column of DERIVED_COLUMNS) values.push(columns[column]);
+      values.push(...valuesOf(record));
+      const row = rows[i]!;
+      for (const column of DERIVED_COLUMNS) values.push(row[column]);
     });
     const { changes, lastInsertRowid } = insertOf(records.length).run(values);
     const firstId = Number(lastInsertRowid) - changes + 1;
@@ -145,19 +107,23 @@ function sqliteStore(db: Db, sqlite: SQLiteDatabase): RecordStore {
       const kept = new Set(changes === 0 ? [] : (storedAfter.all(firstId - 1) as string[]));
       stored = records.map((record) => kept.has(record.tracking_id));
     }
-    if (changes > 0) {
-      const summary = new SummaryChanges();
-      let id = firstId;
-      records.forEach((record, i) => {
-        if (stored[i]) summary.added(id++, record.hub_code, derived[i]!);
-      });
-      writeSummaries(summary);
-    }
-    dashboardChanges(records, createdMs, stored).applySqlite(sqlite, dashboardStatements);
-    return stored;
-  });
-  // Holding a Kysely connection keeps any other request's Kysely transaction out of this one.
-  return (records) => db.kysely.connection().execute(async () => insertAll(records));
+    let id = firstId;
+    return {
+      stored,
+      summaries: changesOf(
+        rows,
+        stored.map((isStored) => (isStored ? id++ : undefined)),
+      ),
+    };
+  };
+  // In a Kysely transaction: its connection held keeps any other request's queries out of it, and
+  // the summaries are written through it (synchronously, on SQLite's own handle).
+  return (records) =>
+    db.kysely.transaction().execute(async (trx) => {
+      const { stored, summaries } = insertAll(records);
+      await summaries.apply(trx, db);
+      return stored;
+    });
 }
 
 /** The batch travels as one JSON parameter, so the statement text never changes. */
@@ -167,22 +133,17 @@ function postgresStore(db: Db): RecordStore {
   const types = sql.join(columns.map(([name, type]) => sql`${sql.ref(name)} ${sql.raw(type)}`));
   return (records) =>
     db.kysely.transaction().execute(async (trx) => {
-      const derived = records.map(derivedOf);
-      const createdMs = records.map((record) => timeMs(record.created_date));
-      const { rows } = await sql<{ id: number; tracking_id: string }>`
+      const rows = records.map(rowOf);
+      const { rows: inserted } = await sql<{ id: number; tracking_id: string }>`
         insert into device_records (${names})
-        select ${names} from json_to_recordset(${JSON.stringify(records.map((r, i) => Object.assign({ created_ms: createdMs[i] }, r, derived[i])))}::json) as r(${types})
+        select ${names} from json_to_recordset(${JSON.stringify(records.map((r, i) => Object.assign({}, r, rows[i])))}::json) as r(${types})
         on conflict (tracking_id) do nothing
         returning id, tracking_id`.execute(trx);
-      const ids = new Map(rows.map((row) => [row.tracking_id, row.id]));
-      const summary = new SummaryChanges();
-      records.forEach((record, i) => {
-        const id = ids.get(record.tracking_id);
-        if (id !== undefined) summary.added(id, record.hub_code, derived[i]!);
-      });
-      await applySummaryChanges(trx, summary);
-      const stored = records.map((record) => ids.has(record.tracking_id));
-      await dashboardChanges(records, createdMs, stored).apply(trx, db.engine);
-      return stored;
+      const ids = new Map(inserted.map((row) => [row.tracking_id, row.id]));
+      await changesOf(
+        rows,
+        records.map((record) => ids.get(record.tracking_id)),
+      ).apply(trx, db);
+      return records.map((record) => ids.has(record.tracking_id));
     });
 }

@@ -1,50 +1,12 @@
 // The server-side pick list (docs/screens.md#server-side-pick-list): the derived columns it
-// orders and filters by (src/devices/derivedColumns.ts: sort_ms, hub_key, status_key,
+// orders and filters by (src/writes/derivedColumns.ts: sort_ms, hub_key, status_key,
 // result_key), filled in for the records already stored; an index per order it pages by; the
 // tracking-ID search index; and the summaries (src/devices/summaries.ts) that answer counts and
 // the hub choices without reading the records.
 import { sql, type Kysely, type Migration } from 'kysely';
 import type { Database, Engine } from '../schema';
-import { FACT_COLUMNS, MISSING_TIME_MS, derivedColumns } from '../../devices/derivedColumns';
-import { rebuildSummaries } from '../../devices/summaries';
-
-/** Records read and written back per statement while filling in the derived columns. */
-const BACKFILL_BATCH = 2000;
-
-/**
- * The derived columns of every stored record, computed in JS (the timestamp is parsed with
- * Date.parse, as the console does; no SQL date function parses alike), written back a batch at a
- * time as one UPDATE … FROM a JSON list.
- */
-async function backfill(db: Kysely<any>, engine: Engine): Promise<void> {
-  let afterId = 0;
-  for (;;) {
-    const rows = await db
-      .selectFrom('device_records')
-      .select(['id', ...FACT_COLUMNS])
-      .where('id', '>', afterId)
-      .orderBy('id')
-      .limit(BACKFILL_BATCH)
-      .execute();
-    if (rows.length === 0) return;
-    const values = JSON.stringify(rows.map((row) => ({ id: row.id, ...derivedColumns(row) })));
-    if (engine === 'postgres') {
-      await sql`
-        update device_records d
-        set sort_ms = v.sort_ms, hub_key = v.hub_key, status_key = v.status_key, result_key = v.result_key
-        from json_to_recordset(${values}::json) as v(id integer, sort_ms bigint, hub_key text, status_key text, result_key text)
-        where d.id = v.id`.execute(db);
-    } else {
-      await sql`
-        update device_records
-        set sort_ms = v.value ->> 'sort_ms', hub_key = v.value ->> 'hub_key',
-            status_key = v.value ->> 'status_key', result_key = v.value ->> 'result_key'
-        from json_each(${values}) as v
-        where device_records.id = v.value ->> 'id'`.execute(db);
-    }
-    afterId = rows[rows.length - 1]!.id;
-  }
-}
+import { MISSING_TIME_MS, backfillDerivedColumns } from '../../writes/derivedColumns';
+import { rebuildPickListSummaries } from '../../devices/summaries';
 
 /**
  * PostgreSQL: a trigram index on the lower-cased tracking ID serves searches of 3 characters or
@@ -96,7 +58,7 @@ async function up(db: Kysely<any>, engine: Engine): Promise<void> {
     .addColumn('status_key', 'text', (c) => c.notNull().defaultTo('pending'))
     .execute();
   await db.schema.alterTable('device_records').addColumn('result_key', 'text').execute();
-  await backfill(db, engine);
+  await backfillDerivedColumns(db, engine, ['sort_ms', 'hub_key', 'status_key', 'result_key']);
   if (engine === 'postgres') {
     await sql`alter table device_records alter column sort_ms drop default, alter column status_key drop default`.execute(db);
   }
@@ -131,7 +93,7 @@ async function up(db: Kysely<any>, engine: Engine): Promise<void> {
     .addColumn('hub_code', 'text', (c) => c.notNull())
     .addColumn('first_id', 'integer', (c) => c.notNull())
     .execute();
-  await rebuildSummaries(db as Kysely<Database>);
+  await rebuildPickListSummaries(db as Kysely<Database>);
   await sql`analyze device_records`.execute(db);
 }
 

@@ -3,7 +3,8 @@
 // time, and the summaries the figures are counted from (src/dashboard/summaries.ts). Existing rows
 // get their ms columns and the summaries are built from them.
 import type { Kysely, Migration } from 'kysely';
-import { backfillDashboardTimes, rebuildDashboardSummaries } from '../../dashboard/summaries';
+import { rebuildDashboardSummaries } from '../../dashboard/summaries';
+import { backfillDerivedColumns } from '../../writes/derivedColumns';
 import type { Engine } from '../schema';
 
 const COUNTS = ['records', 'submitted', 'rejected', 'passed', 'e003', 'e004', 'e005', 'e006', 'e007', 'e008', 'e009', 'e010'];
@@ -60,7 +61,7 @@ export function dashboardFigures(engine: Engine): Migration {
 
       // The rows already stored (on PostgreSQL inside the migration's own transaction).
       const current = { kysely: db, engine };
-      await backfillDashboardTimes(current);
+      await backfillDerivedColumns(db, engine, ['created_ms', 'submit_ms', 'verify_ms']);
       await rebuildDashboardSummaries(current);
     },
   };
