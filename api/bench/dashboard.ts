@@ -8,6 +8,7 @@
 // BENCH_RECORDS sets both). Up to 300k records, the answers are also compared with dashboardStats()
 // over api/get_status/ in the same zone. The records are the volume loader's
 // (src/volumeData.ts: created over the last 45 days), which rebuilds the summaries at its end.
+// BENCH_DATABASE_URL or BENCH_DATA_DIR: a database loaded beforehand (load:volume) is read instead.
 import http from 'node:http';
 import os from 'node:os';
 import { dashboardStats, TIMEFRAMES, type DashboardStats, type DeviceRecord, type Selection } from '@veritas/shared/domain';
@@ -15,7 +16,7 @@ import { inLocalZone } from '@veritas/shared/testing/timeZone';
 import { DEMO_PASSWORD, loadVolumeData, rebuildDashboardSummaries } from '../src/index';
 import { WebClient } from '../sim/webClient';
 import { percentile } from '../sim/simulation';
-import { forEachEngine, mb, median, probeGetRole, startServerProcess, withDatabase, type EngineOptions } from './harness';
+import { forEachEngine, mb, median, probeGetRole, startServerProcess, storedRecords, withDatabase, type EngineOptions } from './harness';
 
 const DEFAULT_RECORDS: Record<string, number> = { SQLite: 1_000_000, PostgreSQL: 10_000_000 };
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
@@ -83,14 +84,20 @@ function startWriter(base: string, trackingIds: string[]) {
 }
 
 async function bench(label: string, options: EngineOptions) {
-  const records = Number(process.env.BENCH_RECORDS ?? DEFAULT_RECORDS[label]);
-  console.log(`\n== ${label}: ${records.toLocaleString('en-US')} records`);
+  let records = Number(process.env.BENCH_RECORDS ?? DEFAULT_RECORDS[label]);
   const pending = await withDatabase(options, async (db) => {
-    let started = Date.now();
-    await loadVolumeData(db, { records });
-    console.log(`   data loaded in ${seconds(started)} (summaries rebuilt at its end)`);
-    started = Date.now();
-    await rebuildDashboardSummaries(db);
+    if (options.preloaded) {
+      records = await storedRecords(db);
+      console.log(`\n== ${label}: ${records.toLocaleString('en-US')} records, loaded beforehand`);
+    } else {
+      console.log(`\n== ${label}: ${records.toLocaleString('en-US')} records`);
+      const loading = Date.now();
+      await loadVolumeData(db, { records });
+      console.log(`   data loaded in ${seconds(loading)} (summaries rebuilt at its end)`);
+      const started = Date.now();
+      await rebuildDashboardSummaries(db);
+      console.log(`   summaries rebuilt again alone in ${seconds(started)}`);
+    }
     const sizes = [];
     for (const table of ['dashboard_counts', 'dashboard_operators', 'dashboard_series'] as const) {
       const { rows } = await db.kysely
@@ -100,7 +107,7 @@ async function bench(label: string, options: EngineOptions) {
         .then((row) => ({ rows: Number(row.rows) }));
       sizes.push(`${table} ${rows.toLocaleString('en-US')}`);
     }
-    console.log(`   summaries rebuilt again alone in ${seconds(started)}: ${sizes.join(', ')} rows`);
+    console.log(`   summaries: ${sizes.join(', ')} rows`);
     const rows = await db.kysely
       .selectFrom('device_records')
       .select('tracking_id')
@@ -188,7 +195,7 @@ async function bench(label: string, options: EngineOptions) {
   }
 }
 
-forEachEngine(bench).catch((error: unknown) => {
+forEachEngine(bench, { preloadable: true }).catch((error: unknown) => {
   console.error(error);
   process.exit(1);
 });

@@ -5,13 +5,14 @@
 // process: first page, a page by hub, by status, with a rare search (six characters from the
 // middle of an existing tracking ID) and a common short one ('12'), 100 pages followed by cursor
 // (to depth 10,000), counts with and without a search, the hub choices. Prints, asserts nothing.
+// BENCH_DATABASE_URL or BENCH_DATA_DIR: a database loaded beforehand (load:volume) is read instead.
 import http from 'node:http';
 import zlib from 'node:zlib';
 import type { DeviceRecord } from '@veritas/shared/domain';
 import { DEMO_PASSWORD } from '../src/index';
 import { loadVolumeData } from '../src/volumeData';
 import { WebClient } from '../sim/webClient';
-import { forEachEngine, median, startServerProcess, withDatabase, type EngineOptions } from './harness';
+import { forEachEngine, median, startServerProcess, storedRecords, withDatabase, type EngineOptions } from './harness';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const HUBS = 40;
@@ -58,15 +59,19 @@ function get(url: string, cookie: string): Promise<Answer> {
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 
 async function bench(label: string, options: EngineOptions) {
-  const records = recordsFor(label);
-  console.log(`\n== ${label}: ${fmt(records)} records, ${HUBS} hubs`);
-  const started = Date.now();
-  const times = await withDatabase(options, (db) => loadVolumeData(db, { records, hubs: HUBS }));
-  const total = (Date.now() - started) / 1000;
-  console.log(
-    `   loaded in ${total.toFixed(1)} s (${fmt(records / total)} rows/s overall; insert ${(times.insertMs / 1000).toFixed(1)} s, ` +
-      `${fmt(records / Math.max(times.insertMs / 1000, 0.001))} rows/s; indexes, search and summaries ${(times.indexMs / 1000).toFixed(1)} s)`,
-  );
+  if (options.preloaded) {
+    console.log(`\n== ${label}: ${fmt(await withDatabase(options, storedRecords))} records, loaded beforehand`);
+  } else {
+    const records = recordsFor(label);
+    console.log(`\n== ${label}: ${fmt(records)} records, ${HUBS} hubs`);
+    const started = Date.now();
+    const times = await withDatabase(options, (db) => loadVolumeData(db, { records, hubs: HUBS }));
+    const total = (Date.now() - started) / 1000;
+    console.log(
+      `   loaded in ${total.toFixed(1)} s (${fmt(records / total)} rows/s overall; insert ${(times.insertMs / 1000).toFixed(1)} s, ` +
+        `${fmt(records / Math.max(times.insertMs / 1000, 0.001))} rows/s; indexes, search and summaries ${(times.indexMs / 1000).toFixed(1)} s)`,
+    );
+  }
 
   const server = await startServerProcess(options);
   try {
@@ -136,7 +141,7 @@ async function bench(label: string, options: EngineOptions) {
   }
 }
 
-forEachEngine(bench).catch((error: unknown) => {
+forEachEngine(bench, { preloadable: true }).catch((error: unknown) => {
   console.error(error);
   process.exit(1);
 });

@@ -15,6 +15,21 @@ import { startPgCluster, type PgCluster } from '../test/support/pg-cluster';
 export interface EngineOptions {
   dataDir: string;
   databaseUrl?: string;
+  /** The database already holds the benchmark's records (BENCH_DATABASE_URL or BENCH_DATA_DIR): nothing is loaded. */
+  preloaded?: boolean;
+}
+
+/**
+ * A database loaded beforehand with `pnpm --filter api load:volume` (as e2e's bench:scale reads
+ * it): BENCH_DATABASE_URL (PostgreSQL) or BENCH_DATA_DIR (SQLite). Benchmarks of read paths run on
+ * it alone instead of loading millions of records each time.
+ */
+function preloadedEngine(): { label: string; options: EngineOptions } | undefined {
+  const url = process.env.BENCH_DATABASE_URL;
+  const dir = process.env.BENCH_DATA_DIR;
+  if (url) return { label: 'PostgreSQL', options: { dataDir: os.tmpdir(), databaseUrl: url, preloaded: true } };
+  if (dir) return { label: 'SQLite', options: { dataDir: path.resolve(dir), preloaded: true } };
+  return undefined;
 }
 
 export const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -64,8 +79,16 @@ export async function withDatabase<T>(options: EngineOptions, work: (db: Db) => 
   }
 }
 
-/** Runs `bench` on SQLite, then on PostgreSQL when available, each on an empty database. */
-export async function forEachEngine(bench: (label: string, options: EngineOptions) => Promise<void>): Promise<void> {
+/**
+ * Runs `bench` on SQLite, then on PostgreSQL when available, each on an empty database; with
+ * `preloadable`, on the preloaded database alone when one is named (preloadedEngine).
+ */
+export async function forEachEngine(
+  bench: (label: string, options: EngineOptions) => Promise<void>,
+  { preloadable = false } = {},
+): Promise<void> {
+  const preloaded = preloadable ? preloadedEngine() : undefined;
+  if (preloaded) return bench(preloaded.label, preloaded.options);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'veritas-bench-'));
   let cluster: PgCluster | undefined;
   try {
@@ -140,4 +163,13 @@ if (process.argv[2] === SERVE) {
     console.error(error);
     process.exit(1);
   });
+}
+
+/** How many device records a database holds (the pick list's summary: no scan of the records). */
+export async function storedRecords(db: Db): Promise<number> {
+  const row = await db.kysely
+    .selectFrom('device_counts')
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<string>('total'), eb.lit(0)).as('total'))
+    .executeTakeFirstOrThrow();
+  return Number(row.total);
 }
