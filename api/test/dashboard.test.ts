@@ -6,7 +6,7 @@ import { Migrator, sql } from 'kysely';
 import { makeRecord } from '@veritas/shared/testing/records';
 import type { Selection } from '@veritas/shared/domain';
 import { planWindow } from '../src/dashboard/figures';
-import { rebuildDashboardSummaries } from '../src/dashboard/summaries';
+import { DashboardChanges, rebuildDashboardSummaries } from '../src/dashboard/summaries';
 import { fieldUserOf, submitDevice, verifyAtHub, verifyAtRc, type FieldUser } from '../src/scan/engine';
 import { migrationsFor } from '../src/db/migrations';
 import { migrateToLatest, openDatabase } from '../src/index';
@@ -292,4 +292,22 @@ test('dashboardPath names the hub, the timeframe and the zone', () => {
   expect(dashboardPath({ hub: 'all', timeframe: 'today' }, 'Asia/Kolkata')).toBe(
     'api/dashboard/?hub=all&timeframe=today&tz=Asia%2FKolkata',
   );
+});
+
+test('new records counted a group at a time (DashboardChanges.insertAll) change the summaries as counting them one by one does', () => {
+  const HOUR = 3_600_000;
+  const base = Date.parse('2025-03-10T00:00:00.000Z');
+  const facts = Array.from({ length: 600 }, (_, i) => ({
+    hub_code: ['BLR01', 'blr01', 'DEL02', null][i % 4]!,
+    created_ms: i % 37 === 0 ? null : base + (i % 50) * (HOUR / 4),
+    is_submit: (i % 3 === 0 ? 1 : 0) as 0 | 1,
+    is_verified: (i % 5 === 0 ? 1 : 0) as 0 | 1,
+    device_result: [null, 'passed', 'E004', 'E009'][i % 4]!,
+    submitted_by_id: i % 3 === 0 ? 1 + (i % 2) : null,
+    submit_ms: i % 3 === 0 ? base + i * 60_000 : null,
+    verify_ms: i % 5 === 0 ? base + i * 90_000 : null,
+  }));
+  const oneByOne = new DashboardChanges();
+  for (const record of facts) oneByOne.insert(record);
+  expect(new DashboardChanges().insertAll(facts).tables()).toEqual(oneByOne.tables());
 });

@@ -1,6 +1,6 @@
 // Page benchmarks' harness: a throwaway data folder with the demo users and N device records
 // (written through the built API's own volume-data code), served as `pnpm start` serves it.
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
@@ -41,6 +41,7 @@ export async function withSignedInPage<T>(records: number, measure: (page: Page)
   } finally {
     await browser.close();
     await stopServer(server);
+    rmSync(dataDir, { recursive: true, force: true });
   }
 }
 

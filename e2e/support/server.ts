@@ -13,6 +13,8 @@ export interface RunningServer {
   url: string;
   port: number;
   dataDir: string;
+  /** The data folder was made for this server (none was given): it goes when the server stops. */
+  temporaryData: boolean;
   process: ChildProcess;
 }
 
@@ -70,14 +72,15 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   child.stderr?.on('data', (d) => (log += d));
   const url = `http://127.0.0.1:${port}/`;
   await waitUntilUp(url, child, () => log);
-  return { url, port, dataDir, process: child };
+  return { url, port, dataDir, temporaryData: env.VERITAS_DATA_DIR === undefined, process: child };
 }
 
-export async function stopServer(server: Pick<RunningServer, 'process' | 'dataDir'>): Promise<void> {
+export async function stopServer(server: Pick<RunningServer, 'process' | 'dataDir' | 'temporaryData'>): Promise<void> {
   if (server.process.exitCode === null) {
     const exited = new Promise((r) => server.process.once('exit', r));
     server.process.kill('SIGTERM');
     await exited;
   }
-  rmSync(server.dataDir, { recursive: true, force: true });
+  // A database the caller named (a benchmark's, loaded beforehand) is theirs to keep.
+  if (server.temporaryData) rmSync(server.dataDir, { recursive: true, force: true });
 }

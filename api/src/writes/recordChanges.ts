@@ -31,10 +31,10 @@ export class RecordChanges {
   private readonly pickList = new PickListChanges();
   private readonly dashboard = new DashboardChanges();
 
-  /** A record stored, with its derived columns. */
-  added(row: RecordRow): this {
-    this.pickList.added(row.id, row.hub_code, row);
-    this.dashboard.insert(row);
+  /** Records stored, with their derived columns. */
+  added(rows: readonly RecordRow[]): this {
+    for (const row of rows) this.pickList.added(row.id, row.hub_code, row);
+    this.dashboard.insertAll(rows);
     return this;
   }
 
