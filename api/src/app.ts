@@ -17,6 +17,7 @@ import { appRoutes, appSignInRoutes } from './routes/app';
 import { deviceRoutes } from './routes/devices';
 import { sessionRoutes, signInRoutes } from './routes/auth';
 import { excludeListRoutes } from './routes/excludeList';
+import { healthRoutes } from './routes/health';
 import { groupsRoutes } from './routes/groups';
 import { passwordRoutes } from './routes/passwords';
 import { reportRoutes } from './routes/report';
@@ -68,7 +69,8 @@ export async function api(app: FastifyInstance, { db, apkPath, features = SERVER
   await app.register(database, { db });
   await app.register(authentication);
 
-  // Anyone: sign-in and the session cookies' own calls.
+  // Anyone: liveness and readiness, sign-in and the session cookies' own calls.
+  await app.register(healthRoutes);
   await app.register(signInRoutes);
   await app.register(appSignInRoutes);
 

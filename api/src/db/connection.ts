@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Pool } from 'pg';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import type { Database, Db } from './schema';
 import { migrationsFor } from './migrations';
 
@@ -28,6 +28,19 @@ export function openDatabase({ dataDir, databaseUrl }: DbOptions): Db {
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
   return { engine: 'sqlite', kysely: new Kysely<Database>({ dialect: new SqliteDialect({ database }) }), sqlite: database };
+}
+
+/** Kysely's record of the migrations applied (its default table name). */
+const MIGRATION_TABLE = 'kysely_migration';
+
+/**
+ * The migrations this code has that the database has not applied (readiness: an instance must not
+ * serve a database another instance has not finished migrating, nor one older than its code).
+ */
+export async function pendingMigrations(db: Db): Promise<string[]> {
+  const { rows } = await sql<{ name: string }>`select name from ${sql.table(MIGRATION_TABLE)}`.execute(db.kysely);
+  const applied = new Set(rows.map((row) => row.name));
+  return Object.keys(migrationsFor(db.engine)).filter((name) => !applied.has(name));
 }
 
 export async function migrateToLatest(db: Db): Promise<void> {

@@ -1,0 +1,40 @@
+// health/live/ and health/ready/: for a proxy or an orchestrator, open to anyone (they tell nothing
+// but whether to send traffic here). Live: the process answers. Ready: the database answers and
+// holds every migration of this code. While the server closes (SIGTERM, docs/operations.md),
+// Fastify answers 503 to every request, these included, so a proxy stops sending here.
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { pendingMigrations } from '../db/connection';
+
+/** How long the database may take to answer before the instance counts as not ready. */
+const DATABASE_TIMEOUT_MS = 2000;
+
+const NotReady = Type.Object({ detail: Type.String() });
+
+export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.get('/health/live/', { schema: { response: { 200: Type.Object({ status: Type.Literal('live') }) } } }, async (_request, reply) => {
+    reply.header('cache-control', 'no-store');
+    return { status: 'live' as const };
+  });
+
+  app.get(
+    '/health/ready/',
+    { schema: { response: { 200: Type.Object({ status: Type.Literal('ready') }), 503: NotReady } } },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`no answer within ${DATABASE_TIMEOUT_MS} ms`)), DATABASE_TIMEOUT_MS);
+      });
+      try {
+        const pending = await Promise.race([pendingMigrations(app.db), timeout]);
+        if (pending.length > 0) return reply.code(503).send({ detail: `Database migrations not applied: ${pending.join(', ')}.` });
+      } catch (error) {
+        request.log.warn({ err: error }, 'readiness: the database did not answer');
+        return reply.code(503).send({ detail: 'The database cannot be reached.' });
+      } finally {
+        clearTimeout(timer);
+      }
+      return { status: 'ready' as const };
+    },
+  );
+};

@@ -1,0 +1,100 @@
+// health/live/ and health/ready/ (docs/operations.md): liveness, readiness as the database
+// reachable with every migration applied, and a closing server (SIGTERM) that finishes what it
+// has started while it answers 503 to anything new.
+import http from 'node:http';
+import Fastify from 'fastify';
+import { sql } from 'kysely';
+import { api as veritasApi } from '../src/app';
+import { API_PREFIX } from '../src/auth/cookies';
+import { openDatabase } from '../src/index';
+import { ENGINE, build } from './support/build';
+
+const api = build({ server: { demo: true } });
+
+test('health/live/ answers 200 to anyone, without a session', async () => {
+  const answer = await api.client().get('health/live/');
+  expect(answer.status).toBe(200);
+  expect(answer.body).toEqual({ status: 'live' });
+});
+
+test('health/ready/ answers 200 when the database answers and holds every migration', async () => {
+  const answer = await api.client().get('health/ready/');
+  expect(answer.status).toBe(200);
+  expect(answer.body).toEqual({ status: 'ready' });
+});
+
+test('health/ready/ answers 503 naming a migration the database has not applied', async () => {
+  const [{ name }] = (await sql<{ name: string }>`select name from kysely_migration order by name desc limit 1`.execute(api.db.kysely))
+    .rows as [{ name: string }];
+  await sql`delete from kysely_migration where name = ${name}`.execute(api.db.kysely);
+  try {
+    const answer = await api.client().get('health/ready/');
+    expect(answer.status).toBe(503);
+    expect(answer.body).toEqual({ detail: `Database migrations not applied: ${name}.` });
+  } finally {
+    await sql`insert into kysely_migration (name, timestamp) values (${name}, ${new Date().toISOString()})`.execute(api.db.kysely);
+  }
+  expect((await api.client().get('health/ready/')).status).toBe(200);
+});
+
+test('health/ready/ answers 503 when the database cannot be reached, and liveness still 200', async () => {
+  // A server whose database is gone: PostgreSQL at a port nothing listens on, or a closed SQLite file.
+  const db =
+    ENGINE === 'postgres' ? openDatabase({ dataDir: '', databaseUrl: 'postgres://nobody@127.0.0.1:9/none' }) : openDatabase(api.database);
+  if (ENGINE !== 'postgres') db.sqlite!.close();
+  const app = Fastify({ logger: false });
+  await app.register(veritasApi, { prefix: API_PREFIX, db });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}${API_PREFIX}`;
+  try {
+    const ready = await fetch(`${base}/health/ready/`);
+    expect(ready.status).toBe(503);
+    expect(await ready.json()).toEqual({ detail: 'The database cannot be reached.' });
+    expect((await fetch(`${base}/health/live/`)).status).toBe(200);
+  } finally {
+    await app.close();
+    if (ENGINE === 'postgres') await db.kysely.destroy();
+  }
+});
+
+test('a closing server finishes the answer it is streaming, and answers 503 to a new request meanwhile', async () => {
+  const server = await api.start();
+  const admin = await api.signIn('admin_demo', 'Veritas@123');
+  const cookie = [...admin.cookies].map(([name, c]) => `${name}=${c.value}`).join('; ');
+  // An answer under way: get_status, read slowly so it is still streaming when the close starts.
+  const streaming = new Promise<{ status: number; records: number }>((resolve, reject) => {
+    http
+      .get(`${server.url}/veritas/api/get_status/`, { headers: { cookie, connection: 'close' } }, (response) => {
+        const chunks: Buffer[] = [];
+        response.pause();
+        setTimeout(() => response.resume(), 300);
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () =>
+          resolve({ status: response.statusCode!, records: (JSON.parse(Buffer.concat(chunks).toString()) as unknown[]).length }),
+        );
+      })
+      .on('error', reject);
+  });
+  // A connection opened before the close, kept alive, used after it started.
+  const agent = new http.Agent({ keepAlive: true });
+  const getOn = (path: string) =>
+    new Promise<number>((resolve, reject) =>
+      http
+        .get(`${server.url}/veritas/${path}`, { agent }, (response) => response.resume().on('end', () => resolve(response.statusCode!)))
+        .on('error', reject),
+    );
+  expect(await getOn('health/ready/')).toBe(200);
+  await new Promise((resolve) => setTimeout(resolve, 50));
+
+  const closed = server.close();
+  const during = await getOn('health/ready/').catch(() => 'refused');
+  // The keep-alive connection is either told 503 or closed as idle: no new work is taken either way.
+  expect([503, 'refused']).toContain(during);
+  const { count } = await api.db.kysely
+    .selectFrom('device_records')
+    .select((eb) => eb.fn.countAll<string>().as('count'))
+    .executeTakeFirstOrThrow();
+  expect(await streaming).toEqual({ status: 200, records: Number(count) });
+  await closed;
+  agent.destroy();
+});
