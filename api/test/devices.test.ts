@@ -226,18 +226,19 @@ beforeAll(async () => {
   records = await everyRecord();
 });
 
-describe('derived columns', () => {
-  const factsOf = (r: DeviceRecord): RecordFacts => ({
-    hub_code: r.tracking_id.hub_code,
-    created_date: r.tracking_id.created_date,
-    is_submit: r.is_submit ? 1 : 0,
-    submit_time: r.submit_time,
-    is_verified: r.is_verified ? 1 : 0,
-    verify_time: r.verify_time,
-    is_verified_rc_by: r.is_verified_rc_by ? 1 : 0,
-    device_result: r.device_result,
-  });
+/** The stored fields of a record that its derived columns come from. */
+const factsOf = (r: DeviceRecord): RecordFacts => ({
+  hub_code: r.tracking_id.hub_code,
+  created_date: r.tracking_id.created_date,
+  is_submit: r.is_submit ? 1 : 0,
+  submit_time: r.submit_time,
+  is_verified: r.is_verified ? 1 : 0,
+  verify_time: r.verify_time,
+  is_verified_rc_by: r.is_verified_rc_by ? 1 : 0,
+  device_result: r.device_result,
+});
 
+describe('derived columns', () => {
   test("are the console's rules: timestamp (missing last), hub compared lower-cased, status, the result shown", () => {
     const volume: VolumeOptions = { rand: seededRandom(3), now: Date.now(), hubs: VOLUME_HUBS, devices: CATALOGUE };
     const all = [...EDGE_RECORDS, ...Array.from({ length: 2000 }, (_, i) => volumeRecord(i, volume))];
@@ -689,15 +690,8 @@ describe('migration 006', () => {
       const raw = EDGE_RECORDS.map((r) => ({
         ...flags,
         tracking_id: r.tracking_id.tracking_id,
-        hub_code: r.tracking_id.hub_code,
-        created_date: r.tracking_id.created_date,
-        is_submit: r.is_submit ? 1 : 0,
-        submit_time: r.submit_time,
-        is_verified: r.is_verified ? 1 : 0,
-        verify_time: r.verify_time,
+        ...factsOf(r),
         is_verified_rc: r.is_verified_rc ? 1 : 0,
-        is_verified_rc_by: r.is_verified_rc_by ? 1 : 0,
-        device_result: r.device_result,
       }));
       // 2,500 more, so the backfill takes more than one batch.
       const edges = raw.length;

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Pool } from 'pg';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { DEFAULT_MIGRATION_TABLE, Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import type { Database, Db } from './schema';
 import { migrationsFor } from './migrations';
 
@@ -30,15 +30,14 @@ export function openDatabase({ dataDir, databaseUrl }: DbOptions): Db {
   return { engine: 'sqlite', kysely: new Kysely<Database>({ dialect: new SqliteDialect({ database }) }), sqlite: database };
 }
 
-/** Kysely's record of the migrations applied (its default table name). */
-const MIGRATION_TABLE = 'kysely_migration';
-
 /**
  * The migrations this code has that the database has not applied (readiness: an instance must not
  * serve a database another instance has not finished migrating, nor one older than its code).
+ * One read of Kysely's table, not Migrator.getMigrations(), which first checks (and creates) its
+ * tables and lock row: too much for a probe called every few seconds.
  */
 export async function pendingMigrations(db: Db): Promise<string[]> {
-  const { rows } = await sql<{ name: string }>`select name from ${sql.table(MIGRATION_TABLE)}`.execute(db.kysely);
+  const { rows } = await sql<{ name: string }>`select name from ${sql.table(DEFAULT_MIGRATION_TABLE)}`.execute(db.kysely);
   const applied = new Set(rows.map((row) => row.name));
   return Object.keys(migrationsFor(db.engine)).filter((name) => !applied.has(name));
 }

@@ -245,11 +245,11 @@ export async function submitDevice(db: Db, user: FieldUser, scan: DeviceScan, at
   });
 }
 
-/** The record a hardware scan verifies, read locked in the verification's transaction. */
+/** The record a hardware scan verifies, read locked in the verification's transaction; `refuse` checks the step's own rules first. */
 async function verifiableItem(trx: Executor, db: Db, scan: HardwareScan, refuse: (item: Item) => void): Promise<Item> {
   const item = await itemOf(trx, scan.tracking_id, db.engine === 'postgres');
-  if (item) refuse(item);
   if (!item) throw new ScanRefusal('unknown-tracking-id', { trackingId: scan.tracking_id });
+  refuse(item);
   // E008: the device in hand is not the one captured at the doorstep.
   if (item.hardware_id !== null && !sameHardware(item.hardware_id, scan.hardware_id)) throw new ScanRefusal('E008');
   return item;

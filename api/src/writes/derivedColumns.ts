@@ -150,7 +150,12 @@ export async function backfillDerivedColumns(db: Kysely<Database>, engine: Engin
       .limit(BACKFILL_BATCH)
       .execute();
     if (rows.length === 0) return;
-    const values = JSON.stringify(rows.map((row) => ({ id: row.id, ...derivedColumns(row) })));
+    const values = JSON.stringify(
+      rows.map((row) => {
+        const derived = derivedColumns(row);
+        return { id: row.id, ...Object.fromEntries(columns.map((column) => [column, derived[column]])) };
+      }),
+    );
     if (engine === 'postgres') {
       const types = sql.join([sql`id integer`, ...columns.map((c) => sql`${sql.ref(c)} ${sql.raw(DERIVED_TYPES[c])}`)]);
       await sql`
