@@ -45,7 +45,7 @@ export function volumeHubs(count: number): VolumeHub[] {
 }
 
 /** Every column of device_records but the id, as stored. */
-export type StoredRecord = Omit<Selectable<DeviceRecordsTable>, 'id' | keyof DerivedColumns> & DerivedColumns;
+export type StoredRecord = Omit<Selectable<DeviceRecordsTable>, 'id' | 'upload_id' | 'upload_row' | keyof DerivedColumns> & DerivedColumns;
 
 /**
  * The row of a record, every stored column: its own fields, then the derived ones. The bulk

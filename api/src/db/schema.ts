@@ -100,6 +100,9 @@ export interface DeviceRecordsTable {
   created_ms: Ms;
   submit_ms: Ms;
   verify_ms: Ms;
+  /** The upload that stored the record and its row there (migration 008); null for records stored otherwise. */
+  upload_id: string | null;
+  upload_row: number | null;
 }
 
 /** The pick list's status filter values, one per status text (docs/screens.md#status). */
@@ -248,6 +251,18 @@ export interface UploadsTable {
   result: string | null;
   created_at: string;
   finished_at: string | null;
+  /** While 'processing': until when the instance ingesting it holds it (ms since the epoch; migration 008). */
+  lease_until_ms: ColumnType<number | string | null, number | null | undefined, number | null>;
+}
+
+/** What changed, in commit order, kept for the replay window of the event stream (src/events/). */
+export interface EventsTable {
+  id: ColumnType<number | string, never, never>;
+  /** The stream's event name: 'records', 'users' or 'groups'. */
+  type: string;
+  /** The event's data, JSON. */
+  data: string;
+  created_ms: ColumnType<number | string, number, number>;
 }
 
 export interface Database {
@@ -271,6 +286,7 @@ export interface Database {
   dashboard_operators: DashboardOperatorsTable;
   dashboard_series: DashboardSeriesTable;
   dashboard_hubs: DashboardHubsTable;
+  events: EventsTable;
 }
 
 export interface Db {

@@ -8,6 +8,7 @@ import { fieldScans } from './004_field_scans';
 import { loginThrottle } from './005_login_throttle';
 import { pickList } from './006_pick_list';
 import { dashboardFigures } from './007_dashboard_figures';
+import { fleet } from './008_fleet';
 
 export function migrationsFor(engine: Engine): Record<string, Migration> {
   return {
@@ -18,5 +19,6 @@ export function migrationsFor(engine: Engine): Record<string, Migration> {
     '005_login_throttle': loginThrottle(engine),
     '006_pick_list': pickList(engine),
     '007_dashboard_figures': dashboardFigures(engine),
+    '008_fleet': fleet(engine),
   };
 }
