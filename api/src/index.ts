@@ -1,6 +1,6 @@
 // createServer: the API ready to listen, over the configured database.
 import path from 'node:path';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { SERVER_FEATURES } from '@veritas/shared/domain';
 import { api } from './app';
 import { API_PREFIX } from './auth/cookies';
@@ -30,6 +30,13 @@ export interface ServerOptions {
   specOnly?: boolean;
   /** The clock api/dashboard/ reads "today" from (tests set the day they need); default the system's. */
   clock?: () => Date;
+  /**
+   * The reverse proxies whose X-Forwarded-For / X-Forwarded-Proto are believed (Fastify's
+   * trustProxy), e.g. '127.0.0.1' or 'loopback' for a local proxy. Env VERITAS_TRUST_PROXY; unset,
+   * none: request.ip is the socket's address, which behind a proxy is the proxy's, so sign-in
+   * throttling (keyed on request.ip) would count every client as one.
+   */
+  trustProxy?: FastifyServerOptions['trustProxy'];
 }
 
 export interface VeritasServer {
@@ -50,6 +57,7 @@ function resolve(options: ServerOptions, env: NodeJS.ProcessEnv) {
     logger: options.logger ?? true,
     apkPath: apkPath === undefined ? undefined : path.resolve(process.cwd(), apkPath),
     specOnly: options.specOnly ?? (nonEmpty(env.VERITAS_SPEC_ONLY) !== undefined && env.VERITAS_SPEC_ONLY !== '0'),
+    trustProxy: options.trustProxy ?? nonEmpty(env.VERITAS_TRUST_PROXY) ?? false,
   };
 }
 
@@ -76,7 +84,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Veritas
     throw error;
   }
 
-  const app = Fastify({ logger: config.logger });
+  const app = Fastify({ logger: config.logger, trustProxy: config.trustProxy });
   app.addHook('onClose', () => db.kysely.destroy());
   await app.register(api, {
     prefix: API_PREFIX,
