@@ -1,61 +1,10 @@
-// A throwaway PostgreSQL 15 cluster in a temp folder, on a free port of 127.0.0.1.
-// initdb refuses to run as root, so as root the server runs as the postgres system user.
-import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
-import net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
+// The throwaway PostgreSQL 15 cluster of the suite and the benchmarks (scripts/pg-cluster.cjs,
+// which `pnpm start:fleet` starts too).
+import type { PgCluster } from '../../../scripts/pg-cluster.cjs';
 
-const BIN = process.env.VERITAS_PG_BIN ?? '/usr/lib/postgresql/15/bin';
-
-export interface PgCluster {
-  /** URL of the maintenance database `postgres`. */
-  url: string;
-  stop(): void;
-}
+export { startPgCluster, type PgCluster } from '../../../scripts/pg-cluster.cjs';
 
 declare global {
   /** The cluster started by the jest global setup, stopped by the global teardown. */
   var __VERITAS_PG_CLUSTER__: PgCluster | undefined;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-export async function startPgCluster(): Promise<PgCluster> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'veritas-pg-'));
-  const asRoot = process.getuid?.() === 0;
-  if (asRoot) {
-    const uid = Number(execFileSync('id', ['-u', 'postgres']).toString());
-    const gid = Number(execFileSync('id', ['-g', 'postgres']).toString());
-    fs.chownSync(dir, uid, gid);
-  }
-  const run = (tool: string, args: string[]) => {
-    const command = path.join(BIN, tool);
-    execFileSync(asRoot ? 'runuser' : command, asRoot ? ['-u', 'postgres', '--', command, ...args] : args, { stdio: 'pipe' });
-  };
-  const data = path.join(dir, 'data');
-  const port = await freePort();
-  run('initdb', ['-D', data, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--no-sync']);
-  // Durability is pointless for a throwaway cluster; turning it off makes the suite faster.
-  const serverOptions = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
-  run('pg_ctl', ['-D', data, '-l', path.join(dir, 'server.log'), '-w', '-o', serverOptions, 'start']);
-  return {
-    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
-    stop() {
-      try {
-        run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
-      } finally {
-        fs.rmSync(dir, { recursive: true, force: true });
-      }
-    },
-  };
 }

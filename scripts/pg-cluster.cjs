@@ -1,0 +1,55 @@
+// A throwaway PostgreSQL 15 cluster in a temp folder, on a free port of 127.0.0.1: the API's test
+// suite and benchmarks (api/test/support/pg-cluster.ts) and `pnpm start:fleet` start theirs here.
+// initdb refuses to run as root, so as root the server runs as the postgres system user.
+const { execFileSync } = require('node:child_process');
+const fs = require('node:fs');
+const net = require('node:net');
+const os = require('node:os');
+const path = require('node:path');
+
+/** Where the PostgreSQL 15 programs are (Debian package postgresql-15). */
+const PG_BIN = process.env.VERITAS_PG_BIN || '/usr/lib/postgresql/15/bin';
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** @returns {Promise<{ url: string, stop(): void }>} url: the maintenance database `postgres`. */
+async function startPgCluster() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'veritas-pg-'));
+  const asRoot = process.getuid?.() === 0;
+  if (asRoot) {
+    const uid = Number(execFileSync('id', ['-u', 'postgres']).toString());
+    const gid = Number(execFileSync('id', ['-g', 'postgres']).toString());
+    fs.chownSync(dir, uid, gid);
+  }
+  const run = (tool, args) => {
+    const command = path.join(PG_BIN, tool);
+    execFileSync(asRoot ? 'runuser' : command, asRoot ? ['-u', 'postgres', '--', command, ...args] : args, { stdio: 'pipe' });
+  };
+  const data = path.join(dir, 'data');
+  const port = await freePort();
+  run('initdb', ['-D', data, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--no-sync']);
+  // Durability is pointless for a throwaway cluster; turning it off makes the suite faster.
+  const serverOptions = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
+  run('pg_ctl', ['-D', data, '-l', path.join(dir, 'server.log'), '-w', '-o', serverOptions, 'start']);
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    stop() {
+      try {
+        run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  };
+}
+
+module.exports = { PG_BIN, startPgCluster };
