@@ -3,6 +3,7 @@ export * from './types';
 export * from './session';
 export * from './http';
 export * from './useResource';
+export * from './liveEvents';
 export * from './roles';
 export * from './errors';
 export * from './toast';

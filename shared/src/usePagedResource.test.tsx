@@ -300,3 +300,94 @@ test('nothing happens after the page is left: no state, no onError, no further p
   expect(errors).not.toHaveBeenCalled();
   errors.mockRestore();
 });
+
+describe('changes of the items loaded (docs/architecture.md#loading-data)', () => {
+  test('update changes the items of the list shown, given the item the next cursor names; another key is left alone', async () => {
+    const { load, pages } = server();
+    const [name, other] = [freshKey(), freshKey()];
+    render(<List name={name} load={load} />);
+    await act(async () => pages[0]!.answer.resolve(page(0, 10)));
+    const boundaries: (number | null)[] = [];
+    act(() =>
+      seen.update(name, (items, boundary) => {
+        boundaries.push(boundary);
+        return [-1, ...items.filter((n) => n !== 3)];
+      }),
+    );
+    expect(seen.items).toEqual([-1, 0, 1, 2, 4, 5, 6, 7, 8, 9]);
+    expect(boundaries).toContain(9);
+    act(() => seen.update(other, () => []));
+    expect(seen.items).toHaveLength(10);
+    // The cursor is unchanged: the next page follows the last item the server sent.
+    act(() => seen.showUpTo(9));
+    expect(pages[1]).toMatchObject({ after: 'c10' });
+    await act(async () => pages[1]!.answer.resolve(page(10, 12, null)));
+    act(() => seen.update(name, (items, boundary) => (boundaries.push(boundary), items)));
+    expect(boundaries.at(-1)).toBeNull();
+  });
+
+  test('recount asks the total again; the total shown stays until it answers, and after a failure', async () => {
+    const { load, pages, totals } = server();
+    const name = freshKey();
+    render(<List name={name} load={load} />);
+    await act(async () => pages[0]!.answer.resolve(page(0, 10)));
+    await act(async () => totals[0]!.answer.resolve(12));
+    act(() => seen.recount());
+    expect(totals.map((t) => t.key)).toEqual([name, name]);
+    expect(seen).toMatchObject({ total: 12, counting: false });
+    await act(async () => totals[1]!.answer.resolve(13));
+    expect(seen.total).toBe(13);
+    act(() => seen.recount());
+    const failure = new Error('busy');
+    await act(async () => totals[2]!.answer.reject(failure));
+    expect(seen.total).toBe(13);
+    expect(onError).toHaveBeenCalledWith(failure);
+  });
+
+  test('a recount under way for a list left is aborted and its answer dropped', async () => {
+    const { load, pages, totals } = server();
+    const [first, second] = [freshKey(), freshKey()];
+    const { rerender } = render(<List name={first} load={load} />);
+    await act(async () => pages[0]!.answer.resolve(page(0, 10)));
+    act(() => seen.recount());
+    rerender(<List name={second} load={load} />);
+    expect(totals[1]!.signal.aborted).toBe(true);
+    await act(async () => totals[2]!.answer.resolve(3));
+    await act(async () => totals[1]!.answer.resolve(999));
+    await act(async () => pages[1]!.answer.resolve(page(0, 3, null)));
+    expect(seen).toMatchObject({ shownKey: second, total: 3, counting: false });
+  });
+
+  test('reload asks the first page and the total again; the items stay, not refreshing, until the new page replaces them', async () => {
+    const { load, pages, totals } = server();
+    const name = freshKey();
+    render(<List name={name} load={load} />);
+    await act(async () => pages[0]!.answer.resolve(page(0, 10)));
+    await act(async () => totals[0]!.answer.resolve(30));
+    act(() => seen.showUpTo(9));
+    await act(async () => pages[1]!.answer.resolve(page(10, 20)));
+    act(() => seen.reload());
+    expect(pages[2]).toMatchObject({ key: name, after: null, limit: 10 });
+    expect(seen).toMatchObject({ items: page(0, 20).items, refreshing: false, loading: false, total: 30, counting: false });
+    await act(async () => pages[2]!.answer.resolve(page(100, 110)));
+    expect(seen).toMatchObject({ items: page(100, 110).items, total: 30, hasMore: true });
+    await act(async () => totals[1]!.answer.resolve(31));
+    expect(seen.total).toBe(31);
+  });
+
+  test('with idOf, a page appended leaves out the items already loaded', async () => {
+    const { load, pages } = server();
+    function Identified({ name }: { name: string }) {
+      // eslint-disable-next-line react-hooks/globals
+      seen = usePagedResource(name, load, { pageSize: 10, ahead: 5, idOf: (n) => n });
+      return null;
+    }
+    const name = freshKey();
+    render(<Identified name={name} />);
+    await act(async () => pages[0]!.answer.resolve(page(0, 10)));
+    act(() => seen.update(name, (items) => [12, ...items]));
+    act(() => seen.showUpTo(9));
+    await act(async () => pages[1]!.answer.resolve(page(10, 14, null)));
+    expect(seen.items).toEqual([12, ...page(0, 10).items, 10, 11, 13]);
+  });
+});

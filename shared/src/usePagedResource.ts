@@ -15,7 +15,7 @@ export interface PagedLoad<T> {
   total?(key: string, signal: AbortSignal): Promise<number>;
 }
 
-export interface PagedOptions {
+export interface PagedOptions<T> {
   /** Items asked for per page (default 100). */
   pageSize?: number;
   /** The most asked for at once, when the user has scrolled far past what is loaded (default 500). */
@@ -24,6 +24,11 @@ export interface PagedOptions {
   ahead?: number;
   /** Called with each failure of a call for the current key (never for a stale one, never after the page was left). */
   onError?(error: unknown): void;
+  /**
+   * Names an item: a page appended leaves out the items already loaded (a change made with
+   * `update` may have put one in place while that page was on its way).
+   */
+  idOf?(item: T): string | number;
 }
 
 export interface PagedResource<T> {
@@ -51,6 +56,21 @@ export interface PagedResource<T> {
    * failure the next call (the next scroll) tries again.
    */
   showUpTo(index: number): void;
+  /**
+   * Changes the items loaded of the list `key`, e.g. by items the server changed since
+   * (docs/events.md). `change` gets the items and the item the next page's cursor names (the last
+   * one the server sent, as it was sent; null when no page follows) and answers the new items in
+   * the server's order. The cursor is a position in the order: the next page brings what sorts
+   * after that item, whatever `change` did above it. Nothing happens while another list is shown.
+   */
+  update(key: string, change: (items: readonly T[], boundary: T | null) => readonly T[]): void;
+  /** Asks the shown list's total again; the total shown stays until the answer (and after a failure). */
+  recount(): void;
+  /**
+   * Fetches the shown list again from its first page (and its total). The items shown stay, without
+   * `refreshing`, until that page replaces them; the pages after it load again as the user scrolls.
+   */
+  reload(): void;
 }
 
 interface FirstCall<T> {
@@ -66,16 +86,15 @@ interface FirstCall<T> {
  */
 const firstCalls = new Map<string, FirstCall<unknown>>();
 
+function startFirstCall<T>(key: string, load: PagedLoad<T>, pageSize: number): FirstCall<T> {
+  const controller = new AbortController();
+  return { key, controller, page: load.page(key, null, pageSize, controller.signal), total: load.total?.(key, controller.signal) };
+}
+
 function firstCall<T>(key: string, load: PagedLoad<T>, pageSize: number): FirstCall<T> {
   const pending = firstCalls.get(key) as FirstCall<T> | undefined;
   if (pending && !pending.controller.signal.aborted) return pending;
-  const controller = new AbortController();
-  const call: FirstCall<T> = {
-    key,
-    controller,
-    page: load.page(key, null, pageSize, controller.signal),
-    total: load.total?.(key, controller.signal),
-  };
+  const call = startFirstCall(key, load, pageSize);
   firstCalls.set(key, call);
   const forget = () => {
     if (firstCalls.get(key) === call) firstCalls.delete(key);
@@ -88,6 +107,8 @@ interface Shown<T> {
   key: string;
   items: readonly T[];
   next: string | null;
+  /** The last item sent, which `next` names; null when no page follows. */
+  boundary: T | null;
   total: number | undefined;
   error: unknown;
 }
@@ -110,8 +131,8 @@ const NO_ITEMS: readonly never[] = [];
  * previous key are aborted and the new key's first page (and total) are fetched; the previous items
  * stay shown until that page arrives, so typing in a filter does not blank the list.
  */
-export function usePagedResource<T>(key: string, load: PagedLoad<T>, options: PagedOptions = {}): PagedResource<T> {
-  const { pageSize = 100, maxPageSize = 500, ahead = 50, onError } = options;
+export function usePagedResource<T>(key: string, load: PagedLoad<T>, options: PagedOptions<T> = {}): PagedResource<T> {
+  const { pageSize = 100, maxPageSize = 500, ahead = 50, onError, idOf } = options;
   const [state, setState] = useState<State<T>>(() => ({
     first: firstCall(key, load, pageSize),
     shown: null,
@@ -127,10 +148,10 @@ export function usePagedResource<T>(key: string, load: PagedLoad<T>, options: Pa
   // What the latest committed render passed and showed, for calls made and answered later. A
   // layout effect: the list's rows (children) report what is in view in their own effects, which
   // run before this component's, and must not see the state before this commit.
-  const latest = useRef({ load, onError, pageSize, maxPageSize, ahead });
+  const latest = useRef({ load, onError, pageSize, maxPageSize, ahead, idOf });
   const committed = useRef(current);
   useLayoutEffect(() => {
-    latest.current = { load, onError, pageSize, maxPageSize, ahead };
+    latest.current = { load, onError, pageSize, maxPageSize, ahead, idOf };
     committed.current = current;
   });
 
@@ -146,6 +167,8 @@ export function usePagedResource<T>(key: string, load: PagedLoad<T>, options: Pa
   const more = useRef<AbortController | null>(null);
   /** The last index in view, as last told by showUpTo. */
   const wanted = useRef(-1);
+  /** The total asked again by recount; only its answer is used. */
+  const recounting = useRef<AbortController | null>(null);
 
   // Once per first call: an effect run again (StrictMode, <Activity>) must not follow it twice.
   const followed = useRef<FirstCall<T> | null>(null);
@@ -157,6 +180,8 @@ export function usePagedResource<T>(key: string, load: PagedLoad<T>, options: Pa
     if (before && before.key !== first.key) before.controller.abort();
     more.current?.abort();
     more.current = null;
+    recounting.current?.abort();
+    recounting.current = null;
     const following = () => mounted.current && followed.current === first;
     first.page.then(
       (page) => {
@@ -170,6 +195,7 @@ export function usePagedResource<T>(key: string, load: PagedLoad<T>, options: Pa
                   key: first.key,
                   items: page.items,
                   next: page.next,
+                  boundary: boundaryOf(page),
                   total: s.total?.key === first.key ? s.total.value : undefined,
                   error: undefined,
                 },
@@ -182,7 +208,7 @@ export function usePagedResource<T>(key: string, load: PagedLoad<T>, options: Pa
         setState((s) =>
           s.first !== first
             ? s
-            : { ...s, shown: { key: first.key, items: NO_ITEMS, next: null, total: undefined, error }, loadingMore: false },
+            : { ...s, shown: { key: first.key, items: NO_ITEMS, next: null, boundary: null, total: undefined, error }, loadingMore: false },
         );
         latest.current.onError?.(error);
       },
@@ -229,7 +255,14 @@ export function usePagedResource<T>(key: string, load: PagedLoad<T>, options: Pa
       return true;
     };
     load.page(key, after, limit, controller.signal).then(
-      (page) => settle((s) => ({ ...s, items: [...s.items, ...page.items], next: page.next, error: undefined })),
+      (page) =>
+        settle((s) => ({
+          ...s,
+          items: appended(s.items, page.items, latest.current.idOf),
+          next: page.next,
+          boundary: boundaryOf(page),
+          error: undefined,
+        })),
       (error: unknown) => {
         // The items stay; the next showUpTo (a further scroll) asks again.
         if (settle((s) => ({ ...s, error }))) latest.current.onError?.(error);
@@ -251,6 +284,45 @@ export function usePagedResource<T>(key: string, load: PagedLoad<T>, options: Pa
     [loadMore],
   );
 
+  const update = useCallback((key: string, change: (items: readonly T[], boundary: T | null) => readonly T[]) => {
+    setState((s) => (s.shown?.key === key ? { ...s, shown: { ...s.shown, items: change(s.shown.items, s.shown.boundary) } } : s));
+  }, []);
+
+  const recount = useCallback(() => {
+    const { first, shown } = committed.current;
+    const { load } = latest.current;
+    if (!mounted.current || !load.total || shown?.key !== first.key) return;
+    recounting.current?.abort();
+    const controller = new AbortController();
+    recounting.current = controller;
+    const { key } = first;
+    const settled = () => {
+      if (recounting.current !== controller) return false;
+      recounting.current = null;
+      return mounted.current;
+    };
+    load.total(key, controller.signal).then(
+      (value) => {
+        if (!settled()) return;
+        setState((s) =>
+          s.first.key !== key ? s : { ...s, total: { key, value }, shown: s.shown?.key === key ? { ...s.shown, total: value } : s.shown },
+        );
+      },
+      (error: unknown) => {
+        if (settled()) latest.current.onError?.(error);
+      },
+    );
+  }, []);
+
+  const reload = useCallback(() => {
+    const { first, shown } = committed.current;
+    if (!mounted.current || shown?.key !== first.key) return;
+    const { load, pageSize } = latest.current;
+    // Not the shared first call: one still pending may have been read before what is reloaded for.
+    const call = startFirstCall(first.key, load, pageSize);
+    setState((s) => (s.first === first ? { ...s, first: call, loadingMore: false } : s));
+  }, []);
+
   const { shown } = current;
   return {
     items: shown?.items ?? NO_ITEMS,
@@ -263,5 +335,19 @@ export function usePagedResource<T>(key: string, load: PagedLoad<T>, options: Pa
     loadingMore: current.loadingMore,
     error: shown?.error,
     showUpTo,
+    update,
+    recount,
+    reload,
   };
+}
+
+function boundaryOf<T>(page: Page<T>): T | null {
+  return page.next === null ? null : (page.items[page.items.length - 1] ?? null);
+}
+
+/** `items` followed by those of `page` not among them (by `idOf`; all of them without it). */
+function appended<T>(items: readonly T[], page: readonly T[], idOf: ((item: T) => string | number) | undefined): readonly T[] {
+  if (!idOf) return [...items, ...page];
+  const loaded = new Set(items.map(idOf));
+  return [...items, ...page.filter((item) => !loaded.has(idOf(item)))];
 }
