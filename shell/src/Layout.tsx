@@ -2,13 +2,14 @@ import { logout, menuItems, roleLabel, useSession, type MenuCommand } from '@ver
 import { useState } from 'react';
 import { Link, Outlet, useNavigate } from '@veritas/shared';
 import { ChangePassword } from './ChangePassword';
+import { LiveIndicator } from './LiveIndicator';
 import { MenuDropdown } from './MenuDropdown';
 import { TopBarIcon } from './TopBarIcon';
 import { downloadApk } from './remotes';
 
 const COMMANDS: Record<MenuCommand, () => Promise<void>> = { downloadApk };
 
-/** Top bar (title, Data and User Management menus, user, role, change password, logout), the page, and the footer. */
+/** Top bar (title, Data and User Management menus, live indicator, user, role, change password, logout), the page, and the footer. */
 export function Layout() {
   const { user, role } = useSession();
   const navigate = useNavigate();
@@ -49,6 +50,7 @@ export function Layout() {
           />
         </nav>
         <div className="shell-user">
+          <LiveIndicator />
           <span className="shell-user-name">{user}</span>
           {role && <span className="shell-role">{roleLabel(role)}</span>}
           <ChangePassword />

@@ -1,4 +1,4 @@
-import { canAccessRoute, loadSession, setLoginRedirect, useSession, type RouteName } from '@veritas/shared';
+import { canAccessRoute, loadSession, setLoginRedirect, startLiveEvents, useSession, type RouteName } from '@veritas/shared';
 import { useEffect, type ReactNode } from 'react';
 import { Navigate, useNavigate } from '@veritas/shared';
 import { Layout } from './Layout';
@@ -23,6 +23,10 @@ export function ProtectedLayout() {
     // check must not run again on each navigation.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
+
+  // docs/events.md#in-the-console: the tab's event stream, open while the session is signed in
+  // with 'live-events' (the store decides), for as long as the layout is shown.
+  useEffect(() => startLiveEvents(), []);
 
   // Until the first check answers, a user signed in a moment ago keeps the layout; others wait.
   if (!isAuthenticated)
