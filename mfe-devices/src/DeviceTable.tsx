@@ -11,7 +11,7 @@ import {
   type DeviceRecord,
 } from '@veritas/shared';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useEffect, useRef } from 'react';
+import { memo, useEffect, useLayoutEffect, useRef } from 'react';
 import { DeviceIcon } from './DeviceIcon';
 import type { DeviceRow } from './deviceRows';
 
@@ -46,6 +46,8 @@ interface DeviceTableProps {
   placeholder?: string;
   /** Told the index of the last row rendered (in view or overscan) each time it changes; -1 without rows. */
   onRangeEnd?: (index: number) => void;
+  /** Told the index of the row at the top of the view (under the header) each time it changes; -1 without rows. */
+  onRangeStart?: (index: number) => void;
   /** The rows shown are about to be replaced. */
   busy?: boolean;
   /** Names the list shown: a new one starts at the top (default: the rows themselves; pages appended keep the scroll). */
@@ -58,6 +60,7 @@ export function DeviceTable({
   rowCount = rows.length,
   placeholder = '',
   onRangeEnd,
+  onRangeStart,
   busy = false,
   scrollKey = rows,
 }: DeviceTableProps) {
@@ -77,11 +80,28 @@ export function DeviceTable({
     if (scrollRef.current) scrollRef.current.scrollTop = 0;
   }, [scrollKey]);
 
+  // docs/screens.md#live-updates: rows changed, added or removed above the row at the top of the
+  // view must not move it. Before the browser paints the new rows, the scroll moves by as many
+  // rows as that one moved. At the very top it stays at the top, where new rows show.
+  const before = useRef({ rows, scrollKey });
+  useLayoutEffect(() => {
+    const previous = before.current;
+    before.current = { rows, scrollKey };
+    const element = scrollRef.current;
+    if (!element || previous.scrollKey !== scrollKey || previous.rows === rows) return;
+    const shift = anchorShift(previous.rows, rows, element.scrollTop);
+    if (shift) element.scrollTop += shift * ROW_HEIGHT;
+  }, [rows, scrollKey]);
+
   const items = virtualizer.getVirtualItems();
   const end = items.length ? items[items.length - 1]!.index : -1;
   useEffect(() => {
     onRangeEnd?.(end);
   }, [end, onRangeEnd]);
+  const start = count ? Math.min(count - 1, topRow(virtualizer.scrollOffset ?? 0)) : -1;
+  useEffect(() => {
+    onRangeStart?.(start);
+  }, [start, onRangeStart]);
 
   return (
     <div ref={scrollRef} className="dl-scroll" data-testid="device-table-scroll">
@@ -115,6 +135,27 @@ export function DeviceTable({
       </div>
     </div>
   );
+}
+
+/** The index of the row at the top of the view, under the sticky header, at a scroll offset. */
+const topRow = (scrollTop: number) => Math.max(0, Math.floor(scrollTop / ROW_HEIGHT));
+
+/**
+ * How many rows the row at the top of the view moved between two lists of rows (negative: up).
+ * That row is the first one from the top of the view that is still there with the same time: a
+ * row whose own time changed has moved away from under the user's eyes, and the rows after it stay.
+ */
+function anchorShift(before: readonly DeviceRow[], after: readonly DeviceRow[], scrollTop: number): number {
+  if (scrollTop <= 0) return 0;
+  const top = topRow(scrollTop);
+  const same = (a: DeviceRow | undefined, b: DeviceRow | undefined) => !!a && !!b && a.record.id === b.record.id && a.sortKey === b.sortKey;
+  if (same(before[top], after[top])) return 0;
+  const indexOf = new Map(after.map((row, index) => [row.record.id, index]));
+  for (let i = top; i < before.length; i++) {
+    const index = indexOf.get(before[i]!.record.id);
+    if (index !== undefined && same(before[i], after[index])) return index - i;
+  }
+  return 0;
 }
 
 /** A row not loaded yet: it keeps its place in the scroll area until its page arrives. */

@@ -1,6 +1,6 @@
 // Device Pick List / Stats (route ListDevices, docs/screens.md#device-pick-list): every device expectation with its
 // verification progress, filterable by tracking ID and hub. Default export: the shell's page.
-import { getList, Modal, SearchSelect, useResource, useSession, type DeviceRecord } from '@veritas/shared';
+import { getList, Modal, SearchSelect, useLiveRecords, useResource, useSession, type DeviceRecord } from '@veritas/shared';
 import { useDeferredValue, useMemo, useState } from 'react';
 import { DeviceDetails } from './DeviceDetails';
 import { filterRows, hubOptions, toDeviceRows } from './deviceRows';
@@ -20,12 +20,20 @@ export default function ListDevices() {
   return paged ? <PagedDeviceList /> : <AllDevicesList />;
 }
 
-/** The list from api/get_status/: every record fetched once, sorted and filtered in the page. */
+/** Records of live events are put in the list at most this often (docs/screens.md#live-updates). */
+const APPLY_EVERY_MS = 200;
+
+/**
+ * The list from api/get_status/: every record fetched once, sorted and filtered in the page. With
+ * the live event stream the records of each change are put in, and an upload fetches the list again.
+ */
 function AllDevicesList() {
   // docs/errors.md#device-pick-list: a failed device fetch is only logged; the list stays empty.
-  const { data: records = NO_RECORDS, loading } = useResource('api/get_status/', getList<DeviceRecord>, {
+  const resource = useResource('api/get_status/', getList<DeviceRecord>, {
     onError: (error) => console.error('Failed to fetch device records', error),
   });
+  useLiveRecords(resource, { applyEvery: APPLY_EVERY_MS });
+  const { data: records = NO_RECORDS, loading } = resource;
   const [query, setQuery] = useState('');
   const [hub, setHub] = useState<string | null>(null);
   const [details, setDetails] = useState<DeviceRecord | null>(null);
@@ -64,7 +72,8 @@ function AllDevicesList() {
           Loading devices…
         </p>
       ) : (
-        <DeviceTable rows={visible} onShowDetails={setDetails} />
+        // Other filters start at the top; records changed live keep the row in view where it is.
+        <DeviceTable rows={visible} scrollKey={`${deferredQuery}\n${deferredHub}`} onShowDetails={setDetails} />
       )}
       <Modal open={details !== null} title="Device Details" onClose={() => setDetails(null)}>
         {details && <DeviceDetails record={details} />}

@@ -74,6 +74,7 @@ export function PagedDeviceList() {
           rowCount={pages.rowCount}
           placeholder={placeholder}
           onRangeEnd={pages.showUpTo}
+          onRangeStart={pages.showFrom}
           busy={pages.refreshing}
           onShowDetails={setDetails}
         />

@@ -3,6 +3,7 @@ import {
   ALL,
   chosenValue,
   DEVICE_PAGES,
+  devicesByIds,
   devicesKey,
   filterParams,
   filtersFromQuery,
@@ -127,6 +128,16 @@ describe('calls', () => {
     expect(api.requests[0]!.config.params).toEqual({ status: 'pending' });
     api.on('GET api/devices/count/', [200, { total: '42' }]);
     await expect(DEVICE_PAGES.total!('api/devices/', signal)).rejects.toThrow('did not answer a total');
+  });
+
+  test('records re-read by id: api/devices/ with the filters of the list and ids; the rows of those still matching', async () => {
+    const record = makeRecord({ id: 9, tracking_id: { tracking_id: 'TRK-9' } });
+    api.on('GET api/devices/', [200, { records: [record], next: null }]);
+    const rows = await devicesByIds('api/devices/?q=trk&status=pending', [9, 12]);
+    expect(api.requests[0]!.config.params).toEqual({ q: 'trk', status: 'pending', ids: '9,12' });
+    expect(rows.map((row) => row.record.id)).toEqual([9]);
+    api.on('GET api/devices/', [200, { detail: 'x' }]);
+    await expect(devicesByIds('api/devices/', [1])).rejects.toThrow('did not answer the records asked for');
   });
 
   test('the hubs: api/devices/hubs/, empty names dropped; an answer without a list is an error', async () => {

@@ -116,6 +116,19 @@ export const DEVICE_PAGES: PagedLoad<DeviceRow> = {
   },
 };
 
+/** The most ids one call of devicesByIds may ask for (docs/events.md). */
+export const MAX_IDS = 100;
+
+/**
+ * Re-reads records through the query of the list `key` (GET api/devices/?ids=&<its filters>): the
+ * rows of those of `ids` (at most MAX_IDS) that match its filters; an id left out no longer does.
+ */
+export async function devicesByIds(key: string, ids: readonly number[]): Promise<DeviceRow[]> {
+  const { data } = await http.get<DevicePageAnswer>(DEVICES_PATH, { params: { ...paramsOfKey(key), ids: ids.join(',') } });
+  if (!data || !Array.isArray(data.records)) throw new Error(`${DEVICES_PATH} did not answer the records asked for`);
+  return data.records.map(toDeviceRow);
+}
+
 /** GET api/devices/hubs/: the hub codes the Hub filter offers. */
 export async function getDeviceHubs(path: string): Promise<string[]> {
   const { data } = await http.get<{ hubs: string[] }>(path);

@@ -1,6 +1,6 @@
 import { ALL_HUBS } from '@veritas/shared';
 import { makeRecord } from '@veritas/shared/testing';
-import { filterRows, hubOptions, toDeviceRows } from './deviceRows';
+import { filterRows, hubOptions, placeChangedRows, toDeviceRow, toDeviceRows } from './deviceRows';
 
 const pending = makeRecord({ id: 1, tracking_id: { tracking_id: 'TRK-A', hub_code: 'DEL01', created_date: '2025-03-01T00:00:00Z' } });
 const submitted = makeRecord({
@@ -68,5 +68,41 @@ describe('filterRows', () => {
   test('combines the tracking id and hub filters', () => {
     expect(ids(filterRows(rows, 'trk-a', 'DEL01'))).toEqual([1]);
     expect(ids(filterRows(rows, 'trk-b', 'DEL01'))).toEqual([]);
+  });
+});
+
+describe('placeChangedRows (docs/screens.md#live-updates)', () => {
+  /** Records 1..n created a day apart, the newest (n) first. */
+  const dated = (id: number, day: number) =>
+    makeRecord({ id, tracking_id: { tracking_id: `T${id}`, created_date: `2025-01-${String(day).padStart(2, '0')}T00:00:00Z` } });
+  const rows = toDeviceRows([1, 2, 3, 4, 5, 6].map((id) => dated(id, id + 10)));
+  const ids = (list: readonly { record: { id: number } }[]) => list.map((row) => row.record.id);
+  const asked = (...list: number[]) => new Set(list);
+
+  test('a changed row still matching stays at its place, or moves to its new one', () => {
+    expect(ids(placeChangedRows(rows, asked(4), [toDeviceRow(dated(4, 14))], null))).toEqual([6, 5, 4, 3, 2, 1]);
+    expect(ids(placeChangedRows(rows, asked(2), [toDeviceRow(dated(2, 30))], null))).toEqual([2, 6, 5, 4, 3, 1]);
+  });
+
+  test('a row no longer matching leaves; a new matching one is put at its place', () => {
+    expect(ids(placeChangedRows(rows, asked(5, 9), [toDeviceRow(dated(9, 13))], null))).toEqual([6, 4, 9, 3, 2, 1]);
+  });
+
+  test("one sorting past the boundary (the row the next page's cursor names) is left to that page", () => {
+    const loaded = rows.slice(0, 3); // 6, 5, 4; the cursor names 4
+    const boundary = loaded[2]!;
+    const placed = placeChangedRows(
+      loaded,
+      asked(7, 8, 4),
+      [toDeviceRow(dated(7, 1)), toDeviceRow(dated(8, 15)), toDeviceRow(dated(4, 14))],
+      boundary,
+    );
+    expect(ids(placed)).toEqual([6, 8, 5, 4]);
+    // The row the cursor names, changed and now sorting after its old place: the next page brings it.
+    expect(ids(placeChangedRows(loaded, asked(4), [toDeviceRow(dated(4, 2))], boundary))).toEqual([6, 5]);
+  });
+
+  test('rows answered that were not asked for are not put in', () => {
+    expect(ids(placeChangedRows(rows, asked(1), [toDeviceRow(dated(1, 11)), toDeviceRow(dated(6, 16))], null))).toEqual([6, 5, 4, 3, 2, 1]);
   });
 });
