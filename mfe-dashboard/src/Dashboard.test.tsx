@@ -1,5 +1,15 @@
-import { MemoryRouter, useLocation, useSession, VeritasToaster, type DeviceRecord, type Group, type Role } from '@veritas/shared';
-import { makeRecord, mockApi, type MockApi, type MockReply } from '@veritas/shared/testing';
+import {
+  MemoryRouter,
+  startLiveEvents,
+  useLocation,
+  useSession,
+  VeritasToaster,
+  type DeviceRecord,
+  type Group,
+  type Role,
+  type ServerFeature,
+} from '@veritas/shared';
+import { FakeEventSource, installFakeEventSource, makeRecord, mockApi, type MockApi, type MockReply } from '@veritas/shared/testing';
 import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import Dashboard from './Dashboard';
@@ -408,5 +418,142 @@ describe("with the server feature 'dashboard-figures'", () => {
     expect(await screen.findByText('Failed to fetch status')).toBeInTheDocument();
     await ready();
     expect(tiles()).toEqual(['0', '0.00%', '0']);
+  });
+});
+
+describe('live figures (docs/dashboard.md#live-figures)', () => {
+  let removeFake: () => void;
+  let stopStream: () => void;
+  let eventId = 0;
+
+  beforeEach(() => {
+    removeFake = installFakeEventSource();
+    stopStream = startLiveEvents();
+  });
+  /** Signed in with these features: the stream opens. */
+  function start(features: ServerFeature[]) {
+    act(() => useSession.getState().setSession({ user: 'someone', role: 'admin', hubCode: null, features }));
+    act(() => FakeEventSource.latest!.open());
+  }
+  afterEach(() => {
+    act(() => {
+      stopStream();
+      useSession.getState().clearSession();
+    });
+    removeFake();
+    jest.useRealTimers();
+  });
+
+  function send(type: string, data: unknown) {
+    act(() => FakeEventSource.latest!.emit(type, data, ++eventId));
+  }
+  const scanned = { action: 'submitted', records: [makeRecord({ id: 1 })] };
+
+  /** Figures as api/dashboard/ answers them, recognisable by `verified`. */
+  const figures = (verified: number) => ({
+    verified,
+    pending: 0,
+    rejection: '0.00%',
+    days: [],
+    trend: { doorstep: [], hub: [], total: 0 },
+    volume: { doorstep: [], hub: [], total: 0 },
+    errors: [],
+    topHubs: [],
+    topOperators: [],
+  });
+
+  /** api/dashboard/ answers as many verified as calls made so far. */
+  function renderLive() {
+    api = mockApi()
+      .on('GET api/dashboard/', () => [200, figures(api.requestsTo('GET api/dashboard/').length)])
+      .on('GET user/get_groups/', [200, GROUPS]);
+    return render(
+      <MemoryRouter initialEntries={['/Dashboard?hub=blr01&timeframe=last7']}>
+        <VeritasToaster />
+        <Dashboard />
+      </MemoryRouter>,
+    );
+  }
+  const figureCalls = () => api.requestsTo('GET api/dashboard/').map((r) => r.config.params as Record<string, string>);
+
+  test("from the server: a change of records asks the selection's figures again; the figures shown stay meanwhile, no loading state", async () => {
+    start(['dashboard-figures', 'live-events']);
+    let open!: () => void;
+    renderLive();
+    await ready();
+    expect(tile('verified')).toBe('1');
+    api.on('GET api/dashboard/', () => new Promise<MockReply>((resolve) => (open = () => resolve([200, figures(9)]))));
+    send('records', scanned);
+    expect(figureCalls()).toHaveLength(2);
+    expect(figureCalls()[1]).toEqual(figureCalls()[0]);
+    expect(figureCalls()[1]).toMatchObject({ hub: 'blr01', timeframe: 'last7' });
+    expect(document.querySelector('[data-state="ready"]')).not.toHaveAttribute('aria-busy');
+    expect(tile('verified')).toBe('1');
+    await act(async () => open());
+    await waitFor(() => expect(tile('verified')).toBe('9'));
+  });
+
+  test('from the server: at most one call a second, the last change followed by one', async () => {
+    jest.useFakeTimers();
+    start(['dashboard-figures', 'live-events']);
+    renderLive();
+    await ready();
+    for (let i = 0; i < 5; i++) send('records', scanned);
+    expect(figureCalls()).toHaveLength(2);
+    await act(() => jest.advanceTimersByTimeAsync(999));
+    expect(figureCalls()).toHaveLength(2);
+    await act(() => jest.advanceTimersByTimeAsync(1));
+    expect(figureCalls()).toHaveLength(3);
+    await waitFor(() => expect(tile('verified')).toBe('3'));
+    await act(() => jest.advanceTimersByTimeAsync(10_000));
+    expect(figureCalls()).toHaveLength(3);
+    send('reset', {});
+    expect(figureCalls()).toHaveLength(4);
+  });
+
+  test('a failed live call is only logged: no toast, the figures stay', async () => {
+    const log = jest.spyOn(console, 'error').mockImplementation(() => {});
+    start(['dashboard-figures', 'live-events']);
+    renderLive();
+    await ready();
+    api.on('GET api/dashboard/', [500, { detail: 'Live figures unavailable' }]);
+    send('records', scanned);
+    await waitFor(() => expect(log).toHaveBeenCalledWith('A live reload of the dashboard failed', expect.anything()));
+    expect(screen.queryByText('Live figures unavailable')).not.toBeInTheDocument();
+    expect(tile('verified')).toBe('1');
+    log.mockRestore();
+  });
+
+  test("counted in the page: the events' records are put in the records and the figures counted again, at most once a second", async () => {
+    jest.useFakeTimers();
+    renderDashboard();
+    start(['live-events']);
+    await ready();
+    expect(tiles()).toEqual(['2', '50.00%', '2']);
+    const verifiedNow = (record: DeviceRecord, result: string) => ({
+      ...record,
+      is_submit: true,
+      submit_time: today,
+      submitted_by: { username: 'wm_ravi' },
+      is_verified: true,
+      verify_time: today,
+      device_result: result,
+    });
+    send('records', { action: 'verified', records: [verifiedNow(RECORDS[0]!, 'passed')] });
+    await waitFor(() => expect(tiles()).toEqual(['3', '33.33%', '1']));
+    send('records', { action: 'verified', records: [verifiedNow(RECORDS[3]!, 'E004')] });
+    await act(() => jest.advanceTimersByTimeAsync(999));
+    expect(tiles()).toEqual(['3', '33.33%', '1']);
+    await act(() => jest.advanceTimersByTimeAsync(1));
+    expect(tiles()).toEqual(['4', '50.00%', '0']);
+    expect(api.requestsTo('GET api/get_status/')).toHaveLength(1);
+  });
+
+  test('a group created fetches the hub choices again', async () => {
+    start(['dashboard-figures', 'live-events']);
+    renderLive();
+    await ready();
+    send('groups', { action: 'created', name: 'HYD04', code: 'HYD04', organization: 'hub' });
+    await waitFor(() => expect(api.requestsTo('GET user/get_groups/')).toHaveLength(2));
   });
 });

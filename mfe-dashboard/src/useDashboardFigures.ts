@@ -1,11 +1,16 @@
 // Where the dashboard's figures come from (docs/dashboard.md#where-the-figures-come-from): the
 // server's api/dashboard/ for the selection when it offers 'dashboard-figures', else every record
 // of api/get_status/, counted in the page. The groups (the hub choices) come from user/get_groups/.
+// With the live event stream the figures follow the changes (docs/dashboard.md#live-figures).
 import {
   dashboardStats,
   getList,
   http,
   notifyError,
+  subscribeLiveEvents,
+  throttle,
+  useLiveEvents,
+  useLiveRecords,
   useResource,
   useSession,
   type DashboardStats,
@@ -13,7 +18,7 @@ import {
   type Group,
   type Selection,
 } from '@veritas/shared';
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 
 const STATUS_PATH = 'api/get_status/';
 const FIGURES_PATH = 'api/dashboard/';
@@ -24,6 +29,9 @@ const NO_GROUPS: Group[] = [];
 // docs/errors.md#dashboard: the server's message, else a fallback per call; the page shows what did arrive.
 const onStatusError = (error: unknown) => notifyError(error, 'Failed to fetch status');
 const onGroupsError = (error: unknown) => notifyError(error, 'Failed to fetch groups');
+
+/** The figures follow live changes at most this often (docs/dashboard.md#live-figures). */
+export const LIVE_EVERY_MS = 1000;
 
 /** The browser's time zone: the server counts days from local midnight to local midnight in it. */
 const timeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
@@ -78,10 +86,48 @@ export interface DashboardFigures {
  */
 export function useDashboardFigures(selection: Selection): DashboardFigures {
   const fromServer = useSession((s) => s.features.includes('dashboard-figures'));
+  // Calls made for live changes under way: their failures are logged, not toasted, as the figures
+  // shown stay and a stream of changes must not become a stream of toasts.
+  const live = useRef(0);
+  const quietly = <T>(reload: () => Promise<T>) => {
+    live.current += 1;
+    return reload().finally(() => (live.current -= 1));
+  };
+  const unless = (toast: (error: unknown) => void) => (error: unknown) =>
+    live.current ? console.error('A live reload of the dashboard failed', error) : toast(error);
   const answer = useResource<Answer>(fromServer ? figuresKey(selection) : STATUS_PATH, fromServer ? getServerFigures : getRecords, {
-    onError: onStatusError,
+    onError: unless(onStatusError),
   });
-  const groups = useResource('user/get_groups/', getList<Group>, { onError: onGroupsError });
+  const groups = useResource('user/get_groups/', getList<Group>, { onError: unless(onGroupsError) });
+
+  // From the server: any change of records (or a reset) asks the selection's figures again, at
+  // most once a second, the last change always followed by a call.
+  const reloadFigures = useRef(answer.reload);
+  useEffect(() => {
+    reloadFigures.current = answer.reload;
+  });
+  useEffect(() => {
+    if (!fromServer) return;
+    const reload = throttle(() => void quietly(reloadFigures.current), LIVE_EVERY_MS);
+    const unsubscribe = subscribeLiveEvents('records', reload);
+    return () => {
+      unsubscribe();
+      reload.cancel();
+    };
+  }, [fromServer]);
+  // Counted here: the events' records are put in the list, and it is counted again, at most once a second.
+  useLiveRecords(
+    fromServer
+      ? null
+      : {
+          data: Array.isArray(answer.data) ? answer.data : undefined,
+          reload: () => quietly(answer.reload).then((data) => (Array.isArray(data) ? data : undefined)),
+          setData: (update) => answer.setData((data) => update(Array.isArray(data) ? data : undefined)),
+        },
+    { applyEvery: LIVE_EVERY_MS },
+  );
+  // A group created (or a reset) may be a new hub choice.
+  useLiveEvents('groups', () => void quietly(groups.reload));
 
   const { hub, timeframe } = selection;
   const records = Array.isArray(answer.data) ? answer.data : NO_RECORDS;

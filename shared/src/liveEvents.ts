@@ -347,17 +347,19 @@ export const STATUS_RELOAD_MS = 10_000;
  * 'submitted', 'verified' and 'detached' events are put in at most once per `applyEvery` ms; an
  * upload (whose records the event does not carry) or a reset fetches the whole list again, at most
  * once per STATUS_RELOAD_MS. Changes applied while that fetch is on its way are applied again over
- * its answer, which may have been read before them.
+ * its answer, which may have been read before them. `null`: the page does not show such a list now.
  */
 export function useLiveRecords(
-  resource: Pick<Resource<DeviceRecord[]>, 'data' | 'reload' | 'setData'>,
+  resource: Pick<Resource<DeviceRecord[]>, 'data' | 'reload' | 'setData'> | null,
   { applyEvery }: { applyEvery: number },
 ): void {
   const latest = useRef(resource);
   useEffect(() => {
     latest.current = resource;
   });
+  const following = resource !== null;
   useEffect(() => {
+    if (!following) return;
     const pending = new Map<number, DeviceRecord>();
     let sinceReload: DeviceRecord[] | null = null;
     const apply = throttle(() => {
@@ -365,13 +367,13 @@ export function useLiveRecords(
       pending.clear();
       sinceReload?.push(...changed);
       // Before the list's first answer there is nothing to change: that answer is read after them.
-      if (latest.current.data) latest.current.setData((records = []) => applyRecordChanges(records, changed));
+      if (latest.current?.data) latest.current.setData((records = []) => applyRecordChanges(records, changed));
     }, applyEvery);
     const reload = throttle(() => {
       const applied: DeviceRecord[] = (sinceReload = []);
-      void latest.current.reload().then((answer) => {
+      void latest.current?.reload().then((answer) => {
         if (sinceReload === applied) sinceReload = null;
-        if (answer && applied.length) latest.current.setData((records = []) => applyRecordChanges(records, applied));
+        if (answer && applied.length) latest.current?.setData((records = []) => applyRecordChanges(records, applied));
       });
     }, STATUS_RELOAD_MS);
     const unsubscribe = subscribeLiveEvents('records', (message) => {
@@ -384,5 +386,5 @@ export function useLiveRecords(
       apply.cancel();
       reload.cancel();
     };
-  }, [applyEvery]);
+  }, [applyEvery, following]);
 }
