@@ -15,8 +15,8 @@ import { FieldWork, type Clock, type FieldCalls } from './field/fieldWork';
 import { seededRandom, type RandomSource } from '@veritas/shared/testing/records';
 import { makeShipment, shipmentCsv } from './field/shipment';
 import { ScanRefusal, checkDevice, fieldUserOf, submitDevice, verifyAtHub, verifyAtRc, type FieldUser } from './scan/engine';
-import { ingestUpload } from './upload/ingest';
-import { claimUpload, finishUpload, storeChunk } from './upload/store';
+import { completeUpload } from './upload/ingest';
+import { claimUpload, storeChunk } from './upload/store';
 
 export const DEMO_PASSWORD = 'Veritas@123';
 
@@ -142,8 +142,7 @@ async function uploadShipment(db: Db, userId: number, csv: string): Promise<void
     data: Buffer.from(csv, 'utf8'),
   };
   await storeChunk(db, userId, chunk);
-  await claimUpload(db, userId, chunk);
-  await finishUpload(db, chunk.uploadId, await ingestUpload(db, chunk.uploadId, 1));
+  await completeUpload(db, (await claimUpload(db, userId, chunk))!);
 }
 
 /** Fills an empty database (no device records) with the demo data. Returns whether it did. */

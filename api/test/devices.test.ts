@@ -641,7 +641,7 @@ describe('the search table of SQLite', () => {
 
   onSqlite('records stored after the last indexing are found before they are indexed, and indexing catches up', async () => {
     // Stored by the upload's own code, without the indexing that follows an upload.
-    const store = recordStore(api.db);
+    const store = recordStore(api.db, { uploadId: 'tail-upload', resumed: false });
     const stored = await store(
       ['TAIL-ONE', 'tail-two'].map((tracking_id) => ({
         tracking_id,
@@ -654,6 +654,7 @@ describe('the search table of SQLite', () => {
         blind_brand: null,
         blind_model: null,
       })),
+      [1, 2],
     );
     expect(stored).toEqual([true, true]);
     expect(await mark()).toBeLessThan(await lastId());

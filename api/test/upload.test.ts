@@ -6,6 +6,7 @@ import { sql } from 'kysely';
 import type { Db } from '../src/db/schema';
 import { CHUNK_BYTES, MAX_CHUNKS } from '../src/upload/store';
 import { LISTED_MAX } from '../src/upload/ingest';
+import { staleUploads } from '../src/upload/lease';
 import { ADMIN_USERNAME, ENGINE, build, uploadCsv, type Answer, type Client } from './support/build';
 
 const api = build({
@@ -266,10 +267,11 @@ describe('upload: chunks', () => {
     expect(answer.body).toMatchObject({ error: 'This upload is being processed.' });
   });
 
-  test('a server error while processing answers 500 and releases the upload, so sending the final chunk again completes it', async () => {
-    const [good, failing] = [tid(), tid('FAIL')];
+  test('a server error while processing answers 500 and releases the upload, so sending the final chunk again completes it, the rows stored before the error counted once', async () => {
+    const good = Array.from({ length: 1500 }, () => tid());
+    const failing = tid('FAIL');
     const uploadId = crypto.randomUUID();
-    await sendChunk(as.admin!, chunkFields(uploadId, 0, 2), `${HEADER}\n${row(good)}\n`);
+    await sendChunk(as.admin!, chunkFields(uploadId, 0, 2), csv(HEADER, ...good.map((id) => row(id))));
     await failInsertsOf(api.db, 'FAIL%');
     try {
       const failed = await sendChunk(as.admin!, chunkFields(uploadId, 1, 2), `${row(failing)}\n`);
@@ -277,11 +279,14 @@ describe('upload: chunks', () => {
     } finally {
       await failInsertsOf(api.db, null);
     }
+    // The first batch of 1,000 rows was stored before the error; no sweep retries the upload on its own.
+    expect((await stored()).has(good[0]!)).toBe(true);
+    expect(await staleUploads(api.db)).not.toContain(uploadId);
     const retried = await sendChunk(as.admin!, chunkFields(uploadId, 1, 2), `${row(failing)}\n`);
     expect(retried.status).toBe(200);
-    expect(retried.body).toMatchObject({ processed: 2, skipped: 0 });
+    expect(retried.body).toMatchObject({ processed: 1501, skipped: 0, duplicates: [] });
     const records = await stored();
-    expect(records.has(good) && records.has(failing)).toBe(true);
+    expect([...good, failing].every((id) => records.has(id))).toBe(true);
   });
 
   test('chunks and uploads older than 24 hours are deleted when a new upload starts', async () => {
@@ -581,6 +586,24 @@ describe('upload: shipment CSV rules (docs/csv.md#columns)', () => {
     const answer = await upload(csv(HEADER, row(fresh), row(id, 'HUB1', 'laptop,Second,,,,,')));
     expect(answer.body).toMatchObject({ processed: 1, skipped: 1, duplicates: [{ row: 2, tracking_id: id }], duplicates_total: 1 });
     expect((await stored()).get(id)).toMatchObject({ device_type: 'mobile', device_brand: 'First' });
+  });
+
+  test('tracking IDs already stored between new rows of one batch: every new row is counted as stored, and into the pick list count, once', async () => {
+    const [first, second] = [tid(), tid()];
+    await upload(csv(HEADER, row(first), row(second)));
+    const fresh = [tid(), tid(), tid()];
+    const countBefore = (await as.admin!.get('api/devices/count/')).body.total;
+    const answer = await upload(csv(HEADER, row(fresh[0]!), row(first), row(fresh[1]!), row(second), row(fresh[2]!)));
+    expect(answer.body).toMatchObject({
+      processed: 3,
+      duplicates: [
+        { row: 2, tracking_id: first },
+        { row: 4, tracking_id: second },
+      ],
+    });
+    const records = await stored();
+    for (const id of fresh) expect(records.has(id)).toBe(true);
+    expect((await as.admin!.get('api/devices/count/')).body.total).toBe(countBefore + 3);
   });
 
   test('a tracking ID repeated in the same file: the first is stored, the repeats go to duplicates', async () => {

@@ -1,5 +1,7 @@
 // api/upload/: the chunked shipment-CSV upload (docs/csv.md#shipment-upload). One call
 // per chunk; the call that brings the last missing chunk stores the rows and answers the result.
+// An upload left 'processing' by an instance that died is taken over by the next chunk sent for
+// it, or by this instance's sweeper (docs/operations.md#upload-leases).
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
@@ -7,20 +9,20 @@ import multipart, { type MultipartFile } from '@fastify/multipart';
 import { requireRole } from '../plugins/authentication';
 import { BadRequest, Conflict, Forbidden, PayloadTooLarge } from '../errors';
 import { canUpload } from '../roles';
-import { ingestUpload } from '../upload/ingest';
+import { completeUpload } from '../upload/ingest';
+import { LeaseLost, takeOver, type Lease } from '../upload/lease';
 import {
   CHUNK_BYTES,
   MAX_CHUNKS,
   claimUpload,
   earlierChunk,
   expireUploads,
-  finishUpload,
   receivedIndexes,
-  releaseUpload,
   storeChunk,
   uploadOf,
   type Chunk,
 } from '../upload/store';
+import { UploadSweeper } from '../upload/sweeper';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const INTEGER = /^\d{1,9}$/;
@@ -50,6 +52,11 @@ function integerField(fields: Map<string, string>, name: string): number {
 
 export const uploadRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app;
+  // Not awaited at start: the first sweep may ingest a large upload while the server already serves.
+  const sweeper = new UploadSweeper(db, app.log);
+  app.addHook('onReady', async () => sweeper.start());
+  // After the requests under way have finished (their ingests too), before the database closes.
+  app.addHook('onClose', () => sweeper.stop());
   // Only this scope parses multipart bodies. The three small fields come before the one file.
   await app.register(multipart, { limits: { files: 1, fileSize: CHUNK_BYTES, fields: 8, fieldSize: 256, parts: 9 } });
 
@@ -116,21 +123,31 @@ export const uploadRoutes: FastifyPluginAsyncTypebox = async (app) => {
     }
   }
 
-  /** All chunks are present: process them, unless another call already does or did. */
-  async function complete(userId: number, chunk: Chunk) {
-    if (!(await claimUpload(db, userId, chunk))) {
-      const upload = await uploadOf(db, chunk.uploadId);
-      if (upload?.status === 'done') return JSON.parse(upload.result!);
-      throw new Conflict('This upload is being processed.');
-    }
+  /** Runs the ingest of an upload this call holds and answers its result. */
+  async function ingest(lease: Lease) {
     try {
-      const result = await ingestUpload(db, chunk.uploadId, chunk.totalChunks);
-      await finishUpload(db, chunk.uploadId, result);
-      return result;
+      return await completeUpload(db, lease);
     } catch (error) {
-      await releaseUpload(db, chunk.uploadId);
+      // Too slow to renew, another instance took it over: it answers a later resend.
+      if (error instanceof LeaseLost) throw new Conflict('This upload is being processed.');
       throw error;
     }
+  }
+
+  /** An upload being processed: 409 while its lease is live; once it ran out, this call takes it over. */
+  async function takeOverOrWait(uploadId: string) {
+    const lease = await takeOver(db, uploadId);
+    if (!lease) throw new Conflict('This upload is being processed.');
+    return ingest(lease);
+  }
+
+  /** All chunks are present: process them, unless another call already does or did. */
+  async function complete(userId: number, chunk: Chunk) {
+    const lease = await claimUpload(db, userId, chunk);
+    if (lease) return ingest(lease);
+    const upload = await uploadOf(db, chunk.uploadId);
+    if (upload?.status === 'done') return JSON.parse(upload.result!);
+    return takeOverOrWait(chunk.uploadId);
   }
 
   /** Stores the chunk of this call; the call that brings the last missing chunk answers the result. */
@@ -142,7 +159,7 @@ export const uploadRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const upload = await uploadOf(db, chunk.uploadId);
     if (upload) {
       checkSameUpload(upload, user.id, chunk);
-      if (upload.status === 'processing') throw new Conflict('This upload is being processed.');
+      if (upload.status === 'processing') return takeOverOrWait(chunk.uploadId);
       // Already complete: a chunk sent again changes nothing; the final one gets the result again.
       return isLast ? JSON.parse(upload.result!) : received(chunk);
     }

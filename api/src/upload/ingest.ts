@@ -1,13 +1,16 @@
 // A complete upload's chunks into device records: read one chunk at a time, decoded and parsed
-// as streams (a character or a row may span chunks), stored in batches.
+// as streams (a character or a row may span chunks), stored in batches, under the upload's lease
+// (lease.ts), renewed between batches. A run taken over from an instance that died reads the file
+// again from its first row, in the same order: the rows that instance stored count as stored
+// (storeRecords.ts), so the counts, the errors and the duplicates listed are those of one clean run.
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { UploadResult } from '@veritas/shared/domain';
 import type { Db } from '../db/schema';
-import { nowIso } from '../db/schema';
 import { BadRequest } from '../errors';
 import { CsvRecordReader, type CsvRecord } from './csvRecords';
 import { checkRow, readHeader, type ColumnPositions, type ShipmentRecord } from './shipmentRows';
-import { chunkData } from './store';
+import { IngestStopped, LeaseLost, type Lease } from './lease';
+import { chunkData, finishUpload } from './store';
 import { recordStore, type RecordStore } from './storeRecords';
 import { scheduleSearchIndexing } from '../devices/searchIndex';
 import { Utf8Text } from './utf8Text';
@@ -75,6 +78,7 @@ class Batch {
   constructor(
     private readonly store: RecordStore,
     private readonly tally: Tally,
+    private readonly lease: Pick<Lease, 'keep'>,
   ) {}
 
   get full() {
@@ -93,7 +97,8 @@ class Batch {
 
   /** Inserts the batch; a tracking ID already stored (by an earlier batch too) makes a duplicate. */
   async flush() {
-    const stored = this.records.length === 0 ? [] : await this.store(this.records);
+    await this.lease.keep();
+    const stored = this.records.length === 0 ? [] : await this.store(this.records, this.rowNumbers);
     const duplicates = this.repeats;
     stored.forEach((isNew, i) => {
       if (isNew) this.tally.processed++;
@@ -122,13 +127,15 @@ async function hubCodes(db: Db): Promise<Map<string, string>> {
 
 /**
  * Stores the valid rows of a complete upload and reports the others. A file that cannot be read
- * as a shipment CSV at all (empty, no usable header) is refused with a 400 before anything is stored.
+ * as a shipment CSV at all (empty, no usable header) is refused with a 400 before anything is
+ * stored. Throws LeaseLost when another instance took the upload over, IngestStopped when the
+ * server stops it.
  */
-export async function ingestUpload(db: Db, uploadId: string, totalChunks: number): Promise<UploadResult> {
+export async function ingestUpload(db: Db, lease: Pick<Lease, 'upload' | 'keep'>): Promise<UploadResult> {
+  const { uploadId, totalChunks, createdAt, resumed } = lease.upload;
   const hubs = await hubCodes(db);
-  const uploadTime = nowIso();
   const tally = new Tally();
-  const batch = new Batch(recordStore(db), tally);
+  const batch = new Batch(recordStore(db, { uploadId, resumed }), tally, lease);
   const reader = new CsvRecordReader();
   let columns: ColumnPositions | undefined;
   let row = 0;
@@ -147,7 +154,7 @@ export async function ingestUpload(db: Db, uploadId: string, totalChunks: number
         tally.error(row, [record.error]);
         continue;
       }
-      const checked = checkRow(record.fields, columns, hubs, uploadTime);
+      const checked = checkRow(record.fields, columns, hubs, createdAt);
       if ('errors' in checked) tally.error(row, checked.errors);
       else batch.add(row, checked.record);
       if (batch.full) await batch.flush();
@@ -157,6 +164,7 @@ export async function ingestUpload(db: Db, uploadId: string, totalChunks: number
   const decoder = new Utf8Text();
   let empty = true;
   for await (const data of chunkData(db, uploadId, totalChunks)) {
+    await lease.keep();
     const text = decoder.decode(data);
     if (text) empty = false;
     await take(reader.push(text));
@@ -171,4 +179,23 @@ export async function ingestUpload(db: Db, uploadId: string, totalChunks: number
   await batch.flush();
   scheduleSearchIndexing(db);
   return tally.result();
+}
+
+/**
+ * Runs a held upload's ingest to its end and keeps its result. On failure the lease is given up (a
+ * resent chunk retries), on a stop handed over (another instance takes it at once); a lost lease
+ * belongs to the instance that took it.
+ */
+export async function completeUpload(db: Db, lease: Lease): Promise<UploadResult> {
+  try {
+    const result = await ingestUpload(db, lease);
+    await finishUpload(db, lease, result);
+    return result;
+  } catch (error) {
+    if (!(error instanceof LeaseLost)) {
+      // Unable to write it (the database is gone), the lease runs out and a sweep takes the upload.
+      await (error instanceof IngestStopped ? lease.handOver() : lease.giveUp()).catch(() => undefined);
+    }
+    throw error;
+  }
 }

@@ -2,6 +2,7 @@
 // next chunk (docs/csv.md#sending-in-chunks).
 import type { Db, UploadsTable } from '../db/schema';
 import { nowIso } from '../db/schema';
+import { LEASE_MS, Lease, LeaseLost, type LeaseOptions } from './lease';
 
 /** Largest chunk accepted (docs/csv.md#sending-in-chunks: the console sends 1 MiB chunks). */
 export const CHUNK_BYTES = 1_048_576;
@@ -79,10 +80,13 @@ export async function* chunkData(db: Db, uploadId: string, totalChunks: number):
 }
 
 /**
- * Marks a complete upload as being processed. Only one caller wins; the others (a concurrent or
- * later call with the same final chunk) find the row and answer from it.
+ * Marks a complete upload as being processed and leases it to this instance (lease.ts). Only one
+ * caller wins; the others (a concurrent or later call with the same final chunk) find the row and
+ * answer from it, or take it over once its lease runs out.
  */
-export async function claimUpload(db: Db, userId: number, chunk: Chunk): Promise<boolean> {
+export async function claimUpload(db: Db, userId: number, chunk: Chunk, options: LeaseOptions = {}): Promise<Lease | undefined> {
+  const createdAt = nowIso();
+  const until = (options.clock ?? Date.now)() + LEASE_MS;
   const claimed = await db.kysely
     .insertInto('uploads')
     .values({
@@ -92,30 +96,35 @@ export async function claimUpload(db: Db, userId: number, chunk: Chunk): Promise
       total_chunks: chunk.totalChunks,
       status: 'processing',
       result: null,
-      created_at: nowIso(),
+      created_at: createdAt,
       finished_at: null,
+      lease_until_ms: until,
     })
     .onConflict((oc) => oc.column('upload_id').doNothing())
     .returning('upload_id')
     .executeTakeFirst();
-  return claimed !== undefined;
+  if (claimed === undefined) return undefined;
+  const upload = { uploadId: chunk.uploadId, totalChunks: chunk.totalChunks, createdAt, resumed: false };
+  return new Lease(db, upload, until, options);
 }
 
-/** Keeps the result for a repeated final chunk and drops the chunks. */
-export async function finishUpload(db: Db, uploadId: string, result: unknown): Promise<void> {
+/**
+ * Keeps the result for a repeated final chunk and drops the chunks, if the lease is still this
+ * run's: an instance that lost it leaves the upload to the one that took it over.
+ */
+export async function finishUpload(db: Db, lease: Lease, result: unknown): Promise<void> {
+  const { uploadId } = lease.upload;
   await db.kysely.transaction().execute(async (trx) => {
-    await trx
+    const { numUpdatedRows } = await trx
       .updateTable('uploads')
-      .set({ status: 'done', result: JSON.stringify(result), finished_at: nowIso() })
+      .set({ status: 'done', result: JSON.stringify(result), finished_at: nowIso(), lease_until_ms: null })
       .where('upload_id', '=', uploadId)
-      .execute();
+      .where('status', '=', 'processing')
+      .where('lease_until_ms', '=', lease.until)
+      .executeTakeFirst();
+    if (numUpdatedRows === 0n) throw new LeaseLost(uploadId);
     await trx.deleteFrom('upload_chunks').where('upload_id', '=', uploadId).execute();
   });
-}
-
-/** Gives up a claim after a failure, so sending the final chunk again retries. */
-export async function releaseUpload(db: Db, uploadId: string): Promise<void> {
-  await db.kysely.deleteFrom('uploads').where('upload_id', '=', uploadId).where('status', '=', 'processing').execute();
 }
 
 export async function expireUploads(db: Db): Promise<void> {
