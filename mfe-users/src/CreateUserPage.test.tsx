@@ -1,6 +1,6 @@
-import { useSession, type Group, type Role } from '@veritas/shared';
-import { mockApi, type MockApi, type MockHandler } from '@veritas/shared/testing';
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { startLiveEvents, useSession, type Group, type Role } from '@veritas/shared';
+import { FakeEventSource, installFakeEventSource, mockApi, type MockApi, type MockHandler } from '@veritas/shared/testing';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import CreateUserPage from './CreateUserPage';
 
@@ -318,5 +318,35 @@ describe('groups', () => {
     await choose(userForm(), 'Organization', 'RC');
     expect(await optionsOf(userForm(), 'Group')).toEqual(['RC-EAST']);
     expect(api.requestsTo('GET user/get_groups/')).toHaveLength(1);
+  });
+});
+
+describe('live updates (docs/screens.md#live-updates)', () => {
+  let removeFake: () => void;
+  let stopStream: () => void;
+  beforeEach(() => {
+    removeFake = installFakeEventSource();
+    stopStream = startLiveEvents();
+  });
+  afterEach(() => {
+    act(() => {
+      stopStream();
+      useSession.getState().clearSession();
+    });
+    removeFake();
+  });
+
+  test('a group created elsewhere is offered at once, without a call; a reset fetches the groups again', async () => {
+    await renderPage();
+    act(() => useSession.setState({ features: ['live-events'] }));
+    act(() => FakeEventSource.latest!.open());
+    act(() => FakeEventSource.latest!.emit('groups', { action: 'created', name: 'HYD05', code: 'HYD05', organization: 'hub' }, 1));
+    act(() => FakeEventSource.latest!.emit('groups', { action: 'created', name: 'HYD05', code: 'HYD05', organization: 'hub' }, 2));
+    await choose(userForm(), 'Role', 'executive');
+    await choose(userForm(), 'Organization', 'HUB');
+    expect(await optionsOf(userForm(), 'Group')).toEqual(['BLR01', 'DEL02', 'HYD05']);
+    expect(api.requestsTo('GET user/get_groups/')).toHaveLength(1);
+    act(() => FakeEventSource.latest!.emit('reset', {}, 3));
+    await waitFor(() => expect(api.requestsTo('GET user/get_groups/')).toHaveLength(2));
   });
 });

@@ -1,7 +1,7 @@
 // Create User and Create Group (route createuser, docs/screens.md#create-user-and-create-group), side by side. The page owns the one
 // group list both forms use, so a group created here is offered by the user form at once.
 // Default export: the shell's page.
-import { canCreateGroup, getList, serverMessage, useResource, useSession, type Group } from '@veritas/shared';
+import { canCreateGroup, getList, serverMessage, useLiveEvents, useResource, useSession, type Group } from '@veritas/shared';
 import { CreateGroupForm } from './CreateGroupForm';
 import { CreateUserForm } from './CreateUserForm';
 import { NoticeLine, useNotice } from './notice';
@@ -15,11 +15,20 @@ export default function CreateUserPage() {
   const {
     data: groups = NO_GROUPS,
     loading,
+    reload,
     setData,
   } = useResource('user/get_groups/', getList<Group>, {
     onError: (error) => show('error', serverMessage(error) ?? 'Failed to fetch groups.'),
   });
-  const addGroup = (group: Group) => setData((current = []) => [...current, group]);
+  // A group created here, or elsewhere (docs/screens.md#live-updates), once: the live event of one's
+  // own group follows its form's answer.
+  const addGroup = (group: Group) =>
+    setData((current = []) => (current.some((known) => known.code === group.code) ? current : [...current, group]));
+  useLiveEvents('groups', (message) => {
+    if (message.type === 'reset') return void reload();
+    const { name, code, organization } = message.data;
+    addGroup({ name, code, organization });
+  });
 
   return (
     <section className="vx-page">

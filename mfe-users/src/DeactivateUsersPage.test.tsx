@@ -1,6 +1,6 @@
-import { useSession, type Role, type UserListItem } from '@veritas/shared';
-import { mockApi, type MockApi, type MockHandler } from '@veritas/shared/testing';
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { startLiveEvents, useSession, type Role, type UserListItem } from '@veritas/shared';
+import { FakeEventSource, installFakeEventSource, mockApi, type MockApi, type MockHandler } from '@veritas/shared/testing';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import DeactivateUsersPage from './DeactivateUsersPage';
 
@@ -259,5 +259,46 @@ describe('Reset password', () => {
     const dialog = await openFor('asha');
     await send(dialog, 'Fresh-Pass-42');
     await waitFor(() => expect(within(dialog).getByRole('alert')).toHaveTextContent('Failed to reset password'));
+  });
+});
+
+describe('live updates (docs/screens.md#live-updates)', () => {
+  let removeFake: () => void;
+  let stopStream: () => void;
+  beforeEach(() => {
+    removeFake = installFakeEventSource();
+    stopStream = startLiveEvents();
+  });
+  afterEach(() => {
+    act(() => {
+      stopStream();
+      useSession.getState().clearSession();
+    });
+    removeFake();
+  });
+  /** The server offers live-events: the stream opens. */
+  function openStream() {
+    act(() => useSession.setState({ features: ['live-events'] }));
+    act(() => FakeEventSource.latest!.open());
+  }
+  const send = (data: unknown) => act(() => FakeEventSource.latest!.emit('users', data, 1));
+
+  test('a user deactivated or activated elsewhere changes its row without a call', async () => {
+    await renderPage();
+    openStream();
+    send({ action: 'deactivated', username: 'asha', role: 'executive' });
+    send({ action: 'activated', username: 'ravi', role: 'operators' });
+    expect(cells('asha')[3]).toBe('No');
+    expect(cells('ravi')[3]).toBe('Yes');
+    expect(api.requestsTo('GET user/get_users/')).toHaveLength(1);
+  });
+
+  test('a user created elsewhere fetches the list again', async () => {
+    const lily: UserListItem = { id: 12, username: 'lily', role: 'executive', is_active: true, group_info: [] };
+    await renderPage({ users: () => [200, api.requestsTo('GET user/get_users/').length > 1 ? [asha, lily] : [asha]] });
+    openStream();
+    send({ action: 'created', username: 'lily', role: 'executive' });
+    await waitFor(() => expect(rowOf('lily')).not.toBeNull());
+    expect(api.requestsTo('GET user/get_users/')).toHaveLength(2);
   });
 });

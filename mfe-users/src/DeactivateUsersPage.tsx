@@ -11,6 +11,7 @@ import {
   PasswordDialog,
   roleLabel,
   serverMessage,
+  useLiveEvents,
   useResource,
   userActionRefusal,
   useSession,
@@ -64,7 +65,15 @@ export default function DeactivateUsersPage() {
     data: users = NO_USERS,
     loading,
     reload,
+    setData,
   } = useResource('user/get_users/', getList<UserListItem>, { onError: () => show('error', LOAD_FAILED) });
+  // docs/screens.md#live-updates: a user (de)activated elsewhere changes its row; a user created
+  // (whose id and groups the event does not carry) or a reset fetches the list again.
+  useLiveEvents('users', (message) => {
+    if (message.type === 'reset' || message.data.action === 'created') return void reload();
+    const { username, action } = message.data;
+    setData((current = []) => current.map((user) => (user.username === username ? { ...user, is_active: action === 'activated' } : user)));
+  });
   // Users whose action is under way: their buttons are disabled until it ends.
   const [busy, setBusy] = useState<ReadonlySet<number>>(new Set());
   // The user whose password the dialog is resetting.
