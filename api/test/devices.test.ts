@@ -416,6 +416,54 @@ describe('api/devices/', () => {
     expect(answer.status).toBe(200);
     expect(answer.body.records.map((r: DeviceRecord) => r.id)).toEqual(expectedIds({}).slice(0, 100));
   });
+
+  test('ids: the named records that pass the filters, in the order, and next null; unknown and repeated ids change nothing', async () => {
+    const all = inOrder(records);
+    // Every 7th record of the order, named in another order, with a repeat and an id no record has.
+    const named = all.filter((_, i) => i % 7 === 3).map((r) => r.id);
+    const unknown = Math.max(...records.map((r) => r.id)) + 1000;
+    const ids = [...named].reverse().concat(named[0]!, unknown);
+    expect(ids.length).toBeLessThanOrEqual(100);
+    const queries: Query[] = [
+      {},
+      { hub: 'hub1' },
+      { status: 'submitted' },
+      { result: 'passed' },
+      { q: '1' },
+      { q: '0', hub: 'HUB4', status: 'pending' },
+    ];
+    const kept: number[] = [];
+    for (const query of queries) {
+      const answer = await api.as.executive!.get(path('api/devices/', { ...query, ids: ids.join(', ') }));
+      expect(answer.status).toBe(200);
+      const expected = all.filter((r) => named.includes(r.id) && matches(r, query));
+      expect({ query, body: answer.body }).toEqual({ query, body: { records: expected, next: null } });
+      kept.push(expected.length);
+    }
+    // Without filters every named record; each filter keeps some and drops others.
+    expect(kept[0]).toBe(named.length);
+    expect(kept.slice(1).every((n) => n > 0 && n < named.length)).toBe(true);
+    expect((await api.as.executive!.get(path('api/devices/', { ids: String(unknown) }))).body).toEqual({ records: [], next: null });
+    const hundred = all.slice(0, 100).map((r) => r.id);
+    const full = await api.as.executive!.get(path('api/devices/', { ids: hundred.join(',') }));
+    expect(full.body.records.map((r: DeviceRecord) => r.id)).toEqual(hundred);
+  });
+
+  test('400 naming ids unless they are 1 to 100 record ids separated by commas; with ids, after and limit are refused', async () => {
+    const refused = async (params: Record<string, string>) => {
+      const answer = await api.as.executive!.get(path('api/devices/', params));
+      expect({ params, status: answer.status }).toEqual({ params, status: 400 });
+      return [answer.body.field, answer.body.detail];
+    };
+    const message = 'ids must be at most 100 record ids (whole numbers from 1) separated by commas.';
+    const tooMany = Array.from({ length: 101 }, (_, i) => i + 1).join(',');
+    for (const ids of ['1,x', '0', '1,,2', '-1', '1.5', '01', '12345678901234567', '1;2', tooMany, `${'1,'.repeat(1000)}1`]) {
+      expect(await refused({ ids })).toEqual(['ids', message]);
+    }
+    const next = (await api.as.executive!.get(path('api/devices/', { limit: 5 }))).body.next as string;
+    expect(await refused({ ids: '1', limit: '5' })).toEqual(['limit', 'With ids, after and limit do not apply: leave them out.']);
+    expect(await refused({ ids: '1', after: next })).toEqual(['after', 'With ids, after and limit do not apply: leave them out.']);
+  });
 });
 
 describe('api/devices/count/', () => {

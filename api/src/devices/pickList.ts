@@ -205,6 +205,25 @@ export async function devicePage(
   };
 }
 
+/** Most records one read by ids names. */
+export const MAX_IDS = 100;
+
+/**
+ * The records among `ids` that match the filter, in the order, as JSON text: the console reads a
+ * record that changed through the query of its list, to learn whether it still belongs there and
+ * where (docs/screens.md#server-side-pick-list). At most MAX_IDS ids, so the search is tested on
+ * each record rather than through the trigram index.
+ */
+export async function devicesByIds(db: Db, filter: DeviceFilter, ids: readonly number[]): Promise<string[]> {
+  let query = ordered(db, filter, null).where('d.id', 'in', ids);
+  if (filter.needle) query = query.where(contains(db, filter.needle));
+  const keys = await query.execute();
+  return recordJsonOf(
+    db,
+    keys.map((key) => key.id),
+  );
+}
+
 /** How many records match the filter. Without a search: a sum over the summaries. */
 export async function deviceCount(db: Db, filter: DeviceFilter, tuning: SearchTuning = SEARCH_TUNING): Promise<number> {
   if (!filter.needle) return countWithoutSearch(db, filter);

@@ -1,13 +1,22 @@
 // The server-side Device Pick List (feature 'device-pages', docs/screens.md#server-side-pick-list):
-// api/devices/ (a page of records in the console's order, filtered), api/devices/count/ and
-// api/devices/hubs/. Same rights as api/get_status/: any signed-in console user. The work is in
+// api/devices/ (a page of records in the console's order, filtered, or the records of given ids
+// that pass the filters), api/devices/count/ and api/devices/hubs/. Same rights as api/get_status/: any signed-in console user. The work is in
 // src/devices/pickList.ts.
 import { Type, type TSchema } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import { ALL_HUBS, type DeviceRecord } from '@veritas/shared/domain';
 import type { StatusKey } from '../db/schema';
-import { decodePosition, deviceCount, devicePage, encodePosition, hubCodes, type DeviceFilter } from '../devices/pickList';
+import {
+  MAX_IDS,
+  decodePosition,
+  deviceCount,
+  devicePage,
+  devicesByIds,
+  encodePosition,
+  hubCodes,
+  type DeviceFilter,
+} from '../devices/pickList';
 import { BadRequest } from '../errors';
 import { Text } from '../schemas';
 
@@ -24,6 +33,9 @@ const Choice = <T extends string>(values: readonly T[], message: string) =>
   Type.Unsafe<T | ''>({ type: 'string', transform: ['trim'], enum: ['', ...values], errorMessages: { missing: message, enum: message } });
 
 const limitMessage = `limit must be a whole number from 1 to ${MAX_LIMIT}.`;
+const idsMessage = `ids must be at most ${MAX_IDS} record ids (whole numbers from 1) separated by commas.`;
+/** A record id as ids lists it: 1 and up, at most 16 digits (checked again as a safe integer). */
+const RECORD_ID = /^[1-9]\d{0,15}$/;
 
 /** The filters every call takes; each is optional, and empty text is the same as absent. */
 const filterFields = {
@@ -64,6 +76,9 @@ const PageQuery = Type.Object({
       errorMessages: { missing: limitMessage, pattern: limitMessage },
     }),
   ),
+  ids: Type.Optional(
+    Type.String({ transform: ['trim'], maxLength: MAX_IDS * 18, errorMessages: { missing: idsMessage, maxLength: idsMessage } }),
+  ),
 });
 
 /**
@@ -76,6 +91,15 @@ const PageAnswer = Type.Object({
   records: Type.Array(Type.Unsafe<DeviceRecord>({} as TSchema)),
   next: Type.Union([Type.String(), Type.Null()]),
 });
+
+/** The record ids of `ids`, each once; a 400 naming ids unless they are 1 to MAX_IDS record ids. */
+function idsOf(text: string): number[] {
+  const parts = text.split(',').map((part) => part.trim());
+  if (parts.length > MAX_IDS || !parts.every((part) => RECORD_ID.test(part) && Number.isSafeInteger(Number(part)))) {
+    throw new BadRequest('ids', idsMessage);
+  }
+  return [...new Set(parts.map(Number))];
+}
 
 function filterOf(query: { q?: string; hub?: string; status?: StatusKey | ''; result?: string }): DeviceFilter {
   const hub = query.hub ?? '';
@@ -90,16 +114,24 @@ function filterOf(query: { q?: string; hub?: string; status?: StatusKey | ''; re
 
 export const deviceRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/api/devices/', { schema: { querystring: PageQuery, response: { 200: PageAnswer } } }, async (request, reply) => {
-    const { after, limit } = request.query;
-    const position = after ? decodePosition(after) : null;
-    if (after && position === null) {
-      throw new BadRequest('after', 'after must be the next value of an earlier page, as the server wrote it.');
+    const { after, limit, ids } = request.query;
+    let page: { records: string[]; next: string | null };
+    if (ids) {
+      // Named records, not a page: nothing to continue after, no page size.
+      if (after || limit) throw new BadRequest(after ? 'after' : 'limit', 'With ids, after and limit do not apply: leave them out.');
+      page = { records: await devicesByIds(app.db, filterOf(request.query), idsOf(ids)), next: null };
+    } else {
+      const position = after ? decodePosition(after) : null;
+      if (after && position === null) {
+        throw new BadRequest('after', 'after must be the next value of an earlier page, as the server wrote it.');
+      }
+      const found = await devicePage(app.db, filterOf(request.query), position, limit ? Number(limit) : DEFAULT_LIMIT);
+      page = { records: found.records, next: found.next && encodePosition(found.next) };
     }
-    const page = await devicePage(app.db, filterOf(request.query), position, limit ? Number(limit) : DEFAULT_LIMIT);
     // Text with a JSON type is sent as it is (see PageAnswer); the untyped reply takes it.
     const text: FastifyReply = reply;
     text.type('application/json; charset=utf-8').header('cache-control', 'no-store');
-    return text.send(`{"records":[${page.records.join(',')}],"next":${JSON.stringify(page.next && encodePosition(page.next))}}`);
+    return text.send(`{"records":[${page.records.join(',')}],"next":${JSON.stringify(page.next)}}`);
   });
 
   app.get(
