@@ -1,4 +1,4 @@
-// The live event stream of a console tab (docs/events.md#in-the-console).
+// The live event stream of a console tab (docs/architecture.md#live-events).
 import { act, renderHook } from '@testing-library/react';
 import { setLoginRedirect } from './http';
 import {

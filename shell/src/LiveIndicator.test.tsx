@@ -1,5 +1,5 @@
 // The live indicator of the top bar and the tab's event stream started with the signed-in layout
-// (docs/screens.md#live-indicator, docs/events.md#in-the-console).
+// (docs/screens.md#live-indicator, docs/architecture.md#live-events).
 import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { FakeEventSource, installFakeEventSource, type MockApi } from '@veritas/shared/testing';

@@ -24,7 +24,7 @@ export function ProtectedLayout() {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
-  // docs/events.md#in-the-console: the tab's event stream, open while the session is signed in
+  // docs/architecture.md#live-events: the tab's event stream, open while the session is signed in
   // with 'live-events' (the store decides), for as long as the layout is shown.
   useEffect(() => startLiveEvents(), []);
 
