@@ -9,6 +9,8 @@ import helmet from '@fastify/helmet';
 import { xsrfGuard } from './auth/cookies';
 import type { Db } from './db/schema';
 import { errorHandler } from './errors';
+import { EventHub } from './events/hub';
+import { eventRoutes } from './events/routes';
 import { authentication, requireAppToken, requireSession } from './plugins/authentication';
 import { dashboardRoutes } from './routes/dashboard';
 import { database } from './plugins/database';
@@ -90,6 +92,13 @@ export async function api(app: FastifyInstance, { db, apkPath, features = SERVER
     await signedIn.register(reportRoutes);
     await signedIn.register(excludeListRoutes);
     if (features.includes('dashboard-figures')) await signedIn.register(dashboardRoutes, { clock });
+    if (features.includes('live-events')) {
+      // One hub per server: it fans the events out to every stream of this instance (docs/events.md#fan-out).
+      const hub = new EventHub(db, app.log);
+      hub.start();
+      signedIn.addHook('onClose', () => hub.close());
+      await signedIn.register(eventRoutes, { hub });
+    }
   });
 
   // Field staff's mobile app (bearer token).

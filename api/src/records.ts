@@ -5,7 +5,7 @@
 // types, so a field missing on either side fails the type check; only the JSON functions differ.
 // (PostgreSQL's json_build_object is markedly slower than row_to_json over nested row values.)
 import type { DeviceRecord, TrackingInfo, UserRef } from '@veritas/shared/domain';
-import { sql, type RawBuilder, type Selectable, type SelectQueryBuilder } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type Selectable, type SelectQueryBuilder } from 'kysely';
 import type { Database, Db, DeviceRecordsTable, Engine } from './db/schema';
 
 type Json = RawBuilder<unknown>;
@@ -65,10 +65,10 @@ function recordJson(engine: Engine): Json {
 type RecordRows = SelectQueryBuilder<Database, 'device_records', Selectable<DeviceRecordsTable>>;
 
 /** Each record of `rows` as JSON text with its id; the rows are cut first, so the JSON is built for them only. */
-function asJson(db: Db, rows: RecordRows) {
+function asJson(db: Db, rows: RecordRows, kysely: Kysely<Database> = db.kysely) {
   const json = recordJson(db.engine);
   return (
-    db.kysely
+    kysely
       .selectFrom(rows.as('d'))
       .leftJoin('users as sb', 'sb.id', 'd.submitted_by_id')
       .leftJoin('users as vb', 'vb.id', 'd.verified_by_id')
@@ -95,10 +95,13 @@ export async function* recordJsonPages(db: Db, pageSize: number): AsyncGenerator
   }
 }
 
-/** The records with these ids as JSON text, in the order of `ids` (the pick list's pages). */
-export async function recordJsonOf(db: Db, ids: readonly number[]): Promise<string[]> {
+/**
+ * The records with these ids as JSON text, in the order of `ids` (the pick list's pages; the event
+ * of a change, read through `kysely`, the change's transaction).
+ */
+export async function recordJsonOf(db: Db, ids: readonly number[], kysely: Kysely<Database> = db.kysely): Promise<string[]> {
   if (ids.length === 0) return [];
-  const rows = await asJson(db, db.kysely.selectFrom('device_records').selectAll().where('id', 'in', ids)).execute();
+  const rows = await asJson(db, kysely.selectFrom('device_records').selectAll().where('id', 'in', ids), kysely).execute();
   const byId = new Map(rows.map((row) => [row.id, row.json]));
   return ids.map((id) => byId.get(id)!);
 }

@@ -10,5 +10,7 @@ export const canEditWhiteLabels = isAdmin;
 export const canDownloadApk = isAdmin;
 /** Admins see every user; other roles see the users whose role they may assign. */
 export const canListAllUsers = isAdmin;
+/** Whether `viewer` sees a user of `role` (user/get_users/, the event stream's users events). */
+export const canSeeUser = (viewer: Role, role: Role) => canListAllUsers(viewer) || canAssignRole(viewer, role);
 /** (De)activating a user and resetting their password: users of a role the actor may assign. */
 export const canManageUser = (actor: Role, targetRole: Role) => canAssignRole(actor, targetRole);

@@ -25,6 +25,8 @@ export interface SessionUser {
   groupCode: string | null;
   organization: Organization | null;
   sessionId: string;
+  /** When the token it was authenticated by expires (ISO 8601): an event stream ends then. */
+  expiresAt: string;
 }
 
 const hashToken = (token: string) => crypto.createHash('sha256').update(token).digest('hex');
@@ -83,7 +85,7 @@ export async function authenticate(
     .innerJoin('sessions as s', 's.id', 't.session_id')
     .innerJoin('users as u', 'u.id', 's.user_id')
     .leftJoin('groups as g', 'g.id', 'u.group_id')
-    .select(['u.id', 'u.username', 'u.role', 'g.code', 'g.organization', 's.id as session_id'])
+    .select(['u.id', 'u.username', 'u.role', 'g.code', 'g.organization', 's.id as session_id', 't.expires_at'])
     .where('t.token_hash', '=', hashToken(accessToken))
     .where('t.kind', '=', kind)
     .where('t.expires_at', '>', nowIso())
@@ -98,6 +100,7 @@ export async function authenticate(
         groupCode: row.code ?? null,
         organization: row.organization ?? null,
         sessionId: row.session_id,
+        expiresAt: row.expires_at,
       }
     : null;
 }

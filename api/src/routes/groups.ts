@@ -1,10 +1,11 @@
 // Groups (docs/screens.md#create-group-form): the hubs and return centres users belong to. user/get_groups/ for every
-// signed-in user, user/create_group/ for admins.
+// signed-in user, user/create_group/ for admins (with its event of the live stream, docs/events.md#groups).
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { canCreateGroup, type Organization } from '@veritas/shared/domain';
 import { requireRole } from '../plugins/authentication';
 import { BadRequest } from '../errors';
+import { groupEvent, writeEvents } from '../events/write';
 import { OneOf, Text } from '../schemas';
 
 export const ORGANIZATIONS = ['hub', 'RC'] as const satisfies readonly Organization[];
@@ -39,7 +40,10 @@ export const groupsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const name = (typeof request.body.name === 'string' && request.body.name.trim()) || code;
       const taken = await db.kysely.selectFrom('groups').select('id').where('code', '=', code).executeTakeFirst();
       if (taken) throw new BadRequest('code', `A group with code "${code}" already exists.`);
-      await db.kysely.insertInto('groups').values({ name, code, organization }).execute();
+      await db.kysely.transaction().execute(async (trx) => {
+        await trx.insertInto('groups').values({ name, code, organization }).execute();
+        await writeEvents(trx, db, [groupEvent({ name, code, organization })]);
+      });
       reply.code(201);
       return { name, code, organization };
     },

@@ -1,5 +1,6 @@
 // Users (docs/screens.md#create-user-and-create-group, docs/screens.md#deactivate-users): user/create/, get_users/, delete_user/, deactivate_user/ and activate_user/.
-// Passwords are in passwords.ts, the shared target check of the actions in userTarget.ts.
+// Passwords are in passwords.ts, the shared target check of the actions in userTarget.ts. Creating,
+// activating and deactivating a user write its event of the live stream (docs/events.md#users).
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ROLES, assignableRoles, canAssignRole, canDeleteUser, passwordProblem, type Organization } from '@veritas/shared/domain';
@@ -10,6 +11,7 @@ import { MAX_USERNAME_LENGTH } from '../auth/signIn';
 import { forgetOperator } from '../dashboard/summaries';
 import { nowIso } from '../db/schema';
 import { BadRequest, Forbidden } from '../errors';
+import { userEvent, writeEvents } from '../events/write';
 import { canListAllUsers, canManageUser } from '../roles';
 import { MessageAnswer, OneOf, Secret, Text } from '../schemas';
 import { ORGANIZATIONS } from './groups';
@@ -84,11 +86,17 @@ export const usersRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
       const taken = await db.kysely.selectFrom('users').select('id').where('username', '=', username).executeTakeFirst();
       if (taken) throw new BadRequest('username', 'A user with that username already exists.');
-      const created = await db.kysely
-        .insertInto('users')
-        .values({ username, email, password_hash: await hashPassword(password), role, group_id: groupId, created_at: nowIso() })
-        .returning('id')
-        .executeTakeFirstOrThrow();
+      // Hashed before the transaction, which holds SQLite's one connection.
+      const password_hash = await hashPassword(password);
+      const created = await db.kysely.transaction().execute(async (trx) => {
+        const row = await trx
+          .insertInto('users')
+          .values({ username, email, password_hash, role, group_id: groupId, created_at: nowIso() })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        await writeEvents(trx, db, [userEvent('created', username, role)]);
+        return row;
+      });
       reply.code(201);
       return { message: 'User created successfully', id: created.id, username, role };
     },
@@ -144,8 +152,17 @@ export const usersRoutes: FastifyPluginAsyncTypebox = async (app) => {
       async (request) => {
         const actor = request.user;
         const target = await targetOf(db, request.body.user_id, actor.id, verb, (role) => canManageUser(actor.role, role));
-        await db.kysely.updateTable('users').set({ is_active: active }).where('id', '=', target.id).execute();
-        if (!active) await revokeUserSessions(db, target.id);
+        await db.kysely.transaction().execute(async (trx) => {
+          const { numUpdatedRows } = await trx
+            .updateTable('users')
+            .set({ is_active: active })
+            .where('id', '=', target.id)
+            .where('is_active', '<>', active)
+            .executeTakeFirst();
+          if (!active) await revokeUserSessions({ kysely: trx }, target.id);
+          // An event only when the user's state changed: activating an active user changes nothing on screen.
+          if (Number(numUpdatedRows) > 0) await writeEvents(trx, db, [userEvent(`${verb}d`, target.username, target.role)]);
+        });
         return { message: `User ${target.username} ${verb}d successfully` };
       },
     );

@@ -1,11 +1,14 @@
 // What every write of device_records does besides writing it, in its transaction: the derived
-// columns computed again (derivedColumns.ts) and the record moved in the pick list's summaries
-// (src/devices/summaries.ts) and the dashboard's (src/dashboard/summaries.ts). The upload adds
-// its new records through RecordChanges; the field-scan engine changes a record with changeRecord.
+// columns computed again (derivedColumns.ts), the record moved in the pick list's summaries
+// (src/devices/summaries.ts) and the dashboard's (src/dashboard/summaries.ts), and the event
+// stream's events (src/events/, docs/events.md#records). The upload adds its new records through
+// RecordChanges; the field-scan engine changes a record with changeRecord.
 import type { Kysely, Updateable } from 'kysely';
-import type { Database, Db, DeviceRecordsTable } from '../db/schema';
+import type { Database, Db, DeviceRecordsTable, StatusKey } from '../db/schema';
 import { DashboardChanges, rebuildDashboardSummaries } from '../dashboard/summaries';
 import { PickListChanges, rebuildPickListSummaries } from '../devices/summaries';
+import { writeEvents, type NewEvent } from '../events/write';
+import { recordJsonOf } from '../records';
 import { DERIVED_COLUMNS, FACT_COLUMNS, MS_COLUMNS, derivedColumns, type DerivedColumns, type RecordFacts } from './derivedColumns';
 import { writeSummaries } from './summaryTables';
 
@@ -26,15 +29,35 @@ export function recordRowOf<R extends ReadRow>(row: R): R & RecordRow {
   return row as R & RecordRow;
 }
 
-/** The summaries' changes of one write, applied in its transaction. */
+/**
+ * The action of a changed record's event: the status it has after the change. Every change is
+ * sent, one that leaves the status as it was too (a resubmission is 'submitted' again: its result
+ * and capture changed on screen); no write returns a record to pending.
+ */
+const ACTIONS: Readonly<Record<StatusKey, 'submitted' | 'verified' | 'detached' | null>> = {
+  pending: null,
+  submitted: 'submitted',
+  verified: 'verified',
+  detached: 'detached',
+};
+
+/** The summaries' changes and the events of one write, applied in its transaction. */
 export class RecordChanges {
   private readonly pickList = new PickListChanges();
   private readonly dashboard = new DashboardChanges();
+  private stored = 0;
+  private readonly storedHubs = new Set<string>();
+  /** The ids of the changed records, by their event's action. */
+  private readonly changedIds = new Map<string, number[]>();
 
   /** Records stored, with their derived columns. */
   added(rows: readonly RecordRow[]): this {
-    for (const row of rows) this.pickList.added(row.id, row.hub_code, row);
+    for (const row of rows) {
+      this.pickList.added(row.id, row.hub_code, row);
+      if (row.hub_code) this.storedHubs.add(row.hub_code);
+    }
     this.dashboard.insertAll(rows);
+    this.stored += rows.length;
     return this;
   }
 
@@ -42,12 +65,33 @@ export class RecordChanges {
   changed(before: RecordRow, after: RecordRow): this {
     this.pickList.changed(before, after);
     this.dashboard.change(before, after);
+    const action = ACTIONS[after.status_key];
+    if (action) this.changedIds.set(action, [...(this.changedIds.get(action) ?? []), after.id]);
     return this;
   }
 
-  /** Writes the changes in `trx`, the transaction of the write. */
-  apply(trx: Kysely<Database>, db: Db): Promise<void> {
-    return writeSummaries(trx, db, [...this.pickList.tables(), ...this.dashboard.tables()]);
+  /** Writes the changes in `trx`, the transaction of the write; the events last (src/events/write.ts says why). */
+  async apply(trx: Kysely<Database>, db: Db): Promise<void> {
+    await writeSummaries(trx, db, [...this.pickList.tables(), ...this.dashboard.tables()]);
+    await writeEvents(trx, db, await this.events(trx, db));
+  }
+
+  /**
+   * One 'uploaded' event for the records stored; one event per action for the records changed,
+   * each record as api/get_status/ answers it (records.ts), read in `trx`: one select by id.
+   */
+  private async events(trx: Kysely<Database>, db: Db): Promise<NewEvent[]> {
+    const events: NewEvent[] = [];
+    if (this.stored > 0) {
+      const data = { action: 'uploaded', count: this.stored, hubs: [...this.storedHubs].sort() };
+      events.push({ type: 'records', data: JSON.stringify(data) });
+    }
+    for (const [action, ids] of this.changedIds) {
+      // The database's JSON text of each record, as get_status sends it, spliced in unparsed.
+      const records = await recordJsonOf(db, ids, trx);
+      events.push({ type: 'records', data: `{"action":"${action}","records":[${records.join(',')}]}` });
+    }
+    return events;
   }
 }
 

@@ -1,0 +1,157 @@
+// The event hub of one API instance (docs/events.md#fan-out): it reads the events committed since
+// it last read, in id order, and hands them to every open stream of this instance. Woken:
+//   - on PostgreSQL by a notification of channel veritas_events on a connection of its own (not
+//     one of the pool's), sent by every instance's writes at their commit;
+//   - on SQLite (one instance) by the in-process bus after each write;
+//   - on both, every POLL_MS, in case a wake was lost (the listening connection dropping, say).
+// Wakes coming while it reads are coalesced into one more read. It reads committed rows only, and
+// ids grow in commit order (write.ts), so reading `id > last read` never skips an event.
+import type { FastifyBaseLogger } from 'fastify';
+import { Client } from 'pg';
+import type { Db } from '../db/schema';
+import { onEventsWritten } from './bus';
+import { eventsFrom, newestEventId, pruneEvents, type StoredEvent } from './store';
+import { EVENTS_CHANNEL } from './write';
+
+const POLL_MS = 2000;
+const PRUNE_MS = 60_000;
+/** Delay before opening the listening connection again after it failed or dropped. */
+const RELISTEN_MS = 1000;
+/** Events read per statement. */
+const PAGE = 1000;
+
+export type EventListener = (events: readonly StoredEvent[]) => void;
+
+export class EventHub {
+  /** The newest id read; undefined until the first read, which starts from the newest event then. */
+  private lastRead: number | undefined;
+  private draining: Promise<void> | undefined;
+  private drainAgain = false;
+  private pruning: Promise<void> | undefined;
+  private readonly listeners = new Set<EventListener>();
+  private readonly timers: NodeJS.Timeout[] = [];
+  private relisten: NodeJS.Timeout | undefined;
+  private pgListener: Client | undefined;
+  private leaveBus: (() => void) | undefined;
+  private closed = false;
+
+  constructor(
+    private readonly db: Db,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  /** Starts listening, polling and pruning; a database that cannot be reached yet is retried. */
+  start(): void {
+    // unref: the hub alone does not keep a process alive (the server does, until it closes).
+    this.timers.push(
+      setInterval(() => this.wake(), POLL_MS).unref(),
+      setInterval(() => {
+        this.pruning ??= pruneEvents(this.db, Date.now())
+          .catch((error: unknown) => this.log.error({ err: error }, 'Pruning the events failed'))
+          .finally(() => (this.pruning = undefined));
+      }, PRUNE_MS).unref(),
+    );
+    if (this.db.pg) void this.listen();
+    else this.leaveBus = onEventsWritten(this.db, () => this.wake());
+    this.wake();
+  }
+
+  /** Resolves once the hub knows where it starts: a stream subscribes only then (routes.ts says why). */
+  async ready(): Promise<void> {
+    while (this.lastRead === undefined) {
+      if (this.closed) throw new Error('The event hub is closed.');
+      await this.drain();
+    }
+  }
+
+  /** `listener` gets every event read from now on, in id order; answers the unsubscription. */
+  subscribe(listener: EventListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Reads what was committed since the last read (now, or after the read under way). */
+  wake(): void {
+    this.drain().catch((error: unknown) => this.log.error({ err: error }, 'Reading the events failed'));
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const timer of this.timers) clearInterval(timer);
+    clearTimeout(this.relisten);
+    this.leaveBus?.();
+    this.listeners.clear();
+    const client = this.pgListener;
+    this.pgListener = undefined;
+    await client?.end().catch(() => undefined);
+    // Before the database closes.
+    await Promise.allSettled([this.draining, this.pruning]);
+  }
+
+  private drain(): Promise<void> {
+    if (this.draining) {
+      this.drainAgain = true;
+      return this.draining;
+    }
+    const run = async () => {
+      try {
+        do {
+          this.drainAgain = false;
+          await this.readNew();
+        } while (this.drainAgain && !this.closed);
+      } finally {
+        this.draining = undefined;
+      }
+    };
+    return (this.draining = run());
+  }
+
+  private async readNew(): Promise<void> {
+    if (this.closed) return;
+    if (this.lastRead === undefined) {
+      this.lastRead = await newestEventId(this.db.kysely);
+      return;
+    }
+    for (;;) {
+      const events = await eventsFrom(this.db.kysely, this.lastRead + 1, PAGE);
+      if (events.length === 0) return;
+      this.lastRead = events[events.length - 1]!.id;
+      for (const listener of [...this.listeners]) {
+        // One stream's failure must not keep the others from their events.
+        try {
+          listener(events);
+        } catch (error) {
+          this.log.error({ err: error }, 'An event stream failed');
+        }
+      }
+      if (events.length < PAGE) return;
+    }
+  }
+
+  /** PostgreSQL: LISTEN on a dedicated connection, opened again whenever it fails or drops. */
+  private async listen(): Promise<void> {
+    if (this.closed) return;
+    const client = new Client(this.db.pg!.options);
+    this.pgListener = client;
+    const lost = (error: Error) => {
+      if (this.pgListener !== client) return;
+      this.pgListener = undefined;
+      client.end().catch(() => undefined);
+      if (this.closed) return;
+      this.log.warn({ err: error }, 'The events listener lost its connection; listening again');
+      this.relisten = setTimeout(() => void this.listen(), RELISTEN_MS).unref();
+    };
+    client.on('notification', () => this.wake());
+    client.on('error', lost);
+    client.on('end', () => lost(new Error('The connection ended.')));
+    try {
+      await client.connect();
+      await client.query(`listen ${EVENTS_CHANNEL}`);
+    } catch (error) {
+      lost(error as Error);
+      return;
+    }
+    // What was committed while no connection listened.
+    this.wake();
+  }
+}

@@ -1,0 +1,66 @@
+// Reading the events table (docs/events.md#replay-window): what the hub broadcasts, what a stream
+// replays, and the window's pruning.
+import type { Role } from '@veritas/shared/domain';
+import { sql, type Kysely } from 'kysely';
+import type { Database, Db } from '../db/schema';
+import type { EventType } from './write';
+
+/** Events are kept at least this long… */
+export const REPLAY_WINDOW_MS = 10 * 60 * 1000;
+/** …and at most this many (by id: ids that never committed count too). */
+export const MAX_KEPT_EVENTS = 100_000;
+
+export interface StoredEvent {
+  id: number;
+  type: EventType;
+  /** JSON text, one line. */
+  data: string;
+  /** A users event's user role, which decides who sees it; null for the other events. */
+  userRole: Role | null;
+}
+
+function storedOf(row: { id: number | string; type: string; data: string }): StoredEvent {
+  const type = row.type as EventType;
+  const userRole = type === 'users' ? (JSON.parse(row.data) as { role: Role }).role : null;
+  return { id: Number(row.id), type, data: row.data, userRole };
+}
+
+/** Up to `limit` events from id `fromId` on (that one included), in id order. */
+export async function eventsFrom(kysely: Kysely<Database>, fromId: number, limit: number): Promise<StoredEvent[]> {
+  const rows = await kysely
+    .selectFrom('events')
+    .select(['id', 'type', 'data'])
+    .where('id', '>=', fromId)
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+  return rows.map(storedOf);
+}
+
+/** The newest id in the table; 0 when it holds none. */
+export async function newestEventId(kysely: Kysely<Database>): Promise<number> {
+  const row = await kysely
+    .selectFrom('events')
+    .select((eb) => eb.fn.max('id').as('newest'))
+    .executeTakeFirst();
+  return Number(row?.newest ?? 0);
+}
+
+/**
+ * Deletes the events out of the window: those before the first one written within it, and beyond
+ * the newest MAX_KEPT_EVENTS. Always a prefix by id, never the newest event: so a stream that
+ * finds an event still kept knows that none after it was deleted (routes.ts relies on it), and
+ * the newest id is known even after a quiet hour. One statement; instances pruning at once delete
+ * prefixes, which is harmless.
+ */
+export async function pruneEvents(db: Db, nowMs: number): Promise<void> {
+  const greatest = db.engine === 'postgres' ? sql`greatest` : sql`max`;
+  await sql`
+    delete from events where id < ${greatest}(
+      coalesce(
+        (select id from events where created_ms >= ${nowMs - REPLAY_WINDOW_MS} order by id limit 1),
+        (select max(id) from events)
+      ),
+      (select max(id) from events) - ${MAX_KEPT_EVENTS - 1}
+    )`.execute(db.kysely);
+}

@@ -1,0 +1,64 @@
+// Writing events (docs/events.md): each write that changes what a console shows inserts its events
+// into `events` in its own transaction, so an event exists exactly when its change committed.
+//
+// Ids must grow in commit order, or a stream that has sent id 7 could later find 6 committed and
+// skip it. On SQLite one writer at a time gives that. On PostgreSQL two transactions take ids from
+// the sequence in one order and may commit in the other, so the events are inserted last, after
+// an advisory lock held to the commit: the next writer takes its id only once this one committed.
+// pg_notify wakes every instance's hub at the commit; on SQLite the hub of this process is woken
+// through the in-process bus once the transaction is over.
+import type { Role } from '@veritas/shared/domain';
+import type { Database as SQLiteDatabase, Statement } from 'better-sqlite3';
+import { sql, type Kysely } from 'kysely';
+import type { Database, Db } from '../db/schema';
+import { wakeAfterCommit } from './bus';
+
+/** The stream's event names of what is stored ('reset' is the stream's own). */
+export type EventType = 'records' | 'users' | 'groups';
+
+export interface NewEvent {
+  type: EventType;
+  /** The event's data: JSON text, one line. */
+  data: string;
+}
+
+/** The PostgreSQL channel every hub listens on. */
+export const EVENTS_CHANNEL = 'veritas_events';
+/** The advisory lock of the events' insert: an arbitrary constant no other lock of the API uses. */
+const EVENTS_LOCK = 0x76_65_72_69_74; // 'verit'
+
+const INSERTS = new WeakMap<SQLiteDatabase, Statement>();
+
+/**
+ * Inserts `events` in `trx`, the transaction of the write that made them. On PostgreSQL this must
+ * be the transaction's last statement: the lock it takes serializes every writer until the commit.
+ */
+export async function writeEvents(trx: Kysely<Database>, db: Db, events: readonly NewEvent[]): Promise<void> {
+  if (events.length === 0) return;
+  const now = Date.now();
+  if (db.sqlite) {
+    // SQLite's own handle, the statement prepared once (as the summaries' writes do); the Kysely
+    // transaction holds the one connection meanwhile.
+    let insert = INSERTS.get(db.sqlite);
+    if (!insert) INSERTS.set(db.sqlite, (insert = db.sqlite.prepare('insert into events (type, data, created_ms) values (?, ?, ?)')));
+    for (const event of events) insert.run(event.type, event.data, now);
+    wakeAfterCommit(db);
+    return;
+  }
+  await sql`select pg_advisory_xact_lock(${sql.lit(EVENTS_LOCK)}), pg_notify(${EVENTS_CHANNEL}, '')`.execute(trx);
+  await trx
+    .insertInto('events')
+    .values(events.map((event) => ({ type: event.type, data: event.data, created_ms: now })))
+    .execute();
+}
+
+/** A user created, activated or deactivated. */
+export function userEvent(action: 'created' | 'activated' | 'deactivated', username: string, role: Role): NewEvent {
+  return { type: 'users', data: JSON.stringify({ action, username, role }) };
+}
+
+/** A group created. */
+export function groupEvent(group: { name: string; code: string; organization: string }): NewEvent {
+  const { name, code, organization } = group;
+  return { type: 'groups', data: JSON.stringify({ action: 'created', name, code, organization }) };
+}
