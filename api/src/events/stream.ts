@@ -5,7 +5,10 @@ import { once } from 'node:events';
 import type { ServerResponse } from 'node:http';
 import type { StoredEvent } from './store';
 
-/** A live stream whose socket holds more than this unsent is dropped: its client reconnects and replays. */
+/**
+ * A live stream whose socket still holds more than this unsent when more events come is dropped
+ * (its client does not read): the client reconnects with its last id and replays the rest.
+ */
 export const MAX_BUFFERED_BYTES = 1024 * 1024;
 /** At shutdown, how long a client has to take the retry hint before its socket is closed anyway. */
 const SHUTDOWN_GRACE_MS = 1000;
@@ -72,8 +75,8 @@ export class EventStream {
   /** Writes text as it is (the stream's first lines, comments). */
   write(text: string, dropIfBehind = true): void {
     if (this.ended) return;
-    this.response.write(text);
     if (dropIfBehind && this.response.writableLength > MAX_BUFFERED_BYTES) this.response.destroy();
+    else this.response.write(text);
   }
 
   end(): void {

@@ -42,6 +42,8 @@ export class EventStreamReader {
       };
       response.once('end', finish);
       response.once('close', finish);
+      // A stream the server drops ends with a reset connection.
+      response.on('error', finish);
     });
   }
 
