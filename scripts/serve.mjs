@@ -26,8 +26,9 @@ function setCacheHeaders(reply, filePath) {
   reply.header('Cache-Control', mutable ? 'no-cache' : 'public, max-age=31536000, immutable');
 }
 
-async function serveRemote(dir, port) {
+async function serveRemote(dir, port, endConnectionsWhenClosing) {
   const app = Fastify({ logger: false });
+  endConnectionsWhenClosing(app);
   await app.register(fastifyHelmet, securityHeaders({ crossOriginResources: true }));
   await app.register(fastifyCompress, { global: true });
   // Remote files are fetched cross-origin by the shell (the manifest with fetch()).
@@ -45,7 +46,7 @@ async function serveRemote(dir, port) {
  * @returns {Promise<{ url: string, close: () => Promise<void> }>}
  */
 export async function serve({ port = consoleAddress().port } = {}) {
-  const { createServer } = require(path.join(root, 'api/dist/index.js'));
+  const { createServer, endConnectionsWhenClosing } = require(path.join(root, 'api/dist/index.js'));
   const env = { ...process.env, PORT: String(port) };
   // Read once from configuration, never from a request (see deployment.cjs).
   const remotes = remoteManifests(env);
@@ -76,7 +77,7 @@ export async function serve({ port = consoleAddress().port } = {}) {
   for (const [i, [name, pkg]] of Object.entries(REMOTES).entries()) {
     const dir = path.join(root, pkg, 'dist');
     if (!existsSync(path.join(dir, 'mf-manifest.json'))) continue; // not deployed: the shell shows its error card
-    remoteServers.push(await serveRemote(dir, port + i + 1));
+    remoteServers.push(await serveRemote(dir, port + i + 1, endConnectionsWhenClosing));
     deployed.push(`${name} :${port + i + 1}`);
   }
 

@@ -62,6 +62,27 @@ function resolve(options: ServerOptions, env: NodeJS.ProcessEnv) {
 }
 
 /**
+ * Fastify's close ends idle keep-alive connections at once, but one whose request is under way
+ * stays open after its answer until keepAliveTimeout (72 s), holding up the stop: while closing,
+ * answers say Connection: close, and a connection whose answer began before is closed once idle
+ * (docs/operations.md#stopping). scripts/serve.mjs applies it to the remotes' servers too.
+ */
+export function endConnectionsWhenClosing(app: FastifyInstance): void {
+  let closing = false;
+  app.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (closing) reply.header('connection', 'close');
+    return payload;
+  });
+  app.addHook('onResponse', async () => {
+    if (closing) setImmediate(() => app.server.closeIdleConnections());
+  });
+}
+
+/**
  * Opens the database, applies migrations, creates the admin and (if asked) the demo data, and
  * returns the app with every route under /veritas registered but not yet listening, so the
  * caller can add routes (e.g. the console's static files) before app.listen().
@@ -86,6 +107,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Veritas
 
   const app = Fastify({ logger: config.logger, trustProxy: config.trustProxy });
   app.addHook('onClose', () => db.kysely.destroy());
+  endConnectionsWhenClosing(app);
   await app.register(api, {
     prefix: API_PREFIX,
     db,

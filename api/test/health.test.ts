@@ -57,20 +57,27 @@ test('health/ready/ answers 503 when the database cannot be reached, and livenes
   }
 });
 
-test('a closing server finishes the answer it is streaming, and answers 503 to a new request meanwhile', async () => {
+test('a closing server finishes the answer it is streaming, ending its connection with it, and answers 503 to a new request meanwhile', async () => {
   const server = await api.start();
   const admin = await api.signIn('admin_demo', 'Veritas@123');
   const cookie = [...admin.cookies].map(([name, c]) => `${name}=${c.value}`).join('; ');
   // An answer under way: get_status, read slowly so it is still streaming when the close starts.
+  // On a kept-alive connection: closed after the answer, it does not hold the stop up.
+  const streamAgent = new http.Agent({ keepAlive: true });
+  let streamConnectionClosed: Promise<unknown> = new Promise(() => {});
   const streaming = new Promise<{ status: number; records: number }>((resolve, reject) => {
     http
-      .get(`${server.url}/veritas/api/get_status/`, { headers: { cookie, connection: 'close' } }, (response) => {
+      .get(`${server.url}/veritas/api/get_status/`, { headers: { cookie }, agent: streamAgent }, (response) => {
+        streamConnectionClosed = new Promise((closed) => response.socket.once('close', closed));
         const chunks: Buffer[] = [];
         response.pause();
         setTimeout(() => response.resume(), 300);
         response.on('data', (chunk: Buffer) => chunks.push(chunk));
         response.on('end', () =>
-          resolve({ status: response.statusCode!, records: (JSON.parse(Buffer.concat(chunks).toString()) as unknown[]).length }),
+          resolve({
+            status: response.statusCode!,
+            records: (JSON.parse(Buffer.concat(chunks).toString()) as unknown[]).length,
+          }),
         );
       })
       .on('error', reject);
@@ -96,5 +103,8 @@ test('a closing server finishes the answer it is streaming, and answers 503 to a
     .executeTakeFirstOrThrow();
   expect(await streaming).toEqual({ status: 200, records: Number(count) });
   await closed;
+  // The server ends the kept-alive connection (else this waits for the test's timeout).
+  await streamConnectionClosed;
   agent.destroy();
+  streamAgent.destroy();
 });
