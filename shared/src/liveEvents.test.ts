@@ -9,10 +9,10 @@ import {
   subscribeLiveEvents,
   throttle,
   useLiveStatus,
-  type LiveEventType,
   type LiveMessage,
 } from './liveEvents';
 import { useSession } from './session';
+import type { LiveEventType } from './types';
 import { FakeEventSource, installFakeEventSource } from './testing/eventSource';
 import { mockApi, type MockApi } from './testing/mockApi';
 import { makeRecord } from './testing/records';

@@ -5,36 +5,11 @@ import { useEffect, useRef } from 'react';
 import { create, type StoreApi, type UseBoundStore } from 'zustand';
 import { http } from './http';
 import { useSession } from './session';
-import type { DeviceRecord, Organization, Role } from './types';
+import type { DeviceRecord, LiveEventData, LiveEventType } from './types';
 import type { Resource } from './useResource';
 
 /** What the live indicator shows: receiving, trying to get the stream back, or closed on purpose (tab hidden, offline). */
 export type LiveStatus = 'connected' | 'reconnecting' | 'paused';
-
-/** A change of device records: a batch of an upload stored, or records after a field step. */
-export type RecordsEvent =
-  { action: 'uploaded'; count: number; hubs: string[] } | { action: 'submitted' | 'verified' | 'detached'; records: DeviceRecord[] };
-
-export interface UsersEvent {
-  action: 'created' | 'activated' | 'deactivated';
-  username: string;
-  role: Role;
-}
-
-export interface GroupsEvent {
-  action: 'created';
-  name: string;
-  code: string;
-  organization: Organization;
-}
-
-export interface LiveEventData {
-  records: RecordsEvent;
-  users: UsersEvent;
-  groups: GroupsEvent;
-}
-
-export type LiveEventType = keyof LiveEventData;
 
 /**
  * What a subscriber is given: an event of its type, or a reset: changes may have been missed (the

@@ -128,3 +128,31 @@ export interface ErrorCatalogueEntry {
   title: string;
   description: string;
 }
+
+// The event stream's events (server feature 'live-events', docs/events.md): what each carries, as
+// the server writes it (api/src/events/) and the console reads it (liveEvents.ts).
+
+/** A change of device records: a batch of an upload stored, or records after a field step. */
+export type RecordsEvent =
+  { action: 'uploaded'; count: number; hubs: string[] } | { action: 'submitted' | 'verified' | 'detached'; records: DeviceRecord[] };
+
+export interface UsersEvent {
+  action: 'created' | 'activated' | 'deactivated';
+  username: string;
+  role: Role;
+}
+
+export interface GroupsEvent {
+  action: 'created';
+  name: string;
+  code: string;
+  organization: Organization;
+}
+
+export interface LiveEventData {
+  records: RecordsEvent;
+  users: UsersEvent;
+  groups: GroupsEvent;
+}
+
+export type LiveEventType = keyof LiveEventData;

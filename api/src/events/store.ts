@@ -1,9 +1,8 @@
 // Reading the events table (docs/events.md#replay-window): what the hub broadcasts, what a stream
 // replays, and the window's pruning.
-import type { Role } from '@veritas/shared/domain';
+import type { LiveEventType, Role } from '@veritas/shared/domain';
 import { sql, type Kysely } from 'kysely';
 import type { Database, Db } from '../db/schema';
-import type { EventType } from './write';
 
 /** Events are kept at least this long… */
 export const REPLAY_WINDOW_MS = 10 * 60 * 1000;
@@ -12,7 +11,7 @@ export const MAX_KEPT_EVENTS = 100_000;
 
 export interface StoredEvent {
   id: number;
-  type: EventType;
+  type: LiveEventType;
   /** JSON text, one line. */
   data: string;
   /** A users event's user role, which decides who sees it; null for the other events. */
@@ -20,7 +19,7 @@ export interface StoredEvent {
 }
 
 function storedOf(row: { id: number | string; type: string; data: string }): StoredEvent {
-  const type = row.type as EventType;
+  const type = row.type as LiveEventType;
   const userRole = type === 'users' ? (JSON.parse(row.data) as { role: Role }).role : null;
   return { id: Number(row.id), type, data: row.data, userRole };
 }

@@ -7,17 +7,15 @@
 // an advisory lock held to the commit: the next writer takes its id only once this one committed.
 // pg_notify wakes every instance's hub at the commit; on SQLite the hub of this process is woken
 // through the in-process bus once the transaction is over.
-import type { Role } from '@veritas/shared/domain';
+import type { GroupsEvent, LiveEventType, Organization, Role, UsersEvent } from '@veritas/shared/domain';
 import type { Database as SQLiteDatabase, Statement } from 'better-sqlite3';
 import { sql, type Kysely } from 'kysely';
 import type { Database, Db } from '../db/schema';
 import { wakeAfterCommit } from './bus';
 
-/** The stream's event names of what is stored ('reset' is the stream's own). */
-export type EventType = 'records' | 'users' | 'groups';
-
 export interface NewEvent {
-  type: EventType;
+  /** The stream's event name ('reset' is the stream's own, never stored). */
+  type: LiveEventType;
   /** The event's data: JSON text, one line. */
   data: string;
 }
@@ -53,12 +51,12 @@ export async function writeEvents(trx: Kysely<Database>, db: Db, events: readonl
 }
 
 /** A user created, activated or deactivated. */
-export function userEvent(action: 'created' | 'activated' | 'deactivated', username: string, role: Role): NewEvent {
-  return { type: 'users', data: JSON.stringify({ action, username, role }) };
+export function userEvent(action: UsersEvent['action'], username: string, role: Role): NewEvent {
+  return { type: 'users', data: JSON.stringify({ action, username, role } satisfies UsersEvent) };
 }
 
 /** A group created. */
-export function groupEvent(group: { name: string; code: string; organization: string }): NewEvent {
+export function groupEvent(group: { name: string; code: string; organization: Organization }): NewEvent {
   const { name, code, organization } = group;
-  return { type: 'groups', data: JSON.stringify({ action: 'created', name, code, organization }) };
+  return { type: 'groups', data: JSON.stringify({ action: 'created', name, code, organization } satisfies GroupsEvent) };
 }

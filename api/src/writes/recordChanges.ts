@@ -3,6 +3,7 @@
 // (src/devices/summaries.ts) and the dashboard's (src/dashboard/summaries.ts), and the event
 // stream's events (src/events/, docs/events.md#records). The upload adds its new records through
 // RecordChanges; the field-scan engine changes a record with changeRecord.
+import type { RecordsEvent } from '@veritas/shared/domain';
 import type { Kysely, Updateable } from 'kysely';
 import type { Database, Db, DeviceRecordsTable, StatusKey } from '../db/schema';
 import { DashboardChanges, rebuildDashboardSummaries } from '../dashboard/summaries';
@@ -34,7 +35,7 @@ export function recordRowOf<R extends ReadRow>(row: R): R & RecordRow {
  * sent, one that leaves the status as it was too (a resubmission is 'submitted' again: its result
  * and capture changed on screen); no write returns a record to pending.
  */
-const ACTIONS: Readonly<Record<StatusKey, 'submitted' | 'verified' | 'detached' | null>> = {
+const ACTIONS: Readonly<Record<StatusKey, Exclude<RecordsEvent['action'], 'uploaded'> | null>> = {
   pending: null,
   submitted: 'submitted',
   verified: 'verified',
@@ -48,7 +49,7 @@ export class RecordChanges {
   private stored = 0;
   private readonly storedHubs = new Set<string>();
   /** The ids of the changed records, by their event's action. */
-  private readonly changedIds = new Map<string, number[]>();
+  private readonly changedIds = new Map<Exclude<RecordsEvent['action'], 'uploaded'>, number[]>();
 
   /** Records stored, with their derived columns. */
   added(rows: readonly RecordRow[]): this {
@@ -83,7 +84,7 @@ export class RecordChanges {
   private async events(trx: Kysely<Database>, db: Db): Promise<NewEvent[]> {
     const events: NewEvent[] = [];
     if (this.stored > 0) {
-      const data = { action: 'uploaded', count: this.stored, hubs: [...this.storedHubs].sort() };
+      const data: RecordsEvent = { action: 'uploaded', count: this.stored, hubs: [...this.storedHubs].sort() };
       events.push({ type: 'records', data: JSON.stringify(data) });
     }
     for (const [action, ids] of this.changedIds) {
