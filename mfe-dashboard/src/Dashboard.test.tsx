@@ -1,6 +1,5 @@
 import {
   MemoryRouter,
-  startLiveEvents,
   useLocation,
   useSession,
   VeritasToaster,
@@ -9,7 +8,7 @@ import {
   type Role,
   type ServerFeature,
 } from '@veritas/shared';
-import { FakeEventSource, installFakeEventSource, makeRecord, mockApi, type MockApi, type MockReply } from '@veritas/shared/testing';
+import { FakeEventSource, makeRecord, mockApi, withFakeLiveStream, type MockApi, type MockReply } from '@veritas/shared/testing';
 import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import Dashboard from './Dashboard';
@@ -422,27 +421,15 @@ describe("with the server feature 'dashboard-figures'", () => {
 });
 
 describe('live figures (docs/dashboard.md#live-figures)', () => {
-  let removeFake: () => void;
-  let stopStream: () => void;
   let eventId = 0;
 
-  beforeEach(() => {
-    removeFake = installFakeEventSource();
-    stopStream = startLiveEvents();
-  });
+  withFakeLiveStream();
   /** Signed in with these features: the stream opens. */
   function start(features: ServerFeature[]) {
     act(() => useSession.getState().setSession({ user: 'someone', role: 'admin', hubCode: null, features }));
     act(() => FakeEventSource.latest!.open());
   }
-  afterEach(() => {
-    act(() => {
-      stopStream();
-      useSession.getState().clearSession();
-    });
-    removeFake();
-    jest.useRealTimers();
-  });
+  afterEach(() => jest.useRealTimers());
 
   function send(type: string, data: unknown) {
     act(() => FakeEventSource.latest!.emit(type, data, ++eventId));

@@ -1,7 +1,7 @@
 // The Device Pick List following the live event stream (docs/screens.md#live-updates): served a
 // page at a time (device-pages), and from api/get_status/ without it.
-import { MemoryRouter, recordStatus, startLiveEvents, useSession, type DeviceRecord, type ServerFeature } from '@veritas/shared';
-import { FakeEventSource, installFakeEventSource, makeRecord, mockApi, type MockApi, type RecordedRequest } from '@veritas/shared/testing';
+import { MemoryRouter, recordStatus, useSession, type DeviceRecord, type ServerFeature } from '@veritas/shared';
+import { FakeEventSource, makeRecord, mockApi, withFakeLiveStream, type MockApi, type RecordedRequest } from '@veritas/shared/testing';
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { STATUS_FILTERS } from './devicePages';
 import { compareRows, toDeviceRows, type DeviceRow } from './deviceRows';
@@ -45,8 +45,6 @@ const detached = (record: DeviceRecord): DeviceRecord => ({
 });
 
 let api: MockApi;
-let removeFake: () => void;
-let stopStream: () => void;
 let eventId = 0;
 /** The server's records: tests change them, then send the event, as the server commits first. */
 let all: DeviceRecord[];
@@ -99,9 +97,9 @@ function send(type: string, data: unknown) {
   act(() => FakeEventSource.latest!.emit(type, data, ++eventId));
 }
 
+withFakeLiveStream();
+
 function start(features: ServerFeature[]) {
-  removeFake = installFakeEventSource();
-  stopStream = startLiveEvents();
   act(() => useSession.getState().setSession({ user: 'someone', role: 'admin', hubCode: null, features }));
   act(() => FakeEventSource.latest!.open());
 }
@@ -109,11 +107,6 @@ function start(features: ServerFeature[]) {
 beforeAll(() => jest.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockReturnValue(600));
 afterAll(() => jest.restoreAllMocks());
 afterEach(() => {
-  act(() => {
-    stopStream();
-    useSession.getState().clearSession();
-  });
-  removeFake();
   api.restore();
   jest.useRealTimers();
 });

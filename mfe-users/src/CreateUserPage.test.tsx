@@ -1,5 +1,5 @@
-import { startLiveEvents, useSession, type Group, type Role } from '@veritas/shared';
-import { FakeEventSource, installFakeEventSource, mockApi, type MockApi, type MockHandler } from '@veritas/shared/testing';
+import { useSession, type Group, type Role } from '@veritas/shared';
+import { FakeEventSource, mockApi, type MockApi, type MockHandler, withFakeLiveStream } from '@veritas/shared/testing';
 import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import CreateUserPage from './CreateUserPage';
@@ -322,19 +322,7 @@ describe('groups', () => {
 });
 
 describe('live updates (docs/screens.md#live-updates)', () => {
-  let removeFake: () => void;
-  let stopStream: () => void;
-  beforeEach(() => {
-    removeFake = installFakeEventSource();
-    stopStream = startLiveEvents();
-  });
-  afterEach(() => {
-    act(() => {
-      stopStream();
-      useSession.getState().clearSession();
-    });
-    removeFake();
-  });
+  withFakeLiveStream();
 
   test('a group created elsewhere is offered at once, without a call; a reset fetches the groups again', async () => {
     await renderPage();

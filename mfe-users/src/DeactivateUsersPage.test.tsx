@@ -1,5 +1,5 @@
-import { startLiveEvents, useSession, type Role, type UserListItem } from '@veritas/shared';
-import { FakeEventSource, installFakeEventSource, mockApi, type MockApi, type MockHandler } from '@veritas/shared/testing';
+import { useSession, type Role, type UserListItem } from '@veritas/shared';
+import { FakeEventSource, mockApi, type MockApi, type MockHandler, withFakeLiveStream } from '@veritas/shared/testing';
 import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import DeactivateUsersPage from './DeactivateUsersPage';
@@ -263,19 +263,7 @@ describe('Reset password', () => {
 });
 
 describe('live updates (docs/screens.md#live-updates)', () => {
-  let removeFake: () => void;
-  let stopStream: () => void;
-  beforeEach(() => {
-    removeFake = installFakeEventSource();
-    stopStream = startLiveEvents();
-  });
-  afterEach(() => {
-    act(() => {
-      stopStream();
-      useSession.getState().clearSession();
-    });
-    removeFake();
-  });
+  withFakeLiveStream();
   /** The server offers live-events: the stream opens. */
   function openStream() {
     act(() => useSession.setState({ features: ['live-events'] }));

@@ -1,5 +1,8 @@
 // Test support: jsdom has no EventSource. FakeEventSource stands in for it, and the test plays the
 // server: opens a stream, sends events, breaks it the way a browser reports it.
+import { act } from '@testing-library/react';
+import { startLiveEvents } from '../liveEvents';
+import { useSession } from '../session';
 
 const CONNECTING = 0;
 const OPEN = 1;
@@ -66,4 +69,25 @@ export function installFakeEventSource(): () => void {
     global.EventSource = before;
     FakeEventSource.instances = [];
   };
+}
+
+/**
+ * For the tests of a file or a describe block: each runs with FakeEventSource in place and the
+ * tab's live stream started (it opens once the session is signed in with 'live-events'); after
+ * each, the stream stops, the session is signed out and the browser's EventSource is back.
+ */
+export function withFakeLiveStream(): void {
+  let removeFake = () => {};
+  let stopStream = () => {};
+  beforeEach(() => {
+    removeFake = installFakeEventSource();
+    stopStream = startLiveEvents();
+  });
+  afterEach(() => {
+    act(() => {
+      stopStream();
+      useSession.getState().clearSession();
+    });
+    removeFake();
+  });
 }
