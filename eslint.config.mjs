@@ -1,10 +1,12 @@
 // One lint configuration for every package: TypeScript and React hooks rules, and the boundaries
 // between packages (docs/architecture.md#dependency-rule): a remote never imports another remote
 // or the shell, shared never imports an app, the API never imports front-end code, no package
-// reaches into @veritas/shared/src (its `exports` map names the entry points), and no import
-// cycles. Formatting is Prettier's (eslint-config-prettier turns the overlapping rules off).
+// reaches into @veritas/shared/src (its `exports` map names the entry points), no import cycles,
+// and one case for file names (kebab-case). Formatting is Prettier's (eslint-config-prettier turns
+// the overlapping rules off).
 import js from '@eslint/js';
 import prettier from 'eslint-config-prettier';
+import checkFile from 'eslint-plugin-check-file';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 import importX from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
@@ -32,7 +34,11 @@ export default tseslint.config(
       ...importX.flatConfigs.typescript.settings,
       'import-x/resolver': undefined,
       'import-x/resolver-next': [
-        createTypeScriptImportResolver({ project: ['*/tsconfig.json'], alwaysTryTypes: true, noWarnOnMultipleProjects: true }),
+        createTypeScriptImportResolver({
+          project: ['*/tsconfig.json'],
+          alwaysTryTypes: true,
+          noWarnOnMultipleProjects: true,
+        }),
       ],
     },
     languageOptions: { globals: { ...globals.node } },
@@ -53,13 +59,36 @@ export default tseslint.config(
               from: [...FRONT_END, 'api', 'e2e'].map((pkg) => `./${pkg}`),
               message: '@veritas/shared never imports an app.',
             },
-            { target: './api', from: [...FRONT_END, 'e2e'].map((pkg) => `./${pkg}`), message: 'The API never imports front-end code.' },
-            { target: './shell', from: REMOTES.map((pkg) => `./${pkg}`), message: 'The shell loads remotes at run time only.' },
+            {
+              target: './api',
+              from: [...FRONT_END, 'e2e'].map((pkg) => `./${pkg}`),
+              message: 'The API never imports front-end code.',
+            },
+            {
+              target: './shell',
+              from: REMOTES.map((pkg) => `./${pkg}`),
+              message: 'The shell loads remotes at run time only.',
+            },
           ],
         },
       ],
       'no-restricted-imports': ['error', { patterns: [DEEP_SHARED] }],
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
+      ],
+    },
+  },
+  {
+    // One case for every file name: kebab-case, digits allowed anywhere (a migration's number leads its name).
+    files: ['**/*.{ts,tsx,js,mjs,cjs}'],
+    plugins: { 'check-file': checkFile },
+    rules: {
+      'check-file/filename-naming-convention': [
+        'error',
+        { '**/*.{ts,tsx,js,mjs,cjs}': '+([a-z0-9])*(-+([a-z0-9]))' },
+        { ignoreMiddleExtensions: true },
+      ],
     },
   },
   {

@@ -11,7 +11,9 @@ const root = __dirname;
 // pnpm's `workspace:*` would reach MF as an empty version, so every shared singleton
 // carries the exact version of the package installed in the workspace.
 function versionOf(pkg) {
-  return require(require.resolve(`${pkg}/package.json`, { paths: [path.join(root, 'shell'), path.join(root, 'shared')] })).version;
+  return require(
+    require.resolve(`${pkg}/package.json`, { paths: [path.join(root, 'shell'), path.join(root, 'shared')] }),
+  ).version;
 }
 
 function sharedSingletons() {
@@ -122,7 +124,11 @@ function createWebpackConfig({ dir, name, devPort, exposes, title = 'Veritas', r
         // The security headers of the production origins (scripts/deployment.cjs); the shell may
         // load the remotes named by the same configuration as /remotes.json.
         setupMiddlewares: (middlewares) => [
-          helmet(isHost ? securityHeaders({ remoteOrigins: remoteOrigins() }) : securityHeaders({ crossOriginResources: true })),
+          helmet(
+            isHost
+              ? securityHeaders({ remoteOrigins: remoteOrigins() })
+              : securityHeaders({ crossOriginResources: true }),
+          ),
           ...middlewares,
         ],
         proxy: [{ context: ['/veritas', '/remotes.json'], target: apiTarget, changeOrigin: false }],

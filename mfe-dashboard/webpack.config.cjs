@@ -4,6 +4,6 @@ module.exports = createWebpackConfig({
   dir: __dirname,
   name: 'dashboard',
   devPort: 3001,
-  exposes: { './Dashboard': './src/Dashboard.tsx' },
+  exposes: { './Dashboard': './src/dashboard.tsx' },
   title: 'Veritas · Dashboard',
 });

@@ -5,9 +5,9 @@ module.exports = createWebpackConfig({
   name: 'data',
   devPort: 3004,
   exposes: {
-    './Upload': './src/UploadPage.tsx',
-    './Download': './src/DownloadPage.tsx',
-    './downloadApk': './src/downloadApk.ts',
+    './Upload': './src/upload-page.tsx',
+    './Download': './src/download-page.tsx',
+    './downloadApk': './src/download-apk.ts',
   },
   title: 'Veritas · Data',
 });

@@ -4,6 +4,6 @@ module.exports = createWebpackConfig({
   dir: __dirname,
   name: 'devices',
   devPort: 3002,
-  exposes: { './ListDevices': './src/ListDevices.tsx' },
+  exposes: { './ListDevices': './src/list-devices.tsx' },
   title: 'Veritas · Devices',
 });

@@ -5,8 +5,8 @@ module.exports = createWebpackConfig({
   name: 'users',
   devPort: 3003,
   exposes: {
-    './CreateUser': './src/CreateUserPage.tsx',
-    './DeactivateUsers': './src/DeactivateUsersPage.tsx',
+    './CreateUser': './src/create-user-page.tsx',
+    './DeactivateUsers': './src/deactivate-users-page.tsx',
   },
   title: 'Veritas · Users',
 });

@@ -5,7 +5,7 @@ module.exports = createWebpackConfig({
   name: 'whitelabel',
   devPort: 3005,
   exposes: {
-    './WhiteLabel': './src/WhiteLabelPage.tsx',
+    './WhiteLabel': './src/white-label-page.tsx',
   },
   title: 'Veritas · White Label',
 });

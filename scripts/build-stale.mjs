@@ -23,7 +23,7 @@ function newestMtime(paths) {
 
 const frontEndInputs = ['shared/src', 'webpack.factory.cjs', 'index.html'];
 const packages = [
-  { name: 'api', output: 'api/dist/index.js', inputs: ['api/src', 'api/build.mjs', 'shared/src'] },
+  { name: 'api', output: 'api/dist/server.js', inputs: ['api/src', 'api/seed', 'api/build.mjs', 'shared/src'] },
   { name: 'shell', output: 'shell/dist/mf-manifest.json', inputs: ['shell/src', ...frontEndInputs] },
   ...readdirSync(root)
     .filter((dir) => dir.startsWith('mfe-') && existsSync(path.join(root, dir, 'package.json')))

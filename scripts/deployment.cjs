@@ -32,7 +32,8 @@ function publicHost(env = process.env) {
 /** REMOTES_JSON, checked: an object naming each remote's manifest by an absolute http(s) URL. */
 function parseRemotesJson(text) {
   const value = JSON.parse(text);
-  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new Error('REMOTES_JSON must be a JSON object');
+  if (!value || typeof value !== 'object' || Array.isArray(value))
+    throw new Error('REMOTES_JSON must be a JSON object');
   for (const [name, url] of Object.entries(value)) {
     if (typeof url !== 'string' || !/^https?:$/.test(new URL(url).protocol)) {
       throw new Error(`REMOTES_JSON: the manifest URL of ${name} must be an absolute http(s) URL`);
@@ -49,7 +50,9 @@ function remoteManifests(env = process.env) {
   if (env.REMOTES_JSON) return parseRemotesJson(env.REMOTES_JSON);
   const { port } = consoleAddress(env);
   const host = publicHost(env);
-  return Object.fromEntries(Object.keys(REMOTES).map((name, i) => [name, `http://${host}:${port + i + 1}/mf-manifest.json`]));
+  return Object.fromEntries(
+    Object.keys(REMOTES).map((name, i) => [name, `http://${host}:${port + i + 1}/mf-manifest.json`]),
+  );
 }
 
 /** The distinct origins of the remotes (scheme, host and port of their manifests). */

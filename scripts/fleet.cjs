@@ -55,7 +55,8 @@ function spawnLabelled(label, command, args, env, output) {
     // in order (instances, then nginx, then the database).
     detached: true,
   });
-  for (const stream of [child.stdout, child.stderr]) readline.createInterface({ input: stream }).on('line', (line) => output(label, line));
+  for (const stream of [child.stdout, child.stderr])
+    readline.createInterface({ input: stream }).on('line', (line) => output(label, line));
   const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
   return { child, exited };
 }
@@ -211,7 +212,13 @@ async function startFleet({
         // Only the first start of the first instance fills an empty database with demo data.
         VERITAS_DEMO: demo ? (env.VERITAS_DEMO ?? '1') : '0',
       };
-      current = spawnLabelled(String(index + 1), process.execPath, [path.join(root, 'scripts/serve.mjs')], instanceEnv, output);
+      current = spawnLabelled(
+        String(index + 1),
+        process.execPath,
+        [path.join(root, 'scripts/serve.mjs')],
+        instanceEnv,
+        output,
+      );
       const started = current;
       children.add(started);
       started.exited.then(() => children.delete(started));
@@ -221,7 +228,9 @@ async function startFleet({
           (await answers(`${base}veritas/health/ready/`)) &&
           (
             await Promise.all(
-              remotes.map(({ offset }) => answers(`http://${INSTANCE_HOST}:${instancePortNumber + offset}/mf-manifest.json`)),
+              remotes.map(({ offset }) =>
+                answers(`http://${INSTANCE_HOST}:${instancePortNumber + offset}/mf-manifest.json`),
+              ),
             )
           ).every(Boolean),
         running,
@@ -265,7 +274,13 @@ async function startFleet({
     /** Starts nginx and resolves once it serves the console. */
     async start() {
       if (nginxRunning()) return;
-      nginx = spawnLabelled('nginx', NGINX_BIN, ['-p', dir, '-c', configFile, '-e', 'stderr', '-g', 'daemon off;'], env, output);
+      nginx = spawnLabelled(
+        'nginx',
+        NGINX_BIN,
+        ['-p', dir, '-c', configFile, '-e', 'stderr', '-g', 'daemon off;'],
+        env,
+        output,
+      );
       const started = nginx;
       children.add(started);
       started.exited.then(() => children.delete(started));
@@ -289,7 +304,10 @@ async function startFleet({
     // The first instance migrates and loads the demo data; the others start once it is ready.
     await members[0].start(true);
     await Promise.all(members.slice(1).map((member) => member.start(false)));
-    fs.writeFileSync(configFile, nginxConfig({ dir, host, port, instancePorts: members.map((m) => m.instance.port), remotes }));
+    fs.writeFileSync(
+      configFile,
+      nginxConfig({ dir, host, port, instancePorts: members.map((m) => m.instance.port), remotes }),
+    );
     await proxy.start();
   } catch (error) {
     killAll();

@@ -32,7 +32,9 @@ async function startPgCluster() {
   }
   const run = (tool, args) => {
     const command = path.join(PG_BIN, tool);
-    execFileSync(asRoot ? 'runuser' : command, asRoot ? ['-u', 'postgres', '--', command, ...args] : args, { stdio: 'pipe' });
+    execFileSync(asRoot ? 'runuser' : command, asRoot ? ['-u', 'postgres', '--', command, ...args] : args, {
+      stdio: 'pipe',
+    });
   };
   const data = path.join(dir, 'data');
   const port = await freePort();

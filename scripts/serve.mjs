@@ -46,25 +46,34 @@ async function serveRemote(dir, port, endConnectionsWhenClosing) {
  * @returns {Promise<{ url: string, close: () => Promise<void> }>}
  */
 export async function serve({ port = consoleAddress().port } = {}) {
-  const { createServer, endConnectionsWhenClosing } = require(path.join(root, 'api/dist/index.js'));
+  const { createServer, endConnectionsWhenClosing } = require(path.join(root, 'api/dist/server.js'));
   const env = { ...process.env, PORT: String(port) };
   // Read once from configuration, never from a request (see deployment.cjs).
   const remotes = remoteManifests(env);
-  const { app, close: closeApi } = await createServer();
+  // VERITAS_DEMO: anything but '0' fills an empty database with the demo data (api/seed/).
+  const demo = env.VERITAS_DEMO !== undefined && env.VERITAS_DEMO !== '' && env.VERITAS_DEMO !== '0';
+  const seed = demo ? require(path.join(root, 'api/dist/seed.js')).demoSeed : undefined;
+  const { app } = await createServer({ seed });
 
   const shellDir = path.join(root, 'shell/dist');
   // In its own scope, so this compression does not stack on the API's own (tuned) one.
-  await app.register(async (console) => {
-    await console.register(fastifyHelmet, securityHeaders({ remoteOrigins: remoteOrigins(env) }));
-    await console.register(fastifyCompress, { global: true });
-    await console.register(fastifyStatic, { root: shellDir, setHeaders: setCacheHeaders, wildcard: false, index: false });
-    console.get('/remotes.json', async (_request, reply) => {
+  await app.register(async (consoleScope) => {
+    await consoleScope.register(fastifyHelmet, securityHeaders({ remoteOrigins: remoteOrigins(env) }));
+    await consoleScope.register(fastifyCompress, { global: true });
+    await consoleScope.register(fastifyStatic, {
+      root: shellDir,
+      setHeaders: setCacheHeaders,
+      wildcard: false,
+      index: false,
+    });
+    consoleScope.get('/remotes.json', async (_request, reply) => {
       reply.header('Cache-Control', 'no-cache');
       return remotes;
     });
     // Deep links (/ListDevices, /login …) are routes of the shell: answer its index.html.
-    console.setNotFoundHandler((request, reply) => {
-      const isPage = (request.method === 'GET' || request.method === 'HEAD') && !path.extname(request.url.split('?')[0]);
+    consoleScope.setNotFoundHandler((request, reply) => {
+      const isPage =
+        (request.method === 'GET' || request.method === 'HEAD') && !path.extname(request.url.split('?')[0]);
       if (!isPage) return reply.code(404).send({ detail: 'Not found' });
       reply.header('Cache-Control', 'no-cache');
       return reply.sendFile('index.html', shellDir);
@@ -85,10 +94,10 @@ export async function serve({ port = consoleAddress().port } = {}) {
   console.log(`Veritas console on ${url}  (remotes: ${deployed.join(', ') || 'none built'})`);
   return {
     url,
+    // The API's close (its onClose hook) closes the database too.
     close: async () => {
       await Promise.all(remoteServers.map((s) => s.close()));
       await app.close();
-      await closeApi();
     },
   };
 }

@@ -8,5 +8,5 @@ module.exports = createWebpackConfig({
   devPort: 3000,
   title: 'Veritas',
   // A remote that fails to load is loaded once more before its page shows the error card.
-  runtimePlugins: [require.resolve('./src/retryPlugin.ts')],
+  runtimePlugins: [require.resolve('./src/retry-plugin.ts')],
 });

@@ -7,16 +7,32 @@
 // Goal: every call ≤ 300 ms at 1M records on SQLite and 10M on PostgreSQL (the default sizes;
 // BENCH_RECORDS sets both). Up to 300k records, the answers are also compared with dashboardStats()
 // over api/get_status/ in the same zone. The records are the volume loader's
-// (src/volumeData.ts: created over the last 45 days), which rebuilds the summaries at its end.
+// (seed/volume-data.ts: created over the last 45 days), which rebuilds the summaries at its end.
 // BENCH_DATABASE_URL or BENCH_DATA_DIR: a database loaded beforehand (load:volume) is read instead.
 import http from 'node:http';
 import os from 'node:os';
-import { dashboardStats, TIMEFRAMES, type DashboardStats, type DeviceRecord, type Selection } from '@veritas/shared/domain';
-import { inLocalZone } from '@veritas/shared/testing/timeZone';
-import { DEMO_PASSWORD, loadVolumeData, rebuildDashboardSummaries } from '../src/index';
-import { WebClient } from '../sim/webClient';
+import {
+  dashboardStats,
+  TIMEFRAMES,
+  type DashboardStats,
+  type DeviceRecord,
+  type Selection,
+} from '@veritas/shared/domain';
+import { inLocalZone } from '@veritas/shared/testing/time-zone';
+import { rebuildDashboardSummaries } from '../src/server';
+import { DEMO_PASSWORD, loadVolumeData } from '../seed';
+import { WebClient } from '../sim/web-client';
 import { percentile } from '../sim/simulation';
-import { forEachEngine, mb, median, probeGetRole, startServerProcess, storedRecords, withDatabase, type EngineOptions } from './harness';
+import {
+  forEachEngine,
+  mb,
+  median,
+  probeGetRole,
+  startServerProcess,
+  storedRecords,
+  withDatabase,
+  type EngineOptions,
+} from './harness';
 
 const DEFAULT_RECORDS: Record<string, number> = { SQLite: 1_000_000, PostgreSQL: 10_000_000 };
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
@@ -68,7 +84,12 @@ function startWriter(base: string, trackingIds: string[]) {
       const answer = await fetch(`${base}/veritas/app/scan/submit/`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-        body: JSON.stringify({ tracking_id: trackingId, mac_address: mac, model: 'Galaxy S23', hardware_id: `HW-BENCH-${i}` }),
+        body: JSON.stringify({
+          tracking_id: trackingId,
+          mac_address: mac,
+          model: 'Galaxy S23',
+          hardware_id: `HW-BENCH-${i}`,
+        }),
       });
       await answer.arrayBuffer();
       if (answer.status === 200) written++;
@@ -143,7 +164,9 @@ async function bench(label: string, options: EngineOptions) {
           }
         }
       }
-      console.log(`   answers equal to dashboardStats() over get_status: ${equal} of ${compared} ${verdict(equal === compared)}`);
+      console.log(
+        `   answers equal to dashboardStats() over get_status: ${equal} of ${compared} ${verdict(equal === compared)}`,
+      );
     }
 
     console.log(`   median of ${RUNS} calls (max), ms; goal ≤ ${GOAL_MS} ms`);

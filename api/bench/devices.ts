@@ -9,9 +9,9 @@
 import http from 'node:http';
 import zlib from 'node:zlib';
 import type { DeviceRecord } from '@veritas/shared/domain';
-import { DEMO_PASSWORD } from '../src/index';
-import { loadVolumeData } from '../src/volumeData';
-import { WebClient } from '../sim/webClient';
+import { DEMO_PASSWORD } from '../seed';
+import { loadVolumeData } from '../seed/volume-data';
+import { WebClient } from '../sim/web-client';
 import { forEachEngine, median, startServerProcess, storedRecords, withDatabase, type EngineOptions } from './harness';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
@@ -48,7 +48,8 @@ function get(url: string, cookie: string): Promise<Answer> {
           if (response.statusCode !== 200) return reject(new Error(`${url}: status ${response.statusCode}`));
           // Timed to the last byte; decoded afterwards, for what the benchmark reads back.
           const raw = Buffer.concat(chunks);
-          const text = response.headers['content-encoding'] === 'gzip' ? zlib.gunzipSync(raw).toString() : raw.toString();
+          const text =
+            response.headers['content-encoding'] === 'gzip' ? zlib.gunzipSync(raw).toString() : raw.toString();
           resolve({ ms, body: JSON.parse(text) as Body });
         });
       })
@@ -78,7 +79,8 @@ async function bench(label: string, options: EngineOptions) {
     const client = new WebClient(server.base);
     if ((await client.login('admin_demo', DEMO_PASSWORD)).status !== 200) throw new Error('login failed');
     const cookie = [...client.cookies].map(([name, c]) => `${name}=${c.value}`).join('; ');
-    const url = (call: string, params: Record<string, string> = {}) => `${server.base}/veritas/api/${call}?${new URLSearchParams(params)}`;
+    const url = (call: string, params: Record<string, string> = {}) =>
+      `${server.base}/veritas/api/${call}?${new URLSearchParams(params)}`;
 
     /** The median of RUNS calls, after one to warm up; what the last call answered. */
     async function timed(name: string, call: () => Promise<Answer>, note: (answer: Answer) => string = () => '') {

@@ -4,9 +4,9 @@
 // (every stream must receive every event: the fewest and the most a stream got).
 import fs from 'node:fs';
 import http from 'node:http';
-import { DEMO_PASSWORD, loadVolumeData } from '../src/index';
+import { DEMO_PASSWORD, loadVolumeData } from '../seed';
 import { formatSummary, runSimulation, type SimulationSummary } from '../sim/simulation';
-import { WebClient } from '../sim/webClient';
+import { WebClient } from '../sim/web-client';
 import { forEachEngine, mb, startServerProcess, withDatabase, type EngineOptions, type ServerProcess } from './harness';
 
 const STREAMS = Number(process.env.BENCH_STREAMS ?? 500);
@@ -76,7 +76,9 @@ function report(label: string, run: Awaited<ReturnType<typeof simulate>>) {
 }
 
 async function bench(label: string, options: EngineOptions) {
-  console.log(`\n== ${label}: the simulator (${OPERATORS} operators, ${RECORDS} items) with 0, then ${STREAMS} event streams open`);
+  console.log(
+    `\n== ${label}: the simulator (${OPERATORS} operators, ${RECORDS} items) with 0, then ${STREAMS} event streams open`,
+  );
   await withDatabase(options, (db) => loadVolumeData(db, { records: 0 }));
   const server = await startServerProcess(options);
   try {
@@ -89,7 +91,11 @@ async function bench(label: string, options: EngineOptions) {
     server.resetPeakRss();
     const streams: Stream[] = [];
     for (let i = 0; i < STREAMS; i += 50) {
-      streams.push(...(await Promise.all(Array.from({ length: Math.min(50, STREAMS - i) }, () => openStream(server.base, cookie)))));
+      streams.push(
+        ...(await Promise.all(
+          Array.from({ length: Math.min(50, STREAMS - i) }, () => openStream(server.base, cookie)),
+        )),
+      );
     }
     console.log(`   ${STREAMS} streams open: peak RSS ${mb(server.peakRssBytes())}`);
 

@@ -2,7 +2,7 @@
 // of the production composition behind nginx on one PostgreSQL (a throwaway cluster per run), as
 // `pnpm start:fleet` runs them. Prints calls/s and p95 per fleet size. Needs the production build
 // (`pnpm build`) and nginx (/usr/sbin/nginx). BENCH_FLEET_SIZES=1,2 chooses the sizes.
-import { DEMO_PASSWORD } from '../src/index';
+import { DEMO_PASSWORD } from '../seed';
 import { formatSummary, runSimulation } from '../sim/simulation';
 import { startFleet } from '../../scripts/fleet.cjs';
 

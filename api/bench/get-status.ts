@@ -6,10 +6,19 @@
 // read once with gzip. The server runs in a child process, as it would beside a browser, so the client's work of
 // receiving the bytes does not share its event loop.
 import http from 'node:http';
-import { DEMO_PASSWORD, loadVolumeData } from '../src/index';
-import { WebClient } from '../sim/webClient';
+import { DEMO_PASSWORD, loadVolumeData } from '../seed';
+import { WebClient } from '../sim/web-client';
 import { percentile } from '../sim/simulation';
-import { forEachEngine, mb, median, probeGetRole, startServerProcess, storedRecords, withDatabase, type EngineOptions } from './harness';
+import {
+  forEachEngine,
+  mb,
+  median,
+  probeGetRole,
+  startServerProcess,
+  storedRecords,
+  withDatabase,
+  type EngineOptions,
+} from './harness';
 
 const RECORDS = Number(process.env.BENCH_RECORDS ?? 100_000);
 const RUNS = 5;
@@ -64,7 +73,8 @@ async function bench(label: string, options: EngineOptions) {
       server.resetPeakRss();
       const probe = probeGetRole(base, cookie);
       try {
-        for (let run = 0; run < runCount; run++) runs.push(await fetchRaw(url, { cookie, 'accept-encoding': encoding }));
+        for (let run = 0; run < runCount; run++)
+          runs.push(await fetchRaw(url, { cookie, 'accept-encoding': encoding }));
       } catch (error) {
         // Stop probing, or its timer would keep the benchmark from exiting.
         await probe.stop().catch(() => undefined);

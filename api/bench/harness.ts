@@ -8,7 +8,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { Client as PgClient } from 'pg';
-import { createServer, migrateToLatest, openDatabase, type ServerOptions } from '../src/index';
+import { createServer, migrateToLatest, openDatabase, type ServerOptions } from '../src/server';
 import type { Db } from '../src/db/schema';
 import { startPgCluster, type PgCluster } from '../test/support/pg-cluster';
 
@@ -153,7 +153,7 @@ export async function startServerProcess(options: EngineOptions, env: NodeJS.Pro
 
 /** The child: serves the prepared database until killed. */
 async function serve(options: ServerOptions) {
-  const { app } = await createServer({ ...options, demo: false, logger: false, adminPassword: crypto.randomUUID() });
+  const { app } = await createServer({ ...options, logger: false, adminPassword: crypto.randomUUID() });
   await app.listen({ port: 0, host: '127.0.0.1' });
   process.send?.((app.server.address() as { port: number }).port);
 }

@@ -1,4 +1,4 @@
-// Fills the configured database with benchmark volume (src/volumeData.ts): the demo organization,
+// Fills the configured database with benchmark volume (seed/volume-data.ts): the demo organization,
 // more hubs with their operators and verifiers, and N device records in every state, for trying
 // the console or the pick list at millions of records.
 //
@@ -9,8 +9,8 @@
 // first and must hold no device records. Prints the rows per second of the insert and overall.
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { migrateToLatest, openDatabase } from '../src/index';
-import { loadVolumeData } from '../src/volumeData';
+import { migrateToLatest, openDatabase } from '../src/server';
+import { loadVolumeData } from '../seed/volume-data';
 
 const { values } = parseArgs({
   args: process.argv.slice(2).filter((arg) => arg !== '--'),
@@ -54,9 +54,13 @@ async function main() {
     });
     const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
     const total = Date.now() - started;
-    console.log(`  insert: ${seconds(times.insertMs)} (${fmt(records / Math.max(times.insertMs / 1000, 0.001))} rows/s)`);
+    console.log(
+      `  insert: ${seconds(times.insertMs)} (${fmt(records / Math.max(times.insertMs / 1000, 0.001))} rows/s)`,
+    );
     console.log(`  indexes, search and summaries: ${seconds(times.indexMs)}`);
-    console.log(`Loaded ${fmt(records)} records in ${seconds(total)}: ${fmt(records / Math.max(total / 1000, 0.001))} rows/s overall`);
+    console.log(
+      `Loaded ${fmt(records)} records in ${seconds(total)}: ${fmt(records / Math.max(total / 1000, 0.001))} rows/s overall`,
+    );
   } finally {
     await db.kysely.destroy();
   }

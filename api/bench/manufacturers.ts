@@ -2,8 +2,8 @@
 // manufacturer names, as someone types them), one after another over real HTTP, timed to the last
 // byte. Prints p50, p95 and max per engine against the goal p95 ≤ 20 ms, the same figures for an
 // empty search as a baseline, and how long the migrations take to load the IEEE registry.
-import { DEMO_PASSWORD, loadVolumeData } from '../src/index';
-import { WebClient } from '../sim/webClient';
+import { DEMO_PASSWORD, loadVolumeData } from '../seed';
+import { WebClient } from '../sim/web-client';
 import { percentile } from '../sim/simulation';
 import { forEachEngine, startServerProcess, withDatabase, type EngineOptions } from './harness';
 
@@ -36,9 +36,12 @@ async function bench(label: string, options: EngineOptions) {
     const cookie = [...client.cookies].map(([name, c]) => `${name}=${c.value}`).join('; ');
     const searchFor = async (prefix: string) => {
       const begun = process.hrtime.bigint();
-      const response = await fetch(`${server.base}/veritas/api/get_manufacturer/?search=${encodeURIComponent(prefix)}`, {
-        headers: { cookie },
-      });
+      const response = await fetch(
+        `${server.base}/veritas/api/get_manufacturer/?search=${encodeURIComponent(prefix)}`,
+        {
+          headers: { cookie },
+        },
+      );
       const found = (await response.json()) as unknown[];
       if (response.status !== 200 || found.length === 0)
         throw new Error(`search ${JSON.stringify(prefix)}: ${response.status}, ${found.length} found`);
@@ -56,7 +59,9 @@ async function bench(label: string, options: EngineOptions) {
     await timed(randomPrefixes(names, WARM_UP));
     const times = await timed(randomPrefixes(names, SEARCHES));
     const p95 = percentile(times, 95);
-    console.log(`   ${figures(times)}   ${p95 <= GOAL_P95_MS ? `OK (p95 ≤ ${GOAL_P95_MS} ms)` : `MISSED (p95 > ${GOAL_P95_MS} ms)`}`);
+    console.log(
+      `   ${figures(times)}   ${p95 <= GOAL_P95_MS ? `OK (p95 ≤ ${GOAL_P95_MS} ms)` : `MISSED (p95 > ${GOAL_P95_MS} ms)`}`,
+    );
     // The same call with an empty search (the first names, straight from the index): what HTTP,
     // the session check and the machine cost before any searching.
     console.log(`   baseline, empty search: ${figures(await timed(Array<string>(SEARCHES).fill('')))}`);

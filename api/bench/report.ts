@@ -11,9 +11,9 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import zlib from 'node:zlib';
-import { DEMO_PASSWORD, loadVolumeData } from '../src/index';
+import { DEMO_PASSWORD, loadVolumeData } from '../seed';
 import { localMidnight } from '../src/report/dates';
-import { WebClient } from '../sim/webClient';
+import { WebClient } from '../sim/web-client';
 import {
   forEachEngine,
   mb,
@@ -27,7 +27,7 @@ import {
 
 const RECORDS = Number(process.env.BENCH_RECORDS ?? 500_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 2);
-/** The synthetic records were created within the last 45 days (src/demo.ts). */
+/** The synthetic records were created within the last 45 days (seed/demo.ts). */
 const SPAN_DAYS = 45;
 const GOALS = { ms: 10_000, rssBytes: 200 * 1024 * 1024, probeMs: 100 };
 
@@ -70,7 +70,12 @@ function runReport(
       `${server.base}/veritas/api/generate_csv/`,
       {
         method: 'POST',
-        headers: { cookie: session.cookie, 'x-xsrf-token': session.xsrf, 'content-type': 'application/json', 'accept-encoding': encoding },
+        headers: {
+          cookie: session.cookie,
+          'x-xsrf-token': session.xsrf,
+          'content-type': 'application/json',
+          'accept-encoding': encoding,
+        },
       },
       (response) => {
         if (response.statusCode !== 200) return fail(new Error(`generate_csv: status ${response.statusCode}`));
@@ -123,13 +128,18 @@ async function bench(label: string, options: EngineOptions) {
       .executeTakeFirstOrThrow();
     return Number(count);
   });
-  console.log(`   data loaded in ${((Date.now() - loadStarted) / 1000).toFixed(1)} s; report ${range.start} … ${range.end}`);
+  console.log(
+    `   data loaded in ${((Date.now() - loadStarted) / 1000).toFixed(1)} s; report ${range.start} … ${range.end}`,
+  );
 
   const server = await startServerProcess(options);
   try {
     const client = new WebClient(server.base);
     if ((await client.login('admin_demo', DEMO_PASSWORD)).status !== 200) throw new Error('login failed');
-    const session = { cookie: [...client.cookies].map(([name, c]) => `${name}=${c.value}`).join('; '), xsrf: client.cookie('XSRF-TOKEN')! };
+    const session = {
+      cookie: [...client.cookies].map(([name, c]) => `${name}=${c.value}`).join('; '),
+      xsrf: client.cookie('XSRF-TOKEN')!,
+    };
     server.resetPeakRss(); // so the peak reads as the memory in use now
     console.log(
       `   server RSS before the report ${mb(server.peakRssBytes())}; ${expectedRows.toLocaleString('en-US')} records have a created date`,
@@ -153,7 +163,9 @@ async function bench(label: string, options: EngineOptions) {
 
 /** One gzip report of the last 45 days over a database loaded beforehand. */
 async function benchPreloaded(label: string, options: EngineOptions) {
-  console.log(`\n== ${label}: ${(await withDatabase(options, storedRecords)).toLocaleString('en-US')} records, loaded beforehand`);
+  console.log(
+    `\n== ${label}: ${(await withDatabase(options, storedRecords)).toLocaleString('en-US')} records, loaded beforehand`,
+  );
   const today = localMidnight(dayText(new Date()))!;
   const first = new Date(today);
   first.setDate(first.getDate() - SPAN_DAYS);
@@ -162,7 +174,10 @@ async function benchPreloaded(label: string, options: EngineOptions) {
   try {
     const client = new WebClient(server.base);
     if ((await client.login('admin_demo', DEMO_PASSWORD)).status !== 200) throw new Error('login failed');
-    const session = { cookie: [...client.cookies].map(([name, c]) => `${name}=${c.value}`).join('; '), xsrf: client.cookie('XSRF-TOKEN')! };
+    const session = {
+      cookie: [...client.cookies].map(([name, c]) => `${name}=${c.value}`).join('; '),
+      xsrf: client.cookie('XSRF-TOKEN')!,
+    };
     server.resetPeakRss();
     const run = await runReport(server, session, range, 'gzip');
     console.log(

@@ -1,7 +1,7 @@
 // Benchmark of the field-scan engine under the simulator: many operators, hub and RC staff
 // working one shipment at once through the app's HTTP calls, as fast as the server answers.
 // Prints app calls per second and latency per engine (the server runs in its own process).
-import { DEMO_PASSWORD, loadVolumeData } from '../src/index';
+import { DEMO_PASSWORD, loadVolumeData } from '../seed';
 import { formatSummary, runSimulation } from '../sim/simulation';
 import { forEachEngine, startServerProcess, withDatabase, type EngineOptions } from './harness';
 

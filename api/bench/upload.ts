@@ -10,7 +10,7 @@ import os from 'node:os';
 import { hashPassword } from '../src/auth/passwords';
 import { nowIso } from '../src/db/schema';
 import { CHUNK_BYTES } from '../src/upload/store';
-import { WebClient } from '../sim/webClient';
+import { WebClient } from '../sim/web-client';
 import { forEachEngine, mb, startServerProcess, withDatabase, type EngineOptions } from './harness';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 500_000);
@@ -31,7 +31,9 @@ const DEVICES: [type: string, brand: string, models: string[]][] = [
 
 /** The shipment file, the way a warehouse system would export it (quoted names with commas included). */
 function shipmentCsv(rows: number): Buffer {
-  const lines = ['tracking_id,hub_code,device_type,device_brand,device_model_name,is_blindpick,blind_brand,blind_model,created_date'];
+  const lines = [
+    'tracking_id,hub_code,device_type,device_brand,device_model_name,is_blindpick,blind_brand,blind_model,created_date',
+  ];
   const start = Date.UTC(2025, 0, 1);
   for (let i = 0; i < rows; i++) {
     const [type, brand, models] = DEVICES[i % DEVICES.length]!;
@@ -113,7 +115,8 @@ async function bench(label: string, options: EngineOptions) {
     const seconds = elapsed();
     const peak = server.peakRssBytes();
     const cpu = cpuSeconds(server.child.pid!) - cpuBefore;
-    if (answer!.body.processed !== ROWS) throw new Error(`stored ${answer!.body.processed} of ${ROWS}: ${answer!.body.message}`);
+    if (answer!.body.processed !== ROWS)
+      throw new Error(`stored ${answer!.body.processed} of ${ROWS}: ${answer!.body.message}`);
 
     const rate = ROWS / seconds;
     console.log(`   ${answer!.body.message}`);

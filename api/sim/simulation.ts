@@ -2,11 +2,11 @@
 // through the real HTTP API of a running server, as the mobile app would, at a chosen pace.
 import crypto from 'node:crypto';
 import { readOuiRegistry } from '../src/db/oui-registry';
-import { DeviceMaker } from '../src/field/devices';
-import { FieldWork, type CallResult, type FieldCalls, type FieldStaff, type Tally } from '../src/field/fieldWork';
+import { DeviceMaker } from '../seed/field/devices';
+import { FieldWork, type CallResult, type FieldCalls, type FieldStaff, type Tally } from '../seed/field/field-work';
 import { seededRandom } from '@veritas/shared/testing/records';
-import { makeShipment, shipmentCsv } from '../src/field/shipment';
-import { WebClient, uploadCsv } from './webClient';
+import { makeShipment, shipmentCsv } from '../seed/field/shipment';
+import { WebClient, uploadCsv } from './web-client';
 
 export interface SimulationOptions {
   url: string;
@@ -40,10 +40,16 @@ interface AppUser {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Nearest-rank percentile of ascending values. */
-export const percentile = (sorted: readonly number[], p: number) => sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
+export const percentile = (sorted: readonly number[], p: number) =>
+  sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
 
 /** POST to the app API: JSON with a bearer token. */
-async function appPost(url: string, path: string, body: unknown, token?: string): Promise<{ status: number; body: any }> {
+async function appPost(
+  url: string,
+  path: string,
+  body: unknown,
+  token?: string,
+): Promise<{ status: number; body: any }> {
   const response = await fetch(`${url}/veritas/app/${path}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
@@ -122,7 +128,10 @@ export async function runSimulation(options: SimulationOptions): Promise<Simulat
   const operators = new Map<string, AppUser[]>();
   for (let i = 0; i < options.operators; i++) {
     const hub = hubs[i % hubs.length]!;
-    operators.set(hub, [...(operators.get(hub) ?? []), await createUser(`sim_${run}_op${i + 1}`, 'operators', 'hub', hub)]);
+    operators.set(hub, [
+      ...(operators.get(hub) ?? []),
+      await createUser(`sim_${run}_op${i + 1}`, 'operators', 'hub', hub),
+    ]);
   }
   const staffedHubs = [...operators.keys()];
   const rcUsers = await Promise.all(rcs.map((rc, i) => createUser(`sim_${run}_rc${i + 1}`, 'executive', 'RC', rc)));
@@ -130,7 +139,9 @@ export async function runSimulation(options: SimulationOptions): Promise<Simulat
     operators,
     hubVerifiers: new Map(
       await Promise.all(
-        staffedHubs.map(async (hub, i) => [hub, [await createUser(`sim_${run}_hub${i + 1}`, 'executive', 'hub', hub)]] as const),
+        staffedHubs.map(
+          async (hub, i) => [hub, [await createUser(`sim_${run}_hub${i + 1}`, 'executive', 'hub', hub)]] as const,
+        ),
       ),
     ),
     rcVerifiers: new Map(staffedHubs.map((hub, i) => [hub, rcUsers[i % rcUsers.length]!])),
@@ -138,7 +149,13 @@ export async function runSimulation(options: SimulationOptions): Promise<Simulat
 
   // Created over the last day, so the console's "today" and "last 7 days" views show the run.
   const prefix = `SIM${run.toUpperCase()}`;
-  const shipment = makeShipment(rand, { count: options.records, hubs: staffedHubs, prefix, now: Date.now(), spanDays: 1 });
+  const shipment = makeShipment(rand, {
+    count: options.records,
+    hubs: staffedHubs,
+    prefix,
+    now: Date.now(),
+    spanDays: 1,
+  });
   const answers = await uploadCsv(admin, `simulation_${run}.csv`, shipmentCsv(shipment));
   const result = answers.at(-1)!;
   await expectOk(result, 'the shipment upload');

@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
 import compress from '@fastify/compress';
 import helmet from '@fastify/helmet';
+import swagger from '@fastify/swagger';
 import { xsrfGuard } from './auth/cookies';
 import type { Db } from './db/schema';
 import { errorHandler } from './errors';
@@ -15,10 +16,10 @@ import { authentication, requireAppToken, requireSession } from './plugins/authe
 import { dashboardRoutes } from './routes/dashboard';
 import { database } from './plugins/database';
 import { apkRoutes } from './routes/apk';
-import { appRoutes, appSignInRoutes } from './routes/app';
+import { appRoutes, appSignInRoutes } from './routes/mobile-app';
 import { deviceRoutes } from './routes/devices';
 import { sessionRoutes, signInRoutes } from './routes/auth';
-import { excludeListRoutes } from './routes/excludeList';
+import { excludeListRoutes } from './routes/exclude-list';
 import { healthRoutes } from './routes/health';
 import { groupsRoutes } from './routes/groups';
 import { passwordRoutes } from './routes/passwords';
@@ -42,7 +43,10 @@ export interface ApiOptions {
 
 const systemClock = () => new Date();
 
-export async function api(app: FastifyInstance, { db, apkPath, features = SERVER_FEATURES, clock = systemClock }: ApiOptions) {
+export async function api(
+  app: FastifyInstance,
+  { db, apkPath, features = SERVER_FEATURES, clock = systemClock }: ApiOptions,
+) {
   // The API answers JSON and files, never pages: nothing in an answer may load, run or be framed.
   await app.register(helmet, {
     contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
@@ -60,13 +64,32 @@ export async function api(app: FastifyInstance, { db, apkPath, features = SERVER
     zlibOptions: { level: 1, chunkSize: 128 * 1024 },
     brotliOptions: {
       chunkSize: 128 * 1024,
-      params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 3, [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT },
+      params: {
+        [zlib.constants.BROTLI_PARAM_QUALITY]: 3,
+        [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT,
+      },
     },
   });
   app.addHook('onRequest', xsrfGuard);
   app.setValidatorCompiler(validatorCompiler);
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler((_request, reply) => reply.code(404).send({ detail: 'Not found' }));
+
+  // The OpenAPI 3.1 document of every route registered after this (GET openapi.json).
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Veritas API',
+        version: '1.0.0',
+        description: 'The /veritas calls of the console and of the mobile app.',
+      },
+    },
+  });
+  app.get('/openapi.json', { schema: { hide: true } }, async (_request, reply) => {
+    reply.header('cache-control', 'no-cache');
+    return app.swagger();
+  });
 
   await app.register(database, { db });
   await app.register(authentication);

@@ -77,7 +77,12 @@ export class TooManyRequests extends DomainError {
 /** The one error handler of the API (app.ts). */
 export function errorHandler(error: unknown, request: FastifyRequest, reply: FastifyReply) {
   const errorField = request.routeOptions.config.errorField;
-  const answer = (statusCode: number, message: string, extras: Record<string, unknown> = {}, headers: Record<string, string> = {}) =>
+  const answer = (
+    statusCode: number,
+    message: string,
+    extras: Record<string, unknown> = {},
+    headers: Record<string, string> = {},
+  ) =>
     reply
       .code(statusCode)
       .headers(headers)
@@ -125,14 +130,20 @@ function schemaFault(schema: ObjectSchema, errors: ErrorObject[]): { field: stri
     const better =
       !found ||
       index < found.index ||
-      (index === found.index && wrongType(error) && !wrongType(found.error) && error.instancePath === found.error.instancePath);
+      (index === found.index &&
+        wrongType(error) &&
+        !wrongType(found.error) &&
+        error.instancePath === found.error.instancePath);
     if (!better) continue;
     found = { index, error, field: fault.field, message: messageOf(fault.messages, error.keyword, fault.value) };
   }
   return found ?? { field: fields[0] ?? '', message: errors[0]?.message ?? 'Invalid request.' };
 }
 
-function faultOf(schema: ObjectSchema, error: ErrorObject): { field: string; messages?: FieldMessages; value: unknown } | undefined {
+function faultOf(
+  schema: ObjectSchema,
+  error: ErrorObject,
+): { field: string; messages?: FieldMessages; value: unknown } | undefined {
   if (error.keyword === 'required') {
     const field = (error.params as { missingProperty: string }).missingProperty;
     const owner = error.parentSchema as ObjectSchema;
@@ -144,7 +155,9 @@ function faultOf(schema: ObjectSchema, error: ErrorObject): { field: string; mes
     // faults of the whole body (a failed `if`) are reported through the fields they concern.
     if (error.keyword !== 'type') return undefined;
     const first = Object.keys(schema.properties).find((name) => schema.required?.includes(name));
-    return first === undefined ? undefined : { field: first, messages: schema.properties[first]!.errorMessages, value: undefined };
+    return first === undefined
+      ? undefined
+      : { field: first, messages: schema.properties[first]!.errorMessages, value: undefined };
   }
   // The schema that refused the value (e.g. a list's item) may say more than its field's.
   const own = (error.parentSchema as { errorMessages?: FieldMessages } | undefined)?.errorMessages;

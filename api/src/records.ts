@@ -74,7 +74,10 @@ function asJson(db: Db, rows: RecordRows, kysely: Kysely<Database> = db.kysely) 
       .leftJoin('users as vb', 'vb.id', 'd.verified_by_id')
       .leftJoin('users as rb', 'rb.id', 'd.verified_by_rc_id')
       // ::text keeps the pg driver from parsing the JSON back into objects.
-      .select(['d.id', (db.engine === 'postgres' ? sql<string>`row_to_json(${json})::text` : sql<string>`${json}`).as('json')])
+      .select([
+        'd.id',
+        (db.engine === 'postgres' ? sql<string>`row_to_json(${json})::text` : sql<string>`${json}`).as('json'),
+      ])
   );
 }
 
@@ -99,9 +102,17 @@ export async function* recordJsonPages(db: Db, pageSize: number): AsyncGenerator
  * The records with these ids as JSON text, in the order of `ids` (the pick list's pages; the event
  * of a change, read through `kysely`, the change's transaction).
  */
-export async function recordJsonOf(db: Db, ids: readonly number[], kysely: Kysely<Database> = db.kysely): Promise<string[]> {
+export async function recordJsonOf(
+  db: Db,
+  ids: readonly number[],
+  kysely: Kysely<Database> = db.kysely,
+): Promise<string[]> {
   if (ids.length === 0) return [];
-  const rows = await asJson(db, kysely.selectFrom('device_records').selectAll().where('id', 'in', ids), kysely).execute();
+  const rows = await asJson(
+    db,
+    kysely.selectFrom('device_records').selectAll().where('id', 'in', ids),
+    kysely,
+  ).execute();
   const byId = new Map(rows.map((row) => [row.id, row.json]));
   return ids.map((id) => byId.get(id)!);
 }

@@ -31,7 +31,10 @@ export interface FieldMessages {
 const ajv = new Ajv({ allErrors: true, verbose: true, keywords: ['errorMessages'] });
 // `transform: ['trim']` trims a text in the body before the other keywords check it.
 ajvKeywords(ajv, ['transform']);
-ajv.addFormat('id', (text: string) => /^\d+$/.test(text.trim()) && Number.isSafeInteger(Number(text)) && Number(text) > 0);
+ajv.addFormat(
+  'id',
+  (text: string) => /^\d+$/.test(text.trim()) && Number.isSafeInteger(Number(text)) && Number(text) > 0,
+);
 ajv.addFormat('calendar-day', (text: string) => localMidnight(text) !== null);
 ajv.addFormat('time-zone', isTimeZone);
 
@@ -59,4 +62,10 @@ export const MessageAnswer = Type.Object({ message: Type.String() });
 
 /** A calendar day written YYYY-MM-DD (report/dates.ts): `pattern` checks the form, `format` the day. */
 export const Day = (messages: FieldMessages) =>
-  Type.String({ transform: ['trim'], minLength: 1, pattern: '^\\d{4}-\\d{2}-\\d{2}$', format: 'calendar-day', errorMessages: messages });
+  Type.String({
+    transform: ['trim'],
+    minLength: 1,
+    pattern: '^\\d{4}-\\d{2}-\\d{2}$',
+    format: 'calendar-day',
+    errorMessages: messages,
+  });

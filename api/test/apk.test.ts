@@ -34,22 +34,29 @@ const serve = (options: { apkPath?: string }) => api.start(options);
  */
 function downloadApk(client: Client, baseUrl: string, headers: Record<string, string> = {}) {
   const cookie = [...client.cookies].map(([name, c]) => `${name}=${c.value}`).join('; ');
-  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; bytes: Buffer; json: () => unknown }>((resolve, reject) => {
-    http
-      .get(
-        `${baseUrl}/veritas/user/download_apk/`,
-        { agent: false, headers: { ...(cookie ? { cookie } : {}), ...headers } },
-        (response) => {
-          const chunks: Buffer[] = [];
-          response.on('data', (chunk: Buffer) => chunks.push(chunk));
-          response.on('end', () => {
-            const bytes = Buffer.concat(chunks);
-            resolve({ status: response.statusCode!, headers: response.headers, bytes, json: () => JSON.parse(bytes.toString('utf8')) });
-          });
-        },
-      )
-      .on('error', reject);
-  });
+  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; bytes: Buffer; json: () => unknown }>(
+    (resolve, reject) => {
+      http
+        .get(
+          `${baseUrl}/veritas/user/download_apk/`,
+          { agent: false, headers: { ...(cookie ? { cookie } : {}), ...headers } },
+          (response) => {
+            const chunks: Buffer[] = [];
+            response.on('data', (chunk: Buffer) => chunks.push(chunk));
+            response.on('end', () => {
+              const bytes = Buffer.concat(chunks);
+              resolve({
+                status: response.statusCode!,
+                headers: response.headers,
+                bytes,
+                json: () => JSON.parse(bytes.toString('utf8')),
+              });
+            });
+          },
+        )
+        .on('error', reject);
+    },
+  );
 }
 
 describe('download_apk', () => {
@@ -72,13 +79,16 @@ describe('download_apk', () => {
     expect(answer.bytes.equals(APK)).toBe(true);
   });
 
-  test.each(['executive', 'incharge', 'central_ops'])('%s: 403 {detail, error}, as only admin and super_admin may', async (role) => {
-    const username = { executive: 'exec1', incharge: 'incharge1', central_ops: 'ops1' }[role]!;
-    const answer = await downloadApk(await signIn(api.url, username), api.url);
-    expect(answer.status).toBe(403);
-    const message = 'Only an admin or super admin can download the mobile app package.';
-    expect(answer.json()).toEqual({ detail: message, error: message });
-  });
+  test.each(['executive', 'incharge', 'central_ops'])(
+    '%s: 403 {detail, error}, as only admin and super_admin may',
+    async (role) => {
+      const username = { executive: 'exec1', incharge: 'incharge1', central_ops: 'ops1' }[role]!;
+      const answer = await downloadApk(await signIn(api.url, username), api.url);
+      expect(answer.status).toBe(403);
+      const message = 'Only an admin or super admin can download the mobile app package.';
+      expect(answer.json()).toEqual({ detail: message, error: message });
+    },
+  );
 
   test('answers 401 without a session', async () => {
     expect((await downloadApk(api.client(), api.url)).status).toBe(401);

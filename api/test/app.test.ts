@@ -27,7 +27,8 @@ const api = build({
 const { as } = api;
 const tokens: Record<string, string> = {};
 
-const HEADER = 'tracking_id,hub_code,device_type,device_brand,device_model_name,is_blindpick,blind_brand,blind_model,created_date';
+const HEADER =
+  'tracking_id,hub_code,device_type,device_brand,device_model_name,is_blindpick,blind_brand,blind_model,created_date';
 let sequence = 0;
 const tid = () => `APP-${++sequence}-${crypto.randomBytes(3).toString('hex')}`;
 
@@ -130,8 +131,13 @@ describe('app/login/', () => {
     const { token } = (await appLogin('op2')).body;
     const [id] = await ship({});
     expect(
-      (await call('scan/check/', { tracking_id: id, mac_address: await samsungMac(), model: 'Galaxy S23', hardware_id: 'HW' }, token))
-        .status,
+      (
+        await call(
+          'scan/check/',
+          { tracking_id: id, mac_address: await samsungMac(), model: 'Galaxy S23', hardware_id: 'HW' },
+          token,
+        )
+      ).status,
     ).toBe(200);
     const hash = crypto.createHash('sha256').update(token).digest('hex');
     await api.db.kysely
@@ -140,28 +146,39 @@ describe('app/login/', () => {
       .where('token_hash', '=', hash)
       .execute();
     expect(
-      (await call('scan/check/', { tracking_id: id, mac_address: await samsungMac(), model: 'Galaxy S23', hardware_id: 'HW' }, token))
-        .status,
+      (
+        await call(
+          'scan/check/',
+          { tracking_id: id, mac_address: await samsungMac(), model: 'Galaxy S23', hardware_id: 'HW' },
+          token,
+        )
+      ).status,
     ).toBe(401);
   });
 
   test('deactivation ends the app session and refuses the next sign-in', async () => {
     await api.insertUser('leaver', 'operators');
     const { token } = (await appLogin('leaver')).body;
-    const user = await api.db.kysely.selectFrom('users').select('id').where('username', '=', 'leaver').executeTakeFirstOrThrow();
+    const user = await api.db.kysely
+      .selectFrom('users')
+      .select('id')
+      .where('username', '=', 'leaver')
+      .executeTakeFirstOrThrow();
     expect((await as.admin!.post('user/deactivate_user/', { user_id: user.id })).status).toBe(200);
-    expect((await call('scan/check/', { tracking_id: 'X', mac_address: unknownMac(), model: '', hardware_id: 'HW' }, token)).status).toBe(
-      401,
-    );
+    expect(
+      (await call('scan/check/', { tracking_id: 'X', mac_address: unknownMac(), model: '', hardware_id: 'HW' }, token))
+        .status,
+    ).toBe(401);
     expect((await appLogin('leaver')).status).toBe(403);
   });
 
   test('logout revokes the token', async () => {
     const { token } = (await appLogin('op2')).body;
     expect((await call('logout/', {}, token)).status).toBe(200);
-    expect((await call('scan/check/', { tracking_id: 'X', mac_address: unknownMac(), model: '', hardware_id: 'HW' }, token)).status).toBe(
-      401,
-    );
+    expect(
+      (await call('scan/check/', { tracking_id: 'X', mac_address: unknownMac(), model: '', hardware_id: 'HW' }, token))
+        .status,
+    ).toBe(401);
   });
 
   test('only the bearer token authenticates: a console session cookie is not enough', async () => {
@@ -212,7 +229,11 @@ describe('app/scan/check/ and app/scan/submit/ (operators)', () => {
 
   test('E001: a tracking ID not stored; check answers it, submit refuses it with 409', async () => {
     const check = await scan('check', 'op1', 'NO-SUCH-TID');
-    expect(check.body).toMatchObject({ result: 'E001', title: 'Oops...Wrong TID.', expected: { brand: null, model: null } });
+    expect(check.body).toMatchObject({
+      result: 'E001',
+      title: 'Oops...Wrong TID.',
+      expected: { brand: null, model: null },
+    });
     expect(await scan('submit', 'op1', 'NO-SUCH-TID')).toEqual({
       status: 409,
       body: expect.objectContaining({ code: 'E001', title: 'Oops...Wrong TID.' }),
@@ -230,7 +251,10 @@ describe('app/scan/check/ and app/scan/submit/ (operators)', () => {
     const [id] = await ship({});
     expect((await scan('submit', 'op1', id!)).status).toBe(200);
     expect((await scan('check', 'op2', id!)).body.result).toBe('E003');
-    expect(await scan('submit', 'op2', id!)).toMatchObject({ status: 409, body: { code: 'E003', title: 'TID already verified.' } });
+    expect(await scan('submit', 'op2', id!)).toMatchObject({
+      status: 409,
+      body: { code: 'E003', title: 'TID already verified.' },
+    });
     expect((await scan('submit', 'op1', id!, { model: 'Galaxy S23 Ultra' })).body.result).toBe('E007');
     expect(await record(id!)).toMatchObject({ submitted_by: { username: 'op1' }, device_result: 'E007' });
   });
@@ -239,14 +263,22 @@ describe('app/scan/check/ and app/scan/submit/ (operators)', () => {
     const [first, second] = await ship({}, {});
     const mac = await samsungMac();
     expect((await scan('submit', 'op1', first!, { mac })).body.result).toBe('passed');
-    expect((await scan('check', 'op1', second!, { mac: mac.toLowerCase().replace(/:/g, '-') })).body.result).toBe('E004');
-    expect((await scan('submit', 'op1', second!, { mac })).body).toMatchObject({ result: 'E004', title: 'Device duplication detected.' });
+    expect((await scan('check', 'op1', second!, { mac: mac.toLowerCase().replace(/:/g, '-') })).body.result).toBe(
+      'E004',
+    );
+    expect((await scan('submit', 'op1', second!, { mac })).body).toMatchObject({
+      result: 'E004',
+      title: 'Device duplication detected.',
+    });
     expect((await record(second!)).device_result).toBe('E004');
   });
 
   test('E005: no registry manufacturer for the MAC; submitted with its result', async () => {
     const [id] = await ship({});
-    expect((await scan('submit', 'op1', id!, { mac: unknownMac() })).body).toMatchObject({ result: 'E005', found: { manufacturer: null } });
+    expect((await scan('submit', 'op1', id!, { mac: unknownMac() })).body).toMatchObject({
+      result: 'E005',
+      found: { manufacturer: null },
+    });
     expect(await record(id!)).toMatchObject({ device_result: 'E005', submitted_manufacturer: null });
   });
 
@@ -273,7 +305,9 @@ describe('app/scan/check/ and app/scan/submit/ (operators)', () => {
 
   test('blind pick: the blind brand and model are expected', async () => {
     const [id] = await ship({ blind: true, brand: 'Apple', model: 'iPhone 14' });
-    expect((await scan('check', 'op1', id!, { mac: await macOf('Apple, Inc.'), model: 'iPhone 14' })).body).toMatchObject({
+    expect(
+      (await scan('check', 'op1', id!, { mac: await macOf('Apple, Inc.'), model: 'iPhone 14' })).body,
+    ).toMatchObject({
       result: 'passed',
       expected: { brand: 'Apple', model: 'iPhone 14' },
     });
@@ -284,7 +318,9 @@ describe('app/scan/check/ and app/scan/submit/ (operators)', () => {
     const mac = await macOf('Hewlett Packard');
     expect((await scan('check', 'op1', id!, { mac, model: 'Pavilion 14' })).body.result).toBe('E006');
     const brand = await as.admin!.post('api/whitelable/', { brand: 'HP', data: [] });
-    expect((await as.admin!.post('api/whitelable/', { id: brand.body.id, brand: 'HP', data: ['Hewlett Packard'] })).status).toBe(200);
+    expect(
+      (await as.admin!.post('api/whitelable/', { id: brand.body.id, brand: 'HP', data: ['Hewlett Packard'] })).status,
+    ).toBe(200);
     expect((await scan('check', 'op1', id!, { mac, model: 'Pavilion 14' })).body.result).toBe('passed');
   });
 
@@ -299,8 +335,13 @@ describe('app/scan/check/ and app/scan/submit/ (operators)', () => {
   });
 
   test('bad input is refused with the field: a MAC that is not one, a missing tracking ID', async () => {
-    expect(await scan('check', 'op1', 'X', { mac: 'not-a-mac' })).toMatchObject({ status: 400, body: { field: 'mac_address' } });
-    expect(await call('scan/check/', { mac_address: unknownMac(), model: '', hardware_id: 'HW' }, tokens.op1)).toMatchObject({
+    expect(await scan('check', 'op1', 'X', { mac: 'not-a-mac' })).toMatchObject({
+      status: 400,
+      body: { field: 'mac_address' },
+    });
+    expect(
+      await call('scan/check/', { mac_address: unknownMac(), model: '', hardware_id: 'HW' }, tokens.op1),
+    ).toMatchObject({
       status: 400,
       body: { field: 'tracking_id' },
     });
@@ -326,11 +367,22 @@ describe('app/scan/verify_hub/ and app/scan/verify_rc/', () => {
       status: 409,
       body: { detail: 'This device has not been verified at its hub yet.' },
     });
-    expect(await verify('verify_hub', 'exec1', id, 'hw-abc')).toMatchObject({ status: 200, body: { result: 'passed' } });
-    expect(await record(id)).toMatchObject({ is_verified: true, verified_by: { username: 'exec1' }, is_verified_rc: false });
+    expect(await verify('verify_hub', 'exec1', id, 'hw-abc')).toMatchObject({
+      status: 200,
+      body: { result: 'passed' },
+    });
+    expect(await record(id)).toMatchObject({
+      is_verified: true,
+      verified_by: { username: 'exec1' },
+      is_verified_rc: false,
+    });
     expect((await verify('verify_rc', 'rc1', id, 'HW-ABC')).status).toBe(200);
     const detached = await record(id);
-    expect(detached).toMatchObject({ is_verified_rc: true, is_verified_rc_by: true, verified_by_rc: { username: 'rc1' } });
+    expect(detached).toMatchObject({
+      is_verified_rc: true,
+      is_verified_rc_by: true,
+      verified_by_rc: { username: 'rc1' },
+    });
     expect(Date.parse(detached.verify_time_rc)).toBeGreaterThanOrEqual(Date.parse(detached.verify_time));
   });
 
@@ -394,7 +446,9 @@ describe('api/exclude_list/', () => {
   test('lists the exempt brands for any console user, seeded with brands whose MACs name other makers', async () => {
     const answer = await (await api.signIn('exec1')).get('api/exclude_list/');
     expect(answer.status).toBe(200);
-    expect(answer.body).toEqual(expect.arrayContaining([{ brand: 'boAt' }, { brand: 'Fire-Boltt' }, { brand: 'Mivi' }]));
+    expect(answer.body).toEqual(
+      expect.arrayContaining([{ brand: 'boAt' }, { brand: 'Fire-Boltt' }, { brand: 'Mivi' }]),
+    );
   });
 
   test('admins add (201; 409 when present, case aside) and remove (200; 404 when absent)', async () => {

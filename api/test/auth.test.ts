@@ -1,5 +1,5 @@
 // Sign-in, its throttling, sessions and request-forgery protection (docs/sessions.md).
-import { ADDRESS_MAX_FAILURES, FAILURE_WINDOW_MS, PAIR_MAX_FAILURES } from '../src/auth/loginThrottle';
+import { ADDRESS_MAX_FAILURES, FAILURE_WINDOW_MS, PAIR_MAX_FAILURES } from '../src/auth/login-throttle';
 import { SERVER_FEATURES } from '@veritas/shared/domain';
 import { ADMIN_PASSWORD, ADMIN_USERNAME, PASSWORD, build, signIn, type Answer, type Client } from './support/build';
 
@@ -85,7 +85,9 @@ describe('login', () => {
     const answer = await client.post('user/login/', { username: 'wm1', password: PASSWORD });
     expect(answer.status).toBe(200);
     expect(answer.body).toEqual({ is_webview: false, role: 'operators' });
-    expect(answer.setCookies.some((c) => c.startsWith('veritas_access=') || c.startsWith('veritas_refresh='))).toBe(false);
+    expect(answer.setCookies.some((c) => c.startsWith('veritas_access=') || c.startsWith('veritas_refresh='))).toBe(
+      false,
+    );
     expect((await client.get('user/is_LoggedIn/')).status).toBe(401);
   });
 
@@ -111,15 +113,19 @@ describe('XSRF', () => {
     expect(second.setCookies.some((c) => c.startsWith('XSRF-TOKEN='))).toBe(false);
   });
 
-  test.each(['user/login/', 'user/refresh/', 'user/logout/', 'user/create/', 'user/create_group/', 'user/deactivate_user/'])(
-    'POST %s without the X-XSRF-TOKEN header is 403 with detail',
-    async (path) => {
-      const client = await api.signIn('exec2');
-      const answer = await client.post(path, { username: 'exec2', password: PASSWORD }, { xsrf: false });
-      expect(answer.status).toBe(403);
-      expect(answer.body.detail).toMatch(/CSRF/);
-    },
-  );
+  test.each([
+    'user/login/',
+    'user/refresh/',
+    'user/logout/',
+    'user/create/',
+    'user/create_group/',
+    'user/deactivate_user/',
+  ])('POST %s without the X-XSRF-TOKEN header is 403 with detail', async (path) => {
+    const client = await api.signIn('exec2');
+    const answer = await client.post(path, { username: 'exec2', password: PASSWORD }, { xsrf: false });
+    expect(answer.status).toBe(403);
+    expect(answer.body.detail).toMatch(/CSRF/);
+  });
 
   test('POST with a header that does not match the XSRF cookie is 403', async () => {
     const client = await api.signIn('exec2');
@@ -204,7 +210,9 @@ describe('logout', () => {
     expect(client.cookie('veritas_refresh')).toBeUndefined();
 
     const replay = api.client();
-    expect((await replay.get('user/is_LoggedIn/', { headers: { cookie: `veritas_access=${access}` } })).status).toBe(401);
+    expect((await replay.get('user/is_LoggedIn/', { headers: { cookie: `veritas_access=${access}` } })).status).toBe(
+      401,
+    );
     const refreshed = await replay.request('POST', 'user/refresh/', {
       headers: { cookie: `veritas_refresh=${refresh}; XSRF-TOKEN=t`, 'x-xsrf-token': 't' },
     });
@@ -294,7 +302,10 @@ describe('sign-in throttling', () => {
     await fail(attacker, ADMIN_USERNAME, PAIR_MAX_FAILURES);
     expectRefused(await attacker.login(ADMIN_USERNAME, ADMIN_PASSWORD), PAIR_REFUSAL);
 
-    expect((await clientFrom(newAddress()).login(ADMIN_USERNAME, ADMIN_PASSWORD)).body).toEqual({ is_webview: true, role: 'super_admin' });
+    expect((await clientFrom(newAddress()).login(ADMIN_USERNAME, ADMIN_PASSWORD)).body).toEqual({
+      is_webview: true,
+      role: 'super_admin',
+    });
     // The attacker's address is refused for that user only.
     expect((await attacker.login('exec2')).status).toBe(200);
     expect((await attacker.login(ADMIN_USERNAME, ADMIN_PASSWORD)).status).toBe(429);
@@ -316,7 +327,9 @@ describe('sign-in throttling', () => {
     await sprayer.get('user/is_LoggedIn/');
     const usernames = Array.from({ length: ADDRESS_MAX_FAILURES }, (_, i) => ['exec1', 'exec2'][i] ?? `sprayed-${i}`);
     const guess = (username: string) => sprayer.post('user/login/', { username, password: 'Summer-2025!' });
-    expect((await Promise.all(usernames.slice(0, 25).map(guess))).map((answer) => answer.status)).toEqual(Array(25).fill(401));
+    expect((await Promise.all(usernames.slice(0, 25).map(guess))).map((answer) => answer.status)).toEqual(
+      Array(25).fill(401),
+    );
     expect((await sprayer.login('exec3')).status).toBe(200);
     expect((await Promise.all(usernames.slice(25).map(guess))).map((answer) => answer.status)).toEqual(
       Array(usernames.length - 25).fill(401),
@@ -362,7 +375,11 @@ describe('sign-in throttling', () => {
     await store(FAILURE_WINDOW_MS + 1000);
     expect((await sprayed.login('patient')).status).toBe(200);
     await store(14 * 60_000);
-    expectRefused(await sprayed.login('patient'), 'Too many failed sign-in attempts from your address. Try again in 1 minute.', 60);
+    expectRefused(
+      await sprayed.login('patient'),
+      'Too many failed sign-in attempts from your address. Try again in 1 minute.',
+      60,
+    );
 
     // The next failure, from anywhere, deletes every failure older than the window.
     const olderThanWindow = () =>
@@ -379,7 +396,8 @@ describe('sign-in throttling', () => {
   test("the app's app/login/ obeys the same rules, counting failures together with user/login/", async () => {
     const client = clientFrom(newAddress());
     await fail(client, 'wm1', 3);
-    for (const password of ['wrong-app-1', 'wrong-app-2']) expect((await appLogin(client, 'wm1', password)).status).toBe(401);
+    for (const password of ['wrong-app-1', 'wrong-app-2'])
+      expect((await appLogin(client, 'wm1', password)).status).toBe(401);
     expectRefused(await appLogin(client, 'wm1'), PAIR_REFUSAL);
     expectRefused(await client.login('wm1'), PAIR_REFUSAL);
     expect((await appLogin(clientFrom(newAddress()), 'wm1')).body).toEqual({
@@ -393,7 +411,11 @@ describe('sign-in throttling', () => {
     const client = clientFrom(newAddress());
     await fail(client, 'unlucky', PAIR_MAX_FAILURES);
     await fail(client, 'no-such-user', PAIR_MAX_FAILURES);
-    const answers = [await client.login('unlucky'), await client.login('unlucky', 'wrong'), await client.login('no-such-user', PASSWORD)];
+    const answers = [
+      await client.login('unlucky'),
+      await client.login('unlucky', 'wrong'),
+      await client.login('no-such-user', PASSWORD),
+    ];
     for (const answer of answers) expectRefused(answer, PAIR_REFUSAL);
     const retryAfters = answers.map((answer) => Number(answer.headers.get('retry-after')));
     expect(Math.max(...retryAfters) - Math.min(...retryAfters)).toBeLessThanOrEqual(5);
@@ -402,7 +424,9 @@ describe('sign-in throttling', () => {
   test('100 successful sign-ins from one address within a minute all pass, and password guessing from it is still stopped', async () => {
     const address = newAddress();
     const started = Date.now();
-    const answers = await Promise.all(Array.from({ length: 100 }, (_, i) => clientFrom(address).login(OFFICE[i % OFFICE.length]!)));
+    const answers = await Promise.all(
+      Array.from({ length: 100 }, (_, i) => clientFrom(address).login(OFFICE[i % OFFICE.length]!)),
+    );
     expect(answers.map((answer) => answer.status)).toEqual(Array(100).fill(200));
     expect(Date.now() - started).toBeLessThan(60_000);
 

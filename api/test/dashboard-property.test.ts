@@ -4,9 +4,16 @@
 // the field-scan engine (summaries kept in step); the server's answer for a random selection is
 // compared with dashboardStats() over api/get_status/'s records, run in the zone asked for.
 import fc from 'fast-check';
-import { TIMEFRAMES, timeframeDays, zoneDays, type DeviceRecord, type Selection, type Timeframe } from '@veritas/shared/domain';
+import {
+  TIMEFRAMES,
+  timeframeDays,
+  zoneDays,
+  type DeviceRecord,
+  type Selection,
+  type Timeframe,
+} from '@veritas/shared/domain';
 import { makeRecord } from '@veritas/shared/testing/records';
-import { TEST_ZONES } from '@veritas/shared/testing/timeZone';
+import { TEST_ZONES } from '@veritas/shared/testing/time-zone';
 import { rebuildDashboardSummaries } from '../src/dashboard/summaries';
 import { fieldUserOf, ScanRefusal, submitDevice, verifyAtHub, verifyAtRc, type FieldUser } from '../src/scan/engine';
 import { build, uploadCsv } from './support/build';
@@ -58,8 +65,38 @@ const DAY = 24 * HOUR;
 
 /** Hub codes as records hold them: case variants, none, unknown ones, a Kelvin sign that lower-cases to k. */
 const RECORD_HUBS = ['BLR01', 'blr01', 'Blr01', 'DEL02', ' BLR01', '', null, 'ZZZ', 'HUBK', 'HUB\u212A'];
-const SELECTED_HUBS = ['all', 'all', 'all', 'BLR01', 'blr01', 'blr01', 'del02', 'hubk', 'HUB\u212A', 'zzz', 'ALL', 'nothing', ' blr01'];
-const RESULTS = ['passed', 'passed', 'E003', 'E004', 'E005', 'E006', 'E007', 'E008', 'E009', 'E010', 'E001', 'E002', 'E999', '', null];
+const SELECTED_HUBS = [
+  'all',
+  'all',
+  'all',
+  'BLR01',
+  'blr01',
+  'blr01',
+  'del02',
+  'hubk',
+  'HUB\u212A',
+  'zzz',
+  'ALL',
+  'nothing',
+  ' blr01',
+];
+const RESULTS = [
+  'passed',
+  'passed',
+  'E003',
+  'E004',
+  'E005',
+  'E006',
+  'E007',
+  'E008',
+  'E009',
+  'E010',
+  'E001',
+  'E002',
+  'E999',
+  '',
+  null,
+];
 const USERS = ['op1', 'op2', 'op3', 'exec1', null];
 
 const BOUNDARY_DELTAS = [
@@ -106,7 +143,10 @@ const storedTime = (starts: number[]) =>
   fc.oneof(
     { weight: 8, arbitrary: instant(starts).map((ms) => new Date(ms).toISOString()) },
     { weight: 1, arbitrary: instant(starts).map((ms) => new Date(ms).toISOString().slice(0, 10)) },
-    { weight: 1, arbitrary: instant(starts).map((ms) => new Date(ms + 5.5 * HOUR).toISOString().slice(0, 19) + '+05:30') },
+    {
+      weight: 1,
+      arbitrary: instant(starts).map((ms) => new Date(ms + 5.5 * HOUR).toISOString().slice(0, 19) + '+05:30'),
+    },
     { weight: 1, arbitrary: instant(starts).map((ms) => new Date(ms).toISOString().slice(0, 19) + 'Z') },
     { weight: 2, arbitrary: fc.constantFrom(null, '', 'not-a-date', '2025-02-30T00:00:00.000Z') },
   );
@@ -176,7 +216,11 @@ const nextMac = () =>
     .replace(/(..)(?!$)/g, '$1:');
 
 async function fieldUser(username: string): Promise<FieldUser> {
-  const { id } = await api.db.kysely.selectFrom('users').select('id').where('username', '=', username).executeTakeFirstOrThrow();
+  const { id } = await api.db.kysely
+    .selectFrom('users')
+    .select('id')
+    .where('username', '=', username)
+    .executeTakeFirstOrThrow();
   return (await fieldUserOf(api.db, id))!;
 }
 
@@ -211,7 +255,9 @@ test('api/dashboard/ equals dashboardStats() in the zone asked for, for random r
       // Then through the write paths, which keep the summaries in step.
       if (field.length > 0) {
         const csv = ['tracking_id,hub_code,device_type,device_brand,device_model_name,created_date'];
-        field.forEach((item, i) => csv.push(`R${run}-F${i},${item.hub},mobile,Samsung,Galaxy S24,${new Date(item.created).toISOString()}`));
+        field.forEach((item, i) =>
+          csv.push(`R${run}-F${i},${item.hub},mobile,Samsung,Galaxy S24,${new Date(item.created).toISOString()}`),
+        );
         const [answer] = await uploadCsv(api.as.admin!, 'shipment.csv', csv.join('\n'));
         expect(answer!.body.processed).toBe(field.length);
       }
@@ -228,8 +274,13 @@ test('api/dashboard/ equals dashboardStats() in the zone asked for, for random r
             await attempt(submitDevice(api.db, operator, scan, new Date(at)));
           } else if (step === 'colleague') await attempt(submitDevice(api.db, colleague, scan, new Date(at)));
           else if (step === 'verify')
-            await attempt(verifyAtHub(api.db, verifier, { tracking_id: trackingId, hardware_id: hardware }, new Date(at)));
-          else await attempt(verifyAtRc(api.db, users.rc1, { tracking_id: trackingId, hardware_id: hardware }, new Date(at)));
+            await attempt(
+              verifyAtHub(api.db, verifier, { tracking_id: trackingId, hardware_id: hardware }, new Date(at)),
+            );
+          else
+            await attempt(
+              verifyAtRc(api.db, users.rc1, { tracking_id: trackingId, hardware_id: hardware }, new Date(at)),
+            );
         }
       }
 

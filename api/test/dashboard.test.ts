@@ -9,7 +9,7 @@ import { planWindow } from '../src/dashboard/figures';
 import { DashboardChanges, rebuildDashboardSummaries } from '../src/dashboard/summaries';
 import { fieldUserOf, submitDevice, verifyAtHub, verifyAtRc, type FieldUser } from '../src/scan/engine';
 import { migrationsFor } from '../src/db/migrations';
-import { migrateToLatest, openDatabase } from '../src/index';
+import { migrateToLatest, openDatabase } from '../src/server';
 import { build, Client, freshDatabase, uploadCsv } from './support/build';
 import { bothFigures, dashboardPath, emptyRecords, insertRecords, summaryRows } from './support/dashboard';
 
@@ -57,16 +57,32 @@ describe('the call', () => {
     [{ timeframe: 'today', tz: KOLKATA }, 'hub', "Choose a hub: 'all' or a hub code."],
     [{ hub: '', timeframe: 'today', tz: KOLKATA }, 'hub', "Choose a hub: 'all' or a hub code."],
     [{ hub: 'all', tz: KOLKATA }, 'timeframe', 'Choose a timeframe: today, last7, last15, last30.'],
-    [{ hub: 'all', timeframe: 'last8', tz: KOLKATA }, 'timeframe', "Unknown timeframe 'last8': use today, last7, last15, last30."],
-    [{ hub: 'all', timeframe: ' today', tz: KOLKATA }, 'timeframe', "Unknown timeframe ' today': use today, last7, last15, last30."],
+    [
+      { hub: 'all', timeframe: 'last8', tz: KOLKATA },
+      'timeframe',
+      "Unknown timeframe 'last8': use today, last7, last15, last30.",
+    ],
+    [
+      { hub: 'all', timeframe: ' today', tz: KOLKATA },
+      'timeframe',
+      "Unknown timeframe ' today': use today, last7, last15, last30.",
+    ],
     [{ hub: 'all', timeframe: 'today' }, 'tz', "Give the viewer's time zone (an IANA name such as Asia/Kolkata)."],
     [
       { hub: 'all', timeframe: 'today', tz: 'Mars/Olympus' },
       'tz',
       "Unknown time zone 'Mars/Olympus': give an IANA name such as Asia/Kolkata.",
     ],
-    [{ hub: 'all', timeframe: 'today', tz: '+05:30' }, 'tz', "Unknown time zone '+05:30': give an IANA name such as Asia/Kolkata."],
-    [{ hub: 'all', timeframe: 'today', tz: 'x'.repeat(101) }, 'tz', 'Unknown time zone: give an IANA name such as Asia/Kolkata.'],
+    [
+      { hub: 'all', timeframe: 'today', tz: '+05:30' },
+      'tz',
+      "Unknown time zone '+05:30': give an IANA name such as Asia/Kolkata.",
+    ],
+    [
+      { hub: 'all', timeframe: 'today', tz: 'x'.repeat(101) },
+      'tz',
+      'Unknown time zone: give an IANA name such as Asia/Kolkata.',
+    ],
   ])('answers 400 for %j', async (params, field, detail) => {
     const answer = await api.as.admin!.get(query(params as Record<string, string>));
     expect(answer.status).toBe(400);
@@ -138,7 +154,11 @@ describe('summaries kept in step by every write path', () => {
   }
 
   const user = async (username: string): Promise<FieldUser> => {
-    const { id } = await api.db.kysely.selectFrom('users').select('id').where('username', '=', username).executeTakeFirstOrThrow();
+    const { id } = await api.db.kysely
+      .selectFrom('users')
+      .select('id')
+      .where('username', '=', username)
+      .executeTakeFirstOrThrow();
     return (await fieldUserOf(api.db, id))!;
   };
   const at = (iso: string) => new Date(iso);
@@ -173,7 +193,12 @@ describe('summaries kept in step by every write path', () => {
     await submitDevice(api.db, await user('op1'), scan('T1', '00:00:F0:00:00:01'), at('2025-03-14T22:10:00.000Z'));
     await expectInStep();
     // A resubmission with another model: the result (and so the rejection) changes.
-    await submitDevice(api.db, await user('op1'), scan('T1', '00:00:F0:00:00:02', 'Galaxy S99'), at('2025-03-15T01:00:00.000Z'));
+    await submitDevice(
+      api.db,
+      await user('op1'),
+      scan('T1', '00:00:F0:00:00:02', 'Galaxy S99'),
+      at('2025-03-15T01:00:00.000Z'),
+    );
     await expectInStep();
     await submitDevice(api.db, await user('op2'), scan('T3', '00:00:F0:00:00:03'), at('2025-03-14T18:44:59.999Z'));
     await submitDevice(api.db, await user('op2'), scan('T5', '00:00:F0:00:00:05'), at('2025-03-15T06:15:00.000Z'));
@@ -182,7 +207,12 @@ describe('summaries kept in step by every write path', () => {
 
   test('a hub verification moves a record from the doorstep volume to the hub', async () => {
     const before = await bothFigures(api.as.admin!, { hub: 'all', timeframe: 'last7' }, KOLKATA, now);
-    await verifyAtHub(api.db, await user('exec1'), { tracking_id: 'T1', hardware_id: 'HW-T1' }, at('2025-03-15T05:00:00.000Z'));
+    await verifyAtHub(
+      api.db,
+      await user('exec1'),
+      { tracking_id: 'T1', hardware_id: 'HW-T1' },
+      at('2025-03-15T05:00:00.000Z'),
+    );
     const after = await bothFigures(api.as.admin!, { hub: 'all', timeframe: 'last7' }, KOLKATA, now);
     expect(after.server.volume.hub.at(-1)).toBe(before.server.volume.hub.at(-1)! + 1);
     await expectInStep();
@@ -190,13 +220,22 @@ describe('summaries kept in step by every write path', () => {
 
   test('a verification at the return centre changes no figure and no summary', async () => {
     const before = await summaryRows(api.db);
-    await verifyAtRc(api.db, await user('rc1'), { tracking_id: 'T1', hardware_id: 'HW-T1' }, at('2025-03-15T06:00:00.000Z'));
+    await verifyAtRc(
+      api.db,
+      await user('rc1'),
+      { tracking_id: 'T1', hardware_id: 'HW-T1' },
+      at('2025-03-15T06:00:00.000Z'),
+    );
     expect(await summaryRows(api.db)).toEqual(before);
     await expectInStep();
   });
 
   test("a deleted operator's submissions count as Unknown", async () => {
-    const { id } = await api.db.kysely.selectFrom('users').select('id').where('username', '=', 'op2').executeTakeFirstOrThrow();
+    const { id } = await api.db.kysely
+      .selectFrom('users')
+      .select('id')
+      .where('username', '=', 'op2')
+      .executeTakeFirstOrThrow();
     expect((await api.superAdmin.post('user/delete_user/', { user_id: id })).status).toBe(200);
     const { server } = await bothFigures(api.as.admin!, { hub: 'all', timeframe: 'last7' }, KOLKATA, now);
     expect(server.topOperators.map((row) => row.name)).toContain('Unknown');
@@ -214,7 +253,12 @@ describe('summaries kept in step by every write path', () => {
         verify_time: '2025-03-15T00:00:00.000Z',
         device_result: 'E008',
       }),
-      makeRecord({ ...created('2025-03-14T18:15:00.000Z'), is_submit: true, submit_time: '2025-03-15T02:00:00.000Z', device_result: null }),
+      makeRecord({
+        ...created('2025-03-14T18:15:00.000Z'),
+        is_submit: true,
+        submit_time: '2025-03-15T02:00:00.000Z',
+        device_result: null,
+      }),
       makeRecord({
         ...created('2025-03-13'),
         is_submit: true,
@@ -223,7 +267,12 @@ describe('summaries kept in step by every write path', () => {
         verify_time: null,
         device_result: 'E004',
       }),
-      makeRecord({ ...created('2025-03-14T12:00:00+05:30'), submitted_by: { username: 'op1' }, is_submit: true, device_result: 'passed' }),
+      makeRecord({
+        ...created('2025-03-14T12:00:00+05:30'),
+        submitted_by: { username: 'op1' },
+        is_submit: true,
+        device_result: 'passed',
+      }),
       makeRecord({ ...created('not-a-date'), is_submit: true, device_result: 'E005' }),
       makeRecord({ ...created(null), is_submit: true, device_result: 'E005' }),
     ]);
@@ -239,7 +288,12 @@ describe('summaries kept in step by every write path', () => {
       makeRecord({ tracking_id: { tracking_id: 'M2', hub_code: 'BLR01', created_date: '1971-06-01T00:44:30.000Z' } }),
     ]);
     await rebuildDashboardSummaries(api.db);
-    const { server, console: expected } = await bothFigures(api.as.admin!, { hub: 'all', timeframe: 'today' }, 'Africa/Monrovia', now);
+    const { server, console: expected } = await bothFigures(
+      api.as.admin!,
+      { hub: 'all', timeframe: 'today' },
+      'Africa/Monrovia',
+      now,
+    );
     expect(server).toEqual(expected);
     expect(server.pending).toBe(1);
   });

@@ -14,17 +14,23 @@ import {
   timeValue,
   type DeviceRecord,
 } from '@veritas/shared/domain';
-import { makeRecord, seededRandom, volumeRecord, type VolumeHub, type VolumeOptions } from '@veritas/shared/testing/records';
+import {
+  makeRecord,
+  seededRandom,
+  volumeRecord,
+  type VolumeHub,
+  type VolumeOptions,
+} from '@veritas/shared/testing/records';
 import { Migrator, sql } from 'kysely';
 import { migrationsFor } from '../src/db/migrations';
-import { MISSING_TIME_MS, STATUS_KEYS, derivedColumns, type RecordFacts } from '../src/writes/derivedColumns';
-import { deviceCount, devicePage, type DeviceFilter, type SearchTuning } from '../src/devices/pickList';
-import { catchUpSearchIndex } from '../src/devices/searchIndex';
-import { CATALOGUE } from '../src/field/catalogue';
-import { migrateToLatest, openDatabase } from '../src/index';
+import { MISSING_TIME_MS, STATUS_KEYS, derivedColumns, type RecordFacts } from '../src/writes/derived-columns';
+import { deviceCount, devicePage, type DeviceFilter, type SearchTuning } from '../src/devices/pick-list';
+import { catchUpSearchIndex } from '../src/devices/search-index';
+import { CATALOGUE } from '../seed/field/catalogue';
+import { migrateToLatest, openDatabase } from '../src/server';
 import { fieldUserOf, submitDevice, verifyAtHub, verifyAtRc } from '../src/scan/engine';
-import { recordStore } from '../src/upload/storeRecords';
-import { bulkLoad, storedRow } from '../src/volumeData';
+import { recordStore } from '../src/upload/store-records';
+import { bulkLoad, storedRow } from '../seed/volume-data';
 import { ENGINE, build, freshDatabase, signIn, uploadCsv, type Client } from './support/build';
 
 const api = build({
@@ -217,7 +223,12 @@ const VOLUME_RECORDS = 360;
 beforeAll(async () => {
   const users = await api.db.kysely.selectFrom('users').select(['id', 'username']).execute();
   const userIds = new Map(users.map((u) => [u.username, u.id]));
-  const volume: VolumeOptions = { rand: seededRandom(7), now: Date.parse('2025-06-15T00:00:00Z'), hubs: VOLUME_HUBS, devices: CATALOGUE };
+  const volume: VolumeOptions = {
+    rand: seededRandom(7),
+    now: Date.parse('2025-06-15T00:00:00Z'),
+    hubs: VOLUME_HUBS,
+    devices: CATALOGUE,
+  };
   const rows = [
     ...EDGE_RECORDS.map((record) => storedRow(record, userIds)),
     ...Array.from({ length: VOLUME_RECORDS }, (_, i) => storedRow(volumeRecord(i, volume), userIds)),
@@ -268,7 +279,9 @@ describe('api/devices/', () => {
     expect(page.map((r) => r.id)).toEqual(expectedIds({}));
     const position = (trackingId: string) => page.findIndex((r) => r.tracking_id.tracking_id === trackingId);
     // Equal times, whichever field they come from: the higher id first.
-    expect(['TIE-C', 'TIE-SUBMITTED', 'TIE-B', 'TIE-A'].map(position)).toEqual([0, 1, 2, 3].map((n) => position('TIE-C') + n));
+    expect(['TIE-C', 'TIE-SUBMITTED', 'TIE-B', 'TIE-A'].map(position)).toEqual(
+      [0, 1, 2, 3].map((n) => position('TIE-C') + n),
+    );
     expect(position('DAY-OFFSET')).toBe(position('DAY-ONLY') - 1);
     // The latest time a Date holds first; the earliest just before the records without a time.
     expect(position('TIME-MAX')).toBe(0);
@@ -324,7 +337,9 @@ describe('api/devices/', () => {
       expect(page.map((r) => r.id)).toEqual(expectedIds({ status }));
       expect(page.length).toBeGreaterThan(0);
     }
-    expect((await allPages({ status: 'pending' }, 500)).records.map((r) => r.tracking_id.tracking_id)).toContain('ODD-VERIFIED');
+    expect((await allPages({ status: 'pending' }, 500)).records.map((r) => r.tracking_id.tracking_id)).toContain(
+      'ODD-VERIFIED',
+    );
   });
 
   test('result: passed or an E code, matching only records whose Result column shows it', async () => {
@@ -335,7 +350,9 @@ describe('api/devices/', () => {
     const passed = (await allPages({ result: 'passed' }, 500)).records.map((r) => r.tracking_id.tracking_id);
     expect(passed).not.toContain('RESULT-PENDING');
     expect(passed).toContain('NOTIME-SUBMIT');
-    expect((await allPages({ result: 'E010' }, 500)).records.map((r) => r.tracking_id.tracking_id)).toContain('ODD-VERIFIED');
+    expect((await allPages({ result: 'E010' }, 500)).records.map((r) => r.tracking_id.tracking_id)).toContain(
+      'ODD-VERIFIED',
+    );
   });
 
   test('q: a tracking ID substring, trimmed and ignoring case; short and long searches; LIKE wildcards are text', async () => {
@@ -382,10 +399,14 @@ describe('api/devices/', () => {
 
   test('a cursor is a position in the order: it may be followed with other filters', async () => {
     const first = await api.as.executive!.get(path('api/devices/', { limit: 20 }));
-    const answer = await api.as.executive!.get(path('api/devices/', { status: 'pending', after: first.body.next, limit: 500 }));
+    const answer = await api.as.executive!.get(
+      path('api/devices/', { status: 'pending', after: first.body.next, limit: 500 }),
+    );
     const lastSeen = first.body.records.at(-1) as DeviceRecord;
     const all = inOrder(records);
-    const rest = all.slice(all.findIndex((r) => r.id === lastSeen.id) + 1).filter((r) => matches(r, { status: 'pending' }));
+    const rest = all
+      .slice(all.findIndex((r) => r.id === lastSeen.id) + 1)
+      .filter((r) => matches(r, { status: 'pending' }));
     expect(answer.body.records.map((r: DeviceRecord) => r.id)).toEqual(rest.map((r) => r.id));
   });
 
@@ -397,22 +418,35 @@ describe('api/devices/', () => {
       expect(typeof answer.body.detail).toBe('string');
       return answer.body.detail as string;
     };
-    expect(await refused({ status: 'done' }, 'status')).toBe('status must be one of pending, submitted, verified, detached.');
+    expect(await refused({ status: 'done' }, 'status')).toBe(
+      'status must be one of pending, submitted, verified, detached.',
+    );
     expect(await refused({ status: 'Pending' }, 'status')).toMatch(/^status must be/);
-    expect(await refused({ result: 'E011' }, 'result')).toBe('result must be passed or a device error code from E001 to E010.');
+    expect(await refused({ result: 'E011' }, 'result')).toBe(
+      'result must be passed or a device error code from E001 to E010.',
+    );
     expect(await refused({ result: 'failed' }, 'result')).toMatch(/^result must be/);
     for (const limit of ['0', '501', '-1', '1.5', 'ten', '010']) {
       expect(await refused({ limit }, 'limit')).toBe('limit must be a whole number from 1 to 500.');
     }
-    for (const after of ['not-a-cursor', Buffer.from('12.x').toString('base64url'), Buffer.from('1.0').toString('base64url'), '%%%']) {
-      expect(await refused({ after }, 'after')).toBe('after must be the next value of an earlier page, as the server wrote it.');
+    for (const after of [
+      'not-a-cursor',
+      Buffer.from('12.x').toString('base64url'),
+      Buffer.from('1.0').toString('base64url'),
+      '%%%',
+    ]) {
+      expect(await refused({ after }, 'after')).toBe(
+        'after must be the next value of an earlier page, as the server wrote it.',
+      );
     }
     const count = await client.get(path('api/devices/count/', { status: 'nope' }));
     expect([count.status, count.body.field]).toEqual([400, 'status']);
   });
 
   test('empty status, result and limit read as absent', async () => {
-    const answer = await api.as.executive!.get(path('api/devices/', { status: '', result: '', limit: '', q: '', hub: '' }));
+    const answer = await api.as.executive!.get(
+      path('api/devices/', { status: '', result: '', limit: '', q: '', hub: '' }),
+    );
     expect(answer.status).toBe(200);
     expect(answer.body.records.map((r: DeviceRecord) => r.id)).toEqual(expectedIds({}).slice(0, 100));
   });
@@ -443,7 +477,10 @@ describe('api/devices/', () => {
     // Without filters every named record; each filter keeps some and drops others.
     expect(kept[0]).toBe(named.length);
     expect(kept.slice(1).every((n) => n > 0 && n < named.length)).toBe(true);
-    expect((await api.as.executive!.get(path('api/devices/', { ids: String(unknown) }))).body).toEqual({ records: [], next: null });
+    expect((await api.as.executive!.get(path('api/devices/', { ids: String(unknown) }))).body).toEqual({
+      records: [],
+      next: null,
+    });
     const hundred = all.slice(0, 100).map((r) => r.id);
     const full = await api.as.executive!.get(path('api/devices/', { ids: hundred.join(',') }));
     expect(full.body.records.map((r: DeviceRecord) => r.id)).toEqual(hundred);
@@ -457,12 +494,29 @@ describe('api/devices/', () => {
     };
     const message = 'ids must be at most 100 record ids (whole numbers from 1) separated by commas.';
     const tooMany = Array.from({ length: 101 }, (_, i) => i + 1).join(',');
-    for (const ids of ['1,x', '0', '1,,2', '-1', '1.5', '01', '12345678901234567', '1;2', tooMany, `${'1,'.repeat(1000)}1`]) {
+    for (const ids of [
+      '1,x',
+      '0',
+      '1,,2',
+      '-1',
+      '1.5',
+      '01',
+      '12345678901234567',
+      '1;2',
+      tooMany,
+      `${'1,'.repeat(1000)}1`,
+    ]) {
       expect(await refused({ ids })).toEqual(['ids', message]);
     }
     const next = (await api.as.executive!.get(path('api/devices/', { limit: 5 }))).body.next as string;
-    expect(await refused({ ids: '1', limit: '5' })).toEqual(['limit', 'With ids, after and limit do not apply: leave them out.']);
-    expect(await refused({ ids: '1', after: next })).toEqual(['after', 'With ids, after and limit do not apply: leave them out.']);
+    expect(await refused({ ids: '1', limit: '5' })).toEqual([
+      'limit',
+      'With ids, after and limit do not apply: leave them out.',
+    ]);
+    expect(await refused({ ids: '1', after: next })).toEqual([
+      'after',
+      'With ids, after and limit do not apply: leave them out.',
+    ]);
   });
 });
 
@@ -484,7 +538,8 @@ describe('api/devices/count/', () => {
       { q: 'r_s' },
       { q: 'nothing-like-it' },
     ];
-    for (const query of queries) expect({ query, total: await count(query) }).toEqual({ query, total: expectedIds(query).length });
+    for (const query of queries)
+      expect({ query, total: await count(query) }).toEqual({ query, total: expectedIds(query).length });
   });
 });
 
@@ -500,14 +555,16 @@ describe('api/devices/hubs/', () => {
 
 describe('rights and the spec-only server', () => {
   test('401 without a session', async () => {
-    for (const call of ['api/devices/', 'api/devices/count/', 'api/devices/hubs/']) expect((await api.client().get(call)).status).toBe(401);
+    for (const call of ['api/devices/', 'api/devices/count/', 'api/devices/hubs/'])
+      expect((await api.client().get(call)).status).toBe(401);
   });
 
   test('a server started with specOnly answers 404 for the three calls', async () => {
     const server = await api.start({ specOnly: true });
     try {
       const client = await signIn(server.url, 'exec1');
-      for (const call of ['api/devices/', 'api/devices/count/', 'api/devices/hubs/']) expect((await client.get(call)).status).toBe(404);
+      for (const call of ['api/devices/', 'api/devices/count/', 'api/devices/hubs/'])
+        expect((await client.get(call)).status).toBe(404);
       expect((await client.get('api/get_status/')).status).toBe(200);
     } finally {
       await server.close();
@@ -516,7 +573,8 @@ describe('rights and the spec-only server', () => {
 });
 
 describe('writes keep the order, the counts and the hubs', () => {
-  const HEADER = 'tracking_id,hub_code,device_type,device_brand,device_model_name,is_blindpick,blind_brand,blind_model,created_date';
+  const HEADER =
+    'tracking_id,hub_code,device_type,device_brand,device_model_name,is_blindpick,blind_brand,blind_model,created_date';
 
   async function expectAllConsistent() {
     records = await everyRecord();
@@ -541,34 +599,60 @@ describe('writes keep the order, the counts and the hubs', () => {
     expect((await allPages({ q: 'flow-1' })).records.map((r) => r.tracking_id.tracking_id)).toEqual(['FLOW-1']);
 
     const userId = async (username: string) =>
-      (await api.db.kysely.selectFrom('users').select('id').where('username', '=', username).executeTakeFirstOrThrow()).id;
+      (await api.db.kysely.selectFrom('users').select('id').where('username', '=', username).executeTakeFirstOrThrow())
+        .id;
     const operator = (await fieldUserOf(api.db, await userId('op1')))!;
     const executive = (await fieldUserOf(api.db, await userId('exec1')))!;
     const rc = (await fieldUserOf(api.db, await userId('rc1')))!;
-    const scan = { tracking_id: 'FLOW-1', mac_address: '0A:11:22:33:44:55', model: 'Galaxy S23', hardware_id: 'HW-FLOW' };
+    const scan = {
+      tracking_id: 'FLOW-1',
+      mac_address: '0A:11:22:33:44:55',
+      model: 'Galaxy S23',
+      hardware_id: 'HW-FLOW',
+    };
 
     // Submitted in the future: the newest record, its result shown.
     await submitDevice(api.db, operator, scan, new Date('2031-01-01T00:00:00Z'));
     await expectAllConsistent();
     const first = await newest();
-    expect([first.tracking_id.tracking_id, first.submit_time, first.device_result]).toEqual(['FLOW-1', '2031-01-01T00:00:00.000Z', 'E005']);
-    expect((await allPages({ status: 'submitted', result: 'E005', q: 'flow' })).records.map((r) => r.tracking_id.tracking_id)).toEqual([
+    expect([first.tracking_id.tracking_id, first.submit_time, first.device_result]).toEqual([
       'FLOW-1',
+      '2031-01-01T00:00:00.000Z',
+      'E005',
     ]);
+    expect(
+      (await allPages({ status: 'submitted', result: 'E005', q: 'flow' })).records.map(
+        (r) => r.tracking_id.tracking_id,
+      ),
+    ).toEqual(['FLOW-1']);
 
     // Submitted again by the same operator, later, with another MAC.
-    await submitDevice(api.db, operator, { ...scan, mac_address: '0A:11:22:33:44:56' }, new Date('2031-02-01T00:00:00Z'));
+    await submitDevice(
+      api.db,
+      operator,
+      { ...scan, mac_address: '0A:11:22:33:44:56' },
+      new Date('2031-02-01T00:00:00Z'),
+    );
     await expectAllConsistent();
 
     // Verified at the hub: ordered by its verify time, now before the submission.
-    await verifyAtHub(api.db, executive, { tracking_id: 'FLOW-1', hardware_id: 'HW-FLOW' }, new Date('2030-06-01T00:00:00Z'));
+    await verifyAtHub(
+      api.db,
+      executive,
+      { tracking_id: 'FLOW-1', hardware_id: 'HW-FLOW' },
+      new Date('2030-06-01T00:00:00Z'),
+    );
     await expectAllConsistent();
-    expect((await allPages({ status: 'verified', q: 'FLOW' })).records.map((r) => r.tracking_id.tracking_id)).toEqual(['FLOW-1']);
+    expect((await allPages({ status: 'verified', q: 'FLOW' })).records.map((r) => r.tracking_id.tracking_id)).toEqual([
+      'FLOW-1',
+    ]);
 
     // Detached: same time, another status.
     await verifyAtRc(api.db, rc, { tracking_id: 'FLOW-1', hardware_id: 'HW-FLOW' }, new Date('2032-01-01T00:00:00Z'));
     await expectAllConsistent();
-    expect((await allPages({ status: 'detached', q: 'flow-1' })).records.map((r) => r.verify_time)).toEqual(['2030-06-01T00:00:00.000Z']);
+    expect((await allPages({ status: 'detached', q: 'flow-1' })).records.map((r) => r.verify_time)).toEqual([
+      '2030-06-01T00:00:00.000Z',
+    ]);
   });
 
   test('concurrent submissions and verifications keep the counts exact', async () => {
@@ -578,13 +662,20 @@ describe('writes keep the order, the counts and the hubs', () => {
       processed: ids.length,
     });
     const userId = async (username: string) =>
-      (await api.db.kysely.selectFrom('users').select('id').where('username', '=', username).executeTakeFirstOrThrow()).id;
+      (await api.db.kysely.selectFrom('users').select('id').where('username', '=', username).executeTakeFirstOrThrow())
+        .id;
     const operator = (await fieldUserOf(api.db, await userId('op1')))!;
     const executive = (await fieldUserOf(api.db, await userId('exec1')))!;
-    const mac = (n: number) => `0A:22:33:44:${String(Math.floor(n / 100)).padStart(2, '0')}:${String(n % 100).padStart(2, '0')}`;
+    const mac = (n: number) =>
+      `0A:22:33:44:${String(Math.floor(n / 100)).padStart(2, '0')}:${String(n % 100).padStart(2, '0')}`;
     await Promise.all(
       ids.map((tracking_id, n) =>
-        submitDevice(api.db, operator, { tracking_id, mac_address: mac(n), model: 'Galaxy S23', hardware_id: `HW-${n}` }),
+        submitDevice(api.db, operator, {
+          tracking_id,
+          mac_address: mac(n),
+          model: 'Galaxy S23',
+          hardware_id: `HW-${n}`,
+        }),
       ),
     );
     await Promise.all(
@@ -596,8 +687,14 @@ describe('writes keep the order, the counts and the hubs', () => {
   });
 
   test('an upload of a new hub adds it to the hub choices', async () => {
-    expect((await api.superAdmin.post('user/create_group/', { name: 'HUB9', code: 'HUB9', organization: 'hub' })).status).toBe(201);
-    const answers = await uploadCsv(api.as.admin!, 'new-hub.csv', `${HEADER}\nNEW-HUB-1,hub9,mobile,Samsung,Galaxy S23,false,,,\n`);
+    expect(
+      (await api.superAdmin.post('user/create_group/', { name: 'HUB9', code: 'HUB9', organization: 'hub' })).status,
+    ).toBe(201);
+    const answers = await uploadCsv(
+      api.as.admin!,
+      'new-hub.csv',
+      `${HEADER}\nNEW-HUB-1,hub9,mobile,Samsung,Galaxy S23,false,,,\n`,
+    );
     expect(answers.at(-1)!.body).toMatchObject({ processed: 1 });
     await expectAllConsistent();
     expect((await api.as.executive!.get('api/devices/hubs/')).body.hubs).toContain('HUB9');
@@ -665,7 +762,12 @@ describe('search routes (in-process, with small thresholds)', () => {
     ];
     for (const tuning of tunings) {
       for (const [needle, more] of searches) {
-        const query: Query = { q: needle, hub: more.hubKey ?? '', status: more.status ?? '', result: more.result ?? '' };
+        const query: Query = {
+          q: needle,
+          hub: more.hubKey ?? '',
+          status: more.status ?? '',
+          result: more.result ?? '',
+        };
         for (const limit of [3, 25]) {
           expect({ tuning, needle, limit, ids: await pages(filter(needle, more), limit, tuning) }).toEqual({
             tuning,
@@ -682,48 +784,61 @@ describe('search routes (in-process, with small thresholds)', () => {
 
 describe('the search table of SQLite', () => {
   const onSqlite = ENGINE === 'sqlite' ? test : test.skip;
-  const HEADER = 'tracking_id,hub_code,device_type,device_brand,device_model_name,is_blindpick,blind_brand,blind_model,created_date';
+  const HEADER =
+    'tracking_id,hub_code,device_type,device_brand,device_model_name,is_blindpick,blind_brand,blind_model,created_date';
   const mark = async () =>
-    Number((await sql<{ n: number }>`select indexed_through as n from device_search_state`.execute(api.db.kysely)).rows[0]!.n);
-  const lastId = async () => Number((await sql<{ n: number }>`select max(id) as n from device_records`.execute(api.db.kysely)).rows[0]!.n);
-
-  onSqlite('records stored after the last indexing are found before they are indexed, and indexing catches up', async () => {
-    // Stored by the upload's own code, without the indexing that follows an upload.
-    const store = recordStore(api.db, { uploadId: 'tail-upload', resumed: false });
-    const stored = await store(
-      ['TAIL-ONE', 'tail-two'].map((tracking_id) => ({
-        tracking_id,
-        hub_code: 'HUB1',
-        created_date: '2025-06-10T00:00:00.000Z',
-        device_type: 'mobile',
-        is_blindpick: 0,
-        device_brand: 'Samsung',
-        device_model_name: 'Galaxy S23',
-        blind_brand: null,
-        blind_model: null,
-      })),
-      [1, 2],
+    Number(
+      (await sql<{ n: number }>`select indexed_through as n from device_search_state`.execute(api.db.kysely)).rows[0]!
+        .n,
     );
-    expect(stored).toEqual([true, true]);
-    expect(await mark()).toBeLessThan(await lastId());
-    records = await everyRecord();
-    for (const q of ['tail-', 'AIL-T', 'ta']) {
-      expect((await allPages({ q }, 10)).records.map((r) => r.tracking_id.tracking_id)).toEqual(
-        expectedIds({ q }).map((id) => records.find((r) => r.id === id)!.tracking_id.tracking_id),
-      );
-      expect(await count({ q })).toBe(expectedIds({ q }).length);
-    }
+  const lastId = async () =>
+    Number((await sql<{ n: number }>`select max(id) as n from device_records`.execute(api.db.kysely)).rows[0]!.n);
 
-    await catchUpSearchIndex(api.db);
-    expect(await mark()).toBe(await lastId());
-    await sql`insert into device_search (device_search) values ('integrity-check')`.execute(api.db.kysely);
-    expect((await allPages({ q: 'tail-t' }, 10)).records.map((r) => r.tracking_id.tracking_id)).toEqual(['tail-two']);
-  });
+  onSqlite(
+    'records stored after the last indexing are found before they are indexed, and indexing catches up',
+    async () => {
+      // Stored by the upload's own code, without the indexing that follows an upload.
+      const store = recordStore(api.db, { uploadId: 'tail-upload', resumed: false });
+      const stored = await store(
+        ['TAIL-ONE', 'tail-two'].map((tracking_id) => ({
+          tracking_id,
+          hub_code: 'HUB1',
+          created_date: '2025-06-10T00:00:00.000Z',
+          device_type: 'mobile',
+          is_blindpick: 0,
+          device_brand: 'Samsung',
+          device_model_name: 'Galaxy S23',
+          blind_brand: null,
+          blind_model: null,
+        })),
+        [1, 2],
+      );
+      expect(stored).toEqual([true, true]);
+      expect(await mark()).toBeLessThan(await lastId());
+      records = await everyRecord();
+      for (const q of ['tail-', 'AIL-T', 'ta']) {
+        expect((await allPages({ q }, 10)).records.map((r) => r.tracking_id.tracking_id)).toEqual(
+          expectedIds({ q }).map((id) => records.find((r) => r.id === id)!.tracking_id.tracking_id),
+        );
+        expect(await count({ q })).toBe(expectedIds({ q }).length);
+      }
+
+      await catchUpSearchIndex(api.db);
+      expect(await mark()).toBe(await lastId());
+      await sql`insert into device_search (device_search) values ('integrity-check')`.execute(api.db.kysely);
+      expect((await allPages({ q: 'tail-t' }, 10)).records.map((r) => r.tracking_id.tracking_id)).toEqual(['tail-two']);
+    },
+  );
 
   onSqlite('an upload is indexed after it is stored', async () => {
-    const answers = await uploadCsv(api.as.admin!, 'indexed.csv', `${HEADER}\nINDEXED-1,HUB1,mobile,Samsung,Galaxy S23,false,,,\n`);
+    const answers = await uploadCsv(
+      api.as.admin!,
+      'indexed.csv',
+      `${HEADER}\nINDEXED-1,HUB1,mobile,Samsung,Galaxy S23,false,,,\n`,
+    );
     expect(answers.at(-1)!.body).toMatchObject({ processed: 1 });
-    for (let tries = 0; tries < 100 && (await mark()) < (await lastId()); tries++) await new Promise((resolve) => setTimeout(resolve, 20));
+    for (let tries = 0; tries < 100 && (await mark()) < (await lastId()); tries++)
+      await new Promise((resolve) => setTimeout(resolve, 20));
     expect(await mark()).toBe(await lastId());
   });
 });
@@ -733,7 +848,10 @@ describe('migration 006', () => {
     const older = await freshDatabase();
     const db = openDatabase(older.options);
     try {
-      const migrator = new Migrator({ db: db.kysely, provider: { getMigrations: async () => migrationsFor(db.engine) } });
+      const migrator = new Migrator({
+        db: db.kysely,
+        provider: { getMigrations: async () => migrationsFor(db.engine) },
+      });
       expect((await migrator.migrateTo('005_login_throttle')).error).toBeUndefined();
       const flags = { is_blindpick: 0, is_submit: 0, is_verified: 0, is_verified_rc: 0, is_verified_rc_by: 0 };
       const raw = EDGE_RECORDS.map((r) => ({
@@ -758,7 +876,9 @@ describe('migration 006', () => {
       for (const row of stored) {
         // Compared as text: PostgreSQL answers bigint columns as text.
         const asText = (columns: object) =>
-          Object.fromEntries(Object.entries(columns).map(([column, value]) => [column, value === null ? null : String(value)]));
+          Object.fromEntries(
+            Object.entries(columns).map(([column, value]) => [column, value === null ? null : String(value)]),
+          );
         const derived = derivedColumns(row);
         expect(asText(derived)).toEqual(
           asText(Object.fromEntries(Object.keys(derived).map((column) => [column, row[column as keyof typeof row]]))),
@@ -766,11 +886,17 @@ describe('migration 006', () => {
       }
       const everyFilter: DeviceFilter = { needle: '', hubKey: null, status: null, result: null };
       expect(await deviceCount(db, everyFilter)).toBe(raw.length);
-      expect(await deviceCount(db, { ...everyFilter, hubKey: 'hub1' })).toBe(stored.filter((r) => r.hub_key === 'hub1').length);
+      expect(await deviceCount(db, { ...everyFilter, hubKey: 'hub1' })).toBe(
+        stored.filter((r) => r.hub_key === 'hub1').length,
+      );
       expect(await deviceCount(db, { ...everyFilter, status: 'submitted' })).toBe(
         stored.filter((r) => r.status_key === 'submitted').length,
       );
-      const hubs = await db.kysely.selectFrom('device_hubs').select(['hub_key', 'hub_code']).orderBy('hub_key').execute();
+      const hubs = await db.kysely
+        .selectFrom('device_hubs')
+        .select(['hub_key', 'hub_code'])
+        .orderBy('hub_key')
+        .execute();
       expect(hubs).toEqual([
         { hub_key: 'all', hub_code: 'all' },
         { hub_key: 'hub01', hub_code: 'HUB01' },
@@ -778,7 +904,9 @@ describe('migration 006', () => {
         { hub_key: 'hub3', hub_code: 'hub3' },
       ]);
       const search = await devicePage(db, { ...everyFilter, needle: 'mixed_case' }, null, 10);
-      expect(search.records.map((json) => (JSON.parse(json) as DeviceRecord).tracking_id.tracking_id)).toEqual(['Mixed_Case-Zz9']);
+      expect(search.records.map((json) => (JSON.parse(json) as DeviceRecord).tracking_id.tracking_id)).toEqual([
+        'Mixed_Case-Zz9',
+      ]);
     } finally {
       await db.kysely.destroy();
       await older.drop();

@@ -1,15 +1,15 @@
 // Stopping on SIGTERM with event streams open (docs/operations.md#stopping): the API alone
-// (src/main.ts) in a process of its own ends each stream with the retry hint and exits, instead
+// (src/start-api.ts) in a process of its own ends each stream with the retry hint and exits, instead
 // of waiting for streams that never end by themselves.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { ADMIN_PASSWORD, ADMIN_USERNAME, build, signIn } from './support/build';
-import { EventStreamReader } from './support/eventStream';
+import { EventStreamReader } from './support/event-stream';
 
 const api = build({ start: false });
 
 test('on SIGTERM the server ends its event streams with the retry hint and the process exits 0', async () => {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/start-api.ts'], {
     cwd: path.join(__dirname, '..'),
     env: {
       ...process.env,
@@ -34,7 +34,9 @@ test('on SIGTERM the server ends its event streams with the retry hint and the p
       });
       void exited.then((code) => reject(new Error(`The server exited (${code}) before listening:\n${output}`)));
     });
-    const streams = await Promise.all([1, 2].map(async () => EventStreamReader.open(url, await signIn(url, ADMIN_USERNAME))));
+    const streams = await Promise.all(
+      [1, 2].map(async () => EventStreamReader.open(url, await signIn(url, ADMIN_USERNAME))),
+    );
     await Promise.all(streams.map((stream) => stream.waitFor((m) => m.comments.includes('connected'))));
 
     child.kill('SIGTERM');

@@ -27,7 +27,11 @@ class FakeResponse extends EventEmitter {
   }
 }
 
-const event = (id: number, type: StoredEvent['type'] = 'groups', userRole: StoredEvent['userRole'] = null): StoredEvent => ({
+const event = (
+  id: number,
+  type: StoredEvent['type'] = 'groups',
+  userRole: StoredEvent['userRole'] = null,
+): StoredEvent => ({
   id,
   type,
   data: `{"n":${id}}`,

@@ -6,7 +6,7 @@ import { sql } from 'kysely';
 import { pruneEvents, REPLAY_WINDOW_MS, MAX_KEPT_EVENTS } from '../src/events/store';
 import { groupEvent, writeEvents } from '../src/events/write';
 import { ENGINE, PASSWORD, build, uploadCsv, type Client } from './support/build';
-import { EventStreamReader } from './support/eventStream';
+import { EventStreamReader } from './support/event-stream';
 
 const api = build({
   groups: [
@@ -53,7 +53,8 @@ async function idsAfter(id: number): Promise<number[]> {
 const newestId = async () =>
   Number((await sql<{ n: string | null }>`select max(id) as n from events`.execute(api.db.kysely)).rows[0]!.n ?? 0);
 
-const HEADER = 'tracking_id,hub_code,device_type,device_brand,device_model_name,is_blindpick,blind_brand,blind_model,created_date';
+const HEADER =
+  'tracking_id,hub_code,device_type,device_brand,device_model_name,is_blindpick,blind_brand,blind_model,created_date';
 
 /** Uploads records of `hubs` (one each) through api/upload/; their tracking IDs. */
 async function ship(...hubs: string[]): Promise<string[]> {
@@ -128,9 +129,9 @@ test('ids grow in commit order: a write waits for an open one to commit before i
   if (ENGINE === 'postgres') {
     // The second waits for the events lock the first holds until its commit.
     for (;;) {
-      const { rows } = await sql<{ n: string }>`select count(*) as n from pg_locks where locktype = 'advisory' and not granted`.execute(
-        api.db.kysely,
-      );
+      const { rows } = await sql<{
+        n: string;
+      }>`select count(*) as n from pg_locks where locktype = 'advisory' and not granted`.execute(api.db.kysely);
       if (Number(rows[0]!.n) > 0) break;
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
@@ -161,7 +162,10 @@ describe('field scans', () => {
   async function call(path: string, body: unknown, who: string) {
     const response = await fetch(`${api.url}/veritas/app/${path}`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', ...(tokens[who] ? { authorization: `Bearer ${tokens[who]}` } : {}) },
+      headers: {
+        'content-type': 'application/json',
+        ...(tokens[who] ? { authorization: `Bearer ${tokens[who]}` } : {}),
+      },
       body: JSON.stringify(body),
     });
     return { status: response.status, body: (await response.json()) as any };
@@ -306,7 +310,12 @@ describe('the replay window', () => {
 });
 
 test('users events reach only the viewers who may see that user: admins all, others the roles they may assign', async () => {
-  const viewers = { admin: api.as.admin!, incharge: api.as.incharge!, centralOps: api.as.centralOps!, executive: api.as.executive! };
+  const viewers = {
+    admin: api.as.admin!,
+    incharge: api.as.incharge!,
+    centralOps: api.as.centralOps!,
+    executive: api.as.executive!,
+  };
   const streams = Object.fromEntries(
     await Promise.all(Object.entries(viewers).map(async ([name, client]) => [name, await open(client)] as const)),
   );
@@ -326,8 +335,13 @@ test('users events reach only the viewers who may see that user: admins all, oth
     ).toBe(201);
   await create('new_operator', 'operators');
   await create('new_incharge', 'incharge');
-  const operatorId = (await api.db.kysely.selectFrom('users').select('id').where('username', '=', 'new_operator').executeTakeFirstOrThrow())
-    .id;
+  const operatorId = (
+    await api.db.kysely
+      .selectFrom('users')
+      .select('id')
+      .where('username', '=', 'new_operator')
+      .executeTakeFirstOrThrow()
+  ).id;
   expect((await api.superAdmin.post('user/deactivate_user/', { user_id: operatorId })).status).toBe(200);
   expect((await api.superAdmin.post('user/activate_user/', { user_id: operatorId })).status).toBe(200);
   // Activating an active user changes nothing: no event.
@@ -347,7 +361,9 @@ test('users events reach only the viewers who may see that user: admins all, oth
 test('a groups event carries the group as created', async () => {
   const stream = await open(api.as.executive!);
   await stream.waitFor((m) => m.comments.includes('connected'));
-  expect((await api.superAdmin.post('user/create_group/', { code: 'RC9', organization: 'RC', name: 'Return Nine' })).status).toBe(201);
+  expect(
+    (await api.superAdmin.post('user/create_group/', { code: 'RC9', organization: 'RC', name: 'Return Nine' })).status,
+  ).toBe(201);
   expect((await stream.waitForEvent('groups', (data) => data.code === 'RC9')).data).toEqual({
     action: 'created',
     name: 'Return Nine',

@@ -1,13 +1,20 @@
-// The field work shared by the demo data and the simulator (src/field/): devices as scanned,
+// The field work shared by the demo data and the simulator (seed/field/): devices as scanned,
 // shipments, and the order of the field staff's steps. The engine itself is tested in app.test.ts.
 import { readOuiRegistry } from '../src/db/oui-registry';
-import { CATALOGUE } from '../src/field/catalogue';
-import { DeviceMaker } from '../src/field/devices';
-import { FIELD_RATES, FieldWork, type CallResult, type Clock, type FieldCalls, type ShipmentItem } from '../src/field/fieldWork';
+import { CATALOGUE } from '../seed/field/catalogue';
+import { DeviceMaker } from '../seed/field/devices';
+import {
+  FIELD_RATES,
+  FieldWork,
+  type CallResult,
+  type Clock,
+  type FieldCalls,
+  type ShipmentItem,
+} from '../seed/field/field-work';
 import { seededRandom } from '@veritas/shared/testing/records';
-import { makeShipment, shipmentCsv } from '../src/field/shipment';
-import { CsvRecordReader } from '../src/upload/csvRecords';
-import { checkRow, readHeader } from '../src/upload/shipmentRows';
+import { makeShipment, shipmentCsv } from '../seed/field/shipment';
+import { CsvRecordReader } from '../src/upload/csv-records';
+import { checkRow, readHeader } from '../src/upload/shipment-rows';
 
 const registry = readOuiRegistry();
 const prefixes = new Map(registry.prefixes);
@@ -42,7 +49,8 @@ describe('DeviceMaker', () => {
 
   test('an unknown manufacturer: a MAC of no registry organization', () => {
     const devices = maker();
-    for (let i = 0; i < 50; i++) expect(organizationOf(devices.scan(samsungPhone, 'unknown-manufacturer').mac_address)).toBeNull();
+    for (let i = 0; i < 50; i++)
+      expect(organizationOf(devices.scan(samsungPhone, 'unknown-manufacturer').mac_address)).toBeNull();
   });
 
   test('a foreign manufacturer: a registry organization other than the expected one', () => {
@@ -96,7 +104,11 @@ describe('shipments', () => {
       expect(c.record.tracking_id).toBe(item.tracking_id);
       expect(c.record.created_date).toBe(item.created.toISOString());
       if (item.blindPick)
-        expect([c.record.blind_brand, c.record.blind_model, c.record.device_brand]).toEqual([item.device.brand, item.device.model, null]);
+        expect([c.record.blind_brand, c.record.blind_model, c.record.device_brand]).toEqual([
+          item.device.brand,
+          item.device.model,
+          null,
+        ]);
       else
         expect([c.record.device_brand, c.record.device_model_name, c.record.is_blindpick]).toEqual([
           item.device.brand,
@@ -191,7 +203,8 @@ describe('FieldWork: the order of the steps', () => {
 
   test('a step the clock has not reached yet does not happen', async () => {
     const { calls, log } = recorder();
-    const untilHub: Clock = (_item, step, previous) => (step === 'verify_rc' ? null : new Date(previous.getTime() + 1000));
+    const untilHub: Clock = (_item, step, previous) =>
+      step === 'verify_rc' ? null : new Date(previous.getTime() + 1000);
     await run(calls, untilHub, likely);
     expect(log.some((l) => l.startsWith('verify_hub'))).toBe(true);
     expect(log.some((l) => l.startsWith('verify_rc'))).toBe(false);

@@ -1,15 +1,16 @@
 // health/live/ and health/ready/ (docs/operations.md): liveness, readiness as the database
 // reachable with every migration applied, and a closing server (SIGTERM) that finishes what it
 // has started while it answers 503 to anything new.
+import { demoSeed } from '../seed';
 import http from 'node:http';
 import Fastify from 'fastify';
 import { sql } from 'kysely';
 import { api as veritasApi } from '../src/app';
 import { API_PREFIX } from '../src/auth/cookies';
-import { openDatabase } from '../src/index';
+import { openDatabase } from '../src/server';
 import { ENGINE, build } from './support/build';
 
-const api = build({ server: { demo: true } });
+const api = build({ server: { seed: demoSeed } });
 
 test('health/live/ answers 200 to anyone, without a session', async () => {
   const answer = await api.client().get('health/live/');
@@ -24,15 +25,18 @@ test('health/ready/ answers 200 when the database answers and holds every migrat
 });
 
 test('health/ready/ answers 503 naming a migration the database has not applied', async () => {
-  const [{ name }] = (await sql<{ name: string }>`select name from kysely_migration order by name desc limit 1`.execute(api.db.kysely))
-    .rows as [{ name: string }];
+  const [{ name }] = (
+    await sql<{ name: string }>`select name from kysely_migration order by name desc limit 1`.execute(api.db.kysely)
+  ).rows as [{ name: string }];
   await sql`delete from kysely_migration where name = ${name}`.execute(api.db.kysely);
   try {
     const answer = await api.client().get('health/ready/');
     expect(answer.status).toBe(503);
     expect(answer.body).toEqual({ detail: `Database migrations not applied: ${name}.` });
   } finally {
-    await sql`insert into kysely_migration (name, timestamp) values (${name}, ${new Date().toISOString()})`.execute(api.db.kysely);
+    await sql`insert into kysely_migration (name, timestamp) values (${name}, ${new Date().toISOString()})`.execute(
+      api.db.kysely,
+    );
   }
   expect((await api.client().get('health/ready/')).status).toBe(200);
 });
@@ -40,7 +44,9 @@ test('health/ready/ answers 503 naming a migration the database has not applied'
 test('health/ready/ answers 503 when the database cannot be reached, and liveness still 200', async () => {
   // A server whose database is gone: PostgreSQL at a port nothing listens on, or a closed SQLite file.
   const db =
-    ENGINE === 'postgres' ? openDatabase({ dataDir: '', databaseUrl: 'postgres://nobody@127.0.0.1:9/none' }) : openDatabase(api.database);
+    ENGINE === 'postgres'
+      ? openDatabase({ dataDir: '', databaseUrl: 'postgres://nobody@127.0.0.1:9/none' })
+      : openDatabase(api.database);
   if (ENGINE !== 'postgres') db.sqlite!.close();
   const app = Fastify({ logger: false });
   await app.register(veritasApi, { prefix: API_PREFIX, db });
@@ -87,7 +93,9 @@ test('a closing server finishes the answer it is streaming, ending its connectio
   const getOn = (path: string) =>
     new Promise<number>((resolve, reject) =>
       http
-        .get(`${server.url}/veritas/${path}`, { agent }, (response) => response.resume().on('end', () => resolve(response.statusCode!)))
+        .get(`${server.url}/veritas/${path}`, { agent }, (response) =>
+          response.resume().on('end', () => resolve(response.statusCode!)),
+        )
         .on('error', reject),
     );
   expect(await getOn('health/ready/')).toBe(200);

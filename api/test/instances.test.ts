@@ -2,7 +2,7 @@
 // upload carries from one instance to the next lives in the database, not in a process — the
 // session and its refresh rotation, an upload's chunks, sign-in throttling.
 import crypto from 'node:crypto';
-import { PAIR_MAX_FAILURES } from '../src/auth/loginThrottle';
+import { PAIR_MAX_FAILURES } from '../src/auth/login-throttle';
 import { ADMIN_USERNAME, Client, PASSWORD, build, uploadCsv, type TestServer } from './support/build';
 
 const api = build({
@@ -50,7 +50,8 @@ test("an upload's chunks sent to alternating instances are assembled by the one 
   const admin = await api.signIn('admin1');
   const rows = Array.from(
     { length: 3000 },
-    (_, i) => `ALT-${i}-${crypto.randomBytes(2).toString('hex')},HUB1,mobile,Samsung,Galaxy S21,false,,,2025-03-01T10:00:00Z`,
+    (_, i) =>
+      `ALT-${i}-${crypto.randomBytes(2).toString('hex')},HUB1,mobile,Samsung,Galaxy S21,false,,,2025-03-01T10:00:00Z`,
   );
   const content = `tracking_id,hub_code,device_type,device_brand,device_model_name,is_blindpick,blind_brand,blind_model,created_date\n${rows.join('\n')}\n`;
   // Chunk i goes to the first instance when i is even, to the second when odd.
@@ -58,7 +59,8 @@ test("an upload's chunks sent to alternating instances are assembled by the one 
   const toSecond = through(second, admin);
   let sent = 0;
   const postMultipart = alternating.postMultipart.bind(alternating);
-  alternating.postMultipart = (...args) => (sent++ % 2 === 0 ? postMultipart(...args) : toSecond.postMultipart(...args));
+  alternating.postMultipart = (...args) =>
+    sent++ % 2 === 0 ? postMultipart(...args) : toSecond.postMultipart(...args);
   const answers = await uploadCsv(alternating, 'alternating.csv', content, 16 * 1024);
   expect(answers.length).toBeGreaterThan(4);
   expect(sent).toBe(answers.length);

@@ -1,6 +1,6 @@
 // Start-up: versioned migrations, admin bootstrap and configuration from the environment.
 import { Migrator, sql } from 'kysely';
-import { migrateToLatest, openDatabase } from '../src/index';
+import { migrateToLatest, openDatabase } from '../src/server';
 import { migrationsFor } from '../src/db/migrations';
 import { ADMIN_PASSWORD, ADMIN_USERNAME, Client, build, freshDatabase } from './support/build';
 
@@ -12,14 +12,20 @@ describe('migrations', () => {
     const first = await api.start();
     const admin = new Client(first.url);
     expect((await admin.login(ADMIN_USERNAME, ADMIN_PASSWORD)).status).toBe(200);
-    expect((await admin.post('user/create_group/', { name: 'KEEP1', code: 'KEEP1', organization: 'hub' })).status).toBe(201);
+    expect((await admin.post('user/create_group/', { name: 'KEEP1', code: 'KEEP1', organization: 'hub' })).status).toBe(
+      201,
+    );
     await first.close();
 
     const second = await api.start();
     try {
       const again = new Client(second.url);
       expect((await again.login(ADMIN_USERNAME, ADMIN_PASSWORD)).status).toBe(200);
-      expect((await again.get('user/get_groups/')).body).toContainEqual({ name: 'KEEP1', code: 'KEEP1', organization: 'hub' });
+      expect((await again.get('user/get_groups/')).body).toContainEqual({
+        name: 'KEEP1',
+        code: 'KEEP1',
+        organization: 'hub',
+      });
     } finally {
       await second.close();
     }
@@ -35,9 +41,14 @@ describe('005_login_throttle', () => {
     const older = await freshDatabase();
     const db = openDatabase(older.options);
     try {
-      const migrator = new Migrator({ db: db.kysely, provider: { getMigrations: async () => migrationsFor(db.engine) } });
+      const migrator = new Migrator({
+        db: db.kysely,
+        provider: { getMigrations: async () => migrationsFor(db.engine) },
+      });
       expect((await migrator.migrateTo('004_field_scans')).error).toBeUndefined();
-      await sql`insert into login_failures (username, failed_at) values ('someone', ${new Date().toISOString()})`.execute(db.kysely);
+      await sql`insert into login_failures (username, failed_at) values ('someone', ${new Date().toISOString()})`.execute(
+        db.kysely,
+      );
       await migrateToLatest(db);
       expect(await db.kysely.selectFrom('login_failures').selectAll().execute()).toEqual([]);
       await db.kysely
@@ -60,7 +71,10 @@ describe('admin bootstrap', () => {
     try {
       expect((await new Client(server.url).login(ADMIN_USERNAME, 'a-different-password')).status).toBe(401);
       const client = new Client(server.url);
-      expect((await client.login(ADMIN_USERNAME, ADMIN_PASSWORD)).body).toEqual({ is_webview: true, role: 'super_admin' });
+      expect((await client.login(ADMIN_USERNAME, ADMIN_PASSWORD)).body).toEqual({
+        is_webview: true,
+        role: 'super_admin',
+      });
     } finally {
       await server.close();
     }
@@ -73,7 +87,10 @@ describe('admin bootstrap', () => {
       const password = /password: (\S+)/.exec(banner)?.[1];
       expect(banner).toMatch(/username: generated_admin/);
       expect(password).toBeDefined();
-      expect((await new Client(server.url).login('generated_admin', password)).body).toEqual({ is_webview: true, role: 'super_admin' });
+      expect((await new Client(server.url).login('generated_admin', password)).body).toEqual({
+        is_webview: true,
+        role: 'super_admin',
+      });
     } finally {
       await server.close();
     }
@@ -92,7 +109,10 @@ describe('configuration from the environment', () => {
     const server = await api.start({ adminUsername: undefined, adminPassword: undefined });
     try {
       const client = new Client(server.url);
-      expect((await client.login('env_admin', 'Env-Admin-Pass-9')).body).toEqual({ is_webview: true, role: 'super_admin' });
+      expect((await client.login('env_admin', 'Env-Admin-Pass-9')).body).toEqual({
+        is_webview: true,
+        role: 'super_admin',
+      });
     } finally {
       await server.close();
     }

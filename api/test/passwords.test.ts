@@ -1,7 +1,7 @@
 // Passwords: how they are stored, the password rule on create, change and reset, and the two
 // calls that change them (user/change_password/, user/reset_password/) with their rights and the
 // sessions they end.
-import { PAIR_MAX_FAILURES } from '../src/auth/loginThrottle';
+import { PAIR_MAX_FAILURES } from '../src/auth/login-throttle';
 import { hashPassword, verifyPassword } from '../src/auth/passwords';
 import { ADMIN_USERNAME, PASSWORD, build } from './support/build';
 
@@ -56,7 +56,13 @@ const api = build({
     { username: 't_admin', role: 'admin' },
     { username: 't_super_admin', role: 'super_admin' },
   ],
-  signIn: { super_admin: ADMIN_USERNAME, admin: 'a_admin', central_ops: 'a_central_ops', incharge: 'a_incharge', executive: 'a_executive' },
+  signIn: {
+    super_admin: ADMIN_USERNAME,
+    admin: 'a_admin',
+    central_ops: 'a_central_ops',
+    incharge: 'a_incharge',
+    executive: 'a_executive',
+  },
 });
 const { as: actors } = api;
 
@@ -91,25 +97,31 @@ async function appTokenWorks(token: string): Promise<boolean> {
 const loginStatus = async (username: string, password: string) => (await api.client().login(username, password)).status;
 
 describe('the password rule on user/create/', () => {
-  test.each(RULE_CASES('new_user'))('a password %s is refused: 400 {detail, field: "password"}', async (_name, password, message) => {
-    const answer = await api.superAdmin.post('user/create/', {
-      username: 'new_user',
-      email: 'new_user@example.com',
-      password,
-      role: 'central_ops',
-      group: '',
-      organization: '',
-    });
-    expect(answer.status).toBe(400);
-    expect(answer.body).toMatchObject({ field: 'password', detail: message });
-  });
+  test.each(RULE_CASES('new_user'))(
+    'a password %s is refused: 400 {detail, field: "password"}',
+    async (_name, password, message) => {
+      const answer = await api.superAdmin.post('user/create/', {
+        username: 'new_user',
+        email: 'new_user@example.com',
+        password,
+        role: 'central_ops',
+        group: '',
+        organization: '',
+      });
+      expect(answer.status).toBe(400);
+      expect(answer.body).toMatchObject({ field: 'password', detail: message });
+    },
+  );
 });
 
 describe('user/change_password/', () => {
   test('answers 401 without a session', async () => {
     const client = api.client();
     await client.get('user/is_LoggedIn/');
-    const answer = await client.post('user/change_password/', { current_password: PASSWORD, new_password: 'Fresh-Pass-42' });
+    const answer = await client.post('user/change_password/', {
+      current_password: PASSWORD,
+      new_password: 'Fresh-Pass-42',
+    });
     expect(answer.status).toBe(401);
   });
 
@@ -117,7 +129,11 @@ describe('user/change_password/', () => {
     const client = await api.signIn('pw_changer');
     const noCurrent = await client.post('user/change_password/', { new_password: 'Fresh-Pass-42' });
     expect(noCurrent.status).toBe(400);
-    expect(noCurrent.body).toMatchObject({ field: 'current_password', error: expect.any(String), detail: expect.any(String) });
+    expect(noCurrent.body).toMatchObject({
+      field: 'current_password',
+      error: expect.any(String),
+      detail: expect.any(String),
+    });
     const noNew = await client.post('user/change_password/', { current_password: PASSWORD });
     expect(noNew.status).toBe(400);
     expect(noNew.body).toMatchObject({ field: 'new_password', error: expect.any(String), detail: expect.any(String) });
@@ -136,7 +152,10 @@ describe('user/change_password/', () => {
 
   test('a wrong current password answers 400 naming current_password and changes nothing', async () => {
     const client = await api.signIn('pw_changer');
-    const answer = await client.post('user/change_password/', { current_password: 'Not-The-Password-1', new_password: 'Fresh-Pass-42' });
+    const answer = await client.post('user/change_password/', {
+      current_password: 'Not-The-Password-1',
+      new_password: 'Fresh-Pass-42',
+    });
     expect(answer.status).toBe(400);
     expect(answer.body).toMatchObject({ field: 'current_password', error: 'The current password is not correct.' });
     expect(await loginStatus('pw_changer', PASSWORD)).toBe(200);
@@ -151,9 +170,15 @@ describe('user/change_password/', () => {
       });
       expect(answer.status).toBe(400);
     }
-    const locked = await client.post('user/change_password/', { current_password: PASSWORD, new_password: 'Fresh-Pass-42' });
+    const locked = await client.post('user/change_password/', {
+      current_password: PASSWORD,
+      new_password: 'Fresh-Pass-42',
+    });
     expect(locked.status).toBe(429);
-    expect(locked.body).toMatchObject({ error: expect.stringMatching(/Too many/), detail: expect.stringMatching(/Too many/) });
+    expect(locked.body).toMatchObject({
+      error: expect.stringMatching(/Too many/),
+      detail: expect.stringMatching(/Too many/),
+    });
     expect(await loginStatus('guesser', PASSWORD)).toBe(429);
   });
 
@@ -163,7 +188,10 @@ describe('user/change_password/', () => {
     const token = await appToken('pw_changer');
     expect(await appTokenWorks(token)).toBe(true);
 
-    const answer = await current.post('user/change_password/', { current_password: PASSWORD, new_password: 'Fresh-Pass-42' });
+    const answer = await current.post('user/change_password/', {
+      current_password: PASSWORD,
+      new_password: 'Fresh-Pass-42',
+    });
     expect(answer.status).toBe(200);
     expect(answer.body).toEqual({ message: expect.stringMatching(/password has been changed/) });
 
@@ -188,7 +216,9 @@ describe('user/reset_password/', () => {
       const answer = await actors[actor]!.post('user/reset_password/', body);
       if (allowed) {
         expect(answer.status).toBe(200);
-        expect(answer.body).toEqual({ message: `Password of user t_${target} reset successfully. Their sessions have been signed out.` });
+        expect(answer.body).toEqual({
+          message: `Password of user t_${target} reset successfully. Their sessions have been signed out.`,
+        });
         expect(await loginStatus(`t_${target}`, body.new_password)).toBe(200);
       } else {
         expect(answer.status).toBe(403);
@@ -202,23 +232,37 @@ describe('user/reset_password/', () => {
     },
   );
 
-  test.each(['super_admin', 'admin', 'central_ops', 'incharge'])('%s can never reset their own password this way (403)', async (role) => {
-    const me = role === 'super_admin' ? ADMIN_USERNAME : `a_${role}`;
-    const answer = await actors[role]!.post('user/reset_password/', { user_id: id(me), new_password: 'Fresh-Pass-42' });
-    expect(answer.status).toBe(403);
-    expect(answer.body.error).toBe('You cannot reset the password of your own account.');
-  });
+  test.each(['super_admin', 'admin', 'central_ops', 'incharge'])(
+    '%s can never reset their own password this way (403)',
+    async (role) => {
+      const me = role === 'super_admin' ? ADMIN_USERNAME : `a_${role}`;
+      const answer = await actors[role]!.post('user/reset_password/', {
+        user_id: id(me),
+        new_password: 'Fresh-Pass-42',
+      });
+      expect(answer.status).toBe(403);
+      expect(answer.body.error).toBe('You cannot reset the password of your own account.');
+    },
+  );
 
   test('an unknown user answers 404 {error}, an invalid user_id 400 {error, field}, no session 401', async () => {
-    const unknown = await api.superAdmin.post('user/reset_password/', { user_id: 999999, new_password: 'Fresh-Pass-42' });
+    const unknown = await api.superAdmin.post('user/reset_password/', {
+      user_id: 999999,
+      new_password: 'Fresh-Pass-42',
+    });
     expect(unknown.status).toBe(404);
     expect(unknown.body).toMatchObject({ error: 'User not found.', detail: 'User not found.' });
-    const invalid = await api.superAdmin.post('user/reset_password/', { user_id: 'abc', new_password: 'Fresh-Pass-42' });
+    const invalid = await api.superAdmin.post('user/reset_password/', {
+      user_id: 'abc',
+      new_password: 'Fresh-Pass-42',
+    });
     expect(invalid.status).toBe(400);
     expect(invalid.body).toMatchObject({ field: 'user_id', error: expect.any(String) });
     const anonymous = api.client();
     await anonymous.get('user/is_LoggedIn/');
-    expect((await anonymous.post('user/reset_password/', { user_id: id('reset_me'), new_password: 'Fresh-Pass-42' })).status).toBe(401);
+    expect(
+      (await anonymous.post('user/reset_password/', { user_id: id('reset_me'), new_password: 'Fresh-Pass-42' })).status,
+    ).toBe(401);
   });
 
   test('a missing new password answers 400 naming new_password', async () => {
@@ -230,7 +274,10 @@ describe('user/reset_password/', () => {
   test.each(RULE_CASES('reset_me'))(
     "a new password %s is refused, the username being the target's: 400 {error, detail, field}",
     async (_name, password, message) => {
-      const answer = await actors.incharge!.post('user/reset_password/', { user_id: id('reset_me'), new_password: password });
+      const answer = await actors.incharge!.post('user/reset_password/', {
+        user_id: id('reset_me'),
+        new_password: password,
+      });
       expect(answer.status).toBe(400);
       expect(answer.body).toEqual({ field: 'new_password', error: message, detail: message });
       expect(await loginStatus('reset_me', PASSWORD)).toBe(200);
@@ -242,7 +289,10 @@ describe('user/reset_password/', () => {
     const console2 = await api.signIn('reset_me');
     const token = await appToken('reset_me');
 
-    const answer = await actors.incharge!.post('user/reset_password/', { user_id: id('reset_me'), new_password: 'Given-By-Incharge-9' });
+    const answer = await actors.incharge!.post('user/reset_password/', {
+      user_id: id('reset_me'),
+      new_password: 'Given-By-Incharge-9',
+    });
     expect(answer.status).toBe(200);
 
     for (const client of [console1, console2]) {
@@ -261,7 +311,12 @@ describe('user/reset_password/', () => {
       expect(await loginStatus('locked_out', `Guess-number-${attempt}`)).toBe(401);
     expect(await loginStatus('locked_out', PASSWORD)).toBe(429);
     expect(
-      (await api.superAdmin.post('user/reset_password/', { user_id: id('locked_out'), new_password: 'After-The-Lock-3' })).status,
+      (
+        await api.superAdmin.post('user/reset_password/', {
+          user_id: id('locked_out'),
+          new_password: 'After-The-Lock-3',
+        })
+      ).status,
     ).toBe(200);
     expect(await loginStatus('locked_out', 'After-The-Lock-3')).toBe(200);
   });

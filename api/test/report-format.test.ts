@@ -55,7 +55,15 @@ describe('report days', () => {
   test('a day is its local midnight; a day missing from the calendar is null', () => {
     expect(localMidnight('2025-03-09')).toEqual(new Date(2025, 2, 9));
     expect(localMidnight('2024-02-29')).toEqual(new Date(2024, 1, 29));
-    for (const day of ['2025-02-29', '2025-02-30', '2025-04-31', '2025-13-01', '2025-00-10', '2025-01-00', '2025-01-32'])
+    for (const day of [
+      '2025-02-29',
+      '2025-02-30',
+      '2025-04-31',
+      '2025-13-01',
+      '2025-00-10',
+      '2025-01-00',
+      '2025-01-32',
+    ])
       expect(localMidnight(day)).toBeNull();
   });
 

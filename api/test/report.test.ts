@@ -4,7 +4,7 @@ import http from 'node:http';
 import zlib from 'node:zlib';
 import type { Insertable } from 'kysely';
 import type { DeviceRecordsTable } from '../src/db/schema';
-import { derivedColumns } from '../src/writes/derivedColumns';
+import { derivedColumns } from '../src/writes/derived-columns';
 import { ADMIN_PASSWORD, ADMIN_USERNAME, build, type Client } from './support/build';
 
 const HEADER =
@@ -23,7 +23,13 @@ const api = build({
     { username: 'rc1', role: 'executive', group: 'RC1' },
     { username: 'admin1', role: 'admin' },
   ],
-  signIn: { super_admin: ADMIN_USERNAME, admin: 'admin1', central_ops: 'ops1', incharge: 'incharge1', executive: 'exec1' },
+  signIn: {
+    super_admin: ADMIN_USERNAME,
+    admin: 'admin1',
+    central_ops: 'ops1',
+    incharge: 'incharge1',
+    executive: 'exec1',
+  },
 });
 const { as } = api;
 
@@ -47,7 +53,11 @@ async function insertRecords(records: NewRecord[]): Promise<void> {
 }
 
 async function userId(username: string): Promise<number> {
-  const user = await api.db.kysely.selectFrom('users').select('id').where('username', '=', username).executeTakeFirstOrThrow();
+  const user = await api.db.kysely
+    .selectFrom('users')
+    .select('id')
+    .where('username', '=', username)
+    .executeTakeFirstOrThrow();
   return user.id;
 }
 
@@ -66,7 +76,11 @@ interface Download {
 async function download(client: Client, body: unknown): Promise<Download> {
   const response = await fetch(`${api.url}/veritas/api/generate_csv/`, {
     method: 'POST',
-    headers: { cookie: cookieHeader(client), 'x-xsrf-token': client.cookie('XSRF-TOKEN') ?? '', 'content-type': 'application/json' },
+    headers: {
+      cookie: cookieHeader(client),
+      'x-xsrf-token': client.cookie('XSRF-TOKEN') ?? '',
+      'content-type': 'application/json',
+    },
     body: JSON.stringify(body),
   });
   const text = Buffer.from(await response.arrayBuffer()).toString('utf8');
@@ -142,7 +156,9 @@ describe('generate_csv: the file', () => {
   });
 
   test('is compressed with gzip when the client accepts it', async () => {
-    await insertRecords(Array.from({ length: 50 }, (_, i) => ({ tracking_id: `GZ${i}`, created_date: localIso(2002, 2, 2, 10, 0, i) })));
+    await insertRecords(
+      Array.from({ length: 50 }, (_, i) => ({ tracking_id: `GZ${i}`, created_date: localIso(2002, 2, 2, 10, 0, i) })),
+    );
     const body = JSON.stringify({ start_date: '2002-02-02', end_date: '2002-02-02' });
     const client = as.executive!;
     const { headers, bytes } = await rawPost(`${api.url}/veritas/api/generate_csv/`, body, {
@@ -170,7 +186,11 @@ describe('generate_csv: range', () => {
   );
 
   test('the range is inclusive at both ends in server local time: local 00:00 of the start day and 23:59:59.999 of the end day are in, the milliseconds around them out', async () => {
-    expect(trackingIds(await reportRows(as.executive!, '2003-03-10', '2003-03-12'))).toEqual(['R-first', 'R-middle', 'R-last']);
+    expect(trackingIds(await reportRows(as.executive!, '2003-03-10', '2003-03-12'))).toEqual([
+      'R-first',
+      'R-middle',
+      'R-last',
+    ]);
   });
 
   test('a one-day range (start = end) holds that local day', async () => {
@@ -197,7 +217,13 @@ describe('generate_csv: range', () => {
       { tracking_id: 'O-b2', created_date: localIso(2005, 5, 5, 12) },
       { tracking_id: 'O-d', created_date: localIso(2005, 5, 6, 1) },
     ]);
-    expect(trackingIds(await reportRows(as.executive!, '2005-05-05', '2005-05-06'))).toEqual(['O-a', 'O-b1', 'O-b2', 'O-c', 'O-d']);
+    expect(trackingIds(await reportRows(as.executive!, '2005-05-05', '2005-05-06'))).toEqual([
+      'O-a',
+      'O-b1',
+      'O-b2',
+      'O-c',
+      'O-d',
+    ]);
   });
 
   test('a report over many pages (12,000 records, many sharing a created_date across page ends) arrives complete, in order, without duplicates', async () => {
@@ -228,7 +254,11 @@ describe('generate_csv: range', () => {
 describe('generate_csv: columns', () => {
   test('status of every state: Pending, Submitted for verification, verified at hub, Detatched; usernames of each step and ISO times as stored', async () => {
     const [wm, exec, rc] = [await userId('wm1'), await userId('exec1'), await userId('rc1')];
-    const times = { submit: '2007-07-07T08:00:00.000Z', verify: '2007-07-07T09:00:00.000Z', rc: '2007-07-08T10:00:00.000Z' };
+    const times = {
+      submit: '2007-07-07T08:00:00.000Z',
+      verify: '2007-07-07T09:00:00.000Z',
+      rc: '2007-07-08T10:00:00.000Z',
+    };
     const submitted = {
       is_submit: 1,
       submit_time: times.submit,
@@ -238,7 +268,13 @@ describe('generate_csv: columns', () => {
       device_result: 'passed',
     };
     const verified = { ...submitted, is_verified: 1, verify_time: times.verify, verified_by_id: exec };
-    const detached = { ...verified, is_verified_rc: 1, verified_by_rc_id: rc, verify_time_rc: times.rc, is_verified_rc_by: 1 };
+    const detached = {
+      ...verified,
+      is_verified_rc: 1,
+      verified_by_rc_id: rc,
+      verify_time_rc: times.rc,
+      is_verified_rc_by: 1,
+    };
     await insertRecords([
       {
         tracking_id: 'S-pending',
@@ -339,7 +375,13 @@ describe('generate_csv: columns', () => {
   test('a removed user leaves an empty name where the step is recorded', async () => {
     const submitTime = '2009-09-09T10:00:00.000Z';
     await insertRecords([
-      { tracking_id: 'U-unknown', created_date: localIso(2009, 9, 9), is_submit: 1, submit_time: submitTime, submitted_by_id: null },
+      {
+        tracking_id: 'U-unknown',
+        created_date: localIso(2009, 9, 9),
+        is_submit: 1,
+        submit_time: submitTime,
+        submitted_by_id: null,
+      },
     ]);
     const [row] = await reportRows(as.executive!, '2009-09-09', '2009-09-09');
     expect(row).toMatchObject({
@@ -388,7 +430,12 @@ describe('generate_csv: validation', () => {
     ['both dates missing', {}, 'start_date', 'Both start and end dates are required'],
     ['start date missing', { end_date: '2025-01-01' }, 'start_date', 'Both start and end dates are required'],
     ['end date missing', { start_date: '2025-01-01' }, 'end_date', 'Both start and end dates are required'],
-    ['start date empty', { start_date: ' ', end_date: '2025-01-01' }, 'start_date', 'Both start and end dates are required'],
+    [
+      'start date empty',
+      { start_date: ' ', end_date: '2025-01-01' },
+      'start_date',
+      'Both start and end dates are required',
+    ],
     [
       'start date in another format',
       { start_date: '01/02/2025', end_date: '2025-01-03' },
@@ -419,7 +466,12 @@ describe('generate_csv: validation', () => {
       'end_date',
       'End date 2025-13-01 is not a valid calendar date.',
     ],
-    ['start after end', { start_date: '2025-01-03', end_date: '2025-01-02' }, 'start_date', 'Start date cannot be later than end date'],
+    [
+      'start after end',
+      { start_date: '2025-01-03', end_date: '2025-01-02' },
+      'start_date',
+      'Start date cannot be later than end date',
+    ],
   ];
   test.each(cases)('%s: 400 {detail, error, field}', async (_name, body, field, message) => {
     const answer = await download(as.executive!, body);
@@ -431,9 +483,12 @@ describe('generate_csv: validation', () => {
 describe('generate_csv: roles', () => {
   beforeAll(() => insertRecords([{ tracking_id: 'ROLE-1', created_date: localIso(2011, 11, 11) }]));
 
-  test.each(['executive', 'incharge', 'central_ops', 'admin', 'super_admin'])('%s may download the report', async (role) => {
-    expect(trackingIds(await reportRows(as[role]!, '2011-11-11', '2011-11-11'))).toEqual(['ROLE-1']);
-  });
+  test.each(['executive', 'incharge', 'central_ops', 'admin', 'super_admin'])(
+    '%s may download the report',
+    async (role) => {
+      expect(trackingIds(await reportRows(as[role]!, '2011-11-11', '2011-11-11'))).toEqual(['ROLE-1']);
+    },
+  );
 
   test('answers 401 without a session', async () => {
     const client = api.client();
@@ -443,7 +498,11 @@ describe('generate_csv: roles', () => {
 
   test('answers 403 without the request-forgery header', async () => {
     const client = await api.signIn(ADMIN_USERNAME, ADMIN_PASSWORD);
-    const answer = await client.post('api/generate_csv/', { start_date: '2011-11-11', end_date: '2011-11-11' }, { xsrf: false });
+    const answer = await client.post(
+      'api/generate_csv/',
+      { start_date: '2011-11-11', end_date: '2011-11-11' },
+      { xsrf: false },
+    );
     expect(answer.status).toBe(403);
   });
 });

@@ -63,7 +63,11 @@ describe('checkScan: one rule per code, in order', () => {
 
   test('E006: the manufacturer is neither the brand nor one of its white-labelled manufacturers', () => {
     const outcome = checkScan(facts({ manufacturer: 'Apple, Inc.' }));
-    expect(outcome).toMatchObject({ result: 'E006', expected: { brand: 'Samsung' }, found: { manufacturer: 'Apple, Inc.' } });
+    expect(outcome).toMatchObject({
+      result: 'E006',
+      expected: { brand: 'Samsung' },
+      found: { manufacturer: 'Apple, Inc.' },
+    });
   });
 
   test('E007: the scanned model differs from the expected one', () => {
@@ -75,12 +79,21 @@ describe('checkScan: one rule per code, in order', () => {
   });
 
   test('the first failing rule gives the result', () => {
-    const everythingWrong = { operator: { id: 7, hubCode: 'DEL02' }, macCapturedBy: 'X', manufacturer: null, scannedModel: 'Other' };
+    const everythingWrong = {
+      operator: { id: 7, hubCode: 'DEL02' },
+      macCapturedBy: 'X',
+      manufacturer: null,
+      scannedModel: 'Other',
+    };
     expect(result({ ...everythingWrong, item: null })).toBe('E001');
     expect(result(everythingWrong)).toBe('E002');
-    expect(result({ ...everythingWrong, operator: { id: 7, hubCode: 'BLR01' }, item: item({ isSubmitted: true, submittedById: 8 }) })).toBe(
-      'E003',
-    );
+    expect(
+      result({
+        ...everythingWrong,
+        operator: { id: 7, hubCode: 'BLR01' },
+        item: item({ isSubmitted: true, submittedById: 8 }),
+      }),
+    ).toBe('E003');
     expect(result({ macCapturedBy: 'X', manufacturer: null, scannedModel: 'Other' })).toBe('E004');
     expect(result({ manufacturer: null, scannedModel: 'Other' })).toBe('E005');
     expect(result({ manufacturer: 'Apple, Inc.', scannedModel: 'Other' })).toBe('E006');
@@ -89,7 +102,13 @@ describe('checkScan: one rule per code, in order', () => {
 
 describe('checkScan: expectations', () => {
   test('blind pick: the blind brand and model are the expected ones', () => {
-    const blind = item({ isBlindpick: true, deviceBrand: null, deviceModel: null, blindBrand: 'Apple', blindModel: 'iPhone 14' });
+    const blind = item({
+      isBlindpick: true,
+      deviceBrand: null,
+      deviceModel: null,
+      blindBrand: 'Apple',
+      blindModel: 'iPhone 14',
+    });
     expect(checkScan(facts({ item: blind, manufacturer: 'Apple, Inc.', scannedModel: 'iPhone 14' }))).toMatchObject({
       result: 'passed',
       expected: { brand: 'Apple', model: 'iPhone 14' },
@@ -100,9 +119,14 @@ describe('checkScan: expectations', () => {
   test('white label: a manufacturer listed for the brand is accepted, case and punctuation aside', () => {
     const hp = item({ deviceBrand: 'HP', deviceModel: 'Pavilion 14' });
     expect(result({ item: hp, manufacturer: 'Hewlett Packard', scannedModel: 'Pavilion 14' })).toBe('E006');
-    expect(result({ item: hp, manufacturer: 'Hewlett Packard', scannedModel: 'Pavilion 14', whiteLabels: ['HEWLETT PACKARD'] })).toBe(
-      'passed',
-    );
+    expect(
+      result({
+        item: hp,
+        manufacturer: 'Hewlett Packard',
+        scannedModel: 'Pavilion 14',
+        whiteLabels: ['HEWLETT PACKARD'],
+      }),
+    ).toBe('passed');
   });
 
   test('exclude list: an exempt brand skips the manufacturer check (no E005, no E006), not the model check', () => {

@@ -2,10 +2,10 @@
 import zlib from 'node:zlib';
 import http from 'node:http';
 import { SERVER_FEATURES } from '@veritas/shared/domain';
-import { DEMO_PASSWORD, DEMO_USERS } from '../src/index';
+import { DEMO_PASSWORD, DEMO_USERS, demoSeed } from '../seed';
 import { build, signIn } from './support/build';
 
-const api = build({ server: { demo: true } });
+const api = build({ server: { seed: demoSeed } });
 let records: any[];
 
 beforeAll(async () => {
@@ -63,11 +63,20 @@ describe('get_status', () => {
       );
       expect(typeof r.id).toBe('number');
       expect(typeof r.tracking_id.tracking_id).toBe('string');
-      for (const key of ['hub_code', 'created_date', 'device_type', 'Blind_brand', 'Blind_model', 'device_model_name', 'device_brand']) {
+      for (const key of [
+        'hub_code',
+        'created_date',
+        'device_type',
+        'Blind_brand',
+        'Blind_model',
+        'device_model_name',
+        'device_brand',
+      ]) {
         expect(stringOrNull(r.tracking_id[key])).toBe(true);
       }
       expect(typeof r.tracking_id.is_Blindpick).toBe('boolean');
-      for (const key of ['is_submit', 'is_verified', 'is_verified_rc', 'is_verified_rc_by']) expect(typeof r[key]).toBe('boolean');
+      for (const key of ['is_submit', 'is_verified', 'is_verified_rc', 'is_verified_rc_by'])
+        expect(typeof r[key]).toBe('boolean');
       for (const key of [
         'submit_time',
         'submitted_device_name',
@@ -110,7 +119,10 @@ describe('get_status', () => {
       ['gzip', zlib.gunzipSync],
       ['br', zlib.brotliDecompressSync],
     ] as const) {
-      const { headers, body } = await rawGet(`${api.url}/veritas/api/get_status/`, { cookie, 'accept-encoding': encoding });
+      const { headers, body } = await rawGet(`${api.url}/veritas/api/get_status/`, {
+        cookie,
+        'accept-encoding': encoding,
+      });
       expect(headers['content-encoding']).toBe(encoding);
       expect(headers['content-type']).toMatch(/^application\/json/);
       expect(JSON.parse(decode(body).toString())).toHaveLength(records.length);
@@ -120,7 +132,13 @@ describe('get_status', () => {
 
 describe('demo data', () => {
   const status = (r: any) =>
-    !r.is_submit ? 'pending' : !r.is_verified ? 'submitted' : r.is_verified_rc && r.is_verified_rc_by ? 'detached' : 'verified at hub';
+    !r.is_submit
+      ? 'pending'
+      : !r.is_verified
+        ? 'submitted'
+        : r.is_verified_rc && r.is_verified_rc_by
+          ? 'detached'
+          : 'verified at hub';
 
   test('holds about 3,000 records with unique tracking ids over the last 45 days', () => {
     expect(records).toHaveLength(3000);
@@ -143,8 +161,10 @@ describe('demo data', () => {
   });
 
   test('results agree with what was captured: the model decides E007, the manufacturer E005', () => {
-    const expected = (r: any) => (r.tracking_id.is_Blindpick ? r.tracking_id.Blind_model : r.tracking_id.device_model_name);
-    const sameModel = (a: string, b: string) => a.toLowerCase().replace(/\s+/g, '') === b.toLowerCase().replace(/\s+/g, '');
+    const expected = (r: any) =>
+      r.tracking_id.is_Blindpick ? r.tracking_id.Blind_model : r.tracking_id.device_model_name;
+    const sameModel = (a: string, b: string) =>
+      a.toLowerCase().replace(/\s+/g, '') === b.toLowerCase().replace(/\s+/g, '');
     const submitted = records.filter((r) => r.is_submit);
     for (const r of submitted.filter((r) => r.device_result === 'passed'))
       expect(sameModel(r.submitted_device_name, expected(r))).toBe(true);
@@ -156,7 +176,8 @@ describe('demo data', () => {
   test('a hub verification only follows a submission, a detachment only a hub verification, each later than the step before', () => {
     for (const r of records) {
       if (r.is_verified) expect(r.is_submit && Date.parse(r.verify_time) > Date.parse(r.submit_time)).toBe(true);
-      if (r.is_verified_rc) expect(r.is_verified && Date.parse(r.verify_time_rc) > Date.parse(r.verify_time)).toBe(true);
+      if (r.is_verified_rc)
+        expect(r.is_verified && Date.parse(r.verify_time_rc) > Date.parse(r.verify_time)).toBe(true);
       if (r.is_submit) expect(Date.parse(r.submit_time)).toBeGreaterThan(Date.parse(r.tracking_id.created_date));
     }
   });
@@ -164,7 +185,9 @@ describe('demo data', () => {
   test('has blind-pick items (named by blind brand and model) and normal items', () => {
     const blind = records.filter((r) => r.tracking_id.is_Blindpick);
     expect(blind.length).toBeGreaterThan(0);
-    expect(blind.every((r) => r.tracking_id.Blind_brand && r.tracking_id.Blind_model && r.tracking_id.device_brand === null)).toBe(true);
+    expect(
+      blind.every((r) => r.tracking_id.Blind_brand && r.tracking_id.Blind_model && r.tracking_id.device_brand === null),
+    ).toBe(true);
     const normal = records.filter((r) => !r.tracking_id.is_Blindpick);
     expect(normal.every((r) => r.tracking_id.device_brand && r.tracking_id.device_model_name)).toBe(true);
   });
@@ -178,7 +201,9 @@ describe('demo data', () => {
     const hubs = new Set(records.map((r) => r.tracking_id.hub_code));
     expect(hubs).toEqual(new Set(['BLR01', 'DEL02', 'MUM03', 'HYD04']));
     const operatorsOf = (hub: string) =>
-      new Set(records.filter((r) => r.is_submit && r.tracking_id.hub_code === hub).map((r) => r.submitted_by?.username));
+      new Set(
+        records.filter((r) => r.is_submit && r.tracking_id.hub_code === hub).map((r) => r.submitted_by?.username),
+      );
     expect(operatorsOf('BLR01')).toEqual(new Set(['wm_blr', 'wm_blr2']));
     expect(operatorsOf('HYD04')).toEqual(new Set(['wm_hyd']));
     expect(records.some((r) => r.is_verified && r.verified_by?.username === 'former_exec_hyd')).toBe(true);
@@ -188,8 +213,10 @@ describe('demo data', () => {
   test('demo groups: hubs named by their code and RCs', async () => {
     const client = await api.signIn('exec_blr', DEMO_PASSWORD);
     const groups = (await client.get('user/get_groups/')).body;
-    for (const code of ['BLR01', 'DEL02', 'MUM03', 'HYD04']) expect(groups).toContainEqual({ name: code, code, organization: 'hub' });
-    for (const code of ['RC-NORTH', 'RC-SOUTH']) expect(groups).toContainEqual({ name: code, code, organization: 'RC' });
+    for (const code of ['BLR01', 'DEL02', 'MUM03', 'HYD04'])
+      expect(groups).toContainEqual({ name: code, code, organization: 'hub' });
+    for (const code of ['RC-NORTH', 'RC-SOUTH'])
+      expect(groups).toContainEqual({ name: code, code, organization: 'RC' });
   });
 
   test('demo accounts: every role, one shared password; operators refused on the web, the inactive one refused', async () => {
@@ -216,7 +243,7 @@ describe('demo data', () => {
   });
 
   test('is loaded only into a database without device records (a restart adds nothing)', async () => {
-    const again = await api.start({ demo: true });
+    const again = await api.start({ seed: demoSeed });
     try {
       const client = await signIn(again.url, 'admin_demo', DEMO_PASSWORD);
       expect((await client.get('api/get_status/')).body).toHaveLength(3000);
@@ -226,7 +253,10 @@ describe('demo data', () => {
   });
 });
 
-function rawGet(url: string, headers: Record<string, string>): Promise<{ headers: http.IncomingHttpHeaders; body: Buffer }> {
+function rawGet(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ headers: http.IncomingHttpHeaders; body: Buffer }> {
   return new Promise((resolve, reject) => {
     http
       .get(url, { headers }, (response) => {

@@ -38,7 +38,8 @@ const api = build({
   signIn: { admin: 'admin1' },
 });
 
-const HEADER = 'tracking_id,hub_code,device_type,device_brand,device_model_name,is_blindpick,blind_brand,blind_model,created_date';
+const HEADER =
+  'tracking_id,hub_code,device_type,device_brand,device_model_name,is_blindpick,blind_brand,blind_model,created_date';
 const CHUNK_SIZE = 64 * 1024;
 /** Records stored before the tests: a file naming them has true duplicates. */
 const PRESTORED = ['PRE-0', 'PRE-1', 'PRE-2'];
@@ -69,18 +70,31 @@ const cleanRuns = new Map<number, UploadResult>();
 let adminId: number;
 
 beforeAll(async () => {
-  const pre = await uploadCsv(api.as.admin!, 'pre.csv', `${HEADER}\n${PRESTORED.map((id) => `${id},HUB1,,,,,,,`).join('\n')}\n`);
+  const pre = await uploadCsv(
+    api.as.admin!,
+    'pre.csv',
+    `${HEADER}\n${PRESTORED.map((id) => `${id},HUB1,,,,,,,`).join('\n')}\n`,
+  );
   expect(pre[pre.length - 1]!.body).toMatchObject({ processed: PRESTORED.length });
   for (const rows of [SMALL, LARGE]) {
-    const answers = await uploadCsv(api.as.admin!, 'clean.csv', shipment(rows === SMALL ? 'CLEAN' : 'CLEAR', rows), CHUNK_SIZE);
+    const answers = await uploadCsv(
+      api.as.admin!,
+      'clean.csv',
+      shipment(rows === SMALL ? 'CLEAN' : 'CLEAR', rows),
+      CHUNK_SIZE,
+    );
     const result = answers[answers.length - 1]!;
     expect(result.status).toBe(200);
     cleanRuns.set(rows, result.body);
   }
   // The file has what the rules are about.
-  expect(cleanRuns.get(SMALL)!.duplicates.map((d) => d.tracking_id)).toEqual(expect.arrayContaining(['PRE-1', 'CLEAN-1', 'CLEAN-47']));
+  expect(cleanRuns.get(SMALL)!.duplicates.map((d) => d.tracking_id)).toEqual(
+    expect.arrayContaining(['PRE-1', 'CLEAN-1', 'CLEAN-47']),
+  );
   expect(cleanRuns.get(SMALL)!.errors_total).toBeGreaterThan(0);
-  adminId = (await api.db.kysely.selectFrom('users').select('id').where('username', '=', 'admin1').executeTakeFirstOrThrow()).id;
+  adminId = (
+    await api.db.kysely.selectFrom('users').select('id').where('username', '=', 'admin1').executeTakeFirstOrThrow()
+  ).id;
 });
 
 /** The clean run of a file of `rows` rows, as the file with `prefix` would read. */
@@ -184,7 +198,9 @@ async function expectStoredAsCleanRun(prefix: string, rows: number, uploadId: st
   expect(mine).toHaveLength(cleanRuns.get(rows)!.processed);
   expect(await storedOf(uploadId)).toBe(mine.length);
   const { rows: sums } = await sql<{ records: number | string; counted: number | string }>`
-    select (select count(*) from device_records) as records, (select sum(total) from device_counts) as counted`.execute(api.db.kysely);
+    select (select count(*) from device_records) as records, (select sum(total) from device_counts) as counted`.execute(
+    api.db.kysely,
+  );
   expect(Number(sums[0]!.counted)).toBe(Number(sums[0]!.records));
 }
 

@@ -33,7 +33,8 @@ const api = build({
 });
 const { as } = api;
 
-const HEADER = 'tracking_id,hub_code,device_type,device_brand,device_model_name,is_blindpick,blind_brand,blind_model,created_date';
+const HEADER =
+  'tracking_id,hub_code,device_type,device_brand,device_model_name,is_blindpick,blind_brand,blind_model,created_date';
 
 let sequence = 0;
 /** A tracking ID no other test uses. */
@@ -62,8 +63,12 @@ function chunkFields(uploadId: string, chunkIndex: number, totalChunks: number) 
   return { upload_id: uploadId, chunk_index: chunkIndex, total_chunks: totalChunks };
 }
 
-const sendChunk = (client: Client, fields: Record<string, string | number>, content: string | Buffer, name = 'shipments.csv') =>
-  client.postMultipart('api/upload/', fields, { name, content });
+const sendChunk = (
+  client: Client,
+  fields: Record<string, string | number>,
+  content: string | Buffer,
+  name = 'shipments.csv',
+) => client.postMultipart('api/upload/', fields, { name, content });
 
 describe('upload: chunks', () => {
   test('a file sent in several chunks, in order, is stored when its last chunk arrives; the others answer {message, chunk_index}', async () => {
@@ -78,7 +83,8 @@ describe('upload: chunks', () => {
     expect(result.status).toBe(200);
     expect(result.body).toMatchObject({ processed: 300, skipped: 0, duplicates: [], errors: [] });
     const records = await stored();
-    for (const id of ids) expect(records.get(id)).toMatchObject({ hub_code: 'HUB1', device_type: 'mobile', device_brand: 'Samsung' });
+    for (const id of ids)
+      expect(records.get(id)).toMatchObject({ hub_code: 'HUB1', device_type: 'mobile', device_brand: 'Samsung' });
   });
 
   test('a row spanning two chunks is read whole', async () => {
@@ -87,7 +93,11 @@ describe('upload: chunks', () => {
     const chunkSize = content.indexOf('XPS') + 2; // the boundary falls inside "XPS 13"
     const answers = await uploadCsv(as.admin!, 'shipments.csv', content, chunkSize);
     expect(answers[answers.length - 1]!.body).toMatchObject({ processed: 3, skipped: 0 });
-    expect((await stored()).get(spanning)).toMatchObject({ device_type: 'laptop', device_brand: 'Dell', device_model_name: 'XPS 13' });
+    expect((await stored()).get(spanning)).toMatchObject({
+      device_type: 'laptop',
+      device_brand: 'Dell',
+      device_model_name: 'XPS 13',
+    });
   });
 
   test('a 3-byte UTF-8 character split across chunks is decoded whole', async () => {
@@ -99,7 +109,10 @@ describe('upload: chunks', () => {
       const answers = await uploadCsv(as.admin!, 'shipments.csv', content, cut);
       expect(answers.length).toBeGreaterThan(1);
       expect(answers[answers.length - 1]!.body).toMatchObject({ processed: 1, errors: [] });
-      expect((await stored()).get(`${id}${cut - euro}`)).toMatchObject({ device_brand: '€uro Tab', device_model_name: 'Model €1' });
+      expect((await stored()).get(`${id}${cut - euro}`)).toMatchObject({
+        device_brand: '€uro Tab',
+        device_model_name: 'Model €1',
+      });
     }
   });
 
@@ -123,7 +136,8 @@ describe('upload: chunks', () => {
     const ids = [tid(), tid(), tid(), tid()];
     const pieces = [`${HEADER}\n`, ...ids.map((id) => `${row(id)}\n`)];
     const uploadId = crypto.randomUUID();
-    for (const index of [0, 2]) expect((await sendChunk(as.admin!, chunkFields(uploadId, index, 5), pieces[index]!)).status).toBe(200);
+    for (const index of [0, 2])
+      expect((await sendChunk(as.admin!, chunkFields(uploadId, index, 5), pieces[index]!)).status).toBe(200);
     const incomplete = await sendChunk(as.admin!, chunkFields(uploadId, 4, 5), pieces[4]!);
     expect(incomplete.status).toBe(400);
     expect(incomplete.body).toMatchObject({
@@ -164,7 +178,9 @@ describe('upload: chunks', () => {
     const answer = await sendChunk(as.admin!, chunkFields(crypto.randomUUID(), 0, MAX_CHUNKS + 1), `${HEADER}\n`);
     expect(answer.status).toBe(413);
     expect(answer.body).toMatchObject({ error: 'File is too large: the limit is 100 MB.' });
-    expect((await sendChunk(as.admin!, chunkFields(crypto.randomUUID(), 0, MAX_CHUNKS), `${HEADER}\n`)).status).toBe(200);
+    expect((await sendChunk(as.admin!, chunkFields(crypto.randomUUID(), 0, MAX_CHUNKS), `${HEADER}\n`)).status).toBe(
+      200,
+    );
   });
 
   test('a chunk over 1 MiB (1,048,576 bytes) is refused with 413; one of exactly 1 MiB is accepted', async () => {
@@ -176,7 +192,12 @@ describe('upload: chunks', () => {
   });
 
   test('only CSV files are accepted: the name must end in .csv, in any case', async () => {
-    const refused = await sendChunk(as.admin!, chunkFields(crypto.randomUUID(), 0, 1), csv(HEADER, row(tid())), 'shipments.txt');
+    const refused = await sendChunk(
+      as.admin!,
+      chunkFields(crypto.randomUUID(), 0, 1),
+      csv(HEADER, row(tid())),
+      'shipments.txt',
+    );
     expect(refused.status).toBe(400);
     expect(refused.body).toMatchObject({ error: 'Only CSV files are accepted', field: 'file' });
     const upper = await upload(csv(HEADER, row(tid())), { fileName: 'SHIPMENTS.CSV' });
@@ -202,21 +223,29 @@ describe('upload: chunks', () => {
     // Fields after the file are not seen in time.
     const lateForm = new FormData();
     lateForm.append('file', new Blob([csv(HEADER)]), 'late.csv');
-    for (const [name, value] of Object.entries(chunkFields(crypto.randomUUID(), 0, 1))) lateForm.append(name, String(value));
+    for (const [name, value] of Object.entries(chunkFields(crypto.randomUUID(), 0, 1)))
+      lateForm.append(name, String(value));
     const late = await as.admin!.request('POST', 'api/upload/', { body: lateForm });
     expect(late.status).toBe(400);
-    expect(late.body).toMatchObject({ field: 'upload_id', error: 'upload_id is required (a form field sent before the file).' });
+    expect(late.body).toMatchObject({
+      field: 'upload_id',
+      error: 'upload_id is required (a form field sent before the file).',
+    });
     // More than a few form fields.
     const crowded = await sendChunk(
       as.admin!,
-      { ...chunkFields(crypto.randomUUID(), 0, 1), ...Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`extra${i}`, 'x'])) },
+      {
+        ...chunkFields(crypto.randomUUID(), 0, 1),
+        ...Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`extra${i}`, 'x'])),
+      },
       csv(HEADER),
     );
     expect(crowded.status).toBe(413);
     expect(crowded.body.error).toBe('Too many form parts: send upload_id, chunk_index, total_chunks and one file.');
     // No file part.
     const form = new FormData();
-    for (const [name, value] of Object.entries(chunkFields(crypto.randomUUID(), 0, 1))) form.append(name, String(value));
+    for (const [name, value] of Object.entries(chunkFields(crypto.randomUUID(), 0, 1)))
+      form.append(name, String(value));
     const fileless = await as.admin!.request('POST', 'api/upload/', { body: form });
     expect(fileless.status).toBe(400);
     expect(fileless.body).toMatchObject({ field: 'file', error: 'The file part is missing.' });
@@ -231,7 +260,10 @@ describe('upload: chunks', () => {
     expect((await sendChunk(as.admin!, chunkFields(uploadId, 0, 3), `${HEADER}\n`)).status).toBe(200);
     const answer = await sendChunk(as.admin!, chunkFields(uploadId, 1, 2), `${row(tid())}\n`);
     expect(answer.status).toBe(400);
-    expect(answer.body).toMatchObject({ field: 'total_chunks', error: 'total_chunks is 2, but earlier chunks of this upload said 3.' });
+    expect(answer.body).toMatchObject({
+      field: 'total_chunks',
+      error: 'total_chunks is 2, but earlier chunks of this upload said 3.',
+    });
   });
 
   test("an upload_id of another user's upload is refused with 403, before and after completion", async () => {
@@ -240,7 +272,9 @@ describe('upload: chunks', () => {
     const before = await sendChunk(as.admin2!, chunkFields(uploadId, 1, 2), `${row(tid())}\n`);
     expect(before.status).toBe(403);
     expect(before.body.error).toBe('This upload_id belongs to an upload of another user.');
-    expect((await sendChunk(as.admin!, chunkFields(uploadId, 1, 2), `${row(tid())}\n`)).body).toMatchObject({ processed: 1 });
+    expect((await sendChunk(as.admin!, chunkFields(uploadId, 1, 2), `${row(tid())}\n`)).body).toMatchObject({
+      processed: 1,
+    });
     const after = await sendChunk(as.admin2!, chunkFields(uploadId, 1, 2), `${row(tid())}\n`);
     expect(after.status).toBe(403);
   });
@@ -248,7 +282,11 @@ describe('upload: chunks', () => {
   test('a chunk of an upload being processed answers 409', async () => {
     const uploadId = crypto.randomUUID();
     await sendChunk(as.admin!, chunkFields(uploadId, 0, 2), `${HEADER}\n`);
-    const admin = await api.db.kysely.selectFrom('users').select('id').where('username', '=', 'admin1').executeTakeFirstOrThrow();
+    const admin = await api.db.kysely
+      .selectFrom('users')
+      .select('id')
+      .where('username', '=', 'admin1')
+      .executeTakeFirstOrThrow();
     await api.db.kysely
       .insertInto('uploads')
       .values({
@@ -293,9 +331,17 @@ describe('upload: chunks', () => {
     const old = crypto.randomUUID();
     await sendChunk(as.admin!, chunkFields(old, 0, 2), `${HEADER}\n`);
     const dayAgo = new Date(Date.now() - 24 * 60 * 60 * 1000 - 60_000).toISOString();
-    await api.db.kysely.updateTable('upload_chunks').set({ received_at: dayAgo }).where('upload_id', '=', old).execute();
+    await api.db.kysely
+      .updateTable('upload_chunks')
+      .set({ received_at: dayAgo })
+      .where('upload_id', '=', old)
+      .execute();
     await sendChunk(as.admin!, chunkFields(crypto.randomUUID(), 0, 2), `${HEADER}\n`);
-    const left = await api.db.kysely.selectFrom('upload_chunks').select('chunk_index').where('upload_id', '=', old).execute();
+    const left = await api.db.kysely
+      .selectFrom('upload_chunks')
+      .select('chunk_index')
+      .where('upload_id', '=', old)
+      .execute();
     expect(left).toEqual([]);
   });
 });
@@ -316,7 +362,9 @@ async function failInsertsOf(db: Db, pattern: string | null) {
     await sql`create or replace function fail_inserts() returns trigger language plpgsql as $$ begin if new.tracking_id like ${sql.lit(pattern)} then raise exception 'injected failure'; end if; return new; end $$`.execute(
       db.kysely,
     );
-    await sql`create trigger fail_inserts before insert on device_records for each row execute function fail_inserts()`.execute(db.kysely);
+    await sql`create trigger fail_inserts before insert on device_records for each row execute function fail_inserts()`.execute(
+      db.kysely,
+    );
   }
 }
 
@@ -369,7 +417,9 @@ const errorRows = (body: any) => body.errors.map((e: { row: number }) => e.row);
 describe('upload: shipment CSV rules (docs/csv.md#columns)', () => {
   test('UTF-8 with an optional BOM: the BOM is not part of the first column name', async () => {
     const id = tid();
-    const answer = await upload(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(csv(HEADER, row(id)), 'utf8')]));
+    const answer = await upload(
+      Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(csv(HEADER, row(id)), 'utf8')]),
+    );
     expect(answer.body).toMatchObject({ processed: 1, skipped: 0 });
     expect((await stored()).has(id)).toBe(true);
   });
@@ -387,14 +437,22 @@ describe('upload: shipment CSV rules (docs/csv.md#columns)', () => {
     const id = tid();
     const answer = await upload(csv(HEADER, `"${id}","HUB1",mobile,"Acme, Inc.","The ""Pro""\nedition",0,,,`));
     expect(answer.body).toMatchObject({ processed: 1, skipped: 0 });
-    expect((await stored()).get(id)).toMatchObject({ device_brand: 'Acme, Inc.', device_model_name: 'The "Pro"\nedition' });
+    expect((await stored()).get(id)).toMatchObject({
+      device_brand: 'Acme, Inc.',
+      device_model_name: 'The "Pro"\nedition',
+    });
   });
 
   test('header names are matched case-insensitively and trimmed, in any order; unknown columns are ignored', async () => {
     const id = tid();
     const answer = await upload(csv(' Hub_Code ,NOTES,TRACKING_ID,Device_Brand', `HUB1,anything at all,${id},Nokia`));
     expect(answer.body).toMatchObject({ processed: 1, skipped: 0 });
-    expect((await stored()).get(id)).toMatchObject({ hub_code: 'HUB1', device_brand: 'Nokia', device_type: null, is_Blindpick: false });
+    expect((await stored()).get(id)).toMatchObject({
+      hub_code: 'HUB1',
+      device_brand: 'Nokia',
+      device_type: null,
+      is_Blindpick: false,
+    });
   });
 
   test('a header lacking tracking_id or hub_code refuses the whole file with 400, storing nothing', async () => {
@@ -415,13 +473,18 @@ describe('upload: shipment CSV rules (docs/csv.md#columns)', () => {
     const id = tid();
     const answer = await upload(csv('tracking_id,hub_code,Hub_Code', `${id},HUB1,HUB1`));
     expect(answer.status).toBe(400);
-    expect(answer.body).toMatchObject({ error: 'The header row names the column hub_code more than once.', field: 'file' });
+    expect(answer.body).toMatchObject({
+      error: 'The header row names the column hub_code more than once.',
+      field: 'file',
+    });
     expect((await stored()).has(id)).toBe(false);
   });
 
   test('tracking_id: required, 1–64 letters, digits, "-" and "_"', async () => {
     const longest = `${tid('L')}_`.padEnd(64, 'x');
-    const answer = await upload(csv('tracking_id,hub_code', `,HUB1`, `${longest},HUB1`, `${longest}y,HUB1`, `bad id,HUB1`, `bad/id,HUB1`));
+    const answer = await upload(
+      csv('tracking_id,hub_code', `,HUB1`, `${longest},HUB1`, `${longest}y,HUB1`, `bad id,HUB1`, `bad/id,HUB1`),
+    );
     expect(answer.body.processed).toBe(1);
     expect(answer.body.errors).toEqual([
       { row: 1, errors: ['tracking_id is required'] },
@@ -455,7 +518,10 @@ describe('upload: shipment CSV rules (docs/csv.md#columns)', () => {
     );
     expect(answer.body.processed).toBe(6);
     expect(answer.body.errors).toEqual([
-      { row: 7, errors: ["device_type 'phone' must be one of smarttv, laptop, tablet, mobile, truewireless (or empty)"] },
+      {
+        row: 7,
+        errors: ["device_type 'phone' must be one of smarttv, laptop, tablet, mobile, truewireless (or empty)"],
+      },
     ]);
     const records = await stored();
     for (const [id, type] of ids) expect(records.get(id).device_type).toBe(type ? type.toLowerCase() : null);
@@ -475,7 +541,10 @@ describe('upload: shipment CSV rules (docs/csv.md#columns)', () => {
     );
     expect(answer.body.processed).toBe(3);
     expect(answer.body.errors).toEqual([
-      { row: 4, errors: ['device_brand is longer than 128 characters (129)', 'blind_brand is longer than 128 characters (200)'] },
+      {
+        row: 4,
+        errors: ['device_brand is longer than 128 characters (129)', 'blind_brand is longer than 128 characters (200)'],
+      },
     ]);
     const records = await stored();
     expect(records.get(full)).toMatchObject({
@@ -484,7 +553,12 @@ describe('upload: shipment CSV rules (docs/csv.md#columns)', () => {
       Blind_brand: 'Generic',
       Blind_model: ' Box ',
     });
-    expect(records.get(spaces)).toMatchObject({ device_brand: null, device_model_name: '  ', Blind_brand: null, Blind_model: null });
+    expect(records.get(spaces)).toMatchObject({
+      device_brand: null,
+      device_model_name: '  ',
+      Blind_brand: null,
+      Blind_model: null,
+    });
     expect(records.get(quoted)).toMatchObject({
       device_brand: ' leading',
       device_model_name: 'nl\n',
@@ -521,12 +595,19 @@ describe('upload: shipment CSV rules (docs/csv.md#columns)', () => {
   test('is_blindpick: true/false/1/0/yes/no in any case; empty means false', async () => {
     const values = ['true', 'FALSE', '1', '0', 'Yes', 'no', ''].map((value) => [tid(), value] as const);
     const answer = await upload(
-      csv('tracking_id,hub_code,is_blindpick', ...values.map(([id, value]) => `${id},HUB1,${value}`), `${tid()},HUB1,maybe`),
+      csv(
+        'tracking_id,hub_code,is_blindpick',
+        ...values.map(([id, value]) => `${id},HUB1,${value}`),
+        `${tid()},HUB1,maybe`,
+      ),
     );
     expect(answer.body.processed).toBe(7);
-    expect(answer.body.errors).toEqual([{ row: 8, errors: ["is_blindpick 'maybe' must be true, false, 1, 0, yes or no (or empty)"] }]);
+    expect(answer.body.errors).toEqual([
+      { row: 8, errors: ["is_blindpick 'maybe' must be true, false, 1, 0, yes or no (or empty)"] },
+    ]);
     const records = await stored();
-    for (const [id, value] of values) expect(records.get(id).is_Blindpick).toBe(['true', '1', 'yes'].includes(value.toLowerCase()));
+    for (const [id, value] of values)
+      expect(records.get(id).is_Blindpick).toBe(['true', '1', 'yes'].includes(value.toLowerCase()));
   });
 
   test('created_date: an ISO 8601 date (server-local midnight) or date-time (server-local, or as its Z/offset says); impossible dates refused; empty means the time of upload', async () => {
@@ -552,7 +633,10 @@ describe('upload: shipment CSV rules (docs/csv.md#columns)', () => {
     );
     expect(answer.body.processed).toBe(cases.length + 1);
     expect(answer.body.errors).toEqual(
-      bad.map((text, i) => ({ row: cases.length + 2 + i, errors: [`created_date '${text}' is not a valid ISO 8601 date or date-time`] })),
+      bad.map((text, i) => ({
+        row: cases.length + 2 + i,
+        errors: [`created_date '${text}' is not a valid ISO 8601 date or date-time`],
+      })),
     );
     const records = await stored();
     for (const [id, , iso] of cases) expect(records.get(id).created_date).toBe(iso);
@@ -584,7 +668,12 @@ describe('upload: shipment CSV rules (docs/csv.md#columns)', () => {
     await upload(csv(HEADER, row(id, 'HUB1', 'mobile,First,,,,,')));
     const fresh = tid();
     const answer = await upload(csv(HEADER, row(fresh), row(id, 'HUB1', 'laptop,Second,,,,,')));
-    expect(answer.body).toMatchObject({ processed: 1, skipped: 1, duplicates: [{ row: 2, tracking_id: id }], duplicates_total: 1 });
+    expect(answer.body).toMatchObject({
+      processed: 1,
+      skipped: 1,
+      duplicates: [{ row: 2, tracking_id: id }],
+      duplicates_total: 1,
+    });
     expect((await stored()).get(id)).toMatchObject({ device_type: 'mobile', device_brand: 'First' });
   });
 
@@ -608,7 +697,9 @@ describe('upload: shipment CSV rules (docs/csv.md#columns)', () => {
 
   test('a tracking ID repeated in the same file: the first is stored, the repeats go to duplicates', async () => {
     const [a, b] = [tid(), tid()];
-    const answer = await upload(csv(HEADER, row(a, 'HUB1', 'mobile,First,,,,,'), row(b), row(a), row(a, 'HUB1', 'laptop,Third,,,,,')));
+    const answer = await upload(
+      csv(HEADER, row(a, 'HUB1', 'mobile,First,,,,,'), row(b), row(a), row(a, 'HUB1', 'laptop,Third,,,,,')),
+    );
     expect(answer.body).toMatchObject({
       processed: 2,
       skipped: 2,
@@ -623,12 +714,22 @@ describe('upload: shipment CSV rules (docs/csv.md#columns)', () => {
   test('a repeat of a row that broke a rule is not a duplicate: the valid one is stored', async () => {
     const id = tid();
     const answer = await upload(csv('tracking_id,hub_code', `${id},XYZ99`, `${id},HUB1`));
-    expect(answer.body).toMatchObject({ processed: 1, errors: [{ row: 1, errors: ["hub_code 'XYZ99' is not a hub"] }], duplicates: [] });
+    expect(answer.body).toMatchObject({
+      processed: 1,
+      errors: [{ row: 1, errors: ["hub_code 'XYZ99' is not a hub"] }],
+      duplicates: [],
+    });
   });
 
   test('rows are numbered from 1 after the header, counting non-blank records only: blank lines and empty-cell lines are ignored', async () => {
-    const answer = await upload(`\n${HEADER}\n\n${row(tid())}\n,,,,,,,,\n   \n${row(tid(), 'NOPE')}\r\n\r\n${row(tid())}\n\n`);
-    expect(answer.body).toMatchObject({ processed: 2, skipped: 1, errors: [{ row: 2, errors: ["hub_code 'NOPE' is not a hub"] }] });
+    const answer = await upload(
+      `\n${HEADER}\n\n${row(tid())}\n,,,,,,,,\n   \n${row(tid(), 'NOPE')}\r\n\r\n${row(tid())}\n\n`,
+    );
+    expect(answer.body).toMatchObject({
+      processed: 2,
+      skipped: 1,
+      errors: [{ row: 2, errors: ["hub_code 'NOPE' is not a hub"] }],
+    });
   });
 });
 
@@ -636,7 +737,9 @@ describe('upload: result', () => {
   test('the result is {message, processed, skipped, duplicates, errors, duplicates_total, errors_total}', async () => {
     const dup = tid();
     await upload(csv(HEADER, row(dup)));
-    const answer = await upload(csv(HEADER, ...Array.from({ length: 998 }, () => row(tid())), row(dup), row(tid(), 'NOPE')));
+    const answer = await upload(
+      csv(HEADER, ...Array.from({ length: 998 }, () => row(tid())), row(dup), row(tid(), 'NOPE')),
+    );
     expect(answer.status).toBe(200);
     expect(Object.keys(answer.body).sort()).toEqual([
       'duplicates',
@@ -660,7 +763,9 @@ describe('upload: result', () => {
 
   test(`duplicates and errors list their first ${LISTED_MAX} entries each; the totals are exact`, async () => {
     const ids = Array.from({ length: 1500 }, () => tid());
-    const first = await upload(csv(HEADER, ...ids.map((id) => row(id)), ...Array.from({ length: 1500 }, () => row(tid(), 'NOPE'))));
+    const first = await upload(
+      csv(HEADER, ...ids.map((id) => row(id)), ...Array.from({ length: 1500 }, () => row(tid(), 'NOPE'))),
+    );
     expect(first.body).toMatchObject({ processed: 1500, skipped: 1500, errors_total: 1500, duplicates_total: 0 });
     expect(first.body.errors).toHaveLength(LISTED_MAX);
     expect(errorRows(first.body)).toEqual(Array.from({ length: LISTED_MAX }, (_, i) => 1501 + i));
@@ -748,14 +853,19 @@ describe('upload: malformed CSV corpus', () => {
 
   test('BOM and CRLF together, in small chunks', async () => {
     const ids = [tid(), tid()];
-    const content = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(`${HEADER}\r\n${row(ids[0]!)}\r\n${row(ids[1]!)}\r\n`)]);
+    const content = Buffer.concat([
+      Buffer.from([0xef, 0xbb, 0xbf]),
+      Buffer.from(`${HEADER}\r\n${row(ids[0]!)}\r\n${row(ids[1]!)}\r\n`),
+    ]);
     await expectOutcome(content, ids, [], 7);
   });
 
   test('bytes that are not UTF-8 on a row cut by a chunk boundary make that row an error; the rows before and after it, in both chunks, are stored', async () => {
     for (const afterBadByte of [false, true]) {
       const ids = [tid(), tid(), tid(), tid(), tid()];
-      const before = Buffer.from(`tracking_id,hub_code,device_brand\n${ids[0]},HUB1,ok\n${ids[1]},HUB1,ok\n${ids[2]},HUB1,"caf`);
+      const before = Buffer.from(
+        `tracking_id,hub_code,device_brand\n${ids[0]},HUB1,ok\n${ids[1]},HUB1,ok\n${ids[2]},HUB1,"caf`,
+      );
       const after = Buffer.from(` au lait\nsecond line"\n${ids[3]},HUB1,ok\n${ids[4]},HUB1,ok\n`);
       const content = Buffer.concat([before, Buffer.from([0xe9]), after]); // é in Latin-1
       // The boundary falls just before, or just after, the bad byte.
@@ -811,7 +921,12 @@ describe('upload: malformed CSV corpus', () => {
       row(ids[8]!, 'HUB1', 'tablet,"x"y,,,,,,'), // 9 text after a closing quote
       row(ids[9]!), // 10 ok
     ];
-    await expectOutcome(`${lines.join('\r\n')}\r\n`, [ids[0]!, ids[2]!, ids[5]!, ids[7]!, ids[9]!], [2, 4, 5, 7, 9], 50);
+    await expectOutcome(
+      `${lines.join('\r\n')}\r\n`,
+      [ids[0]!, ids[2]!, ids[5]!, ids[7]!, ids[9]!],
+      [2, 4, 5, 7, 9],
+      50,
+    );
     const records = await stored();
     expect(records.get(ids[5]!)).toMatchObject({
       hub_code: 'HUB1',
@@ -831,7 +946,9 @@ describe('upload: the csv-spectrum corpus, stored byte for byte', () => {
   /** The text columns as get_status names them. */
   const ANSWERED_AS = ['device_brand', 'device_model_name', 'Blind_brand', 'Blind_model'];
   // csv-spectrum 2.0.0's JSON of this case gives another phone number than its CSV holds.
-  const ERRATA: Record<string, Record<string, string>> = { location_coordinates: { 'Contact Phone Number': '2095257564' } };
+  const ERRATA: Record<string, Record<string, string>> = {
+    location_coordinates: { 'Contact Phone Number': '2095257564' },
+  };
   const QUOTE = 0x22;
 
   /**
@@ -859,7 +976,10 @@ describe('upload: the csv-spectrum corpus, stored byte for byte', () => {
   test.each(cases)('%s', async (name) => {
     const bytes = fs.readFileSync(path.join(spectrum, 'csvs', `${name}.csv`));
     const json: unknown = JSON.parse(fs.readFileSync(path.join(spectrum, 'json', `${name}.json`), 'utf8'));
-    const expected = (Array.isArray(json) ? json : [json]).map((record: Record<string, string>) => ({ ...record, ...ERRATA[name] }));
+    const expected = (Array.isArray(json) ? json : [json]).map((record: Record<string, string>) => ({
+      ...record,
+      ...ERRATA[name],
+    }));
     const headerEnd = bytes.indexOf(0x0a) + 1;
     const headerLine = bytes.subarray(0, headerEnd).toString('utf8');
     const names = headerLine.trimEnd().split(',');
@@ -869,7 +989,11 @@ describe('upload: the csv-spectrum corpus, stored byte for byte', () => {
     // Four columns at a time onto the four text columns; the others are ignored.
     for (let first = 0; first < names.length; first += TEXT_COLUMNS.length) {
       const header =
-        ['tracking_id', 'hub_code', ...names.map((_, column) => TEXT_COLUMNS[column - first] ?? `ignored_${column}`)].join(',') + lineEnd;
+        [
+          'tracking_id',
+          'hub_code',
+          ...names.map((_, column) => TEXT_COLUMNS[column - first] ?? `ignored_${column}`),
+        ].join(',') + lineEnd;
       for (const chunkSize of [5, CHUNK_BYTES]) {
         const ids = expected.map(() => tid(name.replace(/_/g, '-')));
         const answer = await upload(shipment(bytes.subarray(headerEnd), header, ids), { chunkSize });

@@ -24,13 +24,21 @@ const api = build({
     { username: 'wm1', role: 'operators', group: 'HUB1' },
     { username: 'admin1', role: 'admin' },
   ],
-  signIn: { super_admin: ADMIN_USERNAME, admin: 'admin1', central_ops: 'ops1', incharge: 'incharge1', executive: 'exec1' },
+  signIn: {
+    super_admin: ADMIN_USERNAME,
+    admin: 'admin1',
+    central_ops: 'ops1',
+    incharge: 'incharge1',
+    executive: 'exec1',
+  },
 });
 const { as } = api;
 
 async function usersByName(): Promise<Map<string, { id: number; role: string; is_active: boolean }>> {
   const answer = await api.superAdmin.get('user/get_users/');
-  return new Map(answer.body.map((u: { username: string; id: number; role: string; is_active: boolean }) => [u.username, u]));
+  return new Map(
+    answer.body.map((u: { username: string; id: number; role: string; is_active: boolean }) => [u.username, u]),
+  );
 }
 
 const newUser = (username: string, role: string, extra: Record<string, unknown> = {}) => ({
@@ -45,13 +53,21 @@ const newUser = (username: string, role: string, extra: Record<string, unknown> 
 
 describe('get_role', () => {
   test('answers {user, role, hub_code} with the code of the user hub group (and the server features, docs/architecture.md#server-features)', async () => {
-    expect((await as.executive!.get('user/get_role/')).body).toMatchObject({ user: 'exec1', role: 'executive', hub_code: 'HUB1' });
+    expect((await as.executive!.get('user/get_role/')).body).toMatchObject({
+      user: 'exec1',
+      role: 'executive',
+      hub_code: 'HUB1',
+    });
   });
 
   test('hub_code is null for a user of an RC group and for a user without group', async () => {
     const rc = await api.signIn('rcexec1');
     expect((await rc.get('user/get_role/')).body).toMatchObject({ user: 'rcexec1', role: 'executive', hub_code: null });
-    expect((await as.central_ops!.get('user/get_role/')).body).toMatchObject({ user: 'ops1', role: 'central_ops', hub_code: null });
+    expect((await as.central_ops!.get('user/get_role/')).body).toMatchObject({
+      user: 'ops1',
+      role: 'central_ops',
+      hub_code: null,
+    });
   });
 
   test('answers 401 without a session', async () => {
@@ -82,17 +98,20 @@ describe('create user: role matrix (creator × target role)', () => {
   const cases = Object.keys(ASSIGNABLE).flatMap((creator) =>
     ROLES.map((target) => ({ creator, target, allowed: ASSIGNABLE[creator]!.includes(target) })),
   );
-  test.each(cases)('$creator creating a $target user: allowed=$allowed (else 403 {detail})', async ({ creator, target, allowed }) => {
-    const username = `m_${creator}_${target}`;
-    const answer = await as[creator]!.post('user/create/', newUser(username, target));
-    if (allowed) {
-      expect(answer.status).toBe(201);
-      expect(answer.body).toMatchObject({ username, role: target });
-    } else {
-      expect(answer.status).toBe(403);
-      expect(answer.body.detail).toEqual(expect.any(String));
-    }
-  });
+  test.each(cases)(
+    '$creator creating a $target user: allowed=$allowed (else 403 {detail})',
+    async ({ creator, target, allowed }) => {
+      const username = `m_${creator}_${target}`;
+      const answer = await as[creator]!.post('user/create/', newUser(username, target));
+      if (allowed) {
+        expect(answer.status).toBe(201);
+        expect(answer.body).toMatchObject({ username, role: target });
+      } else {
+        expect(answer.status).toBe(403);
+        expect(answer.body.detail).toEqual(expect.any(String));
+      }
+    },
+  );
 
   test('a created user can sign in with the given password and has the given group', async () => {
     const client = api.client();
@@ -101,7 +120,10 @@ describe('create user: role matrix (creator × target role)', () => {
   });
 
   test('a central_ops user needs no organization or group', async () => {
-    const answer = await api.superAdmin.post('user/create/', newUser('ops_nogroup', 'central_ops', { group: 'HUB1', organization: 'hub' }));
+    const answer = await api.superAdmin.post(
+      'user/create/',
+      newUser('ops_nogroup', 'central_ops', { group: 'HUB1', organization: 'hub' }),
+    );
     expect(answer.status).toBe(201);
     const client = await api.signIn('ops_nogroup', 'Secret-123');
     expect((await client.get('user/get_role/')).body.hub_code).toBeNull();
@@ -147,13 +169,16 @@ describe('create_group', () => {
     expect(answer.body).toEqual({ detail: 'You do not have permission to create a group.' });
   });
 
-  test.each(['admin', 'super_admin'])('%s creates a group: 201 {name, code, organization}, listed by get_groups', async (role) => {
-    const code = `G-${role}`;
-    const answer = await as[role]!.post('user/create_group/', { name: code, code, organization: 'RC' });
-    expect(answer.status).toBe(201);
-    expect(answer.body).toEqual({ name: code, code, organization: 'RC' });
-    expect((await as[role]!.get('user/get_groups/')).body).toContainEqual({ name: code, code, organization: 'RC' });
-  });
+  test.each(['admin', 'super_admin'])(
+    '%s creates a group: 201 {name, code, organization}, listed by get_groups',
+    async (role) => {
+      const code = `G-${role}`;
+      const answer = await as[role]!.post('user/create_group/', { name: code, code, organization: 'RC' });
+      expect(answer.status).toBe(201);
+      expect(answer.body).toEqual({ name: code, code, organization: 'RC' });
+      expect((await as[role]!.get('user/get_groups/')).body).toContainEqual({ name: code, code, organization: 'RC' });
+    },
+  );
 
   test('a duplicate code answers 400 {detail, field:"code"}', async () => {
     const answer = await api.superAdmin.post('user/create_group/', { name: 'HUB1', code: 'HUB1', organization: 'hub' });
@@ -167,14 +192,23 @@ describe('create_group', () => {
     ['organization missing', { organization: '' }, 'organization'],
     ['organization not hub or RC', { organization: 'HUB' }, 'organization'],
   ])('validation: %s answers 400 naming the field', async (_name, change, field) => {
-    const answer = await api.superAdmin.post('user/create_group/', { name: 'V1', code: 'V1', organization: 'hub', ...change });
+    const answer = await api.superAdmin.post('user/create_group/', {
+      name: 'V1',
+      code: 'V1',
+      organization: 'hub',
+      ...change,
+    });
     expect(answer.status).toBe(400);
     expect(answer.body).toMatchObject({ field, detail: expect.any(String) });
   });
 
   test('the name defaults to the code', async () => {
     await api.superAdmin.post('user/create_group/', { code: 'NONAME', organization: 'hub' });
-    expect((await api.superAdmin.get('user/get_groups/')).body).toContainEqual({ name: 'NONAME', code: 'NONAME', organization: 'hub' });
+    expect((await api.superAdmin.get('user/get_groups/')).body).toContainEqual({
+      name: 'NONAME',
+      code: 'NONAME',
+      organization: 'hub',
+    });
   });
 });
 
@@ -183,7 +217,13 @@ describe('get_users', () => {
     const answer = await api.superAdmin.get('user/get_users/');
     expect(answer.status).toBe(200);
     const exec = answer.body.find((u: { username: string }) => u.username === 'exec1');
-    expect(exec).toEqual({ id: expect.any(Number), username: 'exec1', role: 'executive', is_active: true, group_info: [{ name: 'HUB1' }] });
+    expect(exec).toEqual({
+      id: expect.any(Number),
+      username: 'exec1',
+      role: 'executive',
+      is_active: true,
+      group_info: [{ name: 'HUB1' }],
+    });
     const ops = answer.body.find((u: { username: string }) => u.username === 'ops1');
     expect(ops.group_info).toEqual([]);
   });
@@ -267,14 +307,17 @@ describe('deactivate_user and activate_user', () => {
     expect((await usersByName()).get(username)!.is_active).toBe(true);
   });
 
-  test.each(['super_admin', 'admin', 'central_ops'])('%s can never deactivate or activate oneself (403)', async (role) => {
-    const me = (await as[role]!.get('user/get_role/')).body.user as string;
-    const id = (await usersByName()).get(me)!.id;
-    const answer = await as[role]!.post('user/deactivate_user/', { user_id: id });
-    expect(answer.status).toBe(403);
-    expect(answer.body.error).toMatch(/your own account/);
-    expect((await as[role]!.post('user/activate_user/', { user_id: id })).status).toBe(403);
-  });
+  test.each(['super_admin', 'admin', 'central_ops'])(
+    '%s can never deactivate or activate oneself (403)',
+    async (role) => {
+      const me = (await as[role]!.get('user/get_role/')).body.user as string;
+      const id = (await usersByName()).get(me)!.id;
+      const answer = await as[role]!.post('user/deactivate_user/', { user_id: id });
+      expect(answer.status).toBe(403);
+      expect(answer.body.error).toMatch(/your own account/);
+      expect((await as[role]!.post('user/activate_user/', { user_id: id })).status).toBe(403);
+    },
+  );
 
   test('a deactivated user cannot log in (403 Account is deactivated)', async () => {
     const target = (await usersByName()).get('m_admin_incharge')!;

@@ -11,12 +11,19 @@ const api = build({
     { username: 'exec1', role: 'executive', group: 'HUB1' },
     { username: 'admin1', role: 'admin' },
   ],
-  signIn: { super_admin: ADMIN_USERNAME, admin: 'admin1', central_ops: 'ops1', incharge: 'incharge1', executive: 'exec1' },
+  signIn: {
+    super_admin: ADMIN_USERNAME,
+    admin: 'admin1',
+    central_ops: 'ops1',
+    incharge: 'incharge1',
+    executive: 'exec1',
+  },
 });
 const { as } = api;
 
 type Found = { id: number; manufacturer: string }[];
-const search = async (text: string, client = as.admin!) => client.get<Found>(`api/get_manufacturer/?search=${encodeURIComponent(text)}`);
+const search = async (text: string, client = as.admin!) =>
+  client.get<Found>(`api/get_manufacturer/?search=${encodeURIComponent(text)}`);
 const names = (found: Found) => found.map((m) => m.manufacturer);
 
 let counter = 0;
@@ -79,7 +86,9 @@ describe('get_manufacturer: search over the IEEE OUI registry', () => {
   });
 
   test('names are distinct case- and space-insensitively, spelled as the registry spells them most often', async () => {
-    const sharp = names((await search('sharp corporation')).body).filter((n) => n.toLowerCase() === 'sharp corporation');
+    const sharp = names((await search('sharp corporation')).body).filter(
+      (n) => n.toLowerCase() === 'sharp corporation',
+    );
     expect(sharp).toEqual(['SHARP Corporation']);
     expect(names((await search('  sharp   corporation ')).body)).toContain('SHARP Corporation');
   });
@@ -125,7 +134,9 @@ describe('whitelable: brand add (POST with empty data)', () => {
     const { brand } = await createBrand(newBrandName('Nova'));
     const answer = await as.admin!.post('api/whitelable/', { brand: ` ${brand.toUpperCase()} `, data: [] });
     expect(answer.status).toBe(409);
-    expect(answer.body).toEqual(expect.objectContaining({ message: 'This brand already exists', detail: 'This brand already exists' }));
+    expect(answer.body).toEqual(
+      expect.objectContaining({ message: 'This brand already exists', detail: 'This brand already exists' }),
+    );
   });
 
   test.each([
@@ -148,9 +159,17 @@ describe('whitelable: brand add (POST with empty data)', () => {
 describe('whitelable: brand update (POST with data, or with id)', () => {
   test("with id: replaces the list (200), in the order sent, in the registry's spelling", async () => {
     const { id, brand } = await createBrand();
-    const answer = await as.admin!.post('api/whitelable/', { id, brand, data: ['Samsung Electronics Co.,Ltd', 'apple, inc.'] });
+    const answer = await as.admin!.post('api/whitelable/', {
+      id,
+      brand,
+      data: ['Samsung Electronics Co.,Ltd', 'apple, inc.'],
+    });
     expect(answer.status).toBe(200);
-    expect(answer.body).toEqual({ id, brand, white_labeled_brands: { data: ['Samsung Electronics Co.,Ltd', 'Apple, Inc.'] } });
+    expect(answer.body).toEqual({
+      id,
+      brand,
+      white_labeled_brands: { data: ['Samsung Electronics Co.,Ltd', 'Apple, Inc.'] },
+    });
     expect(await listed(id)).toEqual(['Samsung Electronics Co.,Ltd', 'Apple, Inc.']);
 
     const again = await as.admin!.post('api/whitelable/', { id, brand, data: ['Apple, Inc.'] });
@@ -185,7 +204,11 @@ describe('whitelable: brand update (POST with data, or with id)', () => {
   test('names the registry does not know are refused with 400 listing them; the saved list is kept', async () => {
     const { id, brand } = await createBrand();
     await as.admin!.post('api/whitelable/', { id, brand, data: ['Apple, Inc.'] });
-    const answer = await as.admin!.post('api/whitelable/', { id, brand, data: ['Apple, Inc.', 'Not A Maker Ltd', 'Nobody GmbH'] });
+    const answer = await as.admin!.post('api/whitelable/', {
+      id,
+      brand,
+      data: ['Apple, Inc.', 'Not A Maker Ltd', 'Nobody GmbH'],
+    });
     expect(answer.status).toBe(400);
     expect(answer.body.unknown).toEqual(['Not A Maker Ltd', 'Nobody GmbH']);
     expect(answer.body.message).toContain('Not A Maker Ltd');
@@ -194,7 +217,11 @@ describe('whitelable: brand update (POST with data, or with id)', () => {
 
   test('duplicates are dropped case-insensitively, keeping the first in order', async () => {
     const { id, brand } = await createBrand();
-    const answer = await as.admin!.post('api/whitelable/', { id, brand, data: ['Apple, Inc.', ' SHARP corporation ', 'APPLE, INC.'] });
+    const answer = await as.admin!.post('api/whitelable/', {
+      id,
+      brand,
+      data: ['Apple, Inc.', ' SHARP corporation ', 'APPLE, INC.'],
+    });
     expect(answer.body.white_labeled_brands.data).toEqual(['Apple, Inc.', 'SHARP Corporation']);
   });
 
@@ -230,7 +257,11 @@ describe('whitelable: GET', () => {
     expect(brands.map((b) => b.brand)).toEqual(
       [...brands.map((b) => b.brand)].sort((a, b) => (a.toLowerCase() < b.toLowerCase() ? -1 : 1)),
     );
-    expect(brands).toContainEqual({ id: alpha.id, brand: alpha.brand, white_labeled_brands: { data: ['Apple, Inc.'] } });
+    expect(brands).toContainEqual({
+      id: alpha.id,
+      brand: alpha.brand,
+      white_labeled_brands: { data: ['Apple, Inc.'] },
+    });
     expect(brands).toContainEqual({ id: zeta.id, brand: zeta.brand, white_labeled_brands: { data: [] } });
   });
 });
@@ -240,17 +271,22 @@ describe('roles (docs/screens.md#server-side-rights: white-label changes are for
     const brand = newBrandName(role);
     const created = await as[role]!.post('api/whitelable/', { brand, data: [] });
     expect(created.status).toBe(201);
-    expect((await as[role]!.post('api/whitelable/', { id: created.body.id, brand, data: ['Apple, Inc.'] })).status).toBe(200);
+    expect(
+      (await as[role]!.post('api/whitelable/', { id: created.body.id, brand, data: ['Apple, Inc.'] })).status,
+    ).toBe(200);
   });
 
-  test.each(['executive', 'incharge', 'central_ops'])('%s gets 403 with a message for any POST and nothing changes', async (role) => {
-    const { id, brand } = await createBrand();
-    const refusedCreate = await as[role]!.post('api/whitelable/', { brand: newBrandName(role), data: [] });
-    expect(refusedCreate.status).toBe(403);
-    expect(refusedCreate.body.message).toEqual(expect.any(String));
-    expect((await as[role]!.post('api/whitelable/', { id, brand, data: ['Apple, Inc.'] })).status).toBe(403);
-    expect(await listed(id)).toEqual([]);
-  });
+  test.each(['executive', 'incharge', 'central_ops'])(
+    '%s gets 403 with a message for any POST and nothing changes',
+    async (role) => {
+      const { id, brand } = await createBrand();
+      const refusedCreate = await as[role]!.post('api/whitelable/', { brand: newBrandName(role), data: [] });
+      expect(refusedCreate.status).toBe(403);
+      expect(refusedCreate.body.message).toEqual(expect.any(String));
+      expect((await as[role]!.post('api/whitelable/', { id, brand, data: ['Apple, Inc.'] })).status).toBe(403);
+      expect(await listed(id)).toEqual([]);
+    },
+  );
 
   test.each(['executive', 'incharge', 'central_ops'])('%s may list brands and search manufacturers', async (role) => {
     expect((await as[role]!.get('api/whitelable/')).status).toBe(200);

@@ -28,9 +28,13 @@ async function main(): Promise<void> {
   });
   const fmt = (values: number[]) => values.map((v) => v.toFixed(0)).join(', ');
   const source = process.env.VERITAS_SPEC_ONLY ? 'api/get_status/' : 'api/dashboard/';
-  console.log(`dashboard, ${RECORDS.toLocaleString('en-US')} records from ${source}, All Hubs, Last 30 Days, median of ${RUNS}`);
+  console.log(
+    `dashboard, ${RECORDS.toLocaleString('en-US')} records from ${source}, All Hubs, Last 30 Days, median of ${RUNS}`,
+  );
   console.log(`dashboard: navigation → all charts drawn ${median(total).toFixed(0)} ms (runs ${fmt(total)})`);
-  console.log(`dashboard: data received → all charts drawn ${median(afterData).toFixed(0)} ms (runs ${fmt(afterData)}; goal ≤ 1500 ms)`);
+  console.log(
+    `dashboard: data received → all charts drawn ${median(afterData).toFixed(0)} ms (runs ${fmt(afterData)}; goal ≤ 1500 ms)`,
+  );
 }
 
 main().catch((error) => {

@@ -44,7 +44,9 @@ async function main(): Promise<void> {
     `devices page, ${RECORDS.toLocaleString('en-US')} records, median of ${RUNS} (runs: ${firstRows.join(', ')} ms / ${keystrokes.map((k) => k.toFixed(0)).join(', ')} ms)`,
   );
   console.log(`devices: navigation → first rows ${median(firstRows)} ms (goal ≤ 2000 ms)`);
-  console.log(`devices: one filter keystroke → rows updated ${median(keystrokes).toFixed(0)} ms (goal ≤ 100 ms), now showing ${shown}`);
+  console.log(
+    `devices: one filter keystroke → rows updated ${median(keystrokes).toFixed(0)} ms (goal ≤ 100 ms), now showing ${shown}`,
+  );
   console.log(`devices: ${domRows} rows in the DOM (virtualized; bounded)`);
 }
 

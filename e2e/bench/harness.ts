@@ -7,21 +7,26 @@ import type { Page } from 'playwright-core';
 import { DEMO, DEMO_PASSWORD, launchBrowser, signIn } from '../support/browser';
 import { repoRoot, startServer, stopServer } from '../support/server';
 
-interface ApiModule {
+interface ServerModule {
   openDatabase(o: { dataDir: string }): { kysely: { destroy(): Promise<void> } };
   migrateToLatest(db: unknown): Promise<void>;
+}
+
+interface SeedModule {
   loadVolumeData(db: unknown, o: { records: number }): Promise<void>;
 }
 
 async function seededDataDir(count: number): Promise<string> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'veritas-bench-'));
   console.log(`seeding ${count.toLocaleString('en-US')} records …`);
-  // The built API, as the served console runs it (a path, not a package import).
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const api = require(path.join(repoRoot, 'api/dist/index.js')) as ApiModule;
-  const db = api.openDatabase({ dataDir });
-  await api.migrateToLatest(db);
-  await api.loadVolumeData(db, { records: count });
+  // The built API and its seed code, as the served console runs them (paths, not package imports).
+  /* eslint-disable @typescript-eslint/no-require-imports */
+  const server = require(path.join(repoRoot, 'api/dist/server.js')) as ServerModule;
+  const seed = require(path.join(repoRoot, 'api/dist/seed.js')) as SeedModule;
+  /* eslint-enable @typescript-eslint/no-require-imports */
+  const db = server.openDatabase({ dataDir });
+  await server.migrateToLatest(db);
+  await seed.loadVolumeData(db, { records: count });
   await db.kysely.destroy();
   return dataDir;
 }

@@ -65,7 +65,9 @@ async function measure(label: string, browserBase: string, scanBase: string): Pr
     const page = await context.newPage();
     await signIn(page, DEMO.admin, DEMO_PASSWORD);
     const records = (await (await page.request.get('/veritas/api/get_status/')).json()) as PendingRecord[];
-    const pending = records.filter((r) => !r.is_submit && r.tracking_id.hub_code === HUB).map((r) => r.tracking_id.tracking_id);
+    const pending = records
+      .filter((r) => !r.is_submit && r.tracking_id.hub_code === HUB)
+      .map((r) => r.tracking_id.tracking_id);
     if (pending.length < SCANS) throw new Error(`only ${pending.length} pending records of ${HUB}`);
     await page.goto('/ListDevices');
     await page.locator('[data-testid="device-row"]').first().waitFor();
@@ -89,9 +91,13 @@ async function measure(label: string, browserBase: string, scanBase: string): Pr
       });
       await response.arrayBuffer();
       if (response.status !== 200) throw new Error(`app/scan/submit/ ${trackingId}: ${response.status}`);
-      const shownAt = await page.waitForFunction((id) => (window as unknown as { seenAt: Record<string, number> }).seenAt[id], trackingId, {
-        timeout: 15_000,
-      });
+      const shownAt = await page.waitForFunction(
+        (id) => (window as unknown as { seenAt: Record<string, number> }).seenAt[id],
+        trackingId,
+        {
+          timeout: 15_000,
+        },
+      );
       latencies.push(((await shownAt.jsonValue()) as number) - sentAt);
       // Scans a few hundred ms apart, as a busy hub's are.
       await page.waitForTimeout(250);
@@ -116,7 +122,11 @@ async function main() {
     }
   }
   if (which !== 'single') {
-    const fleet = await startFleet({ instances: 2, port: Number(process.env.BENCH_FLEET_PORT ?? 18500), output: () => {} });
+    const fleet = await startFleet({
+      instances: 2,
+      port: Number(process.env.BENCH_FLEET_PORT ?? 18500),
+      output: () => {},
+    });
     try {
       await measure(
         'two instances on PostgreSQL (scan through instance 1, browser on instance 2)',

@@ -16,7 +16,9 @@ const ROW_HEIGHT = 56;
 function target(): Record<string, string> {
   if (process.env.BENCH_DATABASE_URL) return { DATABASE_URL: process.env.BENCH_DATABASE_URL };
   if (process.env.BENCH_DATA_DIR) return { VERITAS_DATA_DIR: process.env.BENCH_DATA_DIR };
-  throw new Error('Set BENCH_DATABASE_URL (PostgreSQL) or BENCH_DATA_DIR (SQLite) to a database loaded with pnpm --filter api load:volume');
+  throw new Error(
+    'Set BENCH_DATABASE_URL (PostgreSQL) or BENCH_DATA_DIR (SQLite) to a database loaded with pnpm --filter api load:volume',
+  );
 }
 
 /** The page's JS heap in MB, after a garbage collection (chromium's Performance domain). */
@@ -53,7 +55,8 @@ async function pickList(page: Page, figures: Record<string, number[]>): Promise<
         const done = () => {
           const first = document.querySelector('[data-testid="device-row"] [data-column="tracking-id"]');
           const busy = document.querySelector('[role="table"][aria-busy="true"]');
-          if (start && !busy && first?.textContent?.toLowerCase().includes(text.toLowerCase())) resolve(performance.now() - start);
+          if (start && !busy && first?.textContent?.toLowerCase().includes(text.toLowerCase()))
+            resolve(performance.now() - start);
           else requestAnimationFrame(done);
         };
         requestAnimationFrame(done);
@@ -69,11 +72,17 @@ async function pickList(page: Page, figures: Record<string, number[]>): Promise<
   figures['row 10,000']!.push(
     await (async () => {
       const started = await page.evaluate(() => performance.now());
-      await page.getByTestId('device-table-scroll').evaluate((element, top) => (element.scrollTop = top), 9_999 * ROW_HEIGHT);
-      await page.waitForFunction(() => document.querySelector('[data-testid="device-row"][aria-rowindex="10001"]'), undefined, {
-        timeout: 60_000,
-        polling: 'raf',
-      });
+      await page
+        .getByTestId('device-table-scroll')
+        .evaluate((element, top) => (element.scrollTop = top), 9_999 * ROW_HEIGHT);
+      await page.waitForFunction(
+        () => document.querySelector('[data-testid="device-row"][aria-rowindex="10001"]'),
+        undefined,
+        {
+          timeout: 60_000,
+          polling: 'raf',
+        },
+      );
       return (await page.evaluate(() => performance.now())) - started;
     })(),
   );
@@ -83,7 +92,8 @@ async function pickList(page: Page, figures: Record<string, number[]>): Promise<
     () =>
       new Promise<number>((resolve) => {
         const start = performance.now();
-        const check = () => (document.querySelector('dialog[open]') ? resolve(performance.now() - start) : requestAnimationFrame(check));
+        const check = () =>
+          document.querySelector('dialog[open]') ? resolve(performance.now() - start) : requestAnimationFrame(check);
         document.querySelector<HTMLButtonElement>('[data-testid="device-row"] button')!.click();
         requestAnimationFrame(check);
       }),
@@ -120,7 +130,9 @@ async function main(): Promise<void> {
     const page = await context.newPage();
     await signIn(page, DEMO.admin, DEMO_PASSWORD);
     const total = await (await page.request.get('/veritas/api/devices/count/')).json();
-    console.log(`${process.env.BENCH_DATABASE_URL ? 'PostgreSQL' : 'SQLite'}: ${Number(total.total).toLocaleString('en-US')} records`);
+    console.log(
+      `${process.env.BENCH_DATABASE_URL ? 'PostgreSQL' : 'SQLite'}: ${Number(total.total).toLocaleString('en-US')} records`,
+    );
     for (let run = 0; run < RUNS; run++) {
       await pickList(page, figures);
       await dashboard(page, figures);
@@ -139,7 +151,9 @@ async function main(): Promise<void> {
     'heap: dashboard': 'JS heap on the dashboard (MB), goal ≤ 150',
   };
   for (const [name, values] of Object.entries(figures)) {
-    console.log(`${goals[name]}: median ${median(values).toFixed(0)} (runs ${values.map((v) => v.toFixed(0)).join(', ')})`);
+    console.log(
+      `${goals[name]}: median ${median(values).toFixed(0)} (runs ${values.map((v) => v.toFixed(0)).join(', ')})`,
+    );
   }
 }
 

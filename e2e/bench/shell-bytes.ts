@@ -22,9 +22,12 @@ async function main(): Promise<void> {
     const loaded = await Promise.all(scripts);
     const raw = loaded.reduce((n, s) => n + s.raw, 0);
     const gzip = loaded.reduce((n, s) => n + s.gzip, 0);
-    for (const s of loaded) console.log(`  ${(s.gzip / 1024).toFixed(1).padStart(7)} KB gzip  ${new URL(s.url).pathname}`);
+    for (const s of loaded)
+      console.log(`  ${(s.gzip / 1024).toFixed(1).padStart(7)} KB gzip  ${new URL(s.url).pathname}`);
     console.log(`shell: ${loaded.length} scripts before the login form is interactive`);
-    console.log(`shell: JS ${(raw / 1024).toFixed(1)} KB raw, ${(gzip / 1024).toFixed(1)} KB gzip (goal ≤ 150 KB gzip)`);
+    console.log(
+      `shell: JS ${(raw / 1024).toFixed(1)} KB raw, ${(gzip / 1024).toFixed(1)} KB gzip (goal ≤ 150 KB gzip)`,
+    );
     console.log(`shell: login form interactive after ${interactiveMs.toFixed(0)} ms (cold, loopback)`);
   } finally {
     await browser.close();

@@ -36,7 +36,9 @@ export async function axeViolations(page: Page): Promise<Violation[]> {
 
 /** One violation as lines: rule, impact, help, then each failing element's selector and why. */
 export function describeViolation(v: Violation): string {
-  const lines = [`[${v.impact}] ${v.id}: ${v.help} (${v.nodes.length} element${v.nodes.length === 1 ? '' : 's'}) ${v.helpUrl}`];
+  const lines = [
+    `[${v.impact}] ${v.id}: ${v.help} (${v.nodes.length} element${v.nodes.length === 1 ? '' : 's'}) ${v.helpUrl}`,
+  ];
   for (const node of v.nodes.slice(0, NODES_LISTED)) {
     // The summary's first line says "Fix any/all of the following:"; the reasons follow it.
     const why = node.summary

@@ -40,7 +40,10 @@ export const DEMO = {
  * For a test file: one browser for the file, a fresh context (no cookies) and page for each test.
  * Read the page and context through the returned getters inside tests.
  */
-export function freshPagePerTest(options: { baseURL?: () => string } = {}): { page: () => Page; context: () => BrowserContext } {
+export function freshPagePerTest(options: { baseURL?: () => string } = {}): {
+  page: () => Page;
+  context: () => BrowserContext;
+} {
   let browser: Browser;
   let context: BrowserContext;
   let page: Page;

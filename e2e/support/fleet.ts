@@ -78,7 +78,8 @@ export class FieldApp {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ username, password }),
     });
-    if (response.status !== 200) throw new Error(`app/login/ as ${username}: ${response.status} ${await response.text()}`);
+    if (response.status !== 200)
+      throw new Error(`app/login/ as ${username}: ${response.status} ${await response.text()}`);
     return new FieldApp(baseUrl, ((await response.json()) as { token: string }).token);
   }
 

@@ -59,11 +59,18 @@ function installProbe(): void {
   const styleOf = (el: Element | null): string => {
     if (!el) return '';
     const s = getComputedStyle(el);
-    return [s.outlineStyle, s.outlineWidth, s.outlineColor, s.boxShadow, s.borderTopColor, s.borderBottomColor, s.backgroundColor].join(
-      ' ',
-    );
+    return [
+      s.outlineStyle,
+      s.outlineWidth,
+      s.outlineColor,
+      s.boxShadow,
+      s.borderTopColor,
+      s.borderBottomColor,
+      s.backgroundColor,
+    ].join(' ');
   };
-  const signature = (el: Element): string => [el, el.parentElement, el.parentElement?.parentElement ?? null].map(styleOf).join(' / ');
+  const signature = (el: Element): string =>
+    [el, el.parentElement, el.parentElement?.parentElement ?? null].map(styleOf).join(' / ');
 
   const rgba = (color: string): [number, number, number, number] => {
     const parts = color.match(/[\d.]+/g)?.map(Number) ?? [0, 0, 0, 0];
@@ -109,7 +116,8 @@ function installProbe(): void {
       baseline.clear();
       const scope = document.querySelector('[aria-modal="true"]') ?? document;
       for (const el of scope.querySelectorAll(TABBABLE)) {
-        if ((el as HTMLElement).tabIndex < 0 || el.matches(':disabled') || el.closest('[inert]') || !shown(el)) continue;
+        if ((el as HTMLElement).tabIndex < 0 || el.matches(':disabled') || el.closest('[inert]') || !shown(el))
+          continue;
         baseline.set(el, signature(el));
       }
       return [...baseline.keys()].map(describe);
@@ -182,5 +190,6 @@ export async function expectKeyboardReachWithVisibleFocus(page: Page, screenName
     }),
   ];
   if (stops.length === 0) problems.push('Tab reached no control at all');
-  if (problems.length > 0) throw new Error(`${screenName}: keyboard problems\n${[...new Set(problems)].map((p) => `    ${p}`).join('\n')}`);
+  if (problems.length > 0)
+    throw new Error(`${screenName}: keyboard problems\n${[...new Set(problems)].map((p) => `    ${p}`).join('\n')}`);
 }

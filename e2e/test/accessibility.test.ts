@@ -7,7 +7,7 @@ import { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { expectNoSeriousViolations } from '../support/axe';
 import { expectKeyboardReachWithVisibleFocus } from '../support/focus';
 import { DEMO, launchBrowser, newContext, signIn } from '../support/browser';
-import { ready } from '../support/dashboardFigures';
+import { ready } from '../support/dashboard-figures';
 import { dropFile, SHIPMENT_HEADER } from '../support/upload';
 
 interface ReachedState {
@@ -143,7 +143,11 @@ const STATES: A11yState[] = [
   },
   { name: 'Dashboard at 375 px', viewport: PHONE, reach: async (page) => ({ shown: await dashboard(page) }) },
   // WCAG 1.4.10's reflow width: the top-five tables scroll sideways in their boxes.
-  { name: 'Dashboard at 320 px', viewport: { width: 320, height: 720 }, reach: async (page) => ({ shown: await dashboard(page) }) },
+  {
+    name: 'Dashboard at 320 px',
+    viewport: { width: 320, height: 720 },
+    reach: async (page) => ({ shown: await dashboard(page) }),
+  },
   {
     name: '375 px: mobile menu open',
     viewport: PHONE,

@@ -1,12 +1,19 @@
 // docs/dashboard.md on the demo data: for every timeframe, for All Hubs and one hub, the
 // tiles and top-five tables equal figures computed independently from api/get_status/
-// (support/dashboardFigures.ts). Both modes of docs/architecture.md#server-features: figures
+// (support/dashboard-figures.ts). Both modes of docs/architecture.md#server-features: figures
 // computed by our server (api/dashboard/), and computed in the page from api/get_status/ when the
 // server follows the spec alone (VERITAS_SPEC_ONLY).
 import { Page } from 'playwright-core';
 import { DEMO, baseUrl, freshPagePerTest, signIn } from '../support/browser';
 import { startServer, stopServer, type RunningServer } from '../support/server';
-import { TIMEFRAMES, expectedFigures, ready, shownFigures, type StatusRecord, type Timeframe } from '../support/dashboardFigures';
+import {
+  TIMEFRAMES,
+  expectedFigures,
+  ready,
+  shownFigures,
+  type StatusRecord,
+  type Timeframe,
+} from '../support/dashboard-figures';
 
 type Mode = 'server figures' | 'get_status';
 

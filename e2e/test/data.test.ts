@@ -110,7 +110,9 @@ test("the report of today holds exactly today's records of api/get_status/, save
     'tracking_id,hub_code,created_date,device_type,expected_brand,expected_model,is_blindpick,status,submitted_by,submit_time,submitted_device,submitted_manufacturer,device_result,verified_by,verify_time,verified_by_rc,verify_time_rc',
   );
 
-  const expected = (await statusRecords()).filter((r) => r.created !== null && localDate(new Date(r.created)) === today).map((r) => r.id);
+  const expected = (await statusRecords())
+    .filter((r) => r.created !== null && localDate(new Date(r.created)) === today)
+    .map((r) => r.id);
   expect(expected.length).toBeGreaterThan(0);
   expect(rows.map((row) => row.split(',')[0]).sort()).toEqual(expected.sort());
 });
@@ -118,7 +120,10 @@ test("the report of today holds exactly today's records of api/get_status/, save
 test("the Data menu's Download APK saves the server's mobile app package as veritas_app.apk", async () => {
   await signIn(page, DEMO.admin);
   await page.getByRole('button', { name: 'Data' }).click();
-  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('menuitem', { name: 'Download APK' }).click()]);
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('menuitem', { name: 'Download APK' }).click(),
+  ]);
   expect(download.suggestedFilename()).toBe('veritas_app.apk');
   expect(fs.readFileSync((await download.path())!, 'utf8')).toBe(APK_BYTES);
 });

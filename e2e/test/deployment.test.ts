@@ -40,6 +40,8 @@ describe('remote manifests announced by /remotes.json', () => {
   test('REMOTES_JSON that is not an object of absolute http(s) URLs is refused at start', () => {
     expect(() => deployment.remoteManifests({ REMOTES_JSON: '["x"]' })).toThrow('REMOTES_JSON must be a JSON object');
     expect(() => deployment.remoteManifests({ REMOTES_JSON: '{"devices":"/devices/mf-manifest.json"}' })).toThrow();
-    expect(() => deployment.remoteManifests({ REMOTES_JSON: '{"devices":"javascript:alert(1)"}' })).toThrow('absolute http(s) URL');
+    expect(() => deployment.remoteManifests({ REMOTES_JSON: '{"devices":"javascript:alert(1)"}' })).toThrow(
+      'absolute http(s) URL',
+    );
   });
 });

@@ -30,7 +30,8 @@ describe.each<Mode>(['server pages', 'get_status'])('%s', (mode) => {
   /** Waits until the page's record count shows n (the count element carries it raw in data-count). */
   async function waitForCount(n: number): Promise<void> {
     await page.waitForFunction(
-      (expected) => document.querySelector('[data-testid="record-count"]')?.getAttribute('data-count') === String(expected),
+      (expected) =>
+        document.querySelector('[data-testid="record-count"]')?.getAttribute('data-count') === String(expected),
       n,
     );
   }
@@ -93,14 +94,17 @@ describe.each<Mode>(['server pages', 'get_status'])('%s', (mode) => {
     calls = [];
     const target = records[Math.floor(records.length / 2)]!.tracking_id.tracking_id;
     await page.getByPlaceholder('Filter by tracking id...').fill(target);
-    const expected = records.filter((r) => r.tracking_id.tracking_id.toLowerCase().includes(target.toLowerCase())).length;
+    const expected = records.filter((r) =>
+      r.tracking_id.tracking_id.toLowerCase().includes(target.toLowerCase()),
+    ).length;
     await waitForCount(expected);
     await rows().first().getByText(target).waitFor();
 
     await page.getByRole('button', { name: /clear/i }).first().click();
     await waitForCount(records.length);
     expect(callsTo('api/get_status/')).toEqual([]);
-    if (mode === 'server pages') expect(callsTo('api/devices/?').some((call) => call.includes(`q=${target}`))).toBe(true);
+    if (mode === 'server pages')
+      expect(callsTo('api/devices/?').some((call) => call.includes(`q=${target}`))).toBe(true);
     else expect(callsTo('api/devices/')).toEqual([]);
   });
 
@@ -131,7 +135,8 @@ describe.each<Mode>(['server pages', 'get_status'])('%s', (mode) => {
     await rows().first().getByRole('button', { name: 'See Details' }).click();
     const dialog = page.getByRole('dialog', { name: 'Device Details' });
     await dialog.waitFor();
-    for (const step of ['Submitted', 'Verified at Hub', 'Verified at RC']) await dialog.getByText(step, { exact: true }).waitFor();
+    for (const step of ['Submitted', 'Verified at Hub', 'Verified at RC'])
+      await dialog.getByText(step, { exact: true }).waitFor();
     await dialog.getByText(detached.submitted_by!.username).first().waitFor();
     await dialog.getByText(detached.verified_by_rc!.username).first().waitFor();
     await dialog.getByRole('button', { name: /close/i }).click();
@@ -226,7 +231,8 @@ describe.each<Mode>(['server pages', 'get_status'])('%s', (mode) => {
       // Scrolled, and the rows of the new position rendered (two frames) before placeholders are looked for.
       await scroller.evaluate(async (element) => {
         element.scrollBy(0, element.clientHeight);
-        for (let frame = 0; frame < 2; frame++) await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve)));
+        for (let frame = 0; frame < 2; frame++)
+          await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve)));
       });
     }
     expect(seen.size).toBe(records.length);

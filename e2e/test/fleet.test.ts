@@ -98,9 +98,11 @@ test('a browser signed in through instance 1 is served by instance 2 and through
   await page.goto(`${second().url}ListDevices`);
   await page.locator('[data-testid="device-row"]').first().waitFor();
 
-  expect((await page.request.post(`${fleet.url}veritas/user/logout/`, { headers: { 'x-xsrf-token': await xsrfToken() } })).status()).toBe(
-    200,
-  );
+  expect(
+    (
+      await page.request.post(`${fleet.url}veritas/user/logout/`, { headers: { 'x-xsrf-token': await xsrfToken() } })
+    ).status(),
+  ).toBe(200);
   for (const server of [first().url, second().url])
     expect((await page.request.get(`${server}veritas/user/is_LoggedIn/`)).status()).toBe(401);
 });
@@ -191,13 +193,17 @@ test('an instance killed mid-ingest: the final chunk resent through the other ge
 /** The pick list filtered to `q`, with the top bar's live indicator saying the stream is open. */
 async function openPickList(page: Page, q: string, rows: number): Promise<void> {
   await page.goto(`/ListDevices?q=${encodeURIComponent(q)}`);
-  await page.waitForFunction((n) => document.querySelector('[data-testid="record-count"]')?.getAttribute('data-count') === String(n), rows);
+  await page.waitForFunction(
+    (n) => document.querySelector('[data-testid="record-count"]')?.getAttribute('data-count') === String(n),
+    rows,
+  );
   await page.locator('[data-testid="live-indicator"][data-state="connected"]').waitFor();
   // Marks this document: a reload would lose it.
   await page.evaluate(() => Object.assign(window, { notReloaded: true }));
 }
 
-const notReloaded = (page: Page) => page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded === true);
+const notReloaded = (page: Page) =>
+  page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded === true);
 
 /** Waits until the row of `trackingId` shows `status`. */
 const rowShows = (page: Page, trackingId: string, status: string, timeout = 15_000) =>

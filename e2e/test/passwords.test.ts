@@ -19,14 +19,24 @@ const unique = (prefix: string) => `${prefix}${Date.now().toString(36)}${Math.fl
 async function createExecutive(username: string): Promise<void> {
   const xsrf = (await context.cookies()).find((c) => c.name === 'XSRF-TOKEN')!.value;
   const answer = await page.request.post('/veritas/user/create/', {
-    data: { username, email: `${username}@example.com`, password: FIRST_PASSWORD, role: 'executive', group: 'BLR01', organization: 'hub' },
+    data: {
+      username,
+      email: `${username}@example.com`,
+      password: FIRST_PASSWORD,
+      role: 'executive',
+      group: 'BLR01',
+      organization: 'hub',
+    },
     headers: { 'X-XSRF-TOKEN': xsrf },
   });
   expect(answer.status()).toBe(201);
 }
 
 /** A page of its own browser context (no shared cookies) signed in as `username`. */
-async function elsewhere(username: string, password = FIRST_PASSWORD): Promise<{ page: Page; context: BrowserContext }> {
+async function elsewhere(
+  username: string,
+  password = FIRST_PASSWORD,
+): Promise<{ page: Page; context: BrowserContext }> {
   const other = await newContext(context.browser()!);
   const otherPage = await other.newPage();
   await signIn(otherPage, username, password);
@@ -69,7 +79,10 @@ test('a user changes their password from the top bar: other sessions end, this o
   const answered = page.waitForResponse((res) => res.url().endsWith('/veritas/user/change_password/'));
   await dialog.getByRole('button', { name: 'Change password' }).click();
   expect((await answered).status()).toBe(200);
-  await dialog.getByRole('status').getByText('Your password has been changed. Your other sessions have been signed out.').waitFor();
+  await dialog
+    .getByRole('status')
+    .getByText('Your password has been changed. Your other sessions have been signed out.')
+    .waitFor();
   await dialog.getByRole('button', { name: 'Done' }).click();
   await dialog.waitFor({ state: 'detached' });
 
@@ -99,7 +112,11 @@ test("an admin resets an executive's password from Deactivate Users: the executi
   await dialog.getByLabel('Confirm new password').fill('Given-By-Admin-7');
   await dialog.getByRole('button', { name: 'Reset password' }).click();
   // The page's notice (the toast repeats it outside the main area).
-  await page.getByRole('main').getByRole('status').getByText(`Password of user ${username} reset successfully.`).waitFor();
+  await page
+    .getByRole('main')
+    .getByRole('status')
+    .getByText(`Password of user ${username} reset successfully.`)
+    .waitFor();
   await dialog.waitFor({ state: 'detached' });
 
   await executive.page.goto('/ListDevices');

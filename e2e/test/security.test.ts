@@ -4,13 +4,15 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { BrowserContext, Page } from 'playwright-core';
 import { DEMO, baseUrl, freshPagePerTest, signIn } from '../support/browser';
-import { consoleHttp } from '../support/consoleHttp';
+import { consoleHttp } from '../support/console-http';
 
 const REMOTE_NAMES = ['dashboard', 'devices', 'users', 'data', 'whitelabel'] as const;
 const consolePort = () => Number(new URL(baseUrl()).port);
 /** The configured remotes: each on its port after the console's, on the console's host (README "How it is served"). */
 const configuredRemotes = () =>
-  Object.fromEntries(REMOTE_NAMES.map((name, i) => [name, `http://127.0.0.1:${consolePort() + i + 1}/mf-manifest.json`]));
+  Object.fromEntries(
+    REMOTE_NAMES.map((name, i) => [name, `http://127.0.0.1:${consolePort() + i + 1}/mf-manifest.json`]),
+  );
 
 /** The headers of a GET, sent with any headers (fetch cannot forge Host, so node:http). */
 function headersOf(
@@ -30,7 +32,8 @@ function headersOf(
 }
 
 /** The src of every script element of a page (the built page leaves attribute values unquoted). */
-const scriptSources = (html: string) => [...html.matchAll(/<script\b[^>]*\bsrc=["']?([^"'\s>]+)/g)].map((match) => match[1]!);
+const scriptSources = (html: string) =>
+  [...html.matchAll(/<script\b[^>]*\bsrc=["']?([^"'\s>]+)/g)].map((match) => match[1]!);
 
 function directives(csp: string | string[] | undefined): Map<string, string[]> {
   expect(typeof csp).toBe('string');

@@ -96,21 +96,25 @@ async function failFirst(pattern: string): Promise<string[]> {
 test.each([
   ['manifest', '**/mf-manifest.json'],
   ['entry script', '**/remoteEntry.*.js'],
-])('a remote whose %s answers 503 once is loaded again on its own: the page shows, no error card', async (_what, pattern) => {
-  await signIn(page, DEMO.admin);
-  const seen = await failFirst(pattern);
-  const errors: string[] = [];
-  page.on(
-    'console',
-    (message) => message.type() === 'error' && message.text().includes('could not be loaded') && errors.push(message.text()),
-  );
-  await page.goto('/ListDevices');
-  await page.locator('[data-testid="device-row"]').first().waitFor();
-  expect(seen).toHaveLength(2);
-  expect(new Set(seen).size).toBe(1);
-  expect(await page.getByRole('button', { name: 'Retry' }).count()).toBe(0);
-  expect(errors).toEqual([]);
-});
+])(
+  'a remote whose %s answers 503 once is loaded again on its own: the page shows, no error card',
+  async (_what, pattern) => {
+    await signIn(page, DEMO.admin);
+    const seen = await failFirst(pattern);
+    const errors: string[] = [];
+    page.on(
+      'console',
+      (message) =>
+        message.type() === 'error' && message.text().includes('could not be loaded') && errors.push(message.text()),
+    );
+    await page.goto('/ListDevices');
+    await page.locator('[data-testid="device-row"]').first().waitFor();
+    expect(seen).toHaveLength(2);
+    expect(new Set(seen).size).toBe(1);
+    expect(await page.getByRole('button', { name: 'Retry' }).count()).toBe(0);
+    expect(errors).toEqual([]);
+  },
+);
 
 test('remote down: a remote whose manifest fails shows an error card with Retry, and the shell keeps working', async () => {
   // Every remote's manifest fails to load (the shell itself fetches none).

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { Page } from 'playwright-core';
 import { DEMO, baseUrl, freshPagePerTest, signIn } from '../support/browser';
-import { expectedFigures, ready, shownFigures, type StatusRecord } from '../support/dashboardFigures';
+import { expectedFigures, ready, shownFigures, type StatusRecord } from '../support/dashboard-figures';
 import { repoRoot } from '../support/server';
 
 interface SimulatedRecord extends StatusRecord {
@@ -65,7 +65,8 @@ test("the devices list shows the run's records and a detached one's timeline nam
   await row.getByText('Detatched').waitFor();
   await row.getByRole('button', { name: 'See Details' }).click();
   const dialog = page.getByRole('dialog', { name: 'Device Details' });
-  for (const step of ['Submitted', 'Verified at Hub', 'Verified at RC']) await dialog.getByText(step, { exact: true }).waitFor();
+  for (const step of ['Submitted', 'Verified at Hub', 'Verified at RC'])
+    await dialog.getByText(step, { exact: true }).waitFor();
   for (const user of [detached.submitted_by, detached.verified_by, detached.verified_by_rc])
     await dialog.getByText(user!.username).first().waitFor();
 });

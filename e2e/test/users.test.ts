@@ -57,22 +57,25 @@ const CREATORS = [
   { creator: DEMO.superAdmin, roles: ['operators', 'executive', 'incharge', 'central_ops'] },
 ];
 
-test.each(CREATORS)('$creator creates a user of every role it may assign ($roles) through the form', async ({ creator, roles }) => {
-  await signIn(page, creator);
-  await page.goto('/createuser');
-  const form = page.getByRole('form', { name: 'Create User' });
-  await form.getByRole('combobox', { name: 'Role' }).click();
-  const offered = (await page.getByRole('option').allTextContents()).map((t) => t.trim());
-  const label = (role: string) => (role === 'operators' ? 'Wishmaster' : role);
-  expect(offered).toEqual(roles.map(label));
-  await page.keyboard.press('Escape');
+test.each(CREATORS)(
+  '$creator creates a user of every role it may assign ($roles) through the form',
+  async ({ creator, roles }) => {
+    await signIn(page, creator);
+    await page.goto('/createuser');
+    const form = page.getByRole('form', { name: 'Create User' });
+    await form.getByRole('combobox', { name: 'Role' }).click();
+    const offered = (await page.getByRole('option').allTextContents()).map((t) => t.trim());
+    const label = (role: string) => (role === 'operators' ? 'Wishmaster' : role);
+    expect(offered).toEqual(roles.map(label));
+    await page.keyboard.press('Escape');
 
-  for (const role of roles) {
-    const username = unique(`e2e_${role.slice(0, 4)}_`);
-    await createUserThroughForm(username, label(role), role !== 'central_ops');
-    expect(await listedUsers()).toContainEqual(expect.objectContaining({ username, role, is_active: true }));
-  }
-});
+    for (const role of roles) {
+      const username = unique(`e2e_${role.slice(0, 4)}_`);
+      await createUserThroughForm(username, label(role), role !== 'central_ops');
+      expect(await listedUsers()).toContainEqual(expect.objectContaining({ username, role, is_active: true }));
+    }
+  },
+);
 
 test('the group form is shown to admin only among these, and a new group is offered by the user form at once', async () => {
   await signIn(page, DEMO.centralOps);

@@ -18,7 +18,8 @@ const listedIn = (editor: Locator) => editor.getByRole('listitem').locator('span
 /** Types `typed` into the editor's search key by key, picks `name` among the answers and adds it. */
 async function addFoundManufacturer(editor: Locator, typed: string, name: string): Promise<void> {
   const searched = page.waitForResponse(
-    (res) => res.url().includes('/veritas/api/get_manufacturer/') && new URL(res.url()).searchParams.get('search') === typed,
+    (res) =>
+      res.url().includes('/veritas/api/get_manufacturer/') && new URL(res.url()).searchParams.get('search') === typed,
   );
   const search = editor.getByRole('combobox', { name: 'Search manufacturers' });
   await search.click(); // waits for the select to be loaded and enabled
@@ -48,7 +49,9 @@ test('admin adds a brand, adds two manufacturers found by search, removes one, u
   await editor.getByRole('button', { name: 'Remove Apple, Inc.' }).click();
   expect(await listedIn(editor)).toEqual(['SHARP Corporation']);
 
-  const saved = page.waitForResponse((res) => res.url().endsWith('/veritas/api/whitelable/') && res.request().method() === 'POST');
+  const saved = page.waitForResponse(
+    (res) => res.url().endsWith('/veritas/api/whitelable/') && res.request().method() === 'POST',
+  );
   await editor.getByRole('button', { name: 'Update Changes DB' }).click();
   expect((await saved).status()).toBe(200);
   await page.getByText('Brand updated successfully!').waitFor();

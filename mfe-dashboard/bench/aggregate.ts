@@ -16,7 +16,12 @@ const HUBS: readonly VolumeHub[] = ['BLR01', 'DEL02', 'MUM03', 'HYD04', 'CHN05',
 }));
 const DEVICES: readonly VolumeDevice[] = [
   { type: 'mobile', brand: 'Samsung', model: 'Galaxy S24', manufacturer: 'Samsung Electronics Co.,Ltd' },
-  { type: 'laptop', brand: 'Lenovo', model: 'ThinkPad E14', manufacturer: 'LCFC(HeFei) Electronics Technology co., ltd' },
+  {
+    type: 'laptop',
+    brand: 'Lenovo',
+    model: 'ThinkPad E14',
+    manufacturer: 'LCFC(HeFei) Electronics Technology co., ltd',
+  },
   { type: 'smarttv', brand: 'LG', model: 'OLED55C3', manufacturer: 'LG Electronics' },
 ];
 

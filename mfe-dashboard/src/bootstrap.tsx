@@ -3,7 +3,7 @@
 import { StandaloneApp } from '@veritas/shared';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import Dashboard from './Dashboard';
+import Dashboard from './dashboard';
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

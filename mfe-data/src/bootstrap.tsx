@@ -3,9 +3,9 @@
 import { StandaloneApp } from '@veritas/shared';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import DownloadPage from './DownloadPage';
-import downloadApk from './downloadApk';
-import UploadPage from './UploadPage';
+import DownloadPage from './download-page';
+import downloadApk from './download-apk';
+import UploadPage from './upload-page';
 
 // As in the shell's Data menu: a failed APK download is only logged (docs/errors.md#session-and-top-bar).
 function startApkDownload() {

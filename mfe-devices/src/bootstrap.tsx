@@ -3,7 +3,7 @@
 import { StandaloneApp } from '@veritas/shared';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import ListDevices from './ListDevices';
+import ListDevices from './list-devices';
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -3,8 +3,8 @@
 import { StandaloneApp } from '@veritas/shared';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import CreateUserPage from './CreateUserPage';
-import DeactivateUsersPage from './DeactivateUsersPage';
+import CreateUserPage from './create-user-page';
+import DeactivateUsersPage from './deactivate-users-page';
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

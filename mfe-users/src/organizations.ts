@@ -12,5 +12,7 @@ export function organizationOptionsOf(groups: readonly Group[]) {
 }
 
 export function groupOptionsOf(groups: readonly Group[], organization: Organization | null) {
-  return groups.filter((group) => group.organization === organization).map((group) => ({ value: group.code, label: group.name }));
+  return groups
+    .filter((group) => group.organization === organization)
+    .map((group) => ({ value: group.code, label: group.name }));
 }

@@ -3,7 +3,7 @@
 import { StandaloneApp } from '@veritas/shared';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import WhiteLabelPage from './WhiteLabelPage';
+import WhiteLabelPage from './white-label-page';
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -1,7 +1,18 @@
 import { DEVICE_ERRORS, deviceError } from './errors';
 
 test('the catalogue holds E001 to E010, each with code, reason, title and description', () => {
-  expect(DEVICE_ERRORS.map((e) => e.code)).toEqual(['E001', 'E002', 'E003', 'E004', 'E005', 'E006', 'E007', 'E008', 'E009', 'E010']);
+  expect(DEVICE_ERRORS.map((e) => e.code)).toEqual([
+    'E001',
+    'E002',
+    'E003',
+    'E004',
+    'E005',
+    'E006',
+    'E007',
+    'E008',
+    'E009',
+    'E010',
+  ]);
   for (const entry of DEVICE_ERRORS) {
     expect(entry.reason).toBeTruthy();
     expect(entry.title).toBeTruthy();

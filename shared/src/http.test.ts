@@ -1,6 +1,6 @@
 import { checkLoggedIn, http, httpStatus, loadSession, logout, serverMessage, setLoginRedirect } from './http';
 import { useSession } from './session';
-import { mockApi, type MockApi } from './testing/mockApi';
+import { mockApi, type MockApi } from './testing/mock-api';
 
 let api: MockApi;
 let redirect: jest.Mock;
@@ -79,7 +79,10 @@ describe('silent refresh after a 401 (docs/sessions.md#refresh-in-the-console)',
 
   test('N concurrent 401s share exactly one refresh call and all N are replayed', async () => {
     const answer = expiringAccess();
-    api.on('GET api/get_status/', answer('status')).on('GET user/get_users/', answer('users')).on('GET user/get_groups/', answer('groups'));
+    api
+      .on('GET api/get_status/', answer('status'))
+      .on('GET user/get_users/', answer('users'))
+      .on('GET user/get_groups/', answer('groups'));
 
     const results = await Promise.all([
       http.get('api/get_status/'),
@@ -154,7 +157,11 @@ describe('silent refresh after a 401 (docs/sessions.md#refresh-in-the-console)',
   test('a failed refresh clears the session and redirects to /login once for all waiting calls', async () => {
     api.on('POST user/refresh/', [401, { detail: 'refresh expired' }]).on('GET api/get_status/', [401, {}]);
 
-    const outcomes = await Promise.allSettled([http.get('api/get_status/'), http.get('api/get_status/'), http.get('api/get_status/')]);
+    const outcomes = await Promise.allSettled([
+      http.get('api/get_status/'),
+      http.get('api/get_status/'),
+      http.get('api/get_status/'),
+    ]);
 
     expect(outcomes.every((o) => o.status === 'rejected')).toBe(true);
     expect(api.requestsTo('POST user/refresh/')).toHaveLength(1);
@@ -178,7 +185,9 @@ describe('silent refresh after a 401 (docs/sessions.md#refresh-in-the-console)',
 
   test('no refresh for a 401 from user/login/ (wrong credentials)', async () => {
     api.on('POST user/login/', [401, {}]);
-    await expect(http.post('user/login/', { username: 'a', password: 'b' })).rejects.toMatchObject({ response: { status: 401 } });
+    await expect(http.post('user/login/', { username: 'a', password: 'b' })).rejects.toMatchObject({
+      response: { status: 401 },
+    });
     expect(api.requestsTo('POST user/refresh/')).toHaveLength(0);
   });
 
@@ -214,11 +223,18 @@ describe('session helpers', () => {
 
   test('loadSession fills the store from user/get_role/, hub_code becoming hubCode', async () => {
     useSession.getState().clearSession();
-    api.on('GET user/is_LoggedIn/', [200, {}]).on('GET user/get_role/', [200, { user: 'ravi', role: 'incharge', hub_code: 'DEL02' }]);
+    api
+      .on('GET user/is_LoggedIn/', [200, {}])
+      .on('GET user/get_role/', [200, { user: 'ravi', role: 'incharge', hub_code: 'DEL02' }]);
 
     await expect(loadSession()).resolves.toBe(true);
 
-    expect(useSession.getState()).toMatchObject({ user: 'ravi', role: 'incharge', hubCode: 'DEL02', isAuthenticated: true });
+    expect(useSession.getState()).toMatchObject({
+      user: 'ravi',
+      role: 'incharge',
+      hubCode: 'DEL02',
+      isAuthenticated: true,
+    });
   });
 
   test("loadSession keeps the server's features it knows, and none when the answer has none (a server that follows the spec alone)", async () => {

@@ -106,7 +106,10 @@ export function httpStatus(error: unknown): number | undefined {
 }
 
 /** The message an error response carries in the first of `fields` present in its body. */
-export function serverMessage(error: unknown, fields: readonly string[] = ['detail', 'error', 'message', 'res']): string | undefined {
+export function serverMessage(
+  error: unknown,
+  fields: readonly string[] = ['detail', 'error', 'message', 'res'],
+): string | undefined {
   const body: unknown = isAxiosError(error) ? error.response?.data : undefined;
   if (!body || typeof body !== 'object') return undefined;
   for (const field of fields) {

@@ -11,7 +11,12 @@ import {
 import { makeRecord } from './testing/records';
 
 const submitted = { is_submit: true, submit_time: '2025-03-02T09:00:00.000Z', submitted_by: { username: 'wm1' } };
-const verified = { ...submitted, is_verified: true, verify_time: '2025-03-03T11:00:00.000Z', verified_by: { username: 'hub1' } };
+const verified = {
+  ...submitted,
+  is_verified: true,
+  verify_time: '2025-03-03T11:00:00.000Z',
+  verified_by: { username: 'hub1' },
+};
 const detached = {
   ...verified,
   is_verified_rc: true,
@@ -82,7 +87,9 @@ describe('expectedDevice', () => {
     expect(expectedDevice(makeRecord())).toEqual({ type: 'mobile', name: 'Galaxy S24', brand: 'Samsung' });
   });
   test('a blind-pick item shows the blind model and blind brand', () => {
-    const r = makeRecord({ tracking_id: { is_Blindpick: true, Blind_brand: 'Acme', Blind_model: 'X1', device_type: 'laptop' } });
+    const r = makeRecord({
+      tracking_id: { is_Blindpick: true, Blind_brand: 'Acme', Blind_model: 'X1', device_type: 'laptop' },
+    });
     expect(expectedDevice(r)).toEqual({ type: 'laptop', name: 'X1', brand: 'Acme' });
   });
   test('missing names and brands show N/A', () => {
@@ -106,7 +113,10 @@ describe('scannedDevice', () => {
     expect(scannedDevice(makeRecord())).toBeNull();
   });
   test('a missing half shows N/A', () => {
-    expect(scannedDevice(makeRecord({ submitted_device_name: 'Pixel 8' }))).toEqual({ name: 'Pixel 8', manufacturer: 'N/A' });
+    expect(scannedDevice(makeRecord({ submitted_device_name: 'Pixel 8' }))).toEqual({
+      name: 'Pixel 8',
+      manufacturer: 'N/A',
+    });
   });
 });
 

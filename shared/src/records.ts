@@ -97,7 +97,12 @@ export function recordTimeline(r: DeviceRecord): TimelineStep[] {
   return [
     { label: 'Submitted', reached: r.is_submit, time: r.submit_time, by: r.submitted_by?.username ?? null },
     { label: 'Verified at Hub', reached: r.is_verified, time: r.verify_time, by: r.verified_by?.username ?? null },
-    { label: 'Verified at RC', reached: r.is_verified_rc, time: r.verify_time_rc, by: r.verified_by_rc?.username ?? null },
+    {
+      label: 'Verified at RC',
+      reached: r.is_verified_rc,
+      time: r.verify_time_rc,
+      by: r.verified_by_rc?.username ?? null,
+    },
   ];
 }
 

@@ -16,18 +16,31 @@ const labels = (menu: 'Data' | 'User Management', role: Role | null) => menuItem
 
 describe('role labels', () => {
   test('operators are shown as Wishmaster, other roles under their own name', () => {
-    expect(ROLES.map(roleLabel)).toEqual(['Wishmaster', 'executive', 'incharge', 'central_ops', 'admin', 'super_admin']);
+    expect(ROLES.map(roleLabel)).toEqual([
+      'Wishmaster',
+      'executive',
+      'incharge',
+      'central_ops',
+      'admin',
+      'super_admin',
+    ]);
   });
 });
 
 describe('menus (docs/screens.md#top-bar)', () => {
-  test.each<Role>(['admin', 'super_admin'])('%s sees the whole Data menu: Upload, Download APK, White Label, Download, Stats', (role) => {
-    expect(labels('Data', role)).toEqual(['Upload', 'Download APK', 'White Label', 'Download', 'Stats']);
-  });
+  test.each<Role>(['admin', 'super_admin'])(
+    '%s sees the whole Data menu: Upload, Download APK, White Label, Download, Stats',
+    (role) => {
+      expect(labels('Data', role)).toEqual(['Upload', 'Download APK', 'White Label', 'Download', 'Stats']);
+    },
+  );
 
-  test.each<Role>(['operators', 'executive', 'incharge', 'central_ops'])('%s sees only Download and Stats in the Data menu', (role) => {
-    expect(labels('Data', role)).toEqual(['Download', 'Stats']);
-  });
+  test.each<Role>(['operators', 'executive', 'incharge', 'central_ops'])(
+    '%s sees only Download and Stats in the Data menu',
+    (role) => {
+      expect(labels('Data', role)).toEqual(['Download', 'Stats']);
+    },
+  );
 
   test.each<Role>([...ROLES])('%s sees Create User and Deactivate User in User Management', (role) => {
     expect(labels('User Management', role)).toEqual(['Create User', 'Deactivate User']);
@@ -39,7 +52,9 @@ describe('menus (docs/screens.md#top-bar)', () => {
   });
 
   test('menu items point at their routes', () => {
-    const routes = Object.fromEntries(menuItems('Data', 'admin').map((item) => [item.label, 'route' in item ? item.route : item.action]));
+    const routes = Object.fromEntries(
+      menuItems('Data', 'admin').map((item) => [item.label, 'route' in item ? item.route : item.action]),
+    );
     expect(routes).toEqual({
       Upload: 'Upload',
       'Download APK': 'downloadApk',
@@ -62,9 +77,12 @@ describe('route access', () => {
     for (const route of adminsOnly) expect(canAccessRoute(role, route)).toBe(true);
   });
 
-  test.each<Role>(['operators', 'executive', 'incharge', 'central_ops'])('%s may not open Upload or WhiteLabel', (role) => {
-    for (const route of adminsOnly) expect(canAccessRoute(role, route)).toBe(false);
-  });
+  test.each<Role>(['operators', 'executive', 'incharge', 'central_ops'])(
+    '%s may not open Upload or WhiteLabel',
+    (role) => {
+      for (const route of adminsOnly) expect(canAccessRoute(role, route)).toBe(false);
+    },
+  );
 
   test('a path with slashes is the same route; unknown routes are closed; no role means every-role routes only', () => {
     expect(canAccessRoute('executive', '/Download/')).toBe(true);
@@ -116,9 +134,12 @@ describe('dashboard start hub (docs/dashboard.md#start-hub)', () => {
     expect(dashboardStartHub(role, 'BLR01')).toBe(ALL_HUBS);
   });
 
-  test.each<Role>(['operators', 'executive', 'incharge', 'central_ops'])('%s starts with their own hub code, lower-cased', (role) => {
-    expect(dashboardStartHub(role, 'BLR01')).toBe('blr01');
-  });
+  test.each<Role>(['operators', 'executive', 'incharge', 'central_ops'])(
+    '%s starts with their own hub code, lower-cased',
+    (role) => {
+      expect(dashboardStartHub(role, 'BLR01')).toBe('blr01');
+    },
+  );
 
   test('a non-admin without a hub starts with all hubs', () => {
     expect(dashboardStartHub('executive', null)).toBe(ALL_HUBS);
@@ -129,23 +150,31 @@ describe('dashboard start hub (docs/dashboard.md#start-hub)', () => {
 describe('userActionRefusal (docs/screens.md#server-side-rights: activate/deactivate/delete)', () => {
   test('nobody acts on their own account', () => {
     for (const action of ['toggle', 'delete'] as const) {
-      expect(userActionRefusal(action, { user: 'ravi', role: 'super_admin' }, { username: 'ravi', role: 'super_admin' })).toBe(
-        'You cannot change your own account',
-      );
+      expect(
+        userActionRefusal(action, { user: 'ravi', role: 'super_admin' }, { username: 'ravi', role: 'super_admin' }),
+      ).toBe('You cannot change your own account');
     }
   });
 
   test('(de)activation only of roles the actor may assign', () => {
-    expect(userActionRefusal('toggle', { user: 'a', role: 'admin' }, { username: 'b', role: 'central_ops' })).toBeNull();
+    expect(
+      userActionRefusal('toggle', { user: 'a', role: 'admin' }, { username: 'b', role: 'central_ops' }),
+    ).toBeNull();
     expect(userActionRefusal('toggle', { user: 'a', role: 'admin' }, { username: 'b', role: 'admin' })).toBe(
       'Your role cannot manage users with the role admin',
     );
-    expect(userActionRefusal('toggle', { user: 'a', role: 'incharge' }, { username: 'b', role: 'operators' })).toBeNull();
-    expect(userActionRefusal('toggle', { user: 'a', role: 'incharge' }, { username: 'b', role: 'incharge' })).not.toBeNull();
+    expect(
+      userActionRefusal('toggle', { user: 'a', role: 'incharge' }, { username: 'b', role: 'operators' }),
+    ).toBeNull();
+    expect(
+      userActionRefusal('toggle', { user: 'a', role: 'incharge' }, { username: 'b', role: 'incharge' }),
+    ).not.toBeNull();
   });
 
   test('deletion is super_admin only', () => {
-    expect(userActionRefusal('delete', { user: 'a', role: 'super_admin' }, { username: 'b', role: 'admin' })).toBeNull();
+    expect(
+      userActionRefusal('delete', { user: 'a', role: 'super_admin' }, { username: 'b', role: 'admin' }),
+    ).toBeNull();
     expect(userActionRefusal('delete', { user: 'a', role: 'admin' }, { username: 'b', role: 'operators' })).toBe(
       'Only super_admin can delete users',
     );

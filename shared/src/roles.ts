@@ -46,7 +46,8 @@ export type MenuName = 'Data' | 'User Management';
 export type MenuCommand = 'downloadApk';
 
 export type MenuItem =
-  { menu: MenuName; label: string; route: RouteName } | { menu: MenuName; label: string; action: MenuCommand; roles: readonly Role[] };
+  | { menu: MenuName; label: string; route: RouteName }
+  | { menu: MenuName; label: string; action: MenuCommand; roles: readonly Role[] };
 
 /** The items of the two top-bar menus, in display order (docs/screens.md#data-menu, docs/screens.md#user-management-menu). */
 export const MENU_ITEMS: readonly MenuItem[] = [
@@ -62,7 +63,9 @@ export const MENU_ITEMS: readonly MenuItem[] = [
 /** The items of `menu` that `role` sees. */
 export function menuItems(menu: MenuName, role: Role | null): MenuItem[] {
   return MENU_ITEMS.filter(
-    (item) => item.menu === menu && ('route' in item ? canAccessRoute(role, item.route) : role !== null && item.roles.includes(role)),
+    (item) =>
+      item.menu === menu &&
+      ('route' in item ? canAccessRoute(role, item.route) : role !== null && item.roles.includes(role)),
   );
 }
 
@@ -105,7 +108,9 @@ export function userActionRefusal(
 ): string | null {
   if (target.username === actor.user) return 'You cannot change your own account';
   if (action === 'delete') return canDeleteUser(actor.role) ? null : 'Only super_admin can delete users';
-  return canAssignRole(actor.role, target.role) ? null : `Your role cannot manage users with the role ${roleLabel(target.role)}`;
+  return canAssignRole(actor.role, target.role)
+    ? null
+    : `Your role cannot manage users with the role ${roleLabel(target.role)}`;
 }
 
 /** The "All Hubs" choice of every hub filter (the dashboard's URL says ?hub=all). */

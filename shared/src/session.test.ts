@@ -4,7 +4,12 @@ afterEach(() => useSession.getState().clearSession());
 
 test('setSession signs the user in with role and hub; clearSession signs out', () => {
   useSession.getState().setSession({ user: 'asha', role: 'incharge', hubCode: 'BLR01' });
-  expect(useSession.getState()).toMatchObject({ user: 'asha', role: 'incharge', hubCode: 'BLR01', isAuthenticated: true });
+  expect(useSession.getState()).toMatchObject({
+    user: 'asha',
+    role: 'incharge',
+    hubCode: 'BLR01',
+    isAuthenticated: true,
+  });
 
   useSession.getState().clearSession();
   expect(useSession.getState()).toMatchObject({ user: null, role: null, hubCode: null, isAuthenticated: false });

@@ -3,7 +3,12 @@ import type { Role, ServerFeature, Session } from './types';
 
 export interface SessionState extends Session {
   /** `role` is null when the role could not be fetched: the user is signed in but sees only what every role sees. */
-  setSession(session: { user: string | null; role: Role | null; hubCode: string | null; features?: readonly ServerFeature[] }): void;
+  setSession(session: {
+    user: string | null;
+    role: Role | null;
+    hubCode: string | null;
+    features?: readonly ServerFeature[];
+  }): void;
   clearSession(): void;
 }
 
@@ -12,7 +17,8 @@ const signedOut: Session = { user: null, role: null, hubCode: null, features: []
 function createSessionStore() {
   return create<SessionState>()((set) => ({
     ...signedOut,
-    setSession: ({ user, role, hubCode, features = [] }) => set({ user, role, hubCode, features, isAuthenticated: true }),
+    setSession: ({ user, role, hubCode, features = [] }) =>
+      set({ user, role, hubCode, features, isAuthenticated: true }),
     clearSession: () => set(signedOut),
   }));
 }

@@ -1,6 +1,6 @@
 import { act, render, screen } from '@testing-library/react';
 import { http } from './http';
-import { mockApi } from './testing/mockApi';
+import { mockApi } from './testing/mock-api';
 import { TOAST_DURATION_MS, VeritasToaster, notifyError, toast } from './toast';
 
 afterEach(() => act(() => toast.remove()));

@@ -130,11 +130,12 @@ export interface ErrorCatalogueEntry {
 }
 
 // The event stream's events (server feature 'live-events', docs/events.md): what each carries, as
-// the server writes it (api/src/events/) and the console reads it (liveEvents.ts).
+// the server writes it (api/src/events/) and the console reads it (live-events.ts).
 
 /** A change of device records: a batch of an upload stored, or records after a field step. */
 export type RecordsEvent =
-  { action: 'uploaded'; count: number; hubs: string[] } | { action: 'submitted' | 'verified' | 'detached'; records: DeviceRecord[] };
+  | { action: 'uploaded'; count: number; hubs: string[] }
+  | { action: 'submitted' | 'verified' | 'detached'; records: DeviceRecord[] };
 
 export interface UsersEvent {
   action: 'created' | 'activated' | 'deactivated';

@@ -5,7 +5,7 @@ import { mockApi, type MockApi } from '@veritas/shared/testing';
 import { render } from '@testing-library/react';
 import { loadRemote, registerRemotes } from '@module-federation/enhanced/runtime';
 import { MemoryRouter, useLocation, useNavigationType } from '@veritas/shared';
-import { App } from '../src/App';
+import { App } from '../src/app';
 
 export const mockedLoadRemote = jest.mocked(loadRemote);
 export const mockedRegisterRemotes = jest.mocked(registerRemotes);

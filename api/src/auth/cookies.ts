@@ -21,8 +21,18 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const base = (request: FastifyRequest) => ({ sameSite: 'lax' as const, secure: request.protocol === 'https' });
 
 export function setSessionCookies(request: FastifyRequest, reply: FastifyReply, tokens: Tokens): void {
-  reply.setCookie(ACCESS_COOKIE, tokens.access, { ...base(request), httpOnly: true, path: API_PREFIX, maxAge: ACCESS_TTL_MS / 1000 });
-  reply.setCookie(REFRESH_COOKIE, tokens.refresh, { ...base(request), httpOnly: true, path: REFRESH_PATH, maxAge: REFRESH_TTL_MS / 1000 });
+  reply.setCookie(ACCESS_COOKIE, tokens.access, {
+    ...base(request),
+    httpOnly: true,
+    path: API_PREFIX,
+    maxAge: ACCESS_TTL_MS / 1000,
+  });
+  reply.setCookie(REFRESH_COOKIE, tokens.refresh, {
+    ...base(request),
+    httpOnly: true,
+    path: REFRESH_PATH,
+    maxAge: REFRESH_TTL_MS / 1000,
+  });
 }
 
 export function clearSessionCookies(reply: FastifyReply): void {
@@ -31,7 +41,11 @@ export function clearSessionCookies(reply: FastifyReply): void {
 }
 
 export function setXsrfCookie(request: FastifyRequest, reply: FastifyReply): void {
-  reply.setCookie(XSRF_COOKIE, crypto.randomBytes(24).toString('base64url'), { ...base(request), httpOnly: false, path: '/' });
+  reply.setCookie(XSRF_COOKIE, crypto.randomBytes(24).toString('base64url'), {
+    ...base(request),
+    httpOnly: false,
+    path: '/',
+  });
 }
 
 /**

@@ -38,8 +38,20 @@ async function issueTokens(kysely: Kysely<Database>, sessionId: string): Promise
   await kysely
     .insertInto('auth_tokens')
     .values([
-      { token_hash: hashToken(tokens.access), kind: 'access', session_id: sessionId, expires_at: isoIn(ACCESS_TTL_MS), used_at: null },
-      { token_hash: hashToken(tokens.refresh), kind: 'refresh', session_id: sessionId, expires_at: isoIn(REFRESH_TTL_MS), used_at: null },
+      {
+        token_hash: hashToken(tokens.access),
+        kind: 'access',
+        session_id: sessionId,
+        expires_at: isoIn(ACCESS_TTL_MS),
+        used_at: null,
+      },
+      {
+        token_hash: hashToken(tokens.refresh),
+        kind: 'refresh',
+        session_id: sessionId,
+        expires_at: isoIn(REFRESH_TTL_MS),
+        used_at: null,
+      },
     ])
     .execute();
   return tokens;
@@ -50,7 +62,10 @@ export async function startSession(db: Db, userId: number): Promise<Tokens> {
   const sessionId = crypto.randomUUID();
   // One transaction, so a concurrent clean-up never sees this session without its tokens.
   return db.kysely.transaction().execute(async (trx) => {
-    await trx.insertInto('sessions').values({ id: sessionId, user_id: userId, created_at: nowIso(), revoked_at: null }).execute();
+    await trx
+      .insertInto('sessions')
+      .values({ id: sessionId, user_id: userId, created_at: nowIso(), revoked_at: null })
+      .execute();
     return issueTokens(trx, sessionId);
   });
 }
@@ -64,10 +79,19 @@ export async function startAppSession(db: Db, userId: number): Promise<string> {
   const sessionId = crypto.randomUUID();
   const token = newToken();
   await db.kysely.transaction().execute(async (trx) => {
-    await trx.insertInto('sessions').values({ id: sessionId, user_id: userId, created_at: nowIso(), revoked_at: null }).execute();
+    await trx
+      .insertInto('sessions')
+      .values({ id: sessionId, user_id: userId, created_at: nowIso(), revoked_at: null })
+      .execute();
     await trx
       .insertInto('auth_tokens')
-      .values({ token_hash: hashToken(token), kind: 'app', session_id: sessionId, expires_at: isoIn(APP_TTL_MS), used_at: null })
+      .values({
+        token_hash: hashToken(token),
+        kind: 'app',
+        session_id: sessionId,
+        expires_at: isoIn(APP_TTL_MS),
+        used_at: null,
+      })
       .execute();
   });
   return token;
@@ -143,7 +167,11 @@ export async function rotateRefreshToken(db: Db, refreshToken: string | undefine
 /** The session a token (access or refresh) belongs to, whatever its state. */
 export async function sessionOfToken(db: Db, token: string | undefined): Promise<string | null> {
   if (!token) return null;
-  const row = await db.kysely.selectFrom('auth_tokens').select('session_id').where('token_hash', '=', hashToken(token)).executeTakeFirst();
+  const row = await db.kysely
+    .selectFrom('auth_tokens')
+    .select('session_id')
+    .where('token_hash', '=', hashToken(token))
+    .executeTakeFirst();
   return row?.session_id ?? null;
 }
 
@@ -158,7 +186,11 @@ export async function revokeSession(db: Db, sessionId: string): Promise<void> {
 
 /** Ends every session of the user (console and app alike), but `keep` when given. `db` may be a transaction's. */
 export async function revokeUserSessions(db: Pick<Db, 'kysely'>, userId: number, keep?: string): Promise<void> {
-  let query = db.kysely.updateTable('sessions').set({ revoked_at: nowIso() }).where('user_id', '=', userId).where('revoked_at', 'is', null);
+  let query = db.kysely
+    .updateTable('sessions')
+    .set({ revoked_at: nowIso() })
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null);
   if (keep !== undefined) query = query.where('id', '!=', keep);
   await query.execute();
 }
@@ -169,7 +201,13 @@ async function removeExpired(db: Db): Promise<void> {
   await db.kysely
     .deleteFrom('sessions')
     .where(({ not, exists, selectFrom }) =>
-      not(exists(selectFrom('auth_tokens').select('auth_tokens.session_id').whereRef('auth_tokens.session_id', '=', 'sessions.id'))),
+      not(
+        exists(
+          selectFrom('auth_tokens')
+            .select('auth_tokens.session_id')
+            .whereRef('auth_tokens.session_id', '=', 'sessions.id'),
+        ),
+      ),
     )
     .execute();
 }

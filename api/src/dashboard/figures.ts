@@ -80,7 +80,11 @@ export function planWindow(starts: readonly number[]): WindowPlan {
 const or = (conditions: RawBuilder<unknown>[]) => sql`(${sql.join(conditions, sql` or `)})`;
 
 const inBuckets = (buckets: BucketRange[]) =>
-  or(buckets.map(({ span, from, to }) => sql`(span = ${sql.lit(span)} and bucket >= ${sql.lit(from)} and bucket < ${sql.lit(to)})`));
+  or(
+    buckets.map(
+      ({ span, from, to }) => sql`(span = ${sql.lit(span)} and bucket >= ${sql.lit(from)} and bucket < ${sql.lit(to)})`,
+    ),
+  );
 
 /**
  * The day index of a column in SQL, as dayIndex() gives it (-1: null or outside the days), for
@@ -96,7 +100,10 @@ function dayIndexSql(column: string, starts: readonly number[]): RawBuilder<numb
 const n = (value: number | string | null | undefined) => Number(value ?? 0);
 
 /** Every figure of the dashboard for the request. */
-export async function dashboardFigures(db: Db, { hub, timeframe, timeZone, now }: FiguresRequest): Promise<DashboardStats> {
+export async function dashboardFigures(
+  db: Db,
+  { hub, timeframe, timeZone, now }: FiguresRequest,
+): Promise<DashboardStats> {
   const days = zoneDays(timeframeDays(timeframe), now, timeZone);
   const tally = new DashboardTally(days);
   await inSnapshot(db, (kysely) => countInto(tally, kysely, hub));
@@ -130,7 +137,11 @@ async function countInto(tally: DashboardTally, kysely: Kysely<Database>, hub: s
   let seriesHubs = sql`all_hubs = 1 and hub_code = ''`;
   if (hub !== ALL_HUBS) {
     // Every spelling of the hub code that records hold: keys are lower-cased as JavaScript does.
-    const spellings = await kysely.selectFrom('dashboard_hubs').select('hub_code').where('hub_key', '=', hub.toLowerCase()).execute();
+    const spellings = await kysely
+      .selectFrom('dashboard_hubs')
+      .select('hub_code')
+      .where('hub_key', '=', hub.toLowerCase())
+      .execute();
     if (spellings.length === 0) return;
     const codes = sql.join(spellings.map((row) => sql`${row.hub_code}`));
     inHub = (column) => sql`${sql.ref(column)} in (${codes})`;
@@ -162,14 +173,20 @@ async function countInto(tally: DashboardTally, kysely: Kysely<Database>, hub: s
 
     // Each quarter hour lies in one day (days start on quarter hours): summed by day in SQL.
     const quarters = starts.map((start) => start / QUARTER_MS);
-    const series = await sql<{ event: number; day: string | number; rejected: string | number; volume: string | number }>`
+    const series = await sql<{
+      event: number;
+      day: string | number;
+      rejected: string | number;
+      volume: string | number;
+    }>`
       select event, ${dayIndexSql('quarter', quarters)} as day, sum(rejected) as rejected, sum(volume) as volume
       from dashboard_series
       where ${seriesHubs} and ${buckets} and quarter >= ${sql.lit(quarters[0]!)} and quarter < ${sql.lit(quarters[quarters.length - 1]!)}
       group by 1, 2`.execute(kysely);
     for (const row of series.rows) {
       const day = n(row.day);
-      const [trend, volume] = row.event === 0 ? [tally.trend.doorstep, tally.volume.doorstep] : [tally.trend.hub, tally.volume.hub];
+      const [trend, volume] =
+        row.event === 0 ? [tally.trend.doorstep, tally.volume.doorstep] : [tally.trend.hub, tally.volume.hub];
       trend[day]! += n(row.rejected);
       volume[day]! += n(row.volume);
     }
@@ -177,7 +194,9 @@ async function countInto(tally: DashboardTally, kysely: Kysely<Database>, hub: s
 
   if (plan.rest.length > 0) {
     // The records themselves, counted by what the rule reads of them.
-    const created = or(plan.rest.map(([from, to]) => sql`(d.created_ms >= ${sql.lit(from)} and d.created_ms < ${sql.lit(to)})`));
+    const created = or(
+      plan.rest.map(([from, to]) => sql`(d.created_ms >= ${sql.lit(from)} and d.created_ms < ${sql.lit(to)})`),
+    );
     const rest = await sql<{
       hub_code: string | null;
       is_submit: number;

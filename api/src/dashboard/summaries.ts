@@ -7,12 +7,12 @@
 //   - dashboard_hubs: every hub code and its key, lower-cased as JavaScript does (SQLite's lower() knows ASCII only).
 // They are kept in step by the code that writes device_records, in the same transaction: a record's
 // contribution before the write is taken away and its contribution after it added (DashboardChanges,
-// through RecordChanges of src/writes/recordChanges.ts). A bulk loader that writes rows without
+// through RecordChanges of src/writes/record-changes.ts). A bulk loader that writes rows without
 // them calls rebuildDashboardSummaries at its end.
 import { countsOnSubmitDay, countsOnVerifyDay, isRejected, PIE_RESULTS } from '@veritas/shared/domain';
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database, Db, Flag } from '../db/schema';
-import { additiveTable, type SummaryRows, type SummaryTable } from '../writes/summaryTables';
+import { additiveTable, type SummaryRows, type SummaryTable } from '../writes/summary-tables';
 
 export const HOUR_MS = 3_600_000;
 export const QUARTER_MS = 900_000;
@@ -42,11 +42,22 @@ export const PIE_COLUMNS = PIE_RESULTS.map((result) => result.toLowerCase()) as 
 type PieColumn = 'passed' | 'e003' | 'e004' | 'e005' | 'e006' | 'e007' | 'e008' | 'e009' | 'e010';
 const PIE_COLUMN_OF = new Map(PIE_RESULTS.map((result, i) => [result, PIE_COLUMNS[i]!]));
 
-type CountRow = { span: number; bucket: number; hub_code: string; records: number; submitted: number; rejected: number } & Record<
-  PieColumn,
-  number
->;
-type OperatorRow = { span: number; bucket: number; hub_code: string; operator_id: number; submitted: number; rejected: number };
+type CountRow = {
+  span: number;
+  bucket: number;
+  hub_code: string;
+  records: number;
+  submitted: number;
+  rejected: number;
+} & Record<PieColumn, number>;
+type OperatorRow = {
+  span: number;
+  bucket: number;
+  hub_code: string;
+  operator_id: number;
+  submitted: number;
+  rejected: number;
+};
 type SeriesRow = {
   all_hubs: Flag;
   hub_code: string;
@@ -182,9 +193,13 @@ export class DashboardChanges {
     const rejected = isRejected(result);
     const pie = result === null ? undefined : PIE_COLUMN_OF.get(result);
     const submitQuarter =
-      countsOnSubmitDay(submitted, verified, result) && facts.submit_ms !== null ? floorDiv(facts.submit_ms, QUARTER_MS) : null;
+      countsOnSubmitDay(submitted, verified, result) && facts.submit_ms !== null
+        ? floorDiv(facts.submit_ms, QUARTER_MS)
+        : null;
     const verifyQuarter =
-      countsOnVerifyDay(submitted, verified, result) && facts.verify_ms !== null ? floorDiv(facts.verify_ms, QUARTER_MS) : null;
+      countsOnVerifyDay(submitted, verified, result) && facts.verify_ms !== null
+        ? floorDiv(facts.verify_ms, QUARTER_MS)
+        : null;
     const hour = floorDiv(created, HOUR_MS);
     for (const span of SPANS) {
       const bucket = floorDiv(hour, span) * span;
@@ -305,7 +320,8 @@ export async function rebuildDashboardSummaries(db: Db): Promise<void> {
     const hour = floorDivSql(sql`created_ms`, HOUR_MS);
     const hub = sql`coalesce(hub_code, '')`;
     const pie = PIE_RESULTS.map(
-      (result, i) => sql`${flagWhen(sql`is_submit = 1 and device_result = ${sql.lit(result)}`)} as ${sql.ref(PIE_COLUMNS[i]!)}`,
+      (result, i) =>
+        sql`${flagWhen(sql`is_submit = 1 and device_result = ${sql.lit(result)}`)} as ${sql.ref(PIE_COLUMNS[i]!)}`,
     );
     await sql`
       insert into dashboard_counts (span, bucket, hub_code, records, submitted, rejected, ${sql.join(PIE_COLUMNS.map((c) => sql.ref(c)))})

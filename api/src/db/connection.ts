@@ -27,7 +27,11 @@ export function openDatabase({ dataDir, databaseUrl }: DbOptions): Db {
   database.pragma('synchronous = NORMAL');
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
-  return { engine: 'sqlite', kysely: new Kysely<Database>({ dialect: new SqliteDialect({ database }) }), sqlite: database };
+  return {
+    engine: 'sqlite',
+    kysely: new Kysely<Database>({ dialect: new SqliteDialect({ database }) }),
+    sqlite: database,
+  };
 }
 
 /**
@@ -37,7 +41,9 @@ export function openDatabase({ dataDir, databaseUrl }: DbOptions): Db {
  * tables and lock row: too much for a probe called every few seconds.
  */
 export async function pendingMigrations(db: Db): Promise<string[]> {
-  const { rows } = await sql<{ name: string }>`select name from ${sql.table(DEFAULT_MIGRATION_TABLE)}`.execute(db.kysely);
+  const { rows } = await sql<{ name: string }>`select name from ${sql.table(DEFAULT_MIGRATION_TABLE)}`.execute(
+    db.kysely,
+  );
   const applied = new Set(rows.map((row) => row.name));
   return Object.keys(migrationsFor(db.engine)).filter((name) => !applied.has(name));
 }

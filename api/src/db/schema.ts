@@ -47,7 +47,7 @@ export interface AuthTokensTable {
   used_at: string | null;
 }
 
-/** A failed sign-in: the client address and the username it was for (src/auth/loginThrottle.ts). */
+/** A failed sign-in: the client address and the username it was for (src/auth/login-throttle.ts). */
 export interface LoginFailuresTable {
   id: Generated<number>;
   client_address: string;
@@ -83,7 +83,7 @@ export interface DeviceRecordsTable {
   /** The doorstep capture: upper-case hex, 12 digits. */
   mac_address: string | null;
   hardware_id: string | null;
-  // Derived from the fields above by derivedColumns (src/writes/derivedColumns.ts) on every write:
+  // Derived from the fields above by derivedColumns (src/writes/derived-columns.ts) on every write:
   // the pick list's order and filters (migration 006). PostgreSQL answers bigint as text.
   /** Milliseconds of the record's timestamp, MISSING_TIME_MS when it has none. */
   sort_ms: ColumnType<number | string, number, number>;

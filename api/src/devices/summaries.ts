@@ -2,12 +2,12 @@
 // (hub, status, result) — device_counts, so an unfiltered or filtered count without a search is a
 // sum over a few hundred rows however many records there are — and the hub codes present with
 // the spelling of their first record — device_hubs, the hub choices. Every write of device_records
-// changes them in its own transaction (RecordChanges, src/writes/recordChanges.ts); the bulk loader
+// changes them in its own transaction (RecordChanges, src/writes/record-changes.ts); the bulk loader
 // and migration 006 rebuild them.
 import { sql, type Kysely } from 'kysely';
 import type { Database, StatusKey } from '../db/schema';
-import type { DerivedColumns } from '../writes/derivedColumns';
-import { additiveTable, type SummaryRows, type SummaryTable } from '../writes/summaryTables';
+import type { DerivedColumns } from '../writes/derived-columns';
+import { additiveTable, type SummaryRows, type SummaryTable } from '../writes/summary-tables';
 
 /** The columns the summaries are keyed by. */
 type SummaryKeys = Pick<DerivedColumns, 'hub_key' | 'status_key' | 'result_key'>;

@@ -23,7 +23,9 @@ const Query = Type.Object({ last_event_id: Type.Optional(Type.String()) });
  * undefined: none (live events only); null: not an id (the client reloads: reset).
  */
 function lastSeenId(header: string | string[] | undefined, query: string | undefined): number | null | undefined {
-  const text = [header, query].find((value): value is string => typeof value === 'string' && value.trim() !== '')?.trim();
+  const text = [header, query]
+    .find((value): value is string => typeof value === 'string' && value.trim() !== '')
+    ?.trim();
   if (text === undefined) return undefined;
   return /^\d+$/.test(text) && Number.isSafeInteger(Number(text)) ? Number(text) : null;
 }
@@ -101,7 +103,8 @@ export const eventRoutes: FastifyPluginAsyncTypebox<{ hub: EventHub }> = async (
     // (or both, and sent once).
     stream.onEnd(hub.subscribe(stream.live));
     try {
-      if (seen === null || (seen !== undefined && !(await replay(stream, seen)))) stream.reset(await newestEventId(db.kysely));
+      if (seen === null || (seen !== undefined && !(await replay(stream, seen))))
+        stream.reset(await newestEventId(db.kysely));
       stream.goLive();
     } catch (error) {
       request.log.error({ err: error }, 'Replaying the events failed');

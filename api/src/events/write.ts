@@ -38,7 +38,11 @@ export async function writeEvents(trx: Kysely<Database>, db: Db, events: readonl
     // SQLite's own handle, the statement prepared once (as the summaries' writes do); the Kysely
     // transaction holds the one connection meanwhile.
     let insert = INSERTS.get(db.sqlite);
-    if (!insert) INSERTS.set(db.sqlite, (insert = db.sqlite.prepare('insert into events (type, data, created_ms) values (?, ?, ?)')));
+    if (!insert)
+      INSERTS.set(
+        db.sqlite,
+        (insert = db.sqlite.prepare('insert into events (type, data, created_ms) values (?, ?, ?)')),
+      );
     for (const event of events) insert.run(event.type, event.data, now);
     wakeAfterCommit(db);
     return;
@@ -58,5 +62,8 @@ export function userEvent(action: UsersEvent['action'], username: string, role: 
 /** A group created. */
 export function groupEvent(group: { name: string; code: string; organization: Organization }): NewEvent {
   const { name, code, organization } = group;
-  return { type: 'groups', data: JSON.stringify({ action: 'created', name, code, organization } satisfies GroupsEvent) };
+  return {
+    type: 'groups',
+    data: JSON.stringify({ action: 'created', name, code, organization } satisfies GroupsEvent),
+  };
 }

@@ -154,7 +154,8 @@ export function reportCells(row: ReportRow): (string | null)[] {
 export async function* reportPages(db: Db, range: IsoRange, pageSize: number): AsyncGenerator<ReportRow[]> {
   const fields = sql.join(ROW_FIELDS.map((field) => sql.ref(field)));
   // ::text keeps the pg driver from parsing the JSON itself.
-  const rowJson = db.engine === 'postgres' ? sql<string>`json_build_array(${fields})::text` : sql<string>`json_array(${fields})`;
+  const rowJson =
+    db.engine === 'postgres' ? sql<string>`json_build_array(${fields})::text` : sql<string>`json_array(${fields})`;
   const pageAfter = async (createdDate: string, id: number): Promise<ReportRow[]> => {
     // The page is cut first, so the user names are joined for its rows only.
     const page = await db.kysely

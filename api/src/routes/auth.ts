@@ -4,7 +4,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ACCESS_COOKIE, REFRESH_COOKIE, clearSessionCookies, setSessionCookies, setXsrfCookie } from '../auth/cookies';
 import { revokeSession, rotateRefreshToken, sessionOfToken, startSession } from '../auth/sessions';
-import { Credentials, signInUser } from '../auth/signIn';
+import { Credentials, signInUser } from '../auth/sign-in';
 import { Unauthorized } from '../errors';
 import { canUseWeb } from '../roles';
 import { MessageAnswer } from '../schemas';
@@ -18,7 +18,10 @@ export const signInRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/user/login/',
     {
       config: { errorField: 'res' },
-      schema: { body: Credentials, response: { 200: Type.Object({ is_webview: Type.Boolean(), role: Type.String() }) } },
+      schema: {
+        body: Credentials,
+        response: { 200: Type.Object({ is_webview: Type.Boolean(), role: Type.String() }) },
+      },
     },
     async (request, reply) => {
       const user = await signInUser(db, request.body, request.ip);
@@ -44,7 +47,8 @@ export const signInRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // No body: whichever session cookie is still there names the session to end.
   app.post('/user/logout/', { schema: { response: { 200: MessageAnswer } } }, async (request, reply) => {
     const sessionId =
-      (await sessionOfToken(db, request.cookies[ACCESS_COOKIE])) ?? (await sessionOfToken(db, request.cookies[REFRESH_COOKIE]));
+      (await sessionOfToken(db, request.cookies[ACCESS_COOKIE])) ??
+      (await sessionOfToken(db, request.cookies[REFRESH_COOKIE]));
     if (sessionId) await revokeSession(db, sessionId);
     clearSessionCookies(reply);
     return { message: 'Logged out' };
@@ -52,11 +56,18 @@ export const signInRoutes: FastifyPluginAsyncTypebox = async (app) => {
 };
 
 /** For a signed-in scope (requireSession). */
-export const sessionRoutes: FastifyPluginAsyncTypebox<{ features: readonly ServerFeature[] }> = async (app, { features }) => {
+export const sessionRoutes: FastifyPluginAsyncTypebox<{ features: readonly ServerFeature[] }> = async (
+  app,
+  { features },
+) => {
   // Also how the console receives its XSRF cookie before signing in: a GET answered 401 carries it.
-  app.get('/user/is_LoggedIn/', { schema: { response: { 200: Type.Object({ is_logged_in: Type.Literal(true) }) } } }, async () => ({
-    is_logged_in: true as const,
-  }));
+  app.get(
+    '/user/is_LoggedIn/',
+    { schema: { response: { 200: Type.Object({ is_logged_in: Type.Literal(true) }) } } },
+    async () => ({
+      is_logged_in: true as const,
+    }),
+  );
 
   app.get(
     '/user/get_role/',

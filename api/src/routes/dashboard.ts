@@ -17,7 +17,10 @@ const DashboardQuery = Type.Object({
   timeframe: Type.Unsafe<Timeframe>({
     type: 'string',
     enum: TIMEFRAME_VALUES,
-    errorMessages: { missing: `Choose a timeframe: ${timeframes}.`, enum: `Unknown timeframe '{value}': use ${timeframes}.` },
+    errorMessages: {
+      missing: `Choose a timeframe: ${timeframes}.`,
+      enum: `Unknown timeframe '{value}': use ${timeframes}.`,
+    },
   }),
   tz: Type.String({
     minLength: 1,
@@ -31,7 +34,11 @@ const DashboardQuery = Type.Object({
   }),
 });
 
-const Series = Type.Object({ doorstep: Type.Array(Type.Integer()), hub: Type.Array(Type.Integer()), total: Type.Integer() });
+const Series = Type.Object({
+  doorstep: Type.Array(Type.Integer()),
+  hub: Type.Array(Type.Integer()),
+  total: Type.Integer(),
+});
 const Rank = Type.Object({ name: Type.String(), count: Type.Integer(), percent: Type.String() });
 
 /** DashboardStats of @veritas/shared. */
@@ -43,7 +50,13 @@ const DashboardAnswer = Type.Object({
   trend: Series,
   volume: Series,
   errors: Type.Array(
-    Type.Object({ key: Type.String(), label: Type.String(), tooltip: Type.String(), color: Type.String(), count: Type.Integer() }),
+    Type.Object({
+      key: Type.String(),
+      label: Type.String(),
+      tooltip: Type.String(),
+      color: Type.String(),
+      count: Type.Integer(),
+    }),
   ),
   topHubs: Type.Array(Rank),
   topOperators: Type.Array(Rank),
@@ -84,9 +97,13 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox<DashboardRouteOptions> =
   // between. PostgreSQL counts in its own processes: a few calls at once leave the pool's other
   // connections to the rest of the API.
   const turns = new Turns(app.db.engine === 'sqlite' ? 1 : 3);
-  app.get('/api/dashboard/', { schema: { querystring: DashboardQuery, response: { 200: DashboardAnswer } } }, async (request, reply) => {
-    const { hub, timeframe, tz } = request.query;
-    reply.header('cache-control', 'no-store');
-    return turns.run(() => dashboardFigures(app.db, { hub, timeframe, timeZone: tz, now: clock() }));
-  });
+  app.get(
+    '/api/dashboard/',
+    { schema: { querystring: DashboardQuery, response: { 200: DashboardAnswer } } },
+    async (request, reply) => {
+      const { hub, timeframe, tz } = request.query;
+      reply.header('cache-control', 'no-store');
+      return turns.run(() => dashboardFigures(app.db, { hub, timeframe, timeZone: tz, now: clock() }));
+    },
+  );
 };

@@ -1,7 +1,7 @@
 // The server-side Device Pick List (feature 'device-pages', docs/screens.md#server-side-pick-list):
 // api/devices/ (a page of records in the console's order, filtered, or the records of given ids
 // that pass the filters), api/devices/count/ and api/devices/hubs/. Same rights as api/get_status/: any signed-in console user. The work is in
-// src/devices/pickList.ts.
+// src/devices/pick-list.ts.
 import { Type, type TSchema } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
@@ -16,7 +16,7 @@ import {
   encodePosition,
   hubCodes,
   type DeviceFilter,
-} from '../devices/pickList';
+} from '../devices/pick-list';
 import { BadRequest } from '../errors';
 import { Text } from '../schemas';
 
@@ -30,7 +30,12 @@ const MAX_HUB_LENGTH = 128;
 
 /** One of `values` after trimming; empty text reads as absent, like a missing field. */
 const Choice = <T extends string>(values: readonly T[], message: string) =>
-  Type.Unsafe<T | ''>({ type: 'string', transform: ['trim'], enum: ['', ...values], errorMessages: { missing: message, enum: message } });
+  Type.Unsafe<T | ''>({
+    type: 'string',
+    transform: ['trim'],
+    enum: ['', ...values],
+    errorMessages: { missing: message, enum: message },
+  });
 
 const limitMessage = `limit must be a whole number from 1 to ${MAX_LIMIT}.`;
 const idsMessage = `ids must be at most ${MAX_IDS} record ids (whole numbers from 1) separated by commas.`;
@@ -77,7 +82,11 @@ const PageQuery = Type.Object({
     }),
   ),
   ids: Type.Optional(
-    Type.String({ transform: ['trim'], maxLength: MAX_IDS * 18, errorMessages: { missing: idsMessage, maxLength: idsMessage } }),
+    Type.String({
+      transform: ['trim'],
+      maxLength: MAX_IDS * 18,
+      errorMessages: { missing: idsMessage, maxLength: idsMessage },
+    }),
   ),
 });
 
@@ -113,26 +122,36 @@ function filterOf(query: { q?: string; hub?: string; status?: StatusKey | ''; re
 }
 
 export const deviceRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  app.get('/api/devices/', { schema: { querystring: PageQuery, response: { 200: PageAnswer } } }, async (request, reply) => {
-    const { after, limit, ids } = request.query;
-    let page: { records: string[]; next: string | null };
-    if (ids) {
-      // Named records, not a page: nothing to continue after, no page size.
-      if (after || limit) throw new BadRequest(after ? 'after' : 'limit', 'With ids, after and limit do not apply: leave them out.');
-      page = { records: await devicesByIds(app.db, filterOf(request.query), idsOf(ids)), next: null };
-    } else {
-      const position = after ? decodePosition(after) : null;
-      if (after && position === null) {
-        throw new BadRequest('after', 'after must be the next value of an earlier page, as the server wrote it.');
+  app.get(
+    '/api/devices/',
+    { schema: { querystring: PageQuery, response: { 200: PageAnswer } } },
+    async (request, reply) => {
+      const { after, limit, ids } = request.query;
+      let page: { records: string[]; next: string | null };
+      if (ids) {
+        // Named records, not a page: nothing to continue after, no page size.
+        if (after || limit)
+          throw new BadRequest(after ? 'after' : 'limit', 'With ids, after and limit do not apply: leave them out.');
+        page = { records: await devicesByIds(app.db, filterOf(request.query), idsOf(ids)), next: null };
+      } else {
+        const position = after ? decodePosition(after) : null;
+        if (after && position === null) {
+          throw new BadRequest('after', 'after must be the next value of an earlier page, as the server wrote it.');
+        }
+        const found = await devicePage(
+          app.db,
+          filterOf(request.query),
+          position,
+          limit ? Number(limit) : DEFAULT_LIMIT,
+        );
+        page = { records: found.records, next: found.next && encodePosition(found.next) };
       }
-      const found = await devicePage(app.db, filterOf(request.query), position, limit ? Number(limit) : DEFAULT_LIMIT);
-      page = { records: found.records, next: found.next && encodePosition(found.next) };
-    }
-    // Text with a JSON type is sent as it is (see PageAnswer); the untyped reply takes it.
-    const text: FastifyReply = reply;
-    text.type('application/json; charset=utf-8').header('cache-control', 'no-store');
-    return text.send(`{"records":[${page.records.join(',')}],"next":${JSON.stringify(page.next)}}`);
-  });
+      // Text with a JSON type is sent as it is (see PageAnswer); the untyped reply takes it.
+      const text: FastifyReply = reply;
+      text.type('application/json; charset=utf-8').header('cache-control', 'no-store');
+      return text.send(`{"records":[${page.records.join(',')}],"next":${JSON.stringify(page.next)}}`);
+    },
+  );
 
   app.get(
     '/api/devices/count/',

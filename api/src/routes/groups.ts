@@ -26,7 +26,12 @@ export const groupsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app;
 
   app.get('/user/get_groups/', { schema: { response: { 200: Type.Array(Group) } } }, async () =>
-    db.kysely.selectFrom('groups').select(['name', 'code', 'organization']).orderBy('organization').orderBy('code').execute(),
+    db.kysely
+      .selectFrom('groups')
+      .select(['name', 'code', 'organization'])
+      .orderBy('organization')
+      .orderBy('code')
+      .execute(),
   );
 
   app.post(

@@ -11,10 +11,14 @@ const DATABASE_TIMEOUT_MS = 2000;
 const NotReady = Type.Object({ detail: Type.String() });
 
 export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  app.get('/health/live/', { schema: { response: { 200: Type.Object({ status: Type.Literal('live') }) } } }, async (_request, reply) => {
-    reply.header('cache-control', 'no-store');
-    return { status: 'live' as const };
-  });
+  app.get(
+    '/health/live/',
+    { schema: { response: { 200: Type.Object({ status: Type.Literal('live') }) } } },
+    async (_request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return { status: 'live' as const };
+    },
+  );
 
   app.get(
     '/health/ready/',
@@ -27,7 +31,8 @@ export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
       });
       try {
         const pending = await Promise.race([pendingMigrations(app.db), timeout]);
-        if (pending.length > 0) return reply.code(503).send({ detail: `Database migrations not applied: ${pending.join(', ')}.` });
+        if (pending.length > 0)
+          return reply.code(503).send({ detail: `Database migrations not applied: ${pending.join(', ')}.` });
       } catch (error) {
         request.log.warn({ err: error }, 'readiness: the database did not answer');
         return reply.code(503).send({ detail: 'The database cannot be reached.' });

@@ -7,15 +7,18 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { passwordProblem } from '@veritas/shared/domain';
 import { hashPassword, verifyPassword } from '../auth/passwords';
 import { revokeUserSessions } from '../auth/sessions';
-import { clearFailures, clearUserFailures, recordFailure, refuseWhenThrottled } from '../auth/loginThrottle';
+import { clearFailures, clearUserFailures, recordFailure, refuseWhenThrottled } from '../auth/login-throttle';
 import { BadRequest } from '../errors';
 import { canManageUser } from '../roles';
 import { MessageAnswer, Secret } from '../schemas';
-import { USER_ACTION, UserId, targetOf } from './userTarget';
+import { USER_ACTION, UserId, targetOf } from './user-target';
 
 const NewPassword = Secret('A new password is required.');
 
-const ChangePassword = Type.Object({ current_password: Secret('The current password is required.'), new_password: NewPassword });
+const ChangePassword = Type.Object({
+  current_password: Secret('The current password is required.'),
+  new_password: NewPassword,
+});
 const ResetPassword = Type.Object({ user_id: UserId, new_password: NewPassword });
 
 /** The rule for `username`, which depends on the user: checked after the schema. */
@@ -48,7 +51,11 @@ export const passwordRoutes: FastifyPluginAsyncTypebox = async (app) => {
       // throttling), so a session left open cannot be used to guess the password without limit.
       const attempt = { address: request.ip, username: user.username };
       await refuseWhenThrottled(db, attempt);
-      const stored = await db.kysely.selectFrom('users').select('password_hash').where('id', '=', user.id).executeTakeFirstOrThrow();
+      const stored = await db.kysely
+        .selectFrom('users')
+        .select('password_hash')
+        .where('id', '=', user.id)
+        .executeTakeFirstOrThrow();
       if (!(await verifyPassword(current, stored.password_hash))) {
         await recordFailure(db, attempt);
         throw new BadRequest('current_password', 'The current password is not correct.');
@@ -66,12 +73,16 @@ export const passwordRoutes: FastifyPluginAsyncTypebox = async (app) => {
     { config: USER_ACTION, schema: { body: ResetPassword, response: { 200: MessageAnswer } } },
     async (request) => {
       const actor = request.user;
-      const target = await targetOf(db, request.body.user_id, actor.id, 'reset the password of', (role) => canManageUser(actor.role, role));
+      const target = await targetOf(db, request.body.user_id, actor.id, 'reset the password of', (role) =>
+        canManageUser(actor.role, role),
+      );
       checkRule(request.body.new_password, target.username);
       await setPassword(target.id, request.body.new_password);
       // A user throttled by failed sign-ins is typically why a reset is asked for: let the new password in.
       await clearUserFailures(db, target.username);
-      return { message: `Password of user ${target.username} reset successfully. Their sessions have been signed out.` };
+      return {
+        message: `Password of user ${target.username} reset successfully. Their sessions have been signed out.`,
+      };
     },
   );
 };

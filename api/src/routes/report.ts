@@ -40,16 +40,20 @@ async function* csvReport(db: Db, range: IsoRange): AsyncGenerator<string> {
 
 export const reportRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // No response schema: the CSV is streamed as its pages are read.
-  app.post('/api/generate_csv/', { config: { errorField: 'error' }, schema: { body: ReportRange } }, async (request, reply) => {
-    const { start_date: start, end_date: end } = request.body;
-    // Both are calendar days: the schema's format checked them.
-    const first = localMidnight(start)!;
-    const last = localMidnight(end)!;
-    if (first > last) throw new BadRequest('start_date', 'Start date cannot be later than end date');
-    reply
-      .type('text/csv; charset=utf-8')
-      .header('content-disposition', `attachment; filename="report_${start}_${end}.csv"`)
-      .header('cache-control', 'no-store');
-    return reply.send(pagedBody(csvReport(app.db, dayRange(first, last))));
-  });
+  app.post(
+    '/api/generate_csv/',
+    { config: { errorField: 'error' }, schema: { body: ReportRange } },
+    async (request, reply) => {
+      const { start_date: start, end_date: end } = request.body;
+      // Both are calendar days: the schema's format checked them.
+      const first = localMidnight(start)!;
+      const last = localMidnight(end)!;
+      if (first > last) throw new BadRequest('start_date', 'Start date cannot be later than end date');
+      reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="report_${start}_${end}.csv"`)
+        .header('cache-control', 'no-store');
+      return reply.send(pagedBody(csvReport(app.db, dayRange(first, last))));
+    },
+  );
 };

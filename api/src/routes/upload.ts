@@ -67,7 +67,8 @@ export const uploadRoutes: FastifyPluginAsyncTypebox = async (app) => {
     try {
       for await (const part of request.parts()) {
         if (part.type === 'field') {
-          if (fields.has(part.fieldname)) throw new BadRequest(part.fieldname, `${part.fieldname} is sent more than once.`);
+          if (fields.has(part.fieldname))
+            throw new BadRequest(part.fieldname, `${part.fieldname} is sent more than once.`);
           fields.set(part.fieldname, String(part.value).trim());
           continue;
         }
@@ -85,14 +86,18 @@ export const uploadRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   async function readFile(part: MultipartFile, fields: Map<string, string>): Promise<Chunk> {
     const uploadId = fields.get('upload_id');
-    if (uploadId === undefined) throw new BadRequest('upload_id', 'upload_id is required (a form field sent before the file).');
+    if (uploadId === undefined)
+      throw new BadRequest('upload_id', 'upload_id is required (a form field sent before the file).');
     if (!UUID.test(uploadId)) throw new BadRequest('upload_id', 'upload_id must be a UUID.');
     const totalChunks = integerField(fields, 'total_chunks');
     if (totalChunks < 1) throw new BadRequest('total_chunks', 'total_chunks must be at least 1.');
     if (totalChunks > MAX_CHUNKS) throw new PayloadTooLarge(`File is too large: the limit is ${MAX_CHUNKS} MB.`);
     const chunkIndex = integerField(fields, 'chunk_index');
     if (chunkIndex >= totalChunks) {
-      throw new BadRequest('chunk_index', `chunk_index must be between 0 and ${totalChunks - 1} (total_chunks is ${totalChunks}).`);
+      throw new BadRequest(
+        'chunk_index',
+        `chunk_index must be between 0 and ${totalChunks - 1} (total_chunks is ${totalChunks}).`,
+      );
     }
     if (!/\.csv$/i.test(part.filename)) throw new BadRequest('file', 'Only CSV files are accepted');
 
@@ -173,7 +178,9 @@ export const uploadRoutes: FastifyPluginAsyncTypebox = async (app) => {
     if (indexes.length === chunk.totalChunks) return complete(user.id, chunk);
     if (isLast) {
       const present = new Set(indexes);
-      const missing = Array.from({ length: chunk.totalChunks }, (_, index) => index).filter((index) => !present.has(index));
+      const missing = Array.from({ length: chunk.totalChunks }, (_, index) => index).filter(
+        (index) => !present.has(index),
+      );
       throw new BadRequest(
         'chunk_index',
         `The upload is incomplete: ${missing.length > 1 ? `chunks ${missing.join(', ')} are` : `chunk ${missing[0]} is`} missing. Send ${missing.length > 1 ? 'them' : 'it'} to complete the upload.`,

@@ -1,13 +1,20 @@
 // Users (docs/screens.md#create-user-and-create-group, docs/screens.md#deactivate-users): user/create/, get_users/, delete_user/, deactivate_user/ and activate_user/.
-// Passwords are in passwords.ts, the shared target check of the actions in userTarget.ts. Creating,
+// Passwords are in passwords.ts, the shared target check of the actions in user-target.ts. Creating,
 // activating and deactivating a user write its event of the live stream (docs/events.md#users).
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { ROLES, assignableRoles, canAssignRole, canDeleteUser, passwordProblem, type Organization } from '@veritas/shared/domain';
+import {
+  ROLES,
+  assignableRoles,
+  canAssignRole,
+  canDeleteUser,
+  passwordProblem,
+  type Organization,
+} from '@veritas/shared/domain';
 import { requireRole } from '../plugins/authentication';
 import { hashPassword } from '../auth/passwords';
 import { revokeUserSessions } from '../auth/sessions';
-import { MAX_USERNAME_LENGTH } from '../auth/signIn';
+import { MAX_USERNAME_LENGTH } from '../auth/sign-in';
 import { forgetOperator } from '../dashboard/summaries';
 import { nowIso } from '../db/schema';
 import { BadRequest, Forbidden } from '../errors';
@@ -15,7 +22,7 @@ import { userEvent, writeEvents } from '../events/write';
 import { canListAllUsers, canManageUser } from '../roles';
 import { MessageAnswer, OneOf, Secret, Text } from '../schemas';
 import { ORGANIZATIONS } from './groups';
-import { USER_ACTION, UserAction, targetOf } from './userTarget';
+import { USER_ACTION, UserAction, targetOf } from './user-target';
 
 const CreateUser = Type.Object(
   {
@@ -24,7 +31,11 @@ const CreateUser = Type.Object(
       { maxLength: MAX_USERNAME_LENGTH },
     ),
     email: Text(
-      { missing: 'Email is required.', maxLength: 'Enter a valid email address.', pattern: 'Enter a valid email address.' },
+      {
+        missing: 'Email is required.',
+        maxLength: 'Enter a valid email address.',
+        pattern: 'Enter a valid email address.',
+      },
       { maxLength: 254, pattern: '^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$' },
     ),
     password: Secret('Password is required.'),
@@ -35,9 +46,16 @@ const CreateUser = Type.Object(
     group: Type.Optional(Type.Unknown()),
   },
   {
-    if: { type: 'object', properties: { role: { type: 'string', pattern: '^\\s*central_ops\\s*$' } }, required: ['role'] },
+    if: {
+      type: 'object',
+      properties: { role: { type: 'string', pattern: '^\\s*central_ops\\s*$' } },
+      required: ['role'],
+    },
     else: Type.Object({
-      organization: OneOf(ORGANIZATIONS, { missing: 'Organization is required for this role.', enum: 'Organization must be hub or RC.' }),
+      organization: OneOf(ORGANIZATIONS, {
+        missing: 'Organization is required for this role.',
+        enum: 'Organization must be hub or RC.',
+      }),
       group: Text({ missing: 'Group is required for this role.' }),
     }),
   },
@@ -61,7 +79,14 @@ export const usersRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         body: CreateUser,
-        response: { 201: Type.Object({ message: Type.String(), id: Type.Integer(), username: Type.String(), role: Type.String() }) },
+        response: {
+          201: Type.Object({
+            message: Type.String(),
+            id: Type.Integer(),
+            username: Type.String(),
+            role: Type.String(),
+          }),
+        },
       },
     },
     async (request, reply) => {
@@ -70,21 +95,30 @@ export const usersRoutes: FastifyPluginAsyncTypebox = async (app) => {
       // The password rule (shared with the console's form) depends on the username.
       const weakness = passwordProblem(password, username);
       if (weakness) throw new BadRequest('password', weakness);
-      if (!canAssignRole(actor.role, role)) throw new Forbidden(`Your role (${actor.role}) cannot create users with role ${role}.`);
+      if (!canAssignRole(actor.role, role))
+        throw new Forbidden(`Your role (${actor.role}) cannot create users with role ${role}.`);
 
       let groupId: number | null = null;
       if (role !== 'central_ops') {
         // Both checked by the schema for this role.
         const organization = request.body.organization as Organization;
         const groupCode = request.body.group as string;
-        const group = await db.kysely.selectFrom('groups').select(['id', 'organization']).where('code', '=', groupCode).executeTakeFirst();
+        const group = await db.kysely
+          .selectFrom('groups')
+          .select(['id', 'organization'])
+          .where('code', '=', groupCode)
+          .executeTakeFirst();
         if (!group) throw new BadRequest('group', `Group "${groupCode}" does not exist.`);
         if (group.organization !== organization)
           throw new BadRequest('group', `Group "${groupCode}" does not belong to organization ${organization}.`);
         groupId = group.id;
       }
 
-      const taken = await db.kysely.selectFrom('users').select('id').where('username', '=', username).executeTakeFirst();
+      const taken = await db.kysely
+        .selectFrom('users')
+        .select('id')
+        .where('username', '=', username)
+        .executeTakeFirst();
       if (taken) throw new BadRequest('username', 'A user with that username already exists.');
       // Hashed before the transaction, which holds SQLite's one connection.
       const password_hash = await hashPassword(password);
@@ -151,7 +185,9 @@ export const usersRoutes: FastifyPluginAsyncTypebox = async (app) => {
       { config: USER_ACTION, schema: { body: UserAction, response: { 200: MessageAnswer } } },
       async (request) => {
         const actor = request.user;
-        const target = await targetOf(db, request.body.user_id, actor.id, verb, (role) => canManageUser(actor.role, role));
+        const target = await targetOf(db, request.body.user_id, actor.id, verb, (role) =>
+          canManageUser(actor.role, role),
+        );
         await db.kysely.transaction().execute(async (trx) => {
           const { numUpdatedRows } = await trx
             .updateTable('users')
@@ -161,7 +197,8 @@ export const usersRoutes: FastifyPluginAsyncTypebox = async (app) => {
             .executeTakeFirst();
           if (!active) await revokeUserSessions({ kysely: trx }, target.id);
           // An event only when the user's state changed: activating an active user changes nothing on screen.
-          if (Number(numUpdatedRows) > 0) await writeEvents(trx, db, [userEvent(`${verb}d`, target.username, target.role)]);
+          if (Number(numUpdatedRows) > 0)
+            await writeEvents(trx, db, [userEvent(`${verb}d`, target.username, target.role)]);
         });
         return { message: `User ${target.username} ${verb}d successfully` };
       },

@@ -97,7 +97,9 @@ export const whitelabelRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const known = new Map(rows.map((row) => [row.manufacturer_key, row.manufacturer]));
     const unknown = names.filter((_, i) => !known.has(keys[i]!));
     if (unknown.length > 0) {
-      throw new BadRequest('data', `Unknown manufacturer${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`, { unknown });
+      throw new BadRequest('data', `Unknown manufacturer${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`, {
+        unknown,
+      });
     }
     return keys.map((key) => known.get(key)!);
   }
@@ -116,7 +118,11 @@ export const whitelabelRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   async function createBrand(brand: string): Promise<Brand> {
     const exists = async () =>
-      (await db.kysely.selectFrom('brands').select('id').where('brand_key', '=', brandKey(brand)).executeTakeFirst()) !== undefined;
+      (await db.kysely
+        .selectFrom('brands')
+        .select('id')
+        .where('brand_key', '=', brandKey(brand))
+        .executeTakeFirst()) !== undefined;
     const duplicate = () => new Conflict('This brand already exists', { field: 'brand' });
     if (await exists()) throw duplicate();
     try {
@@ -137,7 +143,12 @@ export const whitelabelRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const config = { errorField: 'message' } as const;
 
   app.get('/api/whitelable/', { config, schema: { response: { 200: Type.Array(BrandAnswer) } } }, async () => {
-    const brands = await db.kysely.selectFrom('brands').select(['id', 'brand']).orderBy('brand_key').orderBy('id').execute();
+    const brands = await db.kysely
+      .selectFrom('brands')
+      .select(['id', 'brand'])
+      .orderBy('brand_key')
+      .orderBy('id')
+      .execute();
     return brandsWithManufacturers(brands);
   });
 
@@ -177,13 +188,17 @@ export const whitelabelRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/api/get_manufacturer/',
     {
       config,
-      schema: { querystring: SearchQuery, response: { 200: Type.Array(Type.Object({ id: Type.Integer(), manufacturer: Type.String() })) } },
+      schema: {
+        querystring: SearchQuery,
+        response: { 200: Type.Array(Type.Object({ id: Type.Integer(), manufacturer: Type.String() })) },
+      },
     },
     async (request) => {
       const { search } = request.query;
       // The limit applies to the search as matched: trimmed, spaces collapsed (manufacturerKey).
       const needle = manufacturerKey(typeof search === 'string' ? search : '');
-      if (needle.length > MAX_SEARCH_LENGTH) throw new BadRequest('search', `search must be at most ${MAX_SEARCH_LENGTH} characters.`);
+      if (needle.length > MAX_SEARCH_LENGTH)
+        throw new BadRequest('search', `search must be at most ${MAX_SEARCH_LENGTH} characters.`);
       const alphabetical = db.kysely
         .selectFrom('manufacturers')
         .select(['id', 'manufacturer'])
@@ -196,7 +211,10 @@ export const whitelabelRoutes: FastifyPluginAsyncTypebox = async (app) => {
       // limit are names containing it looked for (PostgreSQL: by its trigram index, migration 003;
       // SQLite: walking the key index until enough are found).
       const afterPrefix = `${needle}\u{10FFFF}`;
-      const starting = await alphabetical.where('manufacturer_key', '>=', needle).where('manufacturer_key', '<', afterPrefix).execute();
+      const starting = await alphabetical
+        .where('manufacturer_key', '>=', needle)
+        .where('manufacturer_key', '<', afterPrefix)
+        .execute();
       if (starting.length === SEARCH_LIMIT) return starting;
       const containing = await alphabetical
         .where(sql<boolean>`manufacturer_key like ${`%${likeLiteral(needle)}%`} escape '\\'`)

@@ -1,14 +1,14 @@
 // The field-scan engine: gathers the facts of a scan from the database, judges them with the
 // rules (rules.ts) and records what field staff did. The app's routes, the demo data and the
 // simulator all go through here; `at` lets the demo data work on a simulated clock. It speaks the
-// domain: a scan it will not take is a ScanRefusal with its code, which routes/app.ts answers.
-// Every change to a record goes through changeRecord (src/writes/recordChanges.ts), which keeps
+// domain: a scan it will not take is a ScanRefusal with its code, which routes/mobile-app.ts answers.
+// Every change to a record goes through changeRecord (src/writes/record-changes.ts), which keeps
 // its derived columns and the summaries in step, in the change's transaction.
 import { deviceError } from '@veritas/shared/domain';
 import type { Kysely } from 'kysely';
 import type { Database, Db } from '../db/schema';
 import type { SessionUser } from '../auth/sessions';
-import { changeRecord, RECORD_COLUMNS, recordRowOf } from '../writes/recordChanges';
+import { changeRecord, RECORD_COLUMNS, recordRowOf } from '../writes/record-changes';
 import { checkScan, expectedOf, type CheckOutcome, type CheckResult, type ExpectedItem, type ScanFacts } from './rules';
 
 /** Who scans: the part of a signed-in user the rules look at. */
@@ -94,7 +94,9 @@ export async function fieldUserOf(db: Db, userId: number): Promise<FieldUser | n
     .select(['u.id', 'u.role', 'g.code', 'g.organization'])
     .where('u.id', '=', userId)
     .executeTakeFirst();
-  return row ? { id: row.id, role: row.role, groupCode: row.code ?? null, organization: row.organization ?? null } : null;
+  return row
+    ? { id: row.id, role: row.role, groupCode: row.code ?? null, organization: row.organization ?? null }
+    : null;
 }
 
 type Executor = Kysely<Database>;
@@ -159,12 +161,20 @@ async function macOwner(kysely: Executor, mac: string, trackingId: string): Prom
 }
 
 /** Everything the rules need about a scan, but who else captured the MAC. */
-async function factsOf(kysely: Executor, user: FieldUser, scan: DeviceScan, mac: string, item: Item | undefined): Promise<ScanFacts> {
+async function factsOf(
+  kysely: Executor,
+  user: FieldUser,
+  scan: DeviceScan,
+  mac: string,
+  item: Item | undefined,
+): Promise<ScanFacts> {
   const brand = item ? expectedOf(expectedItem(item)).brand : null;
   const brandKey = brand?.trim().toLowerCase() ?? '';
   const [manufacturer, excluded, whiteLabels] = await Promise.all([
     manufacturerOf(kysely, mac),
-    brandKey ? kysely.selectFrom('brand_exclusions').select('brand').where('brand_key', '=', brandKey).executeTakeFirst() : undefined,
+    brandKey
+      ? kysely.selectFrom('brand_exclusions').select('brand').where('brand_key', '=', brandKey).executeTakeFirst()
+      : undefined,
     brandKey
       ? kysely
           .selectFrom('brands as b')
@@ -219,11 +229,16 @@ export async function submitDevice(db: Db, user: FieldUser, scan: DeviceScan, at
     const item = await itemOf(trx, scan.tracking_id, db.engine === 'postgres');
     const facts = await factsOf(trx, user, scan, mac, item);
     const before = checkScan(facts);
-    if (before.result === 'E001' || before.result === 'E002' || before.result === 'E003') throw new ScanRefusal(before.result);
+    if (before.result === 'E001' || before.result === 'E002' || before.result === 'E003')
+      throw new ScanRefusal(before.result);
     if (item!.is_verified === 1) throw new ScanRefusal('capture-locked');
 
     // A resubmission replaces this tracking ID's earlier capture.
-    await trx.deleteFrom('mac_captures').where('tracking_id', '=', scan.tracking_id).where('mac_address', '<>', mac).execute();
+    await trx
+      .deleteFrom('mac_captures')
+      .where('tracking_id', '=', scan.tracking_id)
+      .where('mac_address', '<>', mac)
+      .execute();
     await trx
       .insertInto('mac_captures')
       .values({ mac_address: mac, tracking_id: scan.tracking_id, captured_at: at.toISOString() })
@@ -259,7 +274,8 @@ const verified = (trackingId: string): VerifyAnswer => ({ result: 'passed', ...P
 
 /** Verification at the hub, by an executive or incharge of the record's hub. */
 export async function verifyAtHub(db: Db, user: FieldUser, scan: HardwareScan, at = new Date()): Promise<VerifyAnswer> {
-  if ((user.role !== 'executive' && user.role !== 'incharge') || user.organization !== 'hub') throw new ScanRefusal('not-hub-staff');
+  if ((user.role !== 'executive' && user.role !== 'incharge') || user.organization !== 'hub')
+    throw new ScanRefusal('not-hub-staff');
   await db.kysely.transaction().execute(async (trx) => {
     const item = await verifiableItem(trx, db, scan, (found) => {
       if (found.hub_code?.toLowerCase() !== user.groupCode?.toLowerCase()) throw new ScanRefusal('other-hub');

@@ -41,7 +41,9 @@ export interface CheckOutcome {
 
 /** Blind picks name the item only by their blind brand and model. */
 export function expectedOf(item: ExpectedItem): { brand: string | null; model: string | null } {
-  return item.isBlindpick ? { brand: item.blindBrand, model: item.blindModel } : { brand: item.deviceBrand, model: item.deviceModel };
+  return item.isBlindpick
+    ? { brand: item.blindBrand, model: item.blindModel }
+    : { brand: item.deviceBrand, model: item.deviceModel };
 }
 
 /** Company names compare by their words: case and punctuation aside ('Apple, Inc.' → 'apple inc'). */
@@ -76,17 +78,28 @@ export function manufacturerIsBrand(manufacturer: string, brand: string): boolea
 }
 
 function acceptsManufacturer(manufacturer: string, brand: string, whiteLabels: readonly string[]): boolean {
-  return manufacturerIsBrand(manufacturer, brand) || whiteLabels.some((label) => comparable(label) === comparable(manufacturer));
+  return (
+    manufacturerIsBrand(manufacturer, brand) ||
+    whiteLabels.some((label) => comparable(label) === comparable(manufacturer))
+  );
 }
 
 /** The rules in order; the first that fails gives the result. */
 export function checkScan(facts: ScanFacts): CheckOutcome {
   const { item, operator, manufacturer } = facts;
   const expected = item ? expectedOf(item) : { brand: null, model: null };
-  const outcome = (result: CheckResult): CheckOutcome => ({ result, expected, found: { manufacturer, model: facts.scannedModel } });
+  const outcome = (result: CheckResult): CheckOutcome => ({
+    result,
+    expected,
+    found: { manufacturer, model: facts.scannedModel },
+  });
 
   if (!item) return outcome('E001');
-  if (item.hubCode === null || operator.hubCode === null || item.hubCode.toLowerCase() !== operator.hubCode.toLowerCase())
+  if (
+    item.hubCode === null ||
+    operator.hubCode === null ||
+    item.hubCode.toLowerCase() !== operator.hubCode.toLowerCase()
+  )
     return outcome('E002');
   if (item.isSubmitted && item.submittedById !== operator.id) return outcome('E003');
   if (facts.macCapturedBy !== null) return outcome('E004');

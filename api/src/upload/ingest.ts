@@ -2,18 +2,18 @@
 // as streams (a character or a row may span chunks), stored in batches, under the upload's lease
 // (lease.ts), renewed between batches. A run taken over from an instance that died reads the file
 // again from its first row, in the same order: the rows that instance stored count as stored
-// (storeRecords.ts), so the counts, the errors and the duplicates listed are those of one clean run.
+// (store-records.ts), so the counts, the errors and the duplicates listed are those of one clean run.
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { UploadResult } from '@veritas/shared/domain';
 import type { Db } from '../db/schema';
 import { BadRequest } from '../errors';
-import { CsvRecordReader, type CsvRecord } from './csvRecords';
-import { checkRow, readHeader, type ColumnPositions, type ShipmentRecord } from './shipmentRows';
+import { CsvRecordReader, type CsvRecord } from './csv-records';
+import { checkRow, readHeader, type ColumnPositions, type ShipmentRecord } from './shipment-rows';
 import { IngestStopped, LeaseLost, type Lease } from './lease';
 import { chunkData, finishUpload } from './store';
-import { recordStore, type RecordStore } from './storeRecords';
-import { scheduleSearchIndexing } from '../devices/searchIndex';
-import { Utf8Text } from './utf8Text';
+import { recordStore, type RecordStore } from './store-records';
+import { scheduleSearchIndexing } from '../devices/search-index';
+import { Utf8Text } from './utf8-text';
 
 /**
  * Rows per insert (one transaction on SQLite, one statement on PostgreSQL). better-sqlite3 is

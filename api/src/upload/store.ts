@@ -84,7 +84,12 @@ export async function* chunkData(db: Db, uploadId: string, totalChunks: number):
  * caller wins; the others (a concurrent or later call with the same final chunk) find the row and
  * answer from it, or take it over once its lease runs out.
  */
-export async function claimUpload(db: Db, userId: number, chunk: Chunk, options: LeaseOptions = {}): Promise<Lease | undefined> {
+export async function claimUpload(
+  db: Db,
+  userId: number,
+  chunk: Chunk,
+  options: LeaseOptions = {},
+): Promise<Lease | undefined> {
   const createdAt = nowIso();
   const until = (options.clock ?? Date.now)() + LEASE_MS;
   const claimed = await db.kysely

@@ -42,11 +42,15 @@ export class UploadSweeper {
       if (!lease) continue; // another instance was quicker
       try {
         const result = await completeUpload(this.db, lease);
-        this.log.info({ uploadId, processed: result.processed, skipped: result.skipped }, 'Upload taken over and finished');
+        this.log.info(
+          { uploadId, processed: result.processed, skipped: result.skipped },
+          'Upload taken over and finished',
+        );
       } catch (error) {
         if (error instanceof IngestStopped) return;
         // Lost to another instance, or failed: the lease was given up for a resent chunk to retry.
-        if (!(error instanceof LeaseLost)) this.log.warn({ uploadId, err: error }, 'Upload taken over could not be finished');
+        if (!(error instanceof LeaseLost))
+          this.log.warn({ uploadId, err: error }, 'Upload taken over could not be finished');
       }
     }
   }

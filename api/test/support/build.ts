@@ -10,12 +10,12 @@ import type { Organization, Role } from '@veritas/shared/domain';
 import { hashPassword } from '../../src/auth/passwords';
 import { openDatabase } from '../../src/db/connection';
 import type { Db } from '../../src/db/schema';
-import { createServer, type ServerOptions } from '../../src/index';
-import { WebClient, type Answer, type WebClientOptions } from '../../sim/webClient';
+import { createServer, type ServerOptions } from '../../src/server';
+import { WebClient, type Answer, type WebClientOptions } from '../../sim/web-client';
 import { freshDatabase, type FreshDatabase } from './database';
 
 export { ENGINE, freshDatabase } from './database';
-export { uploadCsv, type Answer } from '../../sim/webClient';
+export { uploadCsv, type Answer } from '../../sim/web-client';
 
 /** The bootstrap super_admin of every test server. */
 export const ADMIN_USERNAME = 'root_admin';
@@ -25,7 +25,10 @@ export const PASSWORD = 'Test-Pass-123';
 
 /** The web client, signing in with the tests' passwords unless told otherwise. */
 export class Client extends WebClient {
-  override login(username: string, password = username === ADMIN_USERNAME ? ADMIN_PASSWORD : PASSWORD): Promise<Answer> {
+  override login(
+    username: string,
+    password = username === ADMIN_USERNAME ? ADMIN_PASSWORD : PASSWORD,
+  ): Promise<Answer> {
     return super.login(username, password);
   }
 }
@@ -50,7 +53,7 @@ export interface BuildOptions {
   users?: { username: string; role: Role; group?: string }[];
   /** Clients signed in before the tests, by the name the tests use (`api.as.admin`). */
   signIn?: Record<string, string>;
-  /** Options of the server: { demo: true }, { apkPath }… */
+  /** Options of the server: { seed: demoSeed }, { apkPath }… */
   server?: ServerOptions;
   /** false: no server, the file starts its own with start(). */
   start?: boolean;
@@ -95,7 +98,8 @@ export function build(options: BuildOptions = {}): TestApi {
   const as: Record<string, Client> = {};
 
   const ready = <T>(value: T | undefined, what: string): T => {
-    if (value === undefined) throw new Error(`${what} exists once build()'s beforeAll has run (and with a server unless start: false)`);
+    if (value === undefined)
+      throw new Error(`${what} exists once build()'s beforeAll has run (and with a server unless start: false)`);
     return value;
   };
 
@@ -122,7 +126,14 @@ export function build(options: BuildOptions = {}): TestApi {
       const password_hash = await hashPassword(PASSWORD);
       await api.db.kysely
         .insertInto('users')
-        .values({ username, email: `${username}@example.com`, password_hash, role, group_id: null, created_at: new Date().toISOString() })
+        .values({
+          username,
+          email: `${username}@example.com`,
+          password_hash,
+          role,
+          group_id: null,
+          created_at: new Date().toISOString(),
+        })
         .execute();
     },
     async start(serverOptions = {}) {
@@ -130,7 +141,6 @@ export function build(options: BuildOptions = {}): TestApi {
         createServer({
           ...api.database,
           logger: false,
-          demo: false,
           adminUsername: ADMIN_USERNAME,
           adminPassword: ADMIN_PASSWORD,
           ...serverOptions,
@@ -205,6 +215,7 @@ async function seed(api: TestApi, { groups = [], users = [] }: BuildOptions): Pr
       group: user.group ?? '',
       organization: user.group ? organizationOf.get(user.group) : '',
     });
-    if (answer.status !== 201) throw new Error(`user ${user.username}: ${answer.status} ${JSON.stringify(answer.body)}`);
+    if (answer.status !== 201)
+      throw new Error(`user ${user.username}: ${answer.status} ${JSON.stringify(answer.body)}`);
   }
 }

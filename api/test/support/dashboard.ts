@@ -2,10 +2,10 @@
 // console's figures over what api/get_status/ answers, computed in a given local time zone, and
 // the summary tables as rows to compare.
 import { dashboardStats, type DashboardStats, type DeviceRecord, type Selection } from '@veritas/shared/domain';
-import { inLocalZone } from '@veritas/shared/testing/timeZone';
+import { inLocalZone } from '@veritas/shared/testing/time-zone';
 import { sql } from 'kysely';
 import type { Db } from '../../src/db/schema';
-import { storedRow } from '../../src/volumeData';
+import { storedRow } from '../../seed/volume-data';
 import type { Client } from './build';
 
 /** Stores `records` as rows (the bulk loader's storedRow: usernames turned into user ids, an unknown one into none). No summary is kept in step. */
@@ -38,7 +38,12 @@ export const dashboardPath = (selection: Selection, timeZone: string) =>
   `api/dashboard/?${new URLSearchParams({ hub: selection.hub, timeframe: selection.timeframe, tz: timeZone })}`;
 
 /** What the console computes from api/get_status/ in a browser whose local zone is `timeZone`. */
-export async function consoleFigures(client: Client, selection: Selection, timeZone: string, now: Date): Promise<DashboardStats> {
+export async function consoleFigures(
+  client: Client,
+  selection: Selection,
+  timeZone: string,
+  now: Date,
+): Promise<DashboardStats> {
   const answer = await client.get('api/get_status/');
   if (answer.status !== 200) throw new Error(`get_status: ${answer.status}`);
   const records = answer.body as DeviceRecord[];
@@ -62,7 +67,9 @@ export async function summaryRows(db: Db): Promise<Record<string, string[]>> {
         Object.fromEntries(
           Object.entries(row).map(([key, value]) => [
             key,
-            typeof value === 'string' && /^-?\d+$/.test(value) && key !== 'hub_code' && key !== 'hub_key' ? Number(value) : value,
+            typeof value === 'string' && /^-?\d+$/.test(value) && key !== 'hub_code' && key !== 'hub_key'
+              ? Number(value)
+              : value,
           ]),
         ),
       )
@@ -70,7 +77,9 @@ export async function summaryRows(db: Db): Promise<Record<string, string[]>> {
         (row) =>
           table === 'dashboard_hubs' ||
           Object.entries(row).some(
-            ([key, value]) => !['span', 'bucket', 'hub_code', 'operator_id', 'all_hubs', 'event', 'quarter'].includes(key) && value !== 0,
+            ([key, value]) =>
+              !['span', 'bucket', 'hub_code', 'operator_id', 'all_hubs', 'event', 'quarter'].includes(key) &&
+              value !== 0,
           ),
       )
       .map((row) => JSON.stringify(row))

@@ -6,7 +6,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client as PgClient } from 'pg';
 
-export const ENGINE = (globalThis as { __VERITAS_ENGINE__?: string }).__VERITAS_ENGINE__ === 'postgres' ? 'postgres' : 'sqlite';
+export const ENGINE =
+  (globalThis as { __VERITAS_ENGINE__?: string }).__VERITAS_ENGINE__ === 'postgres' ? 'postgres' : 'sqlite';
 
 export interface FreshDatabase {
   /** What createServer and openDatabase take to reach it. */

@@ -1,4 +1,4 @@
 // Test support for the shell and every remote (entry point @veritas/shared/testing).
-export * from './mockApi';
+export * from './mock-api';
 export { makeRecord } from './records';
-export * from './eventSource';
+export * from './event-source';

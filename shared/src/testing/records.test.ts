@@ -37,11 +37,18 @@ describe('volumeRecord', () => {
   });
 
   test('every state is present, and each step follows the one before it, by the given staff, before now', () => {
-    expect(new Set(records.map(recordStatus))).toEqual(new Set(['Pending', 'Submitted for verification', 'verified at hub', 'Detatched']));
+    expect(new Set(records.map(recordStatus))).toEqual(
+      new Set(['Pending', 'Submitted for verification', 'verified at hub', 'Detatched']),
+    );
     for (const r of records) {
-      if (r.is_verified) expect(r.is_submit && r.verify_time! > r.submit_time! && r.verified_by!.username.startsWith('exec_')).toBe(true);
+      if (r.is_verified)
+        expect(r.is_submit && r.verify_time! > r.submit_time! && r.verified_by!.username.startsWith('exec_')).toBe(
+          true,
+        );
       if (r.is_verified_rc)
-        expect(r.is_verified && r.verify_time_rc! > r.verify_time! && r.verified_by_rc!.username.startsWith('rc_')).toBe(true);
+        expect(
+          r.is_verified && r.verify_time_rc! > r.verify_time! && r.verified_by_rc!.username.startsWith('rc_'),
+        ).toBe(true);
       if (r.is_submit) expect(Date.parse(r.submit_time!)).toBeLessThanOrEqual(NOW);
       expect(r.device_result === null).toBe(!r.is_submit);
     }

@@ -1,6 +1,6 @@
 // Device records for tests and benchmarks, in the shape api/get_status/ answers (DeviceRecord):
 // makeRecord for the one record a test needs, volumeRecord for the i-th record of a realistic
-// data set of any size (the API's bulk loader stores them, api/src/volumeData.ts). No React, no
+// data set of any size (the API's bulk loader stores them, api/seed/volume-data.ts). No React, no
 // DOM: the API compiles it in through @veritas/shared/testing/records.
 import type { DeviceRecord, DeviceType, TrackingInfo } from '../types';
 

@@ -1,14 +1,14 @@
 // Every migration, in order. Add new ones at the end; never edit one that has shipped.
 import type { Migration } from 'kysely';
 import type { Engine } from '../schema';
-import { initial } from './001_initial';
-import { uploads } from './002_uploads';
-import { whitelabel } from './003_whitelabel';
-import { fieldScans } from './004_field_scans';
-import { loginThrottle } from './005_login_throttle';
-import { pickList } from './006_pick_list';
-import { dashboardFigures } from './007_dashboard_figures';
-import { fleet } from './008_fleet';
+import { initial } from './001-initial';
+import { uploads } from './002-uploads';
+import { whitelabel } from './003-whitelabel';
+import { fieldScans } from './004-field-scans';
+import { loginThrottle } from './005-login-throttle';
+import { pickList } from './006-pick-list';
+import { dashboardFigures } from './007-dashboard-figures';
+import { fleet } from './008-fleet';
 
 export function migrationsFor(engine: Engine): Record<string, Migration> {
   return {

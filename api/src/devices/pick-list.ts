@@ -1,0 +1,301 @@
+// The Device Pick List on the server (docs/screens.md#server-side-pick-list): pages of records in
+// the console's order, counts and hub choices, read through the derived columns of
+// derived-columns.ts, their indexes (migration 006) and the summaries (summaries.ts).
+//
+// Order: sort_ms descending, then id descending: toDeviceRows's order. A page is cut by keyset:
+// the next page starts after the (sort_ms, id) of the last record sent, a row-value comparison
+// both engines answer with a seek into the index of the filter (by time, hub, status or result).
+//
+// Search (a tracking-ID substring, case-insensitive): a page must find `limit` matches in the
+// order, and two ways do that, each cheap where the other is dear.
+// - Walk: read the filter's index in order, keeping the records that contain the search. Its cost
+//   is the number of records read before `limit` matches: small when matches are common.
+// - Candidates: the trigram index (PostgreSQL pg_trgm on lower(tracking_id), SQLite FTS5 trigram)
+//   gives every record containing the search, which are then sorted. Its cost is the number of
+//   matches: small when they are rare. It needs 3 characters or more.
+// A search shorter than 3 characters can only walk; over alphanumeric tracking IDs 1–2
+// characters are found nearly everywhere, so the walk ends quickly (a 2-character search found
+// nowhere reads every record of the filter). For 3 or more, the matches are first counted in the
+// trigram index up to a cap C: at most C → candidates. More → walk, but at most 4 × C (walkFactor)
+// records (matches can be common overall yet far from where the page starts: a shipment's range
+// of IDs long ago); the rest of the page then comes from the candidates below where the walk
+// stopped. C = √(limit × records under the filter) balances the two: with M matches spread
+// evenly, candidates cost M and a walk limit × N / M, equal at M = C.
+import { sql, type RawBuilder, type SqlBool } from 'kysely';
+import type { Db, StatusKey } from '../db/schema';
+import { recordJsonOf } from '../records';
+import { MISSING_TIME_MS } from '../writes/derived-columns';
+import { inTail } from './search-index';
+
+export interface DeviceFilter {
+  /** The tracking-ID search trimmed and lower-cased (JS toLowerCase); '' for none. */
+  needle: string;
+  /** A hub key (derivedColumns' hub_key); null for every hub. */
+  hubKey: string | null;
+  status: StatusKey | null;
+  /** 'passed' or an E code; null for any result, or none. */
+  result: string | null;
+}
+
+/** Where a page ends in the order: the last record sent. */
+export interface Position {
+  sortMs: number;
+  id: number;
+}
+
+export interface DevicePage {
+  /** Each record as JSON text, rendered by the database (src/records.ts). */
+  records: string[];
+  /** The position to continue after; null on the last page. */
+  next: Position | null;
+}
+
+export interface SearchTuning {
+  /** Bounds of the cap C on counted candidates (see above). */
+  minCandidates: number;
+  maxCandidates: number;
+  /** A walk reads at most this many times C records before taking the candidates. */
+  walkFactor: number;
+  /** A count with a search counts the candidates up to this share of the records, else scans. */
+  countShare: number;
+}
+
+export const SEARCH_TUNING: SearchTuning = {
+  minCandidates: 1000,
+  maxCandidates: 100_000,
+  walkFactor: 4,
+  countShare: 0.2,
+};
+
+/** Shortest search the trigram indexes serve. */
+const TRIGRAM_LENGTH = 3;
+
+interface Key {
+  id: number;
+  sort_ms: number | string;
+}
+
+const positionOf = (key: Key): Position => ({ sortMs: Number(key.sort_ms), id: key.id });
+
+/** The record contains the search (lower() equals JS toLowerCase on the ASCII the upload allows in tracking IDs). */
+function contains(db: Db, needle: string): RawBuilder<SqlBool> {
+  return db.engine === 'postgres'
+    ? sql<SqlBool>`strpos(lower(d.tracking_id), ${needle}) > 0`
+    : sql<SqlBool>`instr(lower(d.tracking_id), ${needle}) > 0`;
+}
+
+/** LIKE's pattern for "contains", its wildcards escaped ('_' is common in tracking IDs). */
+const likePattern = (needle: string) => `%${needle.replace(/[\\%_]/g, '\\$&')}%`;
+
+/** An FTS5 phrase: the trigram tokenizer matches it as a substring, case-insensitively. */
+const ftsPhrase = (needle: string) => `"${needle.replace(/"/g, '""')}"`;
+
+/** The records under the filter's hub, status and result (not the search) from `after` on, in the order, keys only. */
+function ordered(db: Db, filter: DeviceFilter, after: Position | null) {
+  let query = db.kysely.selectFrom('device_records as d').select(['d.id', 'd.sort_ms']);
+  if (filter.hubKey !== null) query = query.where('d.hub_key', '=', filter.hubKey);
+  if (filter.status !== null) query = query.where('d.status_key', '=', filter.status);
+  if (filter.result !== null) query = query.where('d.result_key', '=', filter.result);
+  if (after !== null) query = query.where(sql<SqlBool>`(d.sort_ms, d.id) < (${after.sortMs}, ${after.id})`);
+  return query.orderBy('d.sort_ms', 'desc').orderBy('d.id', 'desc');
+}
+
+/** The candidates route: records the trigram index finds, sorted; `limit` of them from `after` on. */
+async function candidates(db: Db, filter: DeviceFilter, after: Position | null, limit: number): Promise<Key[]> {
+  if (db.engine === 'postgres') {
+    // The ids first (an array), so the plan is the trigram index, then the rows by primary key.
+    return ordered(db, filter, after)
+      .where(
+        sql<SqlBool>`d.id = any(array(select id from device_records where lower(tracking_id) like ${likePattern(filter.needle)}))`,
+      )
+      .limit(limit)
+      .execute();
+  }
+  return ordered(db, filter, after)
+    .where(sqliteCandidates(filter.needle))
+    .where(contains(db, filter.needle))
+    .limit(limit)
+    .execute();
+}
+
+/**
+ * SQLite: the records the search table finds, and those it does not hold yet (search-index.ts),
+ * which the exact test (`contains`) then sorts out.
+ */
+function sqliteCandidates(needle: string): RawBuilder<SqlBool> {
+  return sql<SqlBool>`d.id in (select rowid from device_search where device_search match ${ftsPhrase(needle)} union all select id from device_records where ${inTail})`;
+}
+
+/** How many records contain the search by the trigram index, counting no further than `cap + 1`. */
+async function candidatesUpTo(db: Db, needle: string, cap: number): Promise<number> {
+  const { rows } =
+    db.engine === 'postgres'
+      ? await sql<{ n: number | string }>`select count(*) as n from (
+          select 1 from device_records where lower(tracking_id) like ${likePattern(needle)} limit ${cap + 1}) c`.execute(
+          db.kysely,
+        )
+      : await sql<{ n: number }>`select count(*) as n from (
+          select rowid from device_search where device_search match ${ftsPhrase(needle)}
+          union all
+          select id from device_records where ${inTail} and instr(lower(tracking_id), ${needle}) > 0
+          limit ${cap + 1}) c`.execute(db.kysely);
+  return Number(rows[0]!.n);
+}
+
+/** The walk route: reads the order from `after` in growing chunks, at most `budget` records; where it stopped short of `limit` matches. */
+async function walk(
+  db: Db,
+  filter: DeviceFilter,
+  after: Position | null,
+  limit: number,
+  budget: number,
+): Promise<{ found: Key[]; stoppedAt: Position | null }> {
+  const found: Key[] = [];
+  let position = after;
+  let read = 0;
+  let chunk = Math.max(4 * limit, 400);
+  for (;;) {
+    const size = Math.min(chunk, budget - read);
+    const rows = await ordered(db, filter, position)
+      .select(contains(db, filter.needle).as('hit'))
+      .limit(size)
+      .execute();
+    for (const row of rows) {
+      if (!row.hit) continue;
+      found.push(row);
+      if (found.length === limit) return { found, stoppedAt: null };
+    }
+    read += rows.length;
+    if (rows.length < size) return { found, stoppedAt: null };
+    position = positionOf(rows[rows.length - 1]!);
+    if (read >= budget) return { found, stoppedAt: position };
+    chunk *= 4;
+  }
+}
+
+/** Records under the filter's hub, status and result, from the summaries. */
+export async function countWithoutSearch(db: Db, filter: DeviceFilter): Promise<number> {
+  let query = db.kysely
+    .selectFrom('device_counts')
+    .select((eb) => eb.fn.sum<number | string | null>('total').as('total'));
+  if (filter.hubKey !== null) query = query.where('hub_key', '=', filter.hubKey);
+  if (filter.status !== null) query = query.where('status_key', '=', filter.status);
+  if (filter.result !== null) query = query.where('result_key', '=', filter.result);
+  const row = await query.executeTakeFirst();
+  return Number(row?.total ?? 0);
+}
+
+/** The keys of up to `limit` records matching the search, from `after` on, in the order. */
+async function searched(
+  db: Db,
+  filter: DeviceFilter,
+  after: Position | null,
+  limit: number,
+  tuning: SearchTuning,
+): Promise<Key[]> {
+  if ([...filter.needle].length < TRIGRAM_LENGTH) {
+    // Short: the database walks the order, testing each record, until `limit` match.
+    return ordered(db, filter, after).where(contains(db, filter.needle)).limit(limit).execute();
+  }
+  const records = await countWithoutSearch(db, filter);
+  const cap = Math.min(tuning.maxCandidates, Math.max(tuning.minCandidates, Math.round(Math.sqrt(limit * records))));
+  if ((await candidatesUpTo(db, filter.needle, cap)) <= cap) return candidates(db, filter, after, limit);
+  const { found, stoppedAt } = await walk(db, filter, after, limit, tuning.walkFactor * cap);
+  if (stoppedAt === null) return found;
+  return [...found, ...(await candidates(db, filter, stoppedAt, limit - found.length))];
+}
+
+/** One page: `limit` records from `after` on, and where the next page starts. */
+export async function devicePage(
+  db: Db,
+  filter: DeviceFilter,
+  after: Position | null,
+  limit: number,
+  tuning: SearchTuning = SEARCH_TUNING,
+): Promise<DevicePage> {
+  // One more than asked tells whether a next page exists.
+  const keys = filter.needle
+    ? await searched(db, filter, after, limit + 1, tuning)
+    : await ordered(db, filter, after)
+        .limit(limit + 1)
+        .execute();
+  const page = keys.slice(0, limit);
+  return {
+    records: await recordJsonOf(
+      db,
+      page.map((key) => key.id),
+    ),
+    next: keys.length > limit ? positionOf(page[page.length - 1]!) : null,
+  };
+}
+
+/** Most records one read by ids names. */
+export const MAX_IDS = 100;
+
+/**
+ * The records among `ids` that match the filter, in the order, as JSON text: the console reads a
+ * record that changed through the query of its list, to learn whether it still belongs there and
+ * where (docs/screens.md#server-side-pick-list). At most MAX_IDS ids, so the search is tested on
+ * each record rather than through the trigram index.
+ */
+export async function devicesByIds(db: Db, filter: DeviceFilter, ids: readonly number[]): Promise<string[]> {
+  let query = ordered(db, filter, null).where('d.id', 'in', ids);
+  if (filter.needle) query = query.where(contains(db, filter.needle));
+  const keys = await query.execute();
+  return recordJsonOf(
+    db,
+    keys.map((key) => key.id),
+  );
+}
+
+/** How many records match the filter. Without a search: a sum over the summaries. */
+export async function deviceCount(db: Db, filter: DeviceFilter, tuning: SearchTuning = SEARCH_TUNING): Promise<number> {
+  if (!filter.needle) return countWithoutSearch(db, filter);
+  const count = async (query: ReturnType<typeof ordered>) =>
+    Number(
+      (
+        await query
+          .clearSelect()
+          .clearOrderBy()
+          .select((eb) => eb.fn.countAll<number | string>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+  if ([...filter.needle].length >= TRIGRAM_LENGTH) {
+    // Few candidates: count them (cost: the matches); many: test every record (cost: the records).
+    const cap = Math.max(tuning.minCandidates, Math.round(tuning.countShare * (await countWithoutSearch(db, filter))));
+    if ((await candidatesUpTo(db, filter.needle, cap)) <= cap) {
+      if (db.engine === 'postgres')
+        return count(
+          ordered(db, filter, null).where(sql<SqlBool>`lower(d.tracking_id) like ${likePattern(filter.needle)}`),
+        );
+      return count(ordered(db, filter, null).where(sqliteCandidates(filter.needle)).where(contains(db, filter.needle)));
+    }
+  }
+  return count(ordered(db, filter, null).where(contains(db, filter.needle)));
+}
+
+/** distinctHubCodes over every record: each hub once, in the spelling of its first record, sorted. */
+export async function hubCodes(db: Db): Promise<string[]> {
+  const rows = await db.kysely.selectFrom('device_hubs').select('hub_code').execute();
+  return rows.map((row) => row.hub_code).sort((a, b) => a.localeCompare(b));
+}
+
+/** Largest time a Date holds, in ms. */
+const MAX_TIME_MS = 8_640_000_000_000_000;
+
+/** The `next` of a page as the API writes it: opaque text (base64url of "sort_ms.id"). */
+export function encodePosition({ sortMs, id }: Position): string {
+  return Buffer.from(`${sortMs}.${id}`, 'utf8').toString('base64url');
+}
+
+/** A `next` read back; null when it is not one this server writes. */
+export function decodePosition(text: string): Position | null {
+  if (!/^[A-Za-z0-9_-]+$/.test(text)) return null;
+  const match = /^(-?\d{1,16})\.(\d{1,16})$/.exec(Buffer.from(text, 'base64url').toString('utf8'));
+  if (!match) return null;
+  const sortMs = Number(match[1]);
+  const id = Number(match[2]);
+  const validTime = sortMs === MISSING_TIME_MS || (sortMs >= -MAX_TIME_MS && sortMs <= MAX_TIME_MS);
+  return validTime && Number.isSafeInteger(id) && id >= 1 ? { sortMs, id } : null;
+}

@@ -1,0 +1,120 @@
+// createServer: the API ready to listen, over the configured database.
+import path from 'node:path';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { SERVER_FEATURES } from '@veritas/shared/domain';
+import { api } from './app';
+import { API_PREFIX } from './auth/cookies';
+import { ensureAdmin } from './bootstrap';
+import { migrateToLatest, openDatabase } from './db/connection';
+import type { Db } from './db/schema';
+import { scheduleSearchIndexing } from './devices/search-index';
+
+export interface ServerOptions {
+  /** Folder of the embedded database. Env VERITAS_DATA_DIR, default ./.veritas-data. */
+  dataDir?: string;
+  /** postgres://… to use PostgreSQL instead of the embedded database. Env DATABASE_URL. */
+  databaseUrl?: string;
+  /**
+   * Run once the database is migrated and the admin exists, before any route is registered: the
+   * demo data of `pnpm start` (api/seed/, loaded by scripts/serve.mjs when VERITAS_DEMO is on).
+   */
+  seed?: (db: Db) => Promise<void>;
+  /** The super_admin created at start if missing. Env VERITAS_ADMIN_USERNAME, default admin. */
+  adminUsername?: string;
+  /** Env VERITAS_ADMIN_PASSWORD; without it a random password is generated and printed. */
+  adminPassword?: string;
+  logger?: boolean;
+  /** The mobile app package served by user/download_apk/. Env VERITAS_APK_PATH; unset, that route answers 404. */
+  apkPath?: string;
+  /**
+   * Offer only the spec's calls: no server-side pick list pages or dashboard figures, so the
+   * console falls back to api/get_status/. Env VERITAS_SPEC_ONLY (anything but '0' turns it on).
+   */
+  specOnly?: boolean;
+  /** The clock api/dashboard/ reads "today" from (tests set the day they need); default the system's. */
+  clock?: () => Date;
+  /**
+   * The reverse proxies whose X-Forwarded-For / X-Forwarded-Proto are believed (Fastify's
+   * trustProxy), e.g. '127.0.0.1' or 'loopback' for a local proxy. Env VERITAS_TRUST_PROXY; unset,
+   * none: request.ip is the socket's address, which behind a proxy is the proxy's, so sign-in
+   * throttling (keyed on request.ip) would count every client as one.
+   */
+  trustProxy?: FastifyServerOptions['trustProxy'];
+}
+
+export interface VeritasServer {
+  app: FastifyInstance;
+  close(): Promise<void>;
+}
+
+const nonEmpty = (value: string | undefined) => (value ? value : undefined);
+
+function resolve(options: ServerOptions, env: NodeJS.ProcessEnv) {
+  const apkPath = nonEmpty(options.apkPath) ?? nonEmpty(env.VERITAS_APK_PATH);
+  return {
+    dataDir: path.resolve(process.cwd(), options.dataDir ?? nonEmpty(env.VERITAS_DATA_DIR) ?? '.veritas-data'),
+    databaseUrl: options.databaseUrl ?? nonEmpty(env.DATABASE_URL),
+    adminUsername: options.adminUsername ?? nonEmpty(env.VERITAS_ADMIN_USERNAME) ?? 'admin',
+    adminPassword: options.adminPassword ?? nonEmpty(env.VERITAS_ADMIN_PASSWORD),
+    logger: options.logger ?? true,
+    apkPath: apkPath === undefined ? undefined : path.resolve(process.cwd(), apkPath),
+    specOnly: options.specOnly ?? (nonEmpty(env.VERITAS_SPEC_ONLY) !== undefined && env.VERITAS_SPEC_ONLY !== '0'),
+    trustProxy: options.trustProxy ?? nonEmpty(env.VERITAS_TRUST_PROXY) ?? false,
+  };
+}
+
+/**
+ * Fastify's close ends idle keep-alive connections at once, but one whose request is under way
+ * stays open after its answer until keepAliveTimeout (72 s), holding up the stop: while closing,
+ * answers say Connection: close, and a connection whose answer began before is closed once idle
+ * (docs/operations.md#stopping). scripts/serve.mjs applies it to the remotes' servers too.
+ */
+export function endConnectionsWhenClosing(app: FastifyInstance): void {
+  let closing = false;
+  app.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (closing) reply.header('connection', 'close');
+    return payload;
+  });
+  app.addHook('onResponse', async () => {
+    if (closing) setImmediate(() => app.server.closeIdleConnections());
+  });
+}
+
+/**
+ * Opens the database, applies migrations, creates the admin and runs `seed` (if given), and
+ * returns the app with every route under /veritas registered but not yet listening, so the
+ * caller can add routes (e.g. the console's static files) before app.listen().
+ */
+export async function createServer(options: ServerOptions = {}): Promise<VeritasServer> {
+  const config = resolve(options, process.env);
+  const db = openDatabase(config);
+  try {
+    await migrateToLatest(db);
+    await ensureAdmin(db, config.adminUsername, config.adminPassword);
+    // Records a stopped server had not yet added to SQLite's search table.
+    scheduleSearchIndexing(db);
+    await options.seed?.(db);
+  } catch (error) {
+    await db.kysely.destroy();
+    throw error;
+  }
+
+  const app = Fastify({ logger: config.logger, trustProxy: config.trustProxy });
+  app.addHook('onClose', () => db.kysely.destroy());
+  endConnectionsWhenClosing(app);
+  await app.register(api, {
+    prefix: API_PREFIX,
+    db,
+    apkPath: config.apkPath,
+    features: config.specOnly ? [] : SERVER_FEATURES,
+    clock: options.clock,
+  });
+  return { app, close: () => app.close() };
+}
+
+export { rebuildDashboardSummaries } from './dashboard/summaries';
+export { migrateToLatest, openDatabase } from './db/connection';

@@ -1,0 +1,237 @@
+// The three charts of the dashboard (docs/dashboard.md#rejection-trend and the two sections after it),
+// drawn by chart.js from figures the stats module
+// already shaped. Only the chart.js parts used here are registered, so the rest is tree-shaken.
+import {
+  ArcElement,
+  BarController,
+  BarElement,
+  CategoryScale,
+  Chart as ChartJS,
+  Legend,
+  LinearScale,
+  LineController,
+  LineElement,
+  PieController,
+  PointElement,
+  Tooltip,
+  type ChartOptions,
+} from 'chart.js';
+import { useId, useMemo, type ReactNode } from 'react';
+import { Bar, Line, Pie } from 'react-chartjs-2';
+import { NO_INPUTS_SLICE, type DailySeries, type ErrorSlice } from '@veritas/shared';
+
+ChartJS.register(
+  LineController,
+  LineElement,
+  PointElement,
+  BarController,
+  BarElement,
+  PieController,
+  ArcElement,
+  CategoryScale,
+  LinearScale,
+  Tooltip,
+  Legend,
+);
+
+const DOORSTEP_COLOR = '#1a73e8';
+const HUB_COLOR = '#1e8e3e';
+
+/** docs/dashboard.md#error-distribution: the pie's outer radius. */
+const PIE_RADIUS = 80;
+
+// Static charts: no animation, so a chart is complete as soon as it is committed.
+const dailyOptions = {
+  animation: false,
+  responsive: true,
+  maintainAspectRatio: false,
+  plugins: { legend: { position: 'bottom' } },
+  scales: { y: { beginAtZero: true, ticks: { precision: 0 } } },
+} as const;
+
+/** A chart's figures as a table: the text alternative of its canvas (WCAG 1.1.1). */
+interface ChartFigures {
+  /** Column headers: what a row is, then one per value. */
+  head: string[];
+  /** One row per day or slice: its name, then its values. */
+  rows: (string | number)[][];
+  /** Shown in place of rows when there are none. */
+  empty?: string;
+}
+
+/** The figures of a daily chart, read from the very data handed to chart.js: a row per day, a column per series. */
+function dailyFigures({
+  labels,
+  datasets,
+}: {
+  labels: string[];
+  datasets: { label: string; data: number[] }[];
+}): ChartFigures {
+  return {
+    head: ['Day', ...datasets.map((d) => d.label)],
+    rows: labels.map((day, i) => [day, ...datasets.map((d) => d.data[i]!)]),
+  };
+}
+
+/** Visually hidden: screen readers get the numbers the chart draws, not just its name. */
+function FiguresTable({ title, figures }: { title: string; figures: ChartFigures }) {
+  return (
+    <div className="vx-sr-only">
+      <table>
+        <caption>{title}</caption>
+        <thead>
+          <tr>
+            {figures.head.map((name) => (
+              <th key={name} scope="col">
+                {name}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {figures.rows.length ? (
+            figures.rows.map(([name, ...values]) => (
+              <tr key={name}>
+                <th scope="row">{name}</th>
+                {values.map((value, i) => (
+                  <td key={i}>{value}</td>
+                ))}
+              </tr>
+            ))
+          ) : (
+            <tr>
+              <td colSpan={figures.head.length}>{figures.empty}</td>
+            </tr>
+          )}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/**
+ * A chart under its visible title. The canvas (role img) is named by the title; a drawn chart's
+ * figures follow as a hidden table. `children` gets the props that name the canvas.
+ */
+function ChartCard({
+  title,
+  testId,
+  figures,
+  children,
+}: {
+  title: string;
+  testId: string;
+  /** Left out when the chart shows 'No data available' instead of a canvas. */
+  figures: ChartFigures | null;
+  children: (canvasName: { 'aria-labelledby': string }) => ReactNode;
+}) {
+  const titleId = useId();
+  return (
+    <figure className="vx-card db-chart">
+      <figcaption id={titleId} className="vx-card-title">
+        {title}
+      </figcaption>
+      <div className="db-chart__canvas" data-testid={testId}>
+        {children({ 'aria-labelledby': titleId })}
+      </div>
+      {figures && <FiguresTable title={title} figures={figures} />}
+    </figure>
+  );
+}
+
+const noData = <p className="db-empty">No data available</p>;
+
+export function RejectionTrendChart({ days, trend }: { days: string[]; trend: DailySeries }) {
+  const data = useMemo(
+    () => ({
+      labels: days,
+      datasets: [
+        {
+          label: 'Rejection at DoorStep',
+          data: trend.doorstep,
+          borderColor: DOORSTEP_COLOR,
+          backgroundColor: DOORSTEP_COLOR,
+        },
+        { label: 'Rejections at Hub', data: trend.hub, borderColor: HUB_COLOR, backgroundColor: HUB_COLOR },
+      ],
+    }),
+    [days, trend],
+  );
+  return (
+    <ChartCard title="Rejection Trend" testId="chart-rejection-trend" figures={trend.total ? dailyFigures(data) : null}>
+      {(name) => (trend.total ? <Line data={data} options={dailyOptions} {...name} /> : noData)}
+    </ChartCard>
+  );
+}
+
+export function DailyVolumeChart({ days, volume }: { days: string[]; volume: DailySeries }) {
+  const data = useMemo(
+    () => ({
+      labels: days,
+      datasets: [
+        { label: 'Verified at Doorstep', data: volume.doorstep, backgroundColor: DOORSTEP_COLOR },
+        { label: 'Verified at Hub', data: volume.hub, backgroundColor: HUB_COLOR },
+      ],
+    }),
+    [days, volume],
+  );
+  return (
+    <ChartCard
+      title="Daily Processed Volume"
+      testId="chart-daily-volume"
+      figures={volume.total ? dailyFigures(data) : null}
+    >
+      {(name) => (volume.total ? <Bar data={data} options={dailyOptions} {...name} /> : noData)}
+    </ChartCard>
+  );
+}
+
+export function ErrorDistributionChart({ errors }: { errors: ErrorSlice[] }) {
+  const hasInputs = errors.length > 0;
+  const slices = useMemo(() => (hasInputs ? errors : [NO_INPUTS_SLICE]), [errors, hasInputs]);
+  const data = useMemo(
+    () => ({
+      labels: slices.map((s) => s.label),
+      datasets: [
+        {
+          data: slices.map((s) => s.count),
+          backgroundColor: slices.map((s) => s.color),
+          radius: PIE_RADIUS,
+          // Slice borders separate slices; a lone slice would show its border as a stray radius line.
+          borderWidth: slices.length > 1 ? 2 : 0,
+        },
+      ],
+    }),
+    [slices],
+  );
+  const options = useMemo<ChartOptions<'pie'>>(
+    () => ({
+      animation: false,
+      responsive: true,
+      maintainAspectRatio: false,
+      plugins: {
+        legend: { position: 'right' },
+        // docs/dashboard.md#error-distribution: 'Passed' or 'E00x: title', then the count; the 'No Inputs' placeholder has no figure to show.
+        tooltip: {
+          enabled: hasInputs,
+          callbacks: {
+            title: ([item]) => (item ? slices[item.dataIndex]!.tooltip : ''),
+            label: (item) => ` ${item.formattedValue}`,
+          },
+        },
+      },
+    }),
+    [slices, hasInputs],
+  );
+  // The figures of the slices drawn, named as their tooltips name them; the 'No Inputs' placeholder has none.
+  const figures: ChartFigures = {
+    head: ['Result', 'Count'],
+    rows: hasInputs ? slices.map((s) => [s.tooltip, s.count]) : [],
+    empty: NO_INPUTS_SLICE.label,
+  };
+  return (
+    <ChartCard title="Error Distribution" testId="chart-error-distribution" figures={figures}>
+      {(name) => <Pie data={data} options={options} {...name} />}
+    </ChartCard>
+  );
+}

@@ -1,0 +1,170 @@
+// The pick list served a page at a time (docs/screens.md#device-pick-list, server feature
+// 'device-pages'): its filters, how they sit in the URL query, and the calls that answer them.
+import {
+  ALL_HUBS,
+  DEVICE_ERRORS,
+  http,
+  type DeviceRecord,
+  type RecordStatus,
+  type SelectOption,
+} from '@veritas/shared';
+import type { PagedLoad } from '@veritas/shared/paged';
+import { toDeviceRow, type DeviceRow } from './device-rows';
+
+/** The choice 'All Hubs', 'All Statuses' or 'All Results': that filter does not narrow the list. */
+export const ALL = ALL_HUBS;
+
+/** The Status filter: the server's value for each status text of docs/screens.md#status. */
+export const STATUS_FILTERS = [
+  { value: 'pending', label: 'Pending' },
+  { value: 'submitted', label: 'Submitted for verification' },
+  { value: 'verified', label: 'verified at hub' },
+  { value: 'detached', label: 'Detatched' },
+] as const satisfies readonly { value: string; label: RecordStatus }[];
+
+export type StatusFilter = (typeof STATUS_FILTERS)[number]['value'];
+
+export const STATUS_CHOICES: readonly SelectOption[] = [{ value: ALL, label: 'All Statuses' }, ...STATUS_FILTERS];
+
+/** The Result filter: passed, then each code of the device error catalogue with its title. */
+export const RESULT_FILTERS: readonly SelectOption[] = [
+  { value: 'passed', label: 'Passed' },
+  ...DEVICE_ERRORS.map(({ code, title }) => ({ value: code, label: `${code}: ${title}` })),
+];
+
+export const RESULT_CHOICES: readonly SelectOption[] = [{ value: ALL, label: 'All Results' }, ...RESULT_FILTERS];
+
+/** The filters as chosen: null when nothing is chosen, ALL for an 'All …' choice. */
+export interface DeviceFilters {
+  /** The tracking-ID text as typed (sent without surrounding spaces). */
+  q: string;
+  /** A hub code or ALL. */
+  hub: string | null;
+  /** A StatusFilter or ALL. */
+  status: string | null;
+  /** 'passed', an error code, or ALL. */
+  result: string | null;
+}
+
+export const NO_FILTERS: DeviceFilters = { q: '', hub: null, status: null, result: null };
+
+/** The choice of `choices` a value names, ignoring case; null for none or an unknown one. */
+function choiceOf(choices: readonly SelectOption[], value: string | null): string | null {
+  const wanted = value?.trim().toLowerCase();
+  return (wanted && choices.find((c) => c.value.toLowerCase() === wanted)?.value) || null;
+}
+
+/** The filters of the URL query ?q=&hub=&status=&result=; unknown statuses and results are ignored. */
+export function filtersFromQuery(params: URLSearchParams): DeviceFilters {
+  const hub = params.get('hub')?.trim();
+  return {
+    q: params.get('q') ?? '',
+    hub: hub ? (hub.toLowerCase() === ALL ? ALL : hub) : null,
+    status: choiceOf(STATUS_CHOICES, params.get('status')),
+    result: choiceOf(RESULT_CHOICES, params.get('result')),
+  };
+}
+
+/** The filters as the URL query holds them: what was chosen, the text as typed; nothing for an empty one. */
+export function queryOfFilters(filters: DeviceFilters): Record<string, string> {
+  const query: Record<string, string> = {};
+  for (const name of ['q', 'hub', 'status', 'result'] as const) {
+    const value = filters[name];
+    if (value) query[name] = value;
+  }
+  return query;
+}
+
+/** The parameters of api/devices/ and api/devices/count/: the text trimmed; empty filters and 'All …' left out. */
+export function filterParams(filters: DeviceFilters): Record<string, string> {
+  const params: Record<string, string> = {};
+  const q = filters.q.trim();
+  if (q) params.q = q;
+  for (const name of ['hub', 'status', 'result'] as const) {
+    const value = filters[name];
+    if (value && value !== ALL) params[name] = value;
+  }
+  return params;
+}
+
+export const DEVICES_PATH = 'api/devices/';
+const COUNT_PATH = 'api/devices/count/';
+export const HUBS_PATH = 'api/devices/hubs/';
+
+/** The list a set of filters names, as usePagedResource keys it: the call's path and its filters. */
+export function devicesKey(filters: DeviceFilters): string {
+  const query = new URLSearchParams(filterParams(filters)).toString();
+  return query ? `${DEVICES_PATH}?${query}` : DEVICES_PATH;
+}
+
+/** The filter parameters a key holds. */
+function paramsOfKey(key: string): Record<string, string> {
+  const at = key.indexOf('?');
+  return at < 0 ? {} : Object.fromEntries(new URLSearchParams(key.slice(at + 1)));
+}
+
+interface DevicePageAnswer {
+  records: DeviceRecord[];
+  next: string | null;
+}
+
+/** api/devices/ a page at a time (newest first, keyset cursor), and api/devices/count/ for the total. */
+export const DEVICE_PAGES: PagedLoad<DeviceRow> = {
+  async page(key, after, limit, signal) {
+    const params = { ...paramsOfKey(key), ...(after === null ? {} : { after }), limit: String(limit) };
+    const { data } = await http.get<DevicePageAnswer>(DEVICES_PATH, { params, signal });
+    if (!data || !Array.isArray(data.records)) throw new Error(`${DEVICES_PATH} did not answer a page of records`);
+    return {
+      items: data.records.map(toDeviceRow),
+      next: typeof data.next === 'string' && data.next ? data.next : null,
+    };
+  },
+  async total(key, signal) {
+    const { data } = await http.get<{ total: number }>(COUNT_PATH, { params: paramsOfKey(key), signal });
+    if (typeof data?.total !== 'number') throw new Error(`${COUNT_PATH} did not answer a total`);
+    return data.total;
+  },
+};
+
+/** The most ids one call of devicesByIds may ask for (docs/events.md). */
+export const MAX_IDS = 100;
+
+/**
+ * Re-reads records through the query of the list `key` (GET api/devices/?ids=&<its filters>): the
+ * rows of those of `ids` (at most MAX_IDS) that match its filters; an id left out no longer does.
+ */
+export async function devicesByIds(key: string, ids: readonly number[]): Promise<DeviceRow[]> {
+  const { data } = await http.get<DevicePageAnswer>(DEVICES_PATH, {
+    params: { ...paramsOfKey(key), ids: ids.join(',') },
+  });
+  if (!data || !Array.isArray(data.records)) throw new Error(`${DEVICES_PATH} did not answer the records asked for`);
+  return data.records.map(toDeviceRow);
+}
+
+/** GET api/devices/hubs/: the hub codes the Hub filter offers. */
+export async function getDeviceHubs(path: string): Promise<string[]> {
+  const { data } = await http.get<{ hubs: string[] }>(path);
+  if (!Array.isArray(data?.hubs)) throw new Error(`${path} did not answer a list of hubs`);
+  return data.hubs.filter((hub): hub is string => typeof hub === 'string' && hub.trim() !== '');
+}
+
+/** The Hub filter's choices: 'All Hubs', the server's hubs, and the hub of the URL if the server did not name it. */
+export function hubChoices(hubs: readonly string[], chosen: string | null): SelectOption[] {
+  const options = [{ value: ALL, label: 'All Hubs' }, ...hubs.map((hub) => ({ value: hub, label: hub }))];
+  if (chosen && !options.some((o) => o.value.toLowerCase() === chosen.toLowerCase()))
+    options.push({ value: chosen, label: chosen });
+  return options;
+}
+
+/** The value of `options` that `chosen` names, ignoring case (a linked URL may differ in case). */
+export function chosenValue(options: readonly SelectOption[], chosen: string | null): string | null {
+  return choiceOf(options, chosen);
+}
+
+/**
+ * Rows the scroll area holds: the total when the server has said it and more pages follow
+ * (placeholders stand for rows not loaded yet), else the rows loaded.
+ */
+export function scrollRows(loaded: number, total: number | undefined, hasMore: boolean): number {
+  return hasMore && total !== undefined ? Math.max(loaded, total) : loaded;
+}

@@ -1,0 +1,87 @@
+// The Device Pick List served a page at a time (server feature 'device-pages',
+// docs/screens.md#device-pick-list): filtered by the server, the filters in the URL query, rows
+// loaded as the user scrolls.
+import { Modal, SearchSelect, type DeviceRecord } from '@veritas/shared';
+import { useState } from 'react';
+import { DeviceDetails } from './device-details';
+import { chosenValue, hubChoices, RESULT_CHOICES, STATUS_CHOICES } from './device-pages';
+import { DeviceTable } from './device-table';
+import { TrackingIdFilter } from './tracking-id-filter';
+import { useDeviceFilters, useDeviceHubs, useDevicePages } from './use-device-pages';
+
+export function PagedDeviceList() {
+  const [filters, setFilters] = useDeviceFilters();
+  const pages = useDevicePages(filters);
+  const hubOptions = hubChoices(useDeviceHubs(), filters.hub);
+  const [details, setDetails] = useState<DeviceRecord | null>(null);
+
+  // The count is the server's total. While the next one is on its way the previous stays, so
+  // typing does not blink it; a list whose first page failed is empty: 0 records.
+  const [kept, setKept] = useState<number | undefined>(undefined);
+  if (pages.total !== undefined && pages.total !== kept) setKept(pages.total);
+  const firstPageFailed = pages.error !== undefined && pages.items.length === 0;
+  const total = firstPageFailed ? 0 : (pages.total ?? (pages.counting ? kept : undefined));
+  const placeholder = pages.error !== undefined && !pages.loadingMore ? 'Not loaded. Scroll to try again.' : 'Loading…';
+
+  return (
+    <section className="vx-page">
+      <h1 className="vx-page-title">Device Pick List</h1>
+      <div className="dl-toolbar">
+        <TrackingIdFilter value={filters.q} onChange={(q) => setFilters({ q })} />
+        <SearchSelect
+          className="dl-hub"
+          options={hubOptions}
+          value={chosenValue(hubOptions, filters.hub)}
+          onChange={(hub) => setFilters({ hub })}
+          placeholder="Filter by hub..."
+          ariaLabel="Filter by hub"
+          clearable
+        />
+        <SearchSelect
+          className="dl-status"
+          options={STATUS_CHOICES}
+          value={filters.status}
+          onChange={(status) => setFilters({ status })}
+          placeholder="Filter by status..."
+          ariaLabel="Filter by status"
+          clearable
+        />
+        <SearchSelect
+          className="dl-result"
+          options={RESULT_CHOICES}
+          value={filters.result}
+          onChange={(result) => setFilters({ result })}
+          placeholder="Filter by result..."
+          ariaLabel="Filter by result"
+          clearable
+        />
+        {!pages.loading && total !== undefined && (
+          <span className="dl-count vx-muted" data-testid="record-count" data-count={total}>
+            {`${total} ${total === 1 ? 'record' : 'records'}`}
+          </span>
+        )}
+      </div>
+      {pages.loading ? (
+        <p className="vx-loading vx-muted" role="status">
+          Loading devices…
+        </p>
+      ) : (
+        // A new list (other filters) gets a table of its own, scrolled to its top; pages appended keep the scroll.
+        <DeviceTable
+          key={pages.shownKey}
+          scrollKey={pages.shownKey}
+          rows={pages.items}
+          rowCount={pages.rowCount}
+          placeholder={placeholder}
+          onRangeEnd={pages.showUpTo}
+          onRangeStart={pages.showFrom}
+          busy={pages.refreshing}
+          onShowDetails={setDetails}
+        />
+      )}
+      <Modal open={details !== null} title="Device Details" onClose={() => setDetails(null)}>
+        {details && <DeviceDetails record={details} />}
+      </Modal>
+    </section>
+  );
+}

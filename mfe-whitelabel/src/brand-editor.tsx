@@ -1,0 +1,126 @@
+// The editor of one brand (docs/screens.md#white-labeled-brands): find a manufacturer by searching the registry, add
+// it, remove others; the list is edited locally and saved with 'Update Changes DB'.
+import { SearchSelect, http, toast, type Brand, type ManufacturerResult } from '@veritas/shared';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { addManufacturer, removeManufacturer, sameList, type ListEdit } from './manufacturer-list';
+import { MESSAGES, errorText } from './messages';
+import { useDebouncedSearch } from './use-debounced-search';
+
+async function findManufacturers(text: string): Promise<ManufacturerResult[]> {
+  const { data } = await http.get<ManufacturerResult[]>('api/get_manufacturer/', { params: { search: text } });
+  if (!Array.isArray(data)) throw new Error(MESSAGES.manufacturersFetchFailed);
+  return data;
+}
+
+export interface BrandEditorProps {
+  brand: Brand;
+  /** The list as edited here: the saved one until something changes. */
+  list: readonly string[];
+  onChange: (list: string[]) => void;
+  /** After the server stored `list`. */
+  onSaved: (list: string[]) => void;
+}
+
+export function BrandEditor({ brand, list, onChange, onSaved }: BrandEditorProps) {
+  const dirty = !sameList(list, brand.white_labeled_brands.data);
+  const [selected, setSelected] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+
+  const showSearchError = useCallback(
+    (error: unknown) => void toast.error(errorText(error, MESSAGES.manufacturersFetchFailed)),
+    [],
+  );
+  const { results, loading, search } = useDebouncedSearch(findManufacturers, showSearchError);
+  const options = useMemo(() => results.map((m) => ({ value: m.manufacturer, label: m.manufacturer })), [results]);
+
+  // Offers the first manufacturers before anything is typed.
+  useEffect(() => search(''), [search]);
+
+  function apply(edit: ListEdit): boolean {
+    if ('error' in edit) {
+      toast.error(edit.error);
+      return false;
+    }
+    onChange(edit.list);
+    toast.success(edit.message);
+    return true;
+  }
+
+  function add() {
+    if (!apply(addManufacturer(list, selected))) return;
+    setSelected(null);
+    search('');
+  }
+
+  async function update() {
+    const data = [...list];
+    setSaving(true);
+    try {
+      // The id makes saving an emptied list an update, not the creation of a brand.
+      await http.post('api/whitelable/', { id: brand.id, brand: brand.brand, data });
+      toast.success(MESSAGES.brandUpdated);
+      onSaved(data);
+    } catch (error) {
+      toast.error(errorText(error, MESSAGES.brandUpdateFailed));
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  return (
+    <div className="wl-editor">
+      <div className="wl-editor__add">
+        <SearchSelect
+          className="wl-editor__search"
+          ariaLabel="Search manufacturers"
+          placeholder="Search manufacturers..."
+          options={options}
+          value={selected}
+          onChange={setSelected}
+          onInputChange={search}
+          filterOptions={false}
+          loading={loading}
+        />
+        <button type="button" className="vx-btn vx-btn-primary" onClick={add}>
+          Add Manufacturer
+        </button>
+      </div>
+
+      {list.length === 0 ? (
+        <p className="wl-editor__empty vx-muted">No white-labels added</p>
+      ) : (
+        <ul className="wl-editor__list" aria-label={`Manufacturers of ${brand.brand}`}>
+          {list.map((name, index) => (
+            <li key={name} className="wl-editor__item">
+              <span>{name}</span>
+              <button
+                type="button"
+                className="vx-btn vx-btn-icon wl-editor__remove"
+                aria-label={`Remove ${name}`}
+                onClick={() => apply(removeManufacturer(list, index))}
+              >
+                ×
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+
+      {dirty && (
+        <div className="wl-editor__actions">
+          <button
+            type="button"
+            className="vx-btn"
+            disabled={saving}
+            onClick={() => onChange([...brand.white_labeled_brands.data])}
+          >
+            Cancel
+          </button>
+          <button type="button" className="vx-btn vx-btn-primary" disabled={saving} onClick={() => void update()}>
+            Update Changes DB
+          </button>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,149 @@
+// SearchSelect's implementation on downshift's combobox (ARIA 1.2 pattern).
+import { useCombobox } from 'downshift';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import type { SearchSelectProps, SelectOption } from './search-select';
+import './search-select.css';
+
+export default function SearchSelectCombobox({
+  options,
+  value,
+  onChange,
+  placeholder,
+  clearable = false,
+  label,
+  ariaLabel,
+  maxMenuHeight = 300,
+  minMenuHeight = 140,
+  loading = false,
+  disabled = false,
+  className,
+  onInputChange,
+  filterOptions = true,
+}: SearchSelectProps) {
+  const id = useId();
+  // Without a visible label, the control and its list are named directly.
+  const nameProps: { 'aria-label'?: string } = label ? {} : { 'aria-label': ariaLabel ?? placeholder };
+  const rootRef = useRef<HTMLDivElement>(null);
+  // Only what the user typed filters; the selected label shown in the input does not.
+  const [filter, setFilter] = useState('');
+  const [openUpwards, setOpenUpwards] = useState(false);
+
+  const selectedItem = useMemo(() => options.find((o) => o.value === value) ?? null, [options, value]);
+  const items = useMemo(() => {
+    const needle = filter.trim().toLowerCase();
+    return needle && filterOptions ? options.filter((o) => o.label.toLowerCase().includes(needle)) : [...options];
+  }, [options, filter, filterOptions]);
+
+  const {
+    isOpen,
+    highlightedIndex,
+    getLabelProps,
+    getInputProps,
+    getToggleButtonProps,
+    getMenuProps,
+    getItemProps,
+    selectItem,
+    setInputValue,
+  } = useCombobox<SelectOption>({
+    id,
+    items,
+    selectedItem,
+    itemToString: (item) => item?.label ?? '',
+    itemToKey: (item) => item?.value,
+    onSelectedItemChange: ({ selectedItem: item }) => onChange(item?.value ?? null),
+    onInputValueChange: ({ inputValue, type }) => {
+      const typed = type === useCombobox.stateChangeTypes.InputChange;
+      setFilter(typed ? (inputValue ?? '') : '');
+      if (!typed) return;
+      onInputChange?.(inputValue ?? '');
+      if (!filterOptions && selectedItem) onChange(null);
+    },
+    // A selection cleared while the menu is open was cleared by typing (above): the typed text stays.
+    stateReducer: (state, { type, changes }) =>
+      type === useCombobox.stateChangeTypes.ControlledPropUpdatedSelectedItem && !filterOptions && state.isOpen
+        ? { ...changes, inputValue: state.inputValue }
+        : changes,
+    onIsOpenChange: ({ isOpen: open }) => {
+      if (!open) {
+        setFilter('');
+        return;
+      }
+      const rect = rootRef.current?.getBoundingClientRect();
+      if (rect) {
+        const below = window.innerHeight - rect.bottom;
+        setOpenUpwards(below < minMenuHeight && rect.top > below);
+      }
+    },
+  });
+
+  // downshift shows a new `value` by comparing it with its own record of the selection, which a
+  // menu event handled in the same render as the parent's update overwrites (the input then kept
+  // the label of a selection the parent had cleared); so the input follows `value` here as well.
+  const selectedKey = selectedItem?.value;
+  const shownKey = useRef(selectedKey);
+  useEffect(() => {
+    if (shownKey.current === selectedKey) return;
+    shownKey.current = selectedKey;
+    if (selectedItem === null && isOpen && !filterOptions) return; // cleared by typing
+    setInputValue(selectedItem?.label ?? '');
+  }, [selectedKey, selectedItem, isOpen, filterOptions, setInputValue]);
+
+  return (
+    <div ref={rootRef} className={['vx-search-select', className].filter(Boolean).join(' ')}>
+      {label && (
+        <label className="vx-search-select__label" {...getLabelProps()}>
+          {label}
+        </label>
+      )}
+      <div className="vx-search-select__control" data-disabled={disabled || undefined}>
+        <input
+          className="vx-search-select__input"
+          placeholder={placeholder}
+          aria-busy={loading || undefined}
+          {...getInputProps({ disabled, ...nameProps })}
+        />
+        {clearable && selectedItem && !disabled && (
+          <button
+            type="button"
+            className="vx-search-select__clear"
+            aria-label={`Clear ${label ?? ariaLabel ?? 'selection'}`}
+            onClick={() => selectItem(null)}
+          >
+            ×
+          </button>
+        )}
+        <button
+          type="button"
+          className="vx-search-select__toggle"
+          aria-label={`Show options${label || ariaLabel ? ` for ${label ?? ariaLabel}` : ''}`}
+          {...getToggleButtonProps({ disabled })}
+        >
+          ▾
+        </button>
+      </div>
+      <ul
+        className="vx-search-select__menu"
+        data-placement={openUpwards ? 'top' : 'bottom'}
+        style={{ maxHeight: maxMenuHeight }}
+        hidden={!isOpen}
+        {...getMenuProps(nameProps)}
+      >
+        {isOpen && loading && <li className="vx-search-select__note">Loading...</li>}
+        {isOpen && !loading && items.length === 0 && <li className="vx-search-select__note">No options</li>}
+        {isOpen &&
+          !loading &&
+          items.map((item, index) => (
+            <li
+              key={item.value}
+              className="vx-search-select__option"
+              data-highlighted={highlightedIndex === index || undefined}
+              data-selected={selectedItem?.value === item.value || undefined}
+              {...getItemProps({ item, index })}
+            >
+              {item.label}
+            </li>
+          ))}
+      </ul>
+    </div>
+  );
+}

@@ -1,0 +1,54 @@
+// The one dropdown of the console: a searchable, keyboard-operable select built on
+// downshift's combobox, so every remote's dropdowns behave alike. The implementation is
+// loaded on first use, so pages without a dropdown (the login page above all) don't carry it.
+import { lazy, Suspense } from 'react';
+
+const SearchSelectCombobox = lazy(() => import('./search-select-combobox'));
+
+export interface SelectOption {
+  value: string;
+  label: string;
+}
+
+export interface SearchSelectProps {
+  options: readonly SelectOption[];
+  value: string | null;
+  onChange: (value: string | null) => void;
+  placeholder?: string;
+  /** Shows a clear button while a value is selected. */
+  clearable?: boolean;
+  /** Visible label; without it, ariaLabel names the control. */
+  label?: string;
+  ariaLabel?: string;
+  /** docs/screens.md#dropdowns: at most 300 px high by default. */
+  maxMenuHeight?: number;
+  /** Below this much room under the control, the menu opens upwards. */
+  minMenuHeight?: number;
+  loading?: boolean;
+  disabled?: boolean;
+  className?: string;
+  /** Called with the text as the user types it (e.g. to search on the server). */
+  onInputChange?: (text: string) => void;
+  /**
+   * true (default): typing filters `options` here. false: `options` are already what the typed
+   * text found (server-side search) and are shown as given; typing then also clears the
+   * selection, whose option the answer to the new text replaces.
+   */
+  filterOptions?: boolean;
+}
+
+export function SearchSelect(props: SearchSelectProps) {
+  const fallback = (
+    <input
+      className="vx-input"
+      disabled
+      placeholder={props.placeholder}
+      aria-label={props.label ?? props.ariaLabel ?? props.placeholder}
+    />
+  );
+  return (
+    <Suspense fallback={fallback}>
+      <SearchSelectCombobox {...props} />
+    </Suspense>
+  );
+}

@@ -1,0 +1,294 @@
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { Role } from '@veritas/shared';
+import type { MockApi } from '@veritas/shared/testing';
+import {
+  mockedLoadRemote,
+  renderShell,
+  serveRemoteList,
+  serveRemotePages,
+  signedInAs,
+  signedOut,
+  startApi,
+} from '../test/harness';
+
+jest.mock('@module-federation/enhanced/runtime', () => ({ loadRemote: jest.fn(), registerRemotes: jest.fn() }));
+
+let api: MockApi;
+
+beforeEach(() => {
+  api = startApi();
+  serveRemoteList();
+  serveRemotePages();
+});
+
+afterEach(() => api.restore());
+
+const location = () => screen.getByTestId('location');
+
+async function expectAt(path: string, navigation?: 'REPLACE' | 'PUSH') {
+  await waitFor(() => expect(location()).toHaveTextContent(path));
+  if (navigation) expect(location()).toHaveAttribute('data-navigation', navigation);
+}
+
+/** Opens a top-bar menu and reads its items. */
+async function menuLabels(menu: string) {
+  await userEvent.click(await screen.findByRole('button', { name: menu }));
+  const labels = within(screen.getByRole('menu', { name: menu }))
+    .getAllByRole('menuitem')
+    .map((item) => item.textContent);
+  await userEvent.keyboard('{Escape}');
+  return labels;
+}
+
+describe('redirects', () => {
+  test('an unauthenticated user opening a protected route is sent to /login, replacing the history entry', async () => {
+    signedOut(api);
+    renderShell('/ListDevices');
+
+    await expectAt('/login', 'REPLACE');
+    expect(screen.getByLabelText('Username')).toBeInTheDocument();
+    expect(mockedLoadRemote).not.toHaveBeenCalled();
+  });
+
+  test('a signed-in user opening /login is sent to / and on to the Dashboard', async () => {
+    signedInAs(api, 'admin');
+    renderShell('/login');
+
+    await expectAt('/Dashboard', 'REPLACE');
+    expect(await screen.findByRole('heading', { name: 'dashboard/Dashboard page' })).toBeInTheDocument();
+  });
+
+  test('signing in on /login leads to the Dashboard', async () => {
+    api
+      .on('GET user/is_LoggedIn/', () => (api.requestsTo('POST user/login/').length ? [200, {}] : [401, {}]))
+      .on('POST user/login/', [200, { is_webview: true, role: 'incharge' }])
+      .on('GET user/get_role/', [200, { user: 'ravi', role: 'incharge', hub_code: 'DEL02' }]);
+    const user = userEvent.setup();
+    renderShell('/login');
+
+    await user.type(screen.getByLabelText('Username'), 'ravi');
+    await user.type(screen.getByLabelText('Password'), 'secret');
+    await user.click(screen.getByRole('button', { name: 'Login' }));
+
+    await expectAt('/Dashboard');
+    expect(await screen.findByText('ravi')).toBeInTheDocument();
+  });
+
+  test('the index route redirects to the Dashboard', async () => {
+    signedInAs(api, 'executive');
+    renderShell('/');
+    await expectAt('/Dashboard', 'REPLACE');
+  });
+
+  test('an unknown path inside the console redirects to the Dashboard', async () => {
+    signedInAs(api, 'executive');
+    renderShell('/NoSuchPage');
+    await expectAt('/Dashboard', 'REPLACE');
+  });
+});
+
+describe('layout', () => {
+  test('top bar: title linking home, user name, role label, logout button; footer text', async () => {
+    signedInAs(api, 'central_ops', 'meera');
+    renderShell('/Download');
+
+    expect(await screen.findByRole('link', { name: 'Veritas' })).toHaveAttribute('href', '/');
+    expect(screen.getByText('meera')).toBeInTheDocument();
+    expect(screen.getByText('central_ops')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Logout' })).toBeInTheDocument();
+    expect(screen.getByRole('contentinfo')).toHaveTextContent(
+      '© 2025 Designed and developed by Automation COE, OneDesign',
+    );
+    expect(await screen.findByRole('heading', { name: 'data/Download page' })).toBeInTheDocument();
+  });
+
+  test('the mobile menu toggle opens and closes the navigation', async () => {
+    signedInAs(api, 'admin');
+    const user = userEvent.setup();
+    renderShell('/Dashboard');
+
+    const toggle = await screen.findByRole('button', { name: 'Menu' });
+    expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    await user.click(toggle);
+    expect(toggle).toHaveAttribute('aria-expanded', 'true');
+    expect(screen.getByRole('navigation', { name: 'Main' })).toHaveAttribute('data-open', 'true');
+  });
+});
+
+describe('menus per role (docs/screens.md#top-bar)', () => {
+  test.each<Role>(['admin', 'super_admin'])(
+    '%s: Data menu has Upload, Download APK, White Label, Download, Stats',
+    async (role) => {
+      signedInAs(api, role);
+      renderShell('/Dashboard');
+
+      expect(await menuLabels('Data')).toEqual(['Upload', 'Download APK', 'White Label', 'Download', 'Stats']);
+      expect(await menuLabels('User Management')).toEqual(['Create User', 'Deactivate User']);
+    },
+  );
+
+  test.each<Role>(['executive', 'incharge', 'central_ops'])(
+    '%s: Data menu has only Download and Stats',
+    async (role) => {
+      signedInAs(api, role);
+      renderShell('/Dashboard');
+
+      expect(await menuLabels('Data')).toEqual(['Download', 'Stats']);
+      expect(await menuLabels('User Management')).toEqual(['Create User', 'Deactivate User']);
+    },
+  );
+
+  test('a menu is an accessible menu button: aria-expanded, focus on the first item, arrow keys, Escape (focus back), outside click', async () => {
+    signedInAs(api, 'admin');
+    const user = userEvent.setup();
+    renderShell('/Dashboard');
+    const data = await screen.findByRole('button', { name: 'Data' });
+    expect(data).toHaveAttribute('aria-haspopup', 'menu');
+
+    await user.click(data);
+    expect(data).toHaveAttribute('aria-expanded', 'true');
+    expect(screen.getByRole('menu', { name: 'Data' })).toBeVisible();
+    expect(screen.getByRole('menuitem', { name: 'Upload' })).toHaveFocus();
+    await user.keyboard('{ArrowDown}');
+    expect(screen.getByRole('menuitem', { name: 'Download APK' })).toHaveFocus();
+    await user.keyboard('{ArrowUp}{ArrowUp}');
+    expect(screen.getByRole('menuitem', { name: 'Stats' })).toHaveFocus();
+    await user.keyboard('{Home}');
+    expect(screen.getByRole('menuitem', { name: 'Upload' })).toHaveFocus();
+    await user.keyboard('{Escape}');
+    expect(data).toHaveAttribute('aria-expanded', 'false');
+    expect(data).toHaveFocus();
+
+    await user.click(data);
+    await user.click(screen.getByRole('contentinfo'));
+    expect(data).toHaveAttribute('aria-expanded', 'false');
+  });
+
+  test('choosing a menu item opens its route and closes the menu', async () => {
+    signedInAs(api, 'admin');
+    const user = userEvent.setup();
+    renderShell('/Dashboard');
+
+    await user.click(await screen.findByRole('button', { name: 'Data' }));
+    await user.click(screen.getByRole('menuitem', { name: 'Stats' }));
+
+    await expectAt('/ListDevices', 'PUSH');
+    expect(await screen.findByRole('heading', { name: 'devices/ListDevices page' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Data' })).toHaveAttribute('aria-expanded', 'false');
+  });
+
+  test('Download APK runs the default export of data/downloadApk', async () => {
+    signedInAs(api, 'super_admin');
+    const download = jest.fn(async () => {});
+    mockedLoadRemote.mockImplementation(async (id: string) =>
+      id === 'data/downloadApk' ? { default: download } : { default: () => <h1>{id} page</h1> },
+    );
+    const user = userEvent.setup();
+    renderShell('/Dashboard');
+
+    await user.click(await screen.findByRole('button', { name: 'Data' }));
+    await user.click(screen.getByRole('menuitem', { name: 'Download APK' }));
+
+    await waitFor(() => expect(download).toHaveBeenCalledTimes(1));
+  });
+
+  test('a failing Download APK is only logged', async () => {
+    signedInAs(api, 'admin');
+    const log = jest.spyOn(console, 'error').mockImplementation(() => {});
+    mockedLoadRemote.mockImplementation(async (id: string) =>
+      id === 'data/downloadApk'
+        ? { default: () => Promise.reject(new Error('404')) }
+        : { default: () => <h1>{id} page</h1> },
+    );
+    const user = userEvent.setup();
+    renderShell('/Dashboard');
+
+    await user.click(await screen.findByRole('button', { name: 'Data' }));
+    await user.click(screen.getByRole('menuitem', { name: 'Download APK' }));
+
+    await waitFor(() => expect(log).toHaveBeenCalledWith('APK download failed', expect.any(Error)));
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    log.mockRestore();
+  });
+});
+
+describe('role gating by URL', () => {
+  test.each(['/Upload', '/WhiteLabel'])(
+    'an executive typing %s lands on the Dashboard; the remote is never loaded',
+    async (path) => {
+      signedInAs(api, 'executive');
+      renderShell(path);
+
+      await expectAt('/Dashboard', 'REPLACE');
+      expect(mockedLoadRemote).not.toHaveBeenCalledWith(
+        expect.stringMatching(/^(data\/Upload|whitelabel\/WhiteLabel)$/),
+      );
+    },
+  );
+
+  test.each([
+    ['/Upload', 'data/Upload'],
+    ['/WhiteLabel', 'whitelabel/WhiteLabel'],
+  ])('an admin opening %s sees %s', async (path, id) => {
+    signedInAs(api, 'admin');
+    renderShell(path);
+    expect(await screen.findByRole('heading', { name: `${id} page` })).toBeInTheDocument();
+    expect(location()).toHaveTextContent(path);
+  });
+
+  test.each([
+    ['/createuser', 'users/CreateUser'],
+    ['/Deactivateuser', 'users/DeactivateUsers'],
+    ['/Download', 'data/Download'],
+    ['/ListDevices', 'devices/ListDevices'],
+  ])('every role may open %s (%s)', async (path, id) => {
+    signedInAs(api, 'incharge');
+    renderShell(path);
+    expect(await screen.findByRole('heading', { name: `${id} page` })).toBeInTheDocument();
+  });
+});
+
+describe('logout', () => {
+  test('the logout icon posts user/logout/, clears the session and goes to /login', async () => {
+    signedInAs(api, 'admin').on('POST user/logout/', [200, {}]);
+    const user = userEvent.setup();
+    renderShell('/Dashboard');
+
+    await user.click(await screen.findByRole('button', { name: 'Logout' }));
+
+    await expectAt('/login', 'REPLACE');
+    expect(api.requestsTo('POST user/logout/')).toHaveLength(1);
+    expect(screen.getByLabelText('Username')).toBeInTheDocument();
+  });
+
+  test('a failing logout is only logged and still leaves for /login', async () => {
+    const log = jest.spyOn(console, 'error').mockImplementation(() => {});
+    signedInAs(api, 'admin').on('POST user/logout/', [500, {}]);
+    const user = userEvent.setup();
+    renderShell('/Dashboard');
+
+    await user.click(await screen.findByRole('button', { name: 'Logout' }));
+
+    await expectAt('/login');
+    expect(log).toHaveBeenCalledWith('Logout failed', expect.anything());
+    log.mockRestore();
+  });
+
+  test('an expired session found by a call (refresh fails) leads to /login', async () => {
+    let sessionValid = true;
+    api
+      .on('GET user/is_LoggedIn/', () => (sessionValid ? [200, {}] : [401, {}]))
+      .on('GET user/get_role/', [200, { user: 'asha', role: 'admin', hub_code: null }])
+      .on('GET api/get_status/', () => (sessionValid ? [200, []] : [401, {}]))
+      .on('POST user/refresh/', [401, {}]);
+    const { http } = await import('@veritas/shared');
+    renderShell('/Dashboard');
+    await screen.findByRole('heading', { name: 'dashboard/Dashboard page' });
+
+    sessionValid = false;
+    await act(() => http.get('api/get_status/').catch(() => undefined));
+
+    await expectAt('/login', 'REPLACE');
+  });
+});

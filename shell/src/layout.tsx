@@ -1,0 +1,81 @@
+import { logout, menuItems, roleLabel, useSession, type MenuCommand } from '@veritas/shared';
+import { useState } from 'react';
+import { Link, Outlet, useNavigate } from '@veritas/shared';
+import { ChangePassword } from './change-password';
+import { LiveIndicator } from './live-indicator';
+import { MenuDropdown } from './menu-dropdown';
+import { TopBarIcon } from './top-bar-icon';
+import { downloadApk } from './remotes';
+
+const COMMANDS: Record<MenuCommand, () => Promise<void>> = { downloadApk };
+
+/** Top bar (title, Data and User Management menus, live indicator, user, role, change password, logout), the page, and the footer. */
+export function Layout() {
+  const { user, role } = useSession();
+  const navigate = useNavigate();
+  const [mobileMenuOpen, setMobileMenuOpen] = useState(false);
+  const closeMobileMenu = () => setMobileMenuOpen(false);
+  const runCommand = (command: MenuCommand) => void COMMANDS[command]();
+
+  async function signOut() {
+    await logout();
+    navigate('/login', { replace: true });
+  }
+
+  return (
+    <div className="shell">
+      <header className="shell-topbar">
+        <Link to="/" className="shell-title">
+          Veritas
+        </Link>
+        <button
+          type="button"
+          className="vx-btn vx-btn-icon shell-menu-toggle"
+          aria-expanded={mobileMenuOpen}
+          aria-controls="shell-nav"
+          aria-label="Menu"
+          onClick={() => setMobileMenuOpen((open) => !open)}
+        >
+          <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true">
+            <path d="M3 6h18M3 12h18M3 18h18" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
+          </svg>
+        </button>
+        <nav id="shell-nav" className="shell-nav" data-open={mobileMenuOpen} aria-label="Main">
+          <MenuDropdown
+            label="Data"
+            items={menuItems('Data', role)}
+            onCommand={runCommand}
+            onChoose={closeMobileMenu}
+          />
+          <MenuDropdown
+            label="User Management"
+            items={menuItems('User Management', role)}
+            onCommand={runCommand}
+            onChoose={closeMobileMenu}
+          />
+        </nav>
+        <div className="shell-user">
+          <LiveIndicator />
+          <span className="shell-user-name">{user}</span>
+          {role && <span className="shell-role">{roleLabel(role)}</span>}
+          <ChangePassword />
+          <button
+            type="button"
+            className="vx-btn vx-btn-icon"
+            aria-label="Logout"
+            title="Logout"
+            onClick={() => void signOut()}
+          >
+            <TopBarIcon>
+              <path d="M9 21H5a2 2 0 0 1-2-2V5a2 2 0 0 1 2-2h4M16 17l5-5-5-5M21 12H9" />
+            </TopBarIcon>
+          </button>
+        </div>
+      </header>
+      <main className="shell-main">
+        <Outlet />
+      </main>
+      <footer className="shell-footer">© 2025 Designed and developed by Automation COE, OneDesign</footer>
+    </div>
+  );
+}

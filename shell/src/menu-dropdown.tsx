@@ -1,0 +1,116 @@
+import type { MenuCommand, MenuItem } from '@veritas/shared';
+import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { NavLink } from '@veritas/shared';
+
+interface MenuDropdownProps {
+  label: string;
+  items: MenuItem[];
+  /** Runs the command of an item without a route. */
+  onCommand(command: MenuCommand): void;
+  /** Called after any item was chosen (closes the mobile menu). */
+  onChoose(): void;
+}
+
+/**
+ * A menu button of the top bar (WAI-ARIA menu button pattern): opening moves focus to the first
+ * item, arrows/Home/End move between items, Escape closes and returns focus, so does a click outside.
+ */
+export function MenuDropdown({ label, items, onCommand, onChoose }: MenuDropdownProps) {
+  const [open, setOpen] = useState(false);
+  const root = useRef<HTMLDivElement>(null);
+  const button = useRef<HTMLButtonElement>(null);
+  const list = useRef<HTMLUListElement>(null);
+  const id = useId();
+  const menuItems = () => [...(list.current?.querySelectorAll<HTMLElement>('[role="menuitem"]') ?? [])];
+
+  useEffect(() => {
+    if (!open) return;
+    menuItems()[0]?.focus();
+    const closeOutside = (event: PointerEvent) => {
+      if (!root.current?.contains(event.target as Node)) setOpen(false);
+    };
+    const closeOnEscape = (event: globalThis.KeyboardEvent) => {
+      if (event.key !== 'Escape') return;
+      setOpen(false);
+      button.current?.focus();
+    };
+    document.addEventListener('pointerdown', closeOutside);
+    document.addEventListener('keydown', closeOnEscape);
+    return () => {
+      document.removeEventListener('pointerdown', closeOutside);
+      document.removeEventListener('keydown', closeOnEscape);
+    };
+  }, [open]);
+
+  if (items.length === 0) return null;
+
+  function moveFocus(event: KeyboardEvent<HTMLUListElement>) {
+    const all = menuItems();
+    const current = all.indexOf(document.activeElement as HTMLElement);
+    const targets: Record<string, number> = {
+      ArrowDown: current + 1,
+      ArrowUp: current - 1,
+      Home: 0,
+      End: all.length - 1,
+    };
+    if (event.key === 'Tab') setOpen(false);
+    const target = targets[event.key];
+    if (target === undefined) return;
+    event.preventDefault();
+    all[(target + all.length) % all.length]?.focus();
+  }
+
+  const choose = () => {
+    setOpen(false);
+    onChoose();
+  };
+
+  return (
+    <div className="shell-menu" ref={root}>
+      <button
+        ref={button}
+        id={`${id}-button`}
+        type="button"
+        className="shell-menu-button"
+        aria-haspopup="menu"
+        aria-expanded={open}
+        aria-controls={`${id}-menu`}
+        onClick={() => setOpen((wasOpen) => !wasOpen)}
+      >
+        {label}
+        <span aria-hidden="true" className="shell-caret" />
+      </button>
+      <ul
+        ref={list}
+        id={`${id}-menu`}
+        role="menu"
+        aria-labelledby={`${id}-button`}
+        className="shell-menu-list"
+        hidden={!open}
+        onKeyDown={moveFocus}
+      >
+        {items.map((item) => (
+          <li key={item.label} role="none">
+            {'route' in item ? (
+              <NavLink to={`/${item.route}`} role="menuitem" className="shell-menu-item" onClick={choose}>
+                {item.label}
+              </NavLink>
+            ) : (
+              <button
+                type="button"
+                role="menuitem"
+                className="shell-menu-item"
+                onClick={() => {
+                  choose();
+                  onCommand(item.action);
+                }}
+              >
+                {item.label}
+              </button>
+            )}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
