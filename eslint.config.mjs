@@ -12,8 +12,9 @@ import importX from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import remoteList from './shared/src/remotes.json' with { type: 'json' };
 
-const REMOTES = ['mfe-dashboard', 'mfe-devices', 'mfe-users', 'mfe-data', 'mfe-whitelabel'];
+const REMOTES = Object.values(remoteList).map((remote) => remote.package);
 const FRONT_END = ['shell', ...REMOTES];
 
 /** Imports of @veritas/shared past its exports map. */

@@ -5,6 +5,10 @@ const HtmlWebpackPlugin = require('html-webpack-plugin');
 const { ModuleFederationPlugin } = require('@module-federation/enhanced/webpack');
 const helmet = require('helmet');
 const { remoteOrigins, securityHeaders } = require('./scripts/deployment.cjs');
+const REMOTES = require('./shared/src/remotes.json');
+
+/** The shell's dev server port; a remote's is this plus its port offset (remotes.json). */
+const SHELL_DEV_PORT = 3000;
 
 const root = __dirname;
 
@@ -33,15 +37,22 @@ function sharedSingletons() {
 }
 
 /**
+ * The shell passes its options; a remote names itself (`remote`) and the rest comes from its
+ * entry in @veritas/shared's remotes.json: exposed modules, dev port, page title.
  * @param {object} o
  * @param {string} o.dir          package folder (__dirname of its webpack.config.cjs)
- * @param {string} o.name         federation name: 'shell' or the remote's name
- * @param {number} o.devPort      port of `webpack serve`
- * @param {Record<string,string>} [o.exposes]  remotes only
- * @param {string} [o.title]      page title of the standalone/host page
+ * @param {string} [o.remote]     a remote's name in remotes.json
+ * @param {string} [o.name]       the shell: its federation name
+ * @param {number} [o.devPort]    the shell: port of `webpack serve`
+ * @param {string} [o.title]      the shell: page title
  * @param {string[]} [o.runtimePlugins]
  */
-function createWebpackConfig({ dir, name, devPort, exposes, title = 'Veritas', runtimePlugins = [] }) {
+function createWebpackConfig({ dir, remote, runtimePlugins = [], ...host }) {
+  const entry = remote === undefined ? undefined : REMOTES[remote];
+  if (remote !== undefined && !entry) throw new Error(`${remote} is not a remote of shared/src/remotes.json`);
+  const { name, devPort, exposes, title } = entry
+    ? { name: remote, devPort: SHELL_DEV_PORT + entry.portOffset, exposes: entry.exposes, title: entry.title }
+    : { title: 'Veritas', ...host };
   return (_env, argv) => {
     const production = argv.mode === 'production';
     const isHost = !exposes;
@@ -137,4 +148,4 @@ function createWebpackConfig({ dir, name, devPort, exposes, title = 'Veritas', r
   };
 }
 
-module.exports = { createWebpackConfig, sharedSingletons };
+module.exports = { createWebpackConfig, sharedSingletons, SHELL_DEV_PORT };

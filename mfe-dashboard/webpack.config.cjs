@@ -1,9 +1,4 @@
 const { createWebpackConfig } = require('../webpack.factory.cjs');
 
-module.exports = createWebpackConfig({
-  dir: __dirname,
-  name: 'dashboard',
-  devPort: 3001,
-  exposes: { './Dashboard': './src/dashboard.tsx' },
-  title: 'Veritas · Dashboard',
-});
+// Exposed modules, dev port and title: this remote's entry in shared/src/remotes.json.
+module.exports = createWebpackConfig({ dir: __dirname, remote: 'dashboard' });

@@ -1,13 +1,4 @@
 const { createWebpackConfig } = require('../webpack.factory.cjs');
 
-module.exports = createWebpackConfig({
-  dir: __dirname,
-  name: 'data',
-  devPort: 3004,
-  exposes: {
-    './Upload': './src/upload-page.tsx',
-    './Download': './src/download-page.tsx',
-    './downloadApk': './src/download-apk.ts',
-  },
-  title: 'Veritas · Data',
-});
+// Exposed modules, dev port and title: this remote's entry in shared/src/remotes.json.
+module.exports = createWebpackConfig({ dir: __dirname, remote: 'data' });

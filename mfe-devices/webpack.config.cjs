@@ -1,9 +1,4 @@
 const { createWebpackConfig } = require('../webpack.factory.cjs');
 
-module.exports = createWebpackConfig({
-  dir: __dirname,
-  name: 'devices',
-  devPort: 3002,
-  exposes: { './ListDevices': './src/list-devices.tsx' },
-  title: 'Veritas · Devices',
-});
+// Exposed modules, dev port and title: this remote's entry in shared/src/remotes.json.
+module.exports = createWebpackConfig({ dir: __dirname, remote: 'devices' });

@@ -1,12 +1,4 @@
 const { createWebpackConfig } = require('../webpack.factory.cjs');
 
-module.exports = createWebpackConfig({
-  dir: __dirname,
-  name: 'users',
-  devPort: 3003,
-  exposes: {
-    './CreateUser': './src/create-user-page.tsx',
-    './DeactivateUsers': './src/deactivate-users-page.tsx',
-  },
-  title: 'Veritas · Users',
-});
+// Exposed modules, dev port and title: this remote's entry in shared/src/remotes.json.
+module.exports = createWebpackConfig({ dir: __dirname, remote: 'users' });

@@ -1,11 +1,4 @@
 const { createWebpackConfig } = require('../webpack.factory.cjs');
 
-module.exports = createWebpackConfig({
-  dir: __dirname,
-  name: 'whitelabel',
-  devPort: 3005,
-  exposes: {
-    './WhiteLabel': './src/white-label-page.tsx',
-  },
-  title: 'Veritas · White Label',
-});
+// Exposed modules, dev port and title: this remote's entry in shared/src/remotes.json.
+module.exports = createWebpackConfig({ dir: __dirname, remote: 'whitelabel' });

@@ -2,10 +2,12 @@
 // `pnpm start:fleet` run before serving.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const REMOTES = createRequire(import.meta.url)('../shared/src/remotes.json');
 
 /** Newest modification time under the given files/folders (node_modules and dist skipped). */
 function newestMtime(paths) {
@@ -25,9 +27,11 @@ const frontEndInputs = ['shared/src', 'webpack.factory.cjs', 'index.html'];
 const packages = [
   { name: 'api', output: 'api/dist/server.js', inputs: ['api/src', 'api/seed', 'api/build.mjs', 'shared/src'] },
   { name: 'shell', output: 'shell/dist/mf-manifest.json', inputs: ['shell/src', ...frontEndInputs] },
-  ...readdirSync(root)
-    .filter((dir) => dir.startsWith('mfe-') && existsSync(path.join(root, dir, 'package.json')))
-    .map((dir) => ({ name: dir, output: `${dir}/dist/mf-manifest.json`, inputs: [`${dir}/src`, ...frontEndInputs] })),
+  ...Object.values(REMOTES).map(({ package: dir }) => ({
+    name: dir,
+    output: `${dir}/dist/mf-manifest.json`,
+    inputs: [`${dir}/src`, `${dir}/webpack.config.cjs`, ...frontEndInputs],
+  })),
 ];
 
 /** Builds what is stale; exits the process with pnpm's status if a build fails. */

@@ -3,14 +3,8 @@
 // (webpack.factory.cjs), so /remotes.json and the Content-Security-Policy always name the same
 // remote origins. Nothing here reads a request: a forged Host header cannot change an answer.
 
-/** Remote name → its package folder, in the order of their ports (PORT+1 …). */
-const REMOTES = {
-  dashboard: 'mfe-dashboard',
-  devices: 'mfe-devices',
-  users: 'mfe-users',
-  data: 'mfe-data',
-  whitelabel: 'mfe-whitelabel',
-};
+/** The remotes (shared/src/remotes.json): name → { package, portOffset, … }; each served on PORT + portOffset. */
+const REMOTES = require('../shared/src/remotes.json');
 
 const WILDCARD_HOSTS = new Set(['0.0.0.0', '::', '[::]']);
 

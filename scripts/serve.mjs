@@ -1,6 +1,6 @@
 // The production composition of Veritas, as `pnpm start` runs it:
 // - the console origin (PORT): the /veritas API, the shell's files with a SPA fallback, /remotes.json;
-// - each remote on its own origin (PORT+1 … PORT+5), like an independent deployment.
+// - each remote on its own origin (PORT + its port offset, shared/src/remotes.json), like an independent deployment.
 // Expects built packages (see start.mjs, which builds what is missing or stale first).
 import { createRequire } from 'node:module';
 import { existsSync } from 'node:fs';
@@ -83,11 +83,11 @@ export async function serve({ port = consoleAddress().port } = {}) {
 
   const remoteServers = [];
   const deployed = [];
-  for (const [i, [name, pkg]] of Object.entries(REMOTES).entries()) {
-    const dir = path.join(root, pkg, 'dist');
+  for (const [name, remote] of Object.entries(REMOTES)) {
+    const dir = path.join(root, remote.package, 'dist');
     if (!existsSync(path.join(dir, 'mf-manifest.json'))) continue; // not deployed: the shell shows its error card
-    remoteServers.push(await serveRemote(dir, port + i + 1, endConnectionsWhenClosing));
-    deployed.push(`${name} :${port + i + 1}`);
+    remoteServers.push(await serveRemote(dir, port + remote.portOffset, endConnectionsWhenClosing));
+    deployed.push(`${name} :${port + remote.portOffset}`);
   }
 
   const url = `http://${HOST}:${port}/`;

@@ -1,11 +1,11 @@
-const { createWebpackConfig } = require('../webpack.factory.cjs');
+const { createWebpackConfig, SHELL_DEV_PORT } = require('../webpack.factory.cjs');
 
 // The host declares no remotes at build time: it reads /remotes.json when the console starts
 // (src/remotes.ts), so remotes deploy and move without rebuilding the shell.
 module.exports = createWebpackConfig({
   dir: __dirname,
   name: 'shell',
-  devPort: 3000,
+  devPort: SHELL_DEV_PORT,
   title: 'Veritas',
   // A remote that fails to load is loaded once more before its page shows the error card.
   runtimePlugins: [require.resolve('./src/retry-plugin.ts')],

@@ -1,5 +1,6 @@
 // scripts/deployment.cjs: where the remotes are announced, from configuration alone.
 import path from 'node:path';
+import REMOTES from '@veritas/shared/remotes.json';
 import { repoRoot } from '../support/server';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -9,14 +10,13 @@ const deployment = require(path.join(repoRoot, 'scripts/deployment.cjs')) as {
 };
 
 describe('remote manifests announced by /remotes.json', () => {
-  test('by default each remote is on its port after PORT, on HOST', () => {
-    expect(deployment.remoteManifests({ PORT: '9000', HOST: '10.1.2.3' })).toEqual({
-      dashboard: 'http://10.1.2.3:9001/mf-manifest.json',
-      devices: 'http://10.1.2.3:9002/mf-manifest.json',
-      users: 'http://10.1.2.3:9003/mf-manifest.json',
-      data: 'http://10.1.2.3:9004/mf-manifest.json',
-      whitelabel: 'http://10.1.2.3:9005/mf-manifest.json',
-    });
+  test('by default each remote of remotes.json is on PORT plus its port offset, on HOST', () => {
+    const manifests = deployment.remoteManifests({ PORT: '9000', HOST: '10.1.2.3' });
+    expect(Object.keys(manifests)).toEqual(Object.keys(REMOTES));
+    for (const [name, { portOffset }] of Object.entries(REMOTES)) {
+      expect(manifests[name]).toBe(`http://10.1.2.3:${9000 + portOffset}/mf-manifest.json`);
+    }
+    expect(manifests.devices).toBe('http://10.1.2.3:9002/mf-manifest.json');
   });
 
   test('VERITAS_PUBLIC_HOST names the host browsers reach; a wildcard HOST alone means localhost', () => {

@@ -4,14 +4,18 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { BrowserContext, Page } from 'playwright-core';
 import { DEMO, baseUrl, freshPagePerTest, signIn } from '../support/browser';
+import REMOTES from '@veritas/shared/remotes.json';
 import { consoleHttp } from '../support/console-http';
 
-const REMOTE_NAMES = ['dashboard', 'devices', 'users', 'data', 'whitelabel'] as const;
+const REMOTE_NAMES = Object.keys(REMOTES);
 const consolePort = () => Number(new URL(baseUrl()).port);
-/** The configured remotes: each on its port after the console's, on the console's host (README "How it is served"). */
+/** The configured remotes: each on the console's port plus its offset, on the console's host (README "How it is served"). */
 const configuredRemotes = () =>
   Object.fromEntries(
-    REMOTE_NAMES.map((name, i) => [name, `http://127.0.0.1:${consolePort() + i + 1}/mf-manifest.json`]),
+    Object.entries(REMOTES).map(([name, { portOffset }]) => [
+      name,
+      `http://127.0.0.1:${consolePort() + portOffset}/mf-manifest.json`,
+    ]),
   );
 
 /** The headers of a GET, sent with any headers (fetch cannot forge Host, so node:http). */

@@ -1,3 +1,4 @@
+import REMOTES from './remotes.json';
 import type { Role } from './types';
 
 // Roles and permissions (docs/screens.md#routes, docs/screens.md#server-side-rights): what the
@@ -19,18 +20,23 @@ export function roleLabel(role: Role | null): string {
   return role === 'operators' ? 'Wishmaster' : role;
 }
 
-/** Every page of the protected layout, by route path, with the roles that may open it. */
-export const ROUTE_ROLES = {
-  Dashboard: ROLES,
-  ListDevices: ROLES,
-  createuser: ROLES,
-  Upload: ADMINS,
-  Download: ROLES,
-  Deactivateuser: ROLES,
-  WhiteLabel: ADMINS,
-} as const satisfies Record<string, readonly Role[]>;
+type Remotes = typeof REMOTES;
 
-export type RouteName = keyof typeof ROUTE_ROLES;
+/** Every page of the protected layout, by route path: the pages of the remotes (remotes.json). */
+export type RouteName = { [R in keyof Remotes]: keyof Remotes[R]['pages'] & string }[keyof Remotes];
+
+/** Who may open a page, as remotes.json names it. */
+export const PAGE_AUDIENCES = { everyone: ROLES, admins: ADMINS } as const satisfies Record<string, readonly Role[]>;
+
+/** Every page of the protected layout with the roles that may open it. */
+export const ROUTE_ROLES = Object.fromEntries(
+  Object.values(REMOTES).flatMap((remote) =>
+    Object.entries(remote.pages).map(([route, page]) => [
+      route,
+      PAGE_AUDIENCES[page.roles as keyof typeof PAGE_AUDIENCES] ?? [],
+    ]),
+  ),
+) as Record<RouteName, readonly Role[]>;
 
 /** Whether `role` may open `route` ('Upload' or '/Upload'). Unknown routes and a missing role get only what every role gets. */
 export function canAccessRoute(role: Role | null, route: string): boolean {

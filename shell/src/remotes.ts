@@ -1,8 +1,10 @@
 import { loadRemote, registerRemotes } from '@module-federation/enhanced/runtime';
 import type { RouteName } from '@veritas/shared';
+import REMOTES from '@veritas/shared/remotes.json';
 import type { ComponentType } from 'react';
 
-export type RemoteName = 'dashboard' | 'devices' | 'users' | 'data' | 'whitelabel';
+/** The remotes of the console (@veritas/shared's remotes.json). */
+export type RemoteName = keyof typeof REMOTES;
 
 export interface RemotePage {
   /** Module Federation id: '<remote>/<exposed module>'; its default export is the page component. */
@@ -12,18 +14,14 @@ export interface RemotePage {
 }
 
 /** The remote module behind each page of the protected layout. */
-export const REMOTE_PAGES: Record<RouteName, RemotePage> = {
-  Dashboard: { id: 'dashboard/Dashboard', title: 'Dashboard' },
-  ListDevices: { id: 'devices/ListDevices', title: 'Stats' },
-  createuser: { id: 'users/CreateUser', title: 'Create User' },
-  Deactivateuser: { id: 'users/DeactivateUsers', title: 'Deactivate User' },
-  Upload: { id: 'data/Upload', title: 'Upload' },
-  Download: { id: 'data/Download', title: 'Download' },
-  WhiteLabel: { id: 'whitelabel/WhiteLabel', title: 'White Label' },
-};
+export const REMOTE_PAGES = Object.fromEntries(
+  Object.entries(REMOTES).flatMap(([remote, { pages }]) =>
+    Object.entries(pages).map(([route, page]) => [route, { id: `${remote}/${page.module}`, title: page.title }]),
+  ),
+) as Record<RouteName, RemotePage>;
 
 /** Default export: an async function that downloads the mobile app package. */
-export const DOWNLOAD_APK_MODULE = 'data/downloadApk';
+export const DOWNLOAD_APK_MODULE = `data/${REMOTES.data.commands.downloadApk}`;
 
 /** A remote that /remotes.json does not list: not deployed (yet). */
 export class RemoteNotDeployedError extends Error {

@@ -5,18 +5,19 @@ import { mockApi, type MockApi } from '@veritas/shared/testing';
 import { render } from '@testing-library/react';
 import { loadRemote, registerRemotes } from '@module-federation/enhanced/runtime';
 import { MemoryRouter, useLocation, useNavigationType } from '@veritas/shared';
+import REMOTES from '@veritas/shared/remotes.json';
 import { App } from '../src/app';
 
 export const mockedLoadRemote = jest.mocked(loadRemote);
 export const mockedRegisterRemotes = jest.mocked(registerRemotes);
 
-export const ALL_REMOTES = {
-  dashboard: 'http://127.0.0.1:8081/mf-manifest.json',
-  devices: 'http://127.0.0.1:8082/mf-manifest.json',
-  users: 'http://127.0.0.1:8083/mf-manifest.json',
-  data: 'http://127.0.0.1:8084/mf-manifest.json',
-  whitelabel: 'http://127.0.0.1:8085/mf-manifest.json',
-};
+/** /remotes.json of a console on :8080 serving every remote of remotes.json. */
+export const ALL_REMOTES = Object.fromEntries(
+  Object.entries(REMOTES).map(([name, { portOffset }]) => [
+    name,
+    `http://127.0.0.1:${8080 + portOffset}/mf-manifest.json`,
+  ]),
+) as Record<keyof typeof REMOTES, string>;
 
 /** Answer GET /remotes.json with `list` (or fail with `status`). */
 export function serveRemoteList(list: Record<string, string> = ALL_REMOTES, status = 200): jest.Mock {
