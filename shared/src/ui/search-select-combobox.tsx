@@ -14,6 +14,7 @@ export default function SearchSelectCombobox({
   ariaLabel,
   maxMenuHeight = 300,
   minMenuHeight = 140,
+  pageSize = 5,
   loading = false,
   disabled = false,
   className,
@@ -58,11 +59,24 @@ export default function SearchSelectCombobox({
       onInputChange?.(inputValue ?? '');
       if (!filterOptions && selectedItem) onChange(null);
     },
-    // A selection cleared while the menu is open was cleared by typing (above): the typed text stays.
-    stateReducer: (state, { type, changes }) =>
-      type === useCombobox.stateChangeTypes.ControlledPropUpdatedSelectedItem && !filterOptions && state.isOpen
-        ? { ...changes, inputValue: state.inputValue }
-        : changes,
+    stateReducer: (state, { type, changes }) => {
+      const { ControlledPropUpdatedSelectedItem, InputKeyDownPageDown, InputKeyDownPageUp } =
+        useCombobox.stateChangeTypes;
+      // A selection cleared while the menu is open was cleared by typing (above): the typed text stays.
+      if (type === ControlledPropUpdatedSelectedItem && !filterOptions && state.isOpen) {
+        return { ...changes, inputValue: state.inputValue };
+      }
+      // Page Down / Page Up move `pageSize` options (downshift moves 10), stopping at the ends.
+      const last = items.length - 1;
+      if (type === InputKeyDownPageDown) {
+        return { ...changes, highlightedIndex: Math.min(last, Math.max(state.highlightedIndex, -1) + pageSize) };
+      }
+      if (type === InputKeyDownPageUp) {
+        const from = state.highlightedIndex < 0 ? items.length : state.highlightedIndex;
+        return { ...changes, highlightedIndex: Math.max(0, Math.min(last, from - pageSize)) };
+      }
+      return changes;
+    },
     onIsOpenChange: ({ isOpen: open }) => {
       if (!open) {
         setFilter('');

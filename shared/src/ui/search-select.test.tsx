@@ -69,6 +69,21 @@ describe('SearchSelect', () => {
     expect(onValue).toHaveBeenCalledWith('DEL01');
   });
 
+  test('Page Down and Page Up move the highlight by the page size, 5 by default, stopping at the ends', async () => {
+    const many = Array.from({ length: 12 }, (_, i) => ({ value: `H${i}`, label: `Hub ${i}` }));
+    const onValue = jest.fn();
+    render(<Harness options={many} onValue={onValue} />);
+    screen.getByRole('combobox').focus();
+    await userEvent.keyboard('{ArrowDown}{PageDown}{Enter}');
+    expect(onValue).toHaveBeenLastCalledWith('H5');
+    await userEvent.keyboard('{ArrowDown}{PageDown}{PageDown}{Enter}');
+    expect(onValue).toHaveBeenLastCalledWith('H11');
+    await userEvent.keyboard('{ArrowDown}{PageUp}{Enter}');
+    expect(onValue).toHaveBeenLastCalledWith('H6');
+    await userEvent.keyboard('{ArrowDown}{PageUp}{PageUp}{Enter}');
+    expect(onValue).toHaveBeenLastCalledWith('H0');
+  });
+
   test('reopening after a selection lists every option, not only the selected label', async () => {
     render(<Harness value="DEL01" />);
     await userEvent.click(screen.getByRole('button', { name: /show options/i }));

@@ -22,8 +22,10 @@ export interface SearchSelectProps {
   ariaLabel?: string;
   /** docs/screens.md#dropdowns: at most 300 px high by default. */
   maxMenuHeight?: number;
-  /** Below this much room under the control, the menu opens upwards. */
+  /** Below this much room under the control, the menu opens upwards (140 px by default). */
   minMenuHeight?: number;
+  /** How many options Page Down and Page Up move the highlight by (5 by default). */
+  pageSize?: number;
   loading?: boolean;
   disabled?: boolean;
   className?: string;
