@@ -4,7 +4,7 @@
 // (`pnpm build`) and nginx (/usr/sbin/nginx). BENCH_FLEET_SIZES=1,2 chooses the sizes.
 import { DEMO_PASSWORD } from '../seed';
 import { formatSummary, runSimulation } from '../sim/simulation';
-import { startFleet } from '../../scripts/fleet.cjs';
+import { startFleet } from '../../scripts/fleet';
 
 const SIZES = (process.env.BENCH_FLEET_SIZES ?? '1,2,4').split(',').map(Number);
 const OPERATORS = 32;

@@ -8,7 +8,7 @@ import crypto from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { DEMO, DEMO_PASSWORD, launchBrowser, signIn } from '../support/browser';
 import { startServer, stopServer } from '../support/server';
-import { startFleet } from '../../scripts/fleet.cjs';
+import { startFleet } from '../../scripts/fleet';
 
 const SCANS = Number(process.env.BENCH_SCANS ?? 40);
 const OPERATOR = 'wm_blr';

@@ -1,7 +1,6 @@
 // Debian's chromium driven by playwright-core; no browser is ever downloaded.
 import { Browser, BrowserContext, BrowserContextOptions, chromium, Page } from 'playwright-core';
-
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+import { CHROMIUM_PATH } from '../../scripts/setup-test-machine';
 
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({

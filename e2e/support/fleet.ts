@@ -1,11 +1,11 @@
-// The fleet of `pnpm start:fleet` (scripts/fleet.cjs) for a test file: instances of the production
+// The fleet of `pnpm start:fleet` (scripts/fleet.ts) for a test file: instances of the production
 // build on a throwaway PostgreSQL cluster behind nginx, on free ports; plus what the fleet tests
 // do besides a browser: read the database (psql) and act as the mobile app.
 import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import path from 'node:path';
-import { startFleet, type Fleet } from '../../scripts/fleet.cjs';
-import { PG_BIN } from '../../scripts/pg-cluster.cjs';
+import { startFleet, type Fleet } from '../../scripts/fleet';
+import { PG_BIN } from '../../scripts/pg-cluster';
 import { DEMO_PASSWORD } from './browser';
 import { ADMIN_PASSWORD, findFreePortBlock } from './server';
 

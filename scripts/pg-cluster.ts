@@ -1,28 +1,34 @@
 // A throwaway PostgreSQL 15 cluster in a temp folder, on a free port of 127.0.0.1: the API's test
 // suite and benchmarks (api/test/support/pg-cluster.ts) and `pnpm start:fleet` start theirs here.
 // initdb refuses to run as root, so as root the server runs as the postgres system user.
-const { execFileSync } = require('node:child_process');
-const fs = require('node:fs');
-const net = require('node:net');
-const os = require('node:os');
-const path = require('node:path');
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 
-/** Where the PostgreSQL 15 programs are (Debian package postgresql-15). */
-const PG_BIN = process.env.VERITAS_PG_BIN || '/usr/lib/postgresql/15/bin';
+/** Where the PostgreSQL 15 programs are (Debian package postgresql-15); VERITAS_PG_BIN names others. */
+export const PG_BIN = process.env.VERITAS_PG_BIN || '/usr/lib/postgresql/15/bin';
 
-function freePort() {
+export interface PgCluster {
+  /** URL of the maintenance database `postgres`. */
+  url: string;
+  /** Stops the server and removes its folder. */
+  stop(): void;
+}
+
+function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
+      const { port } = server.address() as net.AddressInfo;
       server.close(() => resolve(port));
     });
   });
 }
 
-/** @returns {Promise<{ url: string, stop(): void }>} url: the maintenance database `postgres`. */
-async function startPgCluster() {
+export async function startPgCluster(): Promise<PgCluster> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'veritas-pg-'));
   const asRoot = process.getuid?.() === 0;
   if (asRoot) {
@@ -30,7 +36,7 @@ async function startPgCluster() {
     const gid = Number(execFileSync('id', ['-g', 'postgres']).toString());
     fs.chownSync(dir, uid, gid);
   }
-  const run = (tool, args) => {
+  const run = (tool: string, args: string[]) => {
     const command = path.join(PG_BIN, tool);
     execFileSync(asRoot ? 'runuser' : command, asRoot ? ['-u', 'postgres', '--', command, ...args] : args, {
       stdio: 'pipe',
@@ -53,5 +59,3 @@ async function startPgCluster() {
     },
   };
 }
-
-module.exports = { PG_BIN, startPgCluster };
