@@ -2,10 +2,11 @@
 // behind nginx (docs/operations.md#fleet). `pnpm start:fleet` (start-fleet.ts) runs it; the
 // fleet's browser tests and benchmarks start one with startFleet().
 //
-// Ports: nginx serves the console on PORT and each remote on PORT+1 … PORT+5, as `pnpm start`
-// does; instance i (from 1) listens on PORT+10·i, its remotes on the five ports after it. Every
-// instance announces the remotes at nginx's ports (REMOTES_JSON), so a page keeps loading its
-// remotes whichever instance served it, and when that instance dies.
+// Ports: nginx serves the console on PORT and each remote on PORT + its port offset
+// (shared/src/remotes.json), as `pnpm start` does; instance i (from 1) listens on PORT+10·i, its
+// remotes at the same offsets after it. Every instance announces the remotes at nginx's ports
+// (REMOTES_JSON), so a page keeps loading its remotes whichever instance served it, and when that
+// instance dies.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -15,7 +16,7 @@ import { REMOTES, consoleAddress, remoteManifests } from './deployment.cjs';
 import { startPgCluster, type PgCluster } from './pg-cluster';
 
 export interface FleetInstance {
-  /** The instance's own console origin, e.g. http://127.0.0.1:8090/ (its remotes on the next five ports). */
+  /** The instance's own console origin, e.g. http://127.0.0.1:8090/ (its remotes at their port offsets after it). */
   url: string;
   port: number;
   /** Of the running process (undefined before its first start). */
@@ -53,7 +54,7 @@ type Output = (label: string, line: string) => void;
 export interface FleetOptions {
   /** How many instances (default 2). */
   instances?: number;
-  /** nginx's console port (default PORT, else 8080); remotes on PORT+1 … PORT+5, instance i on PORT+10·i. */
+  /** nginx's console port (default PORT, else 8080); remotes at PORT + their offsets, instance i on PORT+10·i. */
   port?: number;
   /** The PostgreSQL database to serve; without it a throwaway cluster is started. */
   databaseUrl?: string;
@@ -86,8 +87,8 @@ interface BuiltRemote {
 /** The remotes that are built, with their port offsets (serve.mjs serves only those). */
 function builtRemotes(): BuiltRemote[] {
   return Object.entries(REMOTES)
-    .map(([name, pkg], i) => ({ name, pkg, offset: i + 1 }))
-    .filter(({ pkg }) => fs.existsSync(path.join(root, pkg, 'dist', 'mf-manifest.json')));
+    .filter(([, remote]) => fs.existsSync(path.join(root, remote.package, 'dist', 'mf-manifest.json')))
+    .map(([name, remote]) => ({ name, offset: remote.portOffset }));
 }
 
 async function answers(url: string, status = 200): Promise<boolean> {
