@@ -49,6 +49,12 @@ export function createQueryClient(): QueryClient {
 const clientKey = Symbol.for('veritas.queryClient');
 const registry = globalThis as typeof globalThis & { [clientKey]?: QueryClient };
 
+/**
+ * The first part of the key of every query read from the device records (the pick list, the
+ * dashboard's figures): an upload changes records anywhere, so it invalidates them all at once.
+ */
+export const RECORDS_KEY = 'records';
+
 /** The console's one QueryClient. */
 export const queryClient: QueryClient = (registry[clientKey] ??= createQueryClient());
 
