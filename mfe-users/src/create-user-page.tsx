@@ -1,9 +1,9 @@
 // Create User and Create Group (route createuser, docs/screens.md#create-user-and-create-group), side by side. The page owns the one
 // group list both forms use, so a group created here is offered by the user form at once.
 // Default export: the shell's page.
-import { canCreateGroup, serverMessage, useLiveEvents, useSession, type Group } from '@veritas/shared';
+import { canCreateGroup, groupsQuery, serverMessage, useLiveEvents, useSession, type Group } from '@veritas/shared';
 import { useQueryClient, useQueryError, useQueryNow } from '@veritas/shared/query';
-import { addGroup, groupsQuery } from './api/groups';
+import { addGroup } from './api/groups';
 import { CreateGroupForm } from './create-group-form';
 import { CreateUserForm } from './create-user-form';
 import { NoticeLine, useNotice } from './notice';

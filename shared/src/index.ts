@@ -2,7 +2,7 @@
 export * from './types';
 export * from './session';
 export * from './http';
-export * from './use-resource';
+export * from './queries';
 export * from './live-events';
 export * from './roles';
 export * from './errors';
@@ -16,8 +16,8 @@ export * from './ui/modal';
 // The password rule is not exported here: its list of common passwords would weigh on the login
 // page. Forms import it from @veritas/shared/domain; PasswordDialog loads it on first use.
 export * from './ui/password-dialog';
-// usePagedResource is not exported here either: the shell loads this entry before its login form,
-// and only the remotes that page a list need it. They import it from @veritas/shared/paged.
+// TanStack Query is not part of this entry either: the shell loads it before its login form. The
+// signed-in layout and the remotes import it from @veritas/shared/query.
 export * from './ui/scroll-region';
 export * from './ui/login-form';
 export * from './ui/standalone-app';

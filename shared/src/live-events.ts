@@ -6,7 +6,7 @@ import { create, type StoreApi, type UseBoundStore } from 'zustand';
 import { http } from './http';
 import { useSession } from './session';
 import type { DeviceRecord, LiveEventData, LiveEventType } from './types';
-import type { Resource } from './use-resource';
+import type { QueryClient, QueryKey } from '@tanstack/react-query';
 
 /** What the live indicator shows: receiving, trying to get the stream back, or closed on purpose (tab hidden, offline). */
 export type LiveStatus = 'connected' | 'reconnecting' | 'paused';
@@ -321,37 +321,48 @@ export function applyRecordChanges(records: readonly DeviceRecord[], changed: re
 export const STATUS_RELOAD_MS = 10_000;
 
 /**
- * Keeps a list of every record (api/get_status/, a spec-shaped answer) current: the records of
- * 'submitted', 'verified' and 'detached' events are put in at most once per `applyEvery` ms; an
- * upload (whose records the event does not carry) or a reset fetches the whole list again, at most
- * once per STATUS_RELOAD_MS. Changes applied while that fetch is on its way are applied again over
- * its answer, which may have been read before them. `null`: the page does not show such a list now.
+ * Keeps the list of every record cached under `queryKey` (api/get_status/, a spec-shaped answer)
+ * current: the records of 'submitted', 'verified' and 'detached' events are put in at most once per
+ * `applyEvery` ms; an upload (whose records the event does not carry) or a reset fetches the whole
+ * list again, at most once per STATUS_RELOAD_MS. Changes applied while that fetch is on its way are
+ * applied again over its answer, which may have been read before them. `null`: the page does not
+ * show such a list now. `client` comes from the caller (useQueryClient), so this entry point does
+ * not carry TanStack Query itself.
  */
 export function useLiveRecords(
-  resource: Pick<Resource<DeviceRecord[]>, 'data' | 'reload' | 'setData'> | null,
+  client: QueryClient,
+  queryKey: QueryKey | null,
   { applyEvery }: { applyEvery: number },
 ): void {
-  const latest = useRef(resource);
+  const latest = useRef(queryKey);
   useEffect(() => {
-    latest.current = resource;
+    latest.current = queryKey;
   });
-  const following = resource !== null;
+  const following = queryKey !== null;
   useEffect(() => {
     if (!following) return;
     const pending = new Map<number, DeviceRecord>();
     let sinceReload: DeviceRecord[] | null = null;
+    // Before the list's first answer there is nothing to change: that answer is read after them.
+    const put = (changed: readonly DeviceRecord[]) => {
+      if (latest.current)
+        client.setQueryData<DeviceRecord[]>(
+          latest.current,
+          (records) => records && applyRecordChanges(records, changed),
+        );
+    };
     const apply = throttle(() => {
       const changed = [...pending.values()];
       pending.clear();
       sinceReload?.push(...changed);
-      // Before the list's first answer there is nothing to change: that answer is read after them.
-      if (latest.current?.data) latest.current.setData((records = []) => applyRecordChanges(records, changed));
+      put(changed);
     }, applyEvery);
     const reload = throttle(() => {
+      if (!latest.current) return;
       const applied: DeviceRecord[] = (sinceReload = []);
-      void latest.current?.reload().then((answer) => {
+      void client.refetchQueries({ queryKey: latest.current, exact: true }).then(() => {
         if (sinceReload === applied) sinceReload = null;
-        if (answer && applied.length) latest.current?.setData((records = []) => applyRecordChanges(records, applied));
+        if (applied.length) put(applied);
       });
     }, STATUS_RELOAD_MS);
     const unsubscribe = subscribeLiveEvents('records', (message) => {
@@ -364,5 +375,5 @@ export function useLiveRecords(
       apply.cancel();
       reload.cancel();
     };
-  }, [applyEvery, following]);
+  }, [client, applyEvery, following]);
 }

@@ -9,7 +9,6 @@ import {
   usePrefetchQuery,
   useQuery,
   type DefaultError,
-  type InfiniteData,
   type QueryKey,
   type UseInfiniteQueryOptions,
   type UsePrefetchInfiniteQueryOptions,
@@ -25,6 +24,7 @@ export {
   useMutation,
   useQuery,
   useQueryClient,
+  keepPreviousData,
   type InfiniteData,
   type QueryClient,
   type QueryKey,
@@ -49,12 +49,6 @@ export function createQueryClient(): QueryClient {
 const clientKey = Symbol.for('veritas.queryClient');
 const registry = globalThis as typeof globalThis & { [clientKey]?: QueryClient };
 
-/**
- * The first part of the key of every query read from the device records (the pick list, the
- * dashboard's figures): an upload changes records anywhere, so it invalidates them all at once.
- */
-export const RECORDS_KEY = 'records';
-
 /** The console's one QueryClient. */
 export const queryClient: QueryClient = (registry[clientKey] ??= createQueryClient());
 
@@ -77,9 +71,9 @@ export function useQueryNow<TData, TKey extends QueryKey = QueryKey>(
 }
 
 /** useInfiniteQuery whose first page starts with the component's first render (see useQueryNow). */
-export function useInfiniteQueryNow<TPage, TKey extends QueryKey, TCursor>(
-  options: UseInfiniteQueryOptions<TPage, DefaultError, InfiniteData<TPage, TCursor>, TKey, TCursor> &
-    UsePrefetchInfiniteQueryOptions<TPage, DefaultError, InfiniteData<TPage, TCursor>, TKey, TCursor>,
+export function useInfiniteQueryNow<TPage, TData, TKey extends QueryKey, TCursor>(
+  options: UseInfiniteQueryOptions<TPage, DefaultError, TData, TKey, TCursor> &
+    UsePrefetchInfiniteQueryOptions<TPage, DefaultError, TData, TKey, TCursor>,
 ) {
   usePrefetchInfiniteQuery(options);
   return useInfiniteQuery(options);

@@ -1,7 +1,7 @@
 // Sending a shipment CSV to api/upload/ (docs/csv.md#sending-in-chunks): 1 MiB chunks, one request at a time,
 // all under one upload id; the final chunk's answer is the upload's result.
-import { http, httpStatus, type UploadResult } from '@veritas/shared';
-import { RECORDS_KEY, useMutation, useQueryClient } from '@veritas/shared/query';
+import { http, httpStatus, RECORDS_KEY, type UploadResult } from '@veritas/shared';
+import { useMutation, useQueryClient } from '@veritas/shared/query';
 
 export const CHUNK_SIZE = 1024 * 1024;
 

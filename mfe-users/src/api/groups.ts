@@ -1,19 +1,11 @@
 // The groups' calls (docs/screens.md#create-user-and-create-group): the list both forms offer,
 // and creating a group, which puts it in that list at once.
-import { getList, http, type Group } from '@veritas/shared';
-import { queryOptions, useMutation, useQueryClient, type QueryClient } from '@veritas/shared/query';
-
-const GROUPS_PATH = 'user/get_groups/';
-
-/** GET user/get_groups/. */
-export const groupsQuery = queryOptions({
-  queryKey: [GROUPS_PATH],
-  queryFn: () => getList<Group>(GROUPS_PATH),
-});
+import { groupsQuery, http, type Group } from '@veritas/shared';
+import { useMutation, useQueryClient, type QueryClient } from '@veritas/shared/query';
 
 /** Puts `group` in the list loaded, once: the live event of a group created here follows its form's answer. */
 export function addGroup(client: QueryClient, group: Group): void {
-  client.setQueryData(groupsQuery.queryKey, (current) =>
+  client.setQueryData<Group[]>(groupsQuery.queryKey, (current) =>
     !current || current.some((known) => known.code === group.code) ? current : [...current, group],
   );
 }
