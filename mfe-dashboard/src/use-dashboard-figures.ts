@@ -3,7 +3,6 @@
 // of api/get_status/, counted in the page. The groups (the hub choices) come from user/get_groups/.
 // With the live event stream the figures follow the changes (docs/dashboard.md#live-figures).
 import {
-  dashboardStats,
   groupsQuery,
   notifyError,
   statusQuery,
@@ -12,11 +11,10 @@ import {
   useLiveEvents,
   useLiveRecords,
   useSession,
-  type DashboardStats,
   type DeviceRecord,
   type Group,
-  type Selection,
 } from '@veritas/shared';
+import { dashboardStats, type DashboardStats, type Selection } from '@veritas/shared/domain';
 import { keepPreviousData, useQueryClient, useQueryError, useQueryNow } from '@veritas/shared/query';
 import { useEffect, useMemo } from 'react';
 import { FIGURES_KEY, figuresQuery } from './api/figures';

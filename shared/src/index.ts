@@ -8,16 +8,16 @@ export * from './roles';
 export * from './errors';
 export * from './toast';
 export * from './records';
-export * from './dashboard-stats';
-export * from './zone-calendar';
 export * from './format';
 export * from './ui/search-select';
 export * from './ui/modal';
 // The password rule is not exported here: its list of common passwords would weigh on the login
 // page. Forms import it from @veritas/shared/domain; PasswordDialog loads it on first use.
 export * from './ui/password-dialog';
-// TanStack Query is not part of this entry either: the shell loads it before its login form. The
-// signed-in layout and the remotes import it from @veritas/shared/query.
+// The dashboard's figures (dashboard-stats, zone-calendar) are not exported here either: the shell
+// loads this entry before its login form, and only the dashboard and the API count them, through
+// @veritas/shared/domain. Nor is TanStack Query: the signed-in layout and the remotes import it
+// from @veritas/shared/query.
 export * from './ui/scroll-region';
 export * from './ui/login-form';
 export * from './ui/standalone-app';

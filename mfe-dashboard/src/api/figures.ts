@@ -1,7 +1,8 @@
 // The dashboard's figures from the server (docs/dashboard.md#server-side-figures): api/dashboard/
 // for a selection, in the browser's time zone. Without the feature the page counts the records
 // of statusQuery (@veritas/shared) itself.
-import { http, RECORDS_KEY, type DashboardStats, type Selection } from '@veritas/shared';
+import { http, RECORDS_KEY } from '@veritas/shared';
+import { type DashboardStats, type Selection } from '@veritas/shared/domain';
 
 const FIGURES_PATH = 'api/dashboard/';
 
