@@ -33,6 +33,9 @@ function sharedSingletons() {
     'react-dom/': singleton('react-dom'),
     zustand: singleton('zustand'),
     '@veritas/shared': singleton('@veritas/shared'),
+    '@tanstack/react-query': singleton('@tanstack/react-query'),
+    // The query client's entry: one cache for the shell and every remote (shared/src/query.tsx).
+    '@veritas/shared/query': singleton('@veritas/shared'),
   };
 }
 

@@ -1,7 +1,8 @@
 // The dashboard's aggregation over 100,000 records (goal ≤ 50 ms): every figure for last30 on
 // all hubs and on one hub, median of 20 runs after warm-up. Records are built in-process, by the
 // volume builder of @veritas/shared/testing/records.
-import { dashboardStats, type DeviceRecord, type Selection } from '@veritas/shared';
+import { type DeviceRecord } from '@veritas/shared';
+import { dashboardStats, type Selection } from '@veritas/shared/domain';
 import { seededRandom, volumeRecord, type VolumeDevice, type VolumeHub } from '@veritas/shared/testing/records';
 
 const COUNT = 100_000;

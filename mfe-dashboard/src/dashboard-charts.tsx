@@ -18,7 +18,7 @@ import {
 } from 'chart.js';
 import { useId, useMemo, type ReactNode } from 'react';
 import { Bar, Line, Pie } from 'react-chartjs-2';
-import { NO_INPUTS_SLICE, type DailySeries, type ErrorSlice } from '@veritas/shared';
+import { NO_INPUTS_SLICE, type DailySeries, type ErrorSlice } from '@veritas/shared/domain';
 
 ChartJS.register(
   LineController,

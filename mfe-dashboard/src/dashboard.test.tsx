@@ -15,6 +15,7 @@ import {
   withFakeLiveStream,
   type MockApi,
   type MockReply,
+  withQueryClient,
 } from '@veritas/shared/testing';
 import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -85,6 +86,7 @@ function renderDashboard({
       <Dashboard />
       <Location />
     </MemoryRouter>,
+    { wrapper: withQueryClient() },
   );
 }
 
@@ -338,6 +340,7 @@ describe("with the server feature 'dashboard-figures'", () => {
         <Dashboard />
         <Location />
       </MemoryRouter>,
+      { wrapper: withQueryClient() },
     );
   }
 
@@ -477,6 +480,7 @@ describe('live figures (docs/dashboard.md#live-figures)', () => {
         <VeritasToaster />
         <Dashboard />
       </MemoryRouter>,
+      { wrapper: withQueryClient() },
     );
   }
   const figureCalls = () => api.requestsTo('GET api/dashboard/').map((r) => r.config.params as Record<string, string>);
@@ -545,10 +549,14 @@ describe('live figures (docs/dashboard.md#live-figures)', () => {
       device_result: result,
     });
     send('records', { action: 'verified', records: [verifiedNow(RECORDS[0]!, 'passed')] });
-    await waitFor(() => expect(tiles()).toEqual(['3', '33.33%', '1']));
+    // The query cache tells the page on its next tick.
+    await act(() => jest.advanceTimersByTimeAsync(0));
+    expect(tiles()).toEqual(['3', '33.33%', '1']);
     send('records', { action: 'verified', records: [verifiedNow(RECORDS[3]!, 'E004')] });
     await act(() => jest.advanceTimersByTimeAsync(999));
     expect(tiles()).toEqual(['3', '33.33%', '1']);
+    await act(() => jest.advanceTimersByTimeAsync(1));
+    // The query cache tells the page on the timer tick after.
     await act(() => jest.advanceTimersByTimeAsync(1));
     expect(tiles()).toEqual(['4', '50.00%', '0']);
     expect(api.requestsTo('GET api/get_status/')).toHaveLength(1);

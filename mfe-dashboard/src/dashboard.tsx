@@ -1,19 +1,8 @@
 // Dashboard (route Dashboard, docs/dashboard.md): tiles, charts and top-five tables of verification
 // outcomes for one hub or all, over a timeframe. The selection lives in the URL query
 // (?hub=…&timeframe=…), so a view can be linked and reloaded. Default export: the shell's page.
-import {
-  ALL_HUBS,
-  dashboardStartHub,
-  DEFAULT_TIMEFRAME,
-  isTimeframe,
-  ScrollRegion,
-  SearchSelect,
-  TIMEFRAMES,
-  useSearchParams,
-  useSession,
-  type RankRow,
-  type Selection,
-} from '@veritas/shared';
+import { ALL_HUBS, dashboardStartHub, ScrollRegion, SearchSelect, useSearchParams, useSession } from '@veritas/shared';
+import { DEFAULT_TIMEFRAME, isTimeframe, TIMEFRAMES, type RankRow, type Selection } from '@veritas/shared/domain';
 import { useMemo } from 'react';
 import { DailyVolumeChart, ErrorDistributionChart, RejectionTrendChart } from './dashboard-charts';
 import { useDashboardFigures } from './use-dashboard-figures';

@@ -1,6 +1,7 @@
 // Standalone start (`pnpm --filter mfe-data dev`): the Download APK command and both pages inside
 // the sign-in harness. In the console the shell loads ./Upload, ./Download and ./downloadApk instead.
 import { StandaloneApp } from '@veritas/shared';
+import { QueryProvider } from '@veritas/shared/query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import DownloadPage from './download-page';
@@ -15,13 +16,15 @@ function startApkDownload() {
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <StandaloneApp title="Data">
-      <button type="button" className="vx-btn" onClick={startApkDownload}>
-        Download APK
-      </button>
-      <hr className="vx-divider" />
-      <UploadPage />
-      <hr className="vx-divider" />
-      <DownloadPage />
+      <QueryProvider>
+        <button type="button" className="vx-btn" onClick={startApkDownload}>
+          Download APK
+        </button>
+        <hr className="vx-divider" />
+        <UploadPage />
+        <hr className="vx-divider" />
+        <DownloadPage />
+      </QueryProvider>
     </StandaloneApp>
   </StrictMode>,
 );

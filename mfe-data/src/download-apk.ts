@@ -1,11 +1,10 @@
 // The Data menu's Download APK command (docs/screens.md#download-apk). Default export: the shell calls it and only
 // logs a failure, so it throws rather than showing anything.
-import { http } from '@veritas/shared';
+import { downloadApkFile } from './api/downloads';
 import { saveBlob } from './save-blob';
 
 export const APK_FILE_NAME = 'veritas_app.apk';
 
 export default async function downloadApk(): Promise<void> {
-  const { data } = await http.get<Blob>('user/download_apk/', { responseType: 'blob' });
-  saveBlob(data, APK_FILE_NAME);
+  saveBlob(await downloadApkFile(), APK_FILE_NAME);
 }

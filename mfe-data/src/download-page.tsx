@@ -1,7 +1,8 @@
 // Download Data (route Download, docs/screens.md#download-data): the report CSV of a date range, with
 // progress. Default export: the shell's page.
-import { http, toast } from '@veritas/shared';
+import { toast } from '@veritas/shared';
 import { useId, useState, type FormEvent } from 'react';
+import { downloadReport } from './api/downloads';
 import { ProgressBar } from './progress-bar';
 import { DATE_MESSAGES, localDate, rangeError, type DateField } from './report-dates';
 import { saveBlob } from './save-blob';
@@ -56,12 +57,7 @@ export default function DownloadPage() {
     setFailed(false);
     setReceived({ loaded: 0 });
     try {
-      const { data } = await http.post<Blob>(
-        'api/generate_csv/',
-        { start_date: start, end_date: end },
-        { responseType: 'blob', onDownloadProgress: ({ loaded, total }) => setReceived({ loaded, total }) },
-      );
-      saveBlob(data, `report_${start}_${end}.csv`);
+      saveBlob(await downloadReport({ start, end }, setReceived), `report_${start}_${end}.csv`);
     } catch {
       toast.error(DOWNLOAD_FAILED);
       setFailed(true);

@@ -1,8 +1,8 @@
 import type { UploadResult } from '@veritas/shared';
-import { mockApi, type MockApi, type MockReply, type RecordedRequest } from '@veritas/shared/testing';
+import { mockApi, type MockApi, type MockReply, type RecordedRequest, withQueryClient } from '@veritas/shared/testing';
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { CHUNK_SIZE } from './chunked-upload';
+import { CHUNK_SIZE } from './api/upload';
 import UploadPage, { MAX_FILE_SIZE } from './upload-page';
 
 const UPLOAD = 'POST api/upload/';
@@ -96,7 +96,7 @@ async function pick(file: File) {
 
 /** Render, choose `file` (the drop zone reads it on real timers), then fake the clock and upload. */
 async function uploadWithFakeTimers(file: File) {
-  render(<UploadPage />);
+  render(<UploadPage />, { wrapper: withQueryClient() });
   await drop(file);
   jest.useFakeTimers();
   fireEvent.click(uploadButton());
@@ -109,7 +109,7 @@ async function chooseAndUpload(file: File) {
 
 describe('the drop zone (docs/screens.md#upload-csv-file)', () => {
   test("title, the zone's texts and an Upload button that needs a file", () => {
-    render(<UploadPage />);
+    render(<UploadPage />, { wrapper: withQueryClient() });
     expect(screen.getByRole('heading', { level: 1, name: 'Upload CSV File' })).toBeInTheDocument();
     expect(dropZone()).toHaveTextContent('Drag and drop a CSV file here, or click to select a file');
     expect(dropZone()).toHaveTextContent('Only CSV files are accepted');
@@ -118,13 +118,13 @@ describe('the drop zone (docs/screens.md#upload-csv-file)', () => {
   });
 
   test('the picker offers one CSV file', () => {
-    render(<UploadPage />);
+    render(<UploadPage />, { wrapper: withQueryClient() });
     expect(fileInput()).toHaveAttribute('accept', 'text/csv,.csv');
     expect(fileInput()).not.toHaveAttribute('multiple');
   });
 
   test('the zone is one keyboard control: its file input is out of the layout, and Enter or Space opens the file dialog', async () => {
-    render(<UploadPage />);
+    render(<UploadPage />, { wrapper: withQueryClient() });
     // Hidden by display (not only by size), the input is neither focusable nor a control nested in the zone.
     expect(fileInput()).toHaveStyle({ display: 'none' });
     expect(fileInput()).not.toBeVisible();
@@ -138,7 +138,7 @@ describe('the drop zone (docs/screens.md#upload-csv-file)', () => {
   });
 
   test('a chosen file shows its name and its size in KB with two decimals', async () => {
-    render(<UploadPage />);
+    render(<UploadPage />, { wrapper: withQueryClient() });
     await pick(csv(1536, 'march.csv'));
     const panel = screen.getByRole('group', { name: 'Selected file' });
     expect(panel).toHaveTextContent('march.csv');
@@ -147,20 +147,20 @@ describe('the drop zone (docs/screens.md#upload-csv-file)', () => {
   });
 
   test('a dropped CSV is selected too', async () => {
-    render(<UploadPage />);
+    render(<UploadPage />, { wrapper: withQueryClient() });
     await drop(csv(2048, 'dropped.csv'));
     expect(screen.getByRole('group', { name: 'Selected file' })).toHaveTextContent('dropped.csv2.00 KB');
   });
 
   test('a .CSV file that the system calls an Excel file is accepted by its extension', async () => {
-    render(<UploadPage />);
+    render(<UploadPage />, { wrapper: withQueryClient() });
     await drop(csv(10, 'EXPORT.CSV', 'application/vnd.ms-excel'));
     expect(screen.getByRole('group', { name: 'Selected file' })).toHaveTextContent('EXPORT.CSV');
   });
 
   test('a file of exactly 100 MiB (the server limit) is accepted', async () => {
     expect(MAX_FILE_SIZE).toBe(104_857_600);
-    render(<UploadPage />);
+    render(<UploadPage />, { wrapper: withQueryClient() });
     await drop(fileClaiming(MAX_FILE_SIZE, 'limit.csv'));
     expect(screen.getByRole('group', { name: 'Selected file' })).toHaveTextContent('limit.csv102400.00 KB');
   });
@@ -180,7 +180,7 @@ describe('the drop zone (docs/screens.md#upload-csv-file)', () => {
       'Too many files: please choose one CSV file',
     ],
   ])('rejection, %s: one clear message and no file selected', async (_case, files, message) => {
-    render(<UploadPage />);
+    render(<UploadPage />, { wrapper: withQueryClient() });
     await drop(...files);
     expect(screen.getByRole('alert')).toHaveTextContent(message);
     expect(screen.queryByRole('group', { name: 'Selected file' })).not.toBeInTheDocument();
@@ -188,7 +188,7 @@ describe('the drop zone (docs/screens.md#upload-csv-file)', () => {
   });
 
   test('a rejected drop replaces the selected file; a valid one then clears the message', async () => {
-    render(<UploadPage />);
+    render(<UploadPage />, { wrapper: withQueryClient() });
     await pick(csv(10, 'good.csv'));
     await drop(csv(10, 'bad.xlsx', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'));
     expect(screen.queryByText('good.csv')).not.toBeInTheDocument();
@@ -201,7 +201,7 @@ describe('the drop zone (docs/screens.md#upload-csv-file)', () => {
 
 describe('uploading (docs/csv.md#sending-in-chunks)', () => {
   test('a 2.5 MiB file goes as 3 chunks of one upload, in order, with the file name kept', async () => {
-    render(<UploadPage />);
+    render(<UploadPage />, { wrapper: withQueryClient() });
     await chooseAndUpload(csv(2.5 * CHUNK_SIZE, 'big.csv'));
     await screen.findByText('Upload complete');
 
@@ -217,7 +217,7 @@ describe('uploading (docs/csv.md#sending-in-chunks)', () => {
   test("'Uploading... N%' follows the chunks the server accepted; the button and the zone are disabled meanwhile", async () => {
     const chunks = heldChunks();
     api.on(UPLOAD, chunks.handler);
-    render(<UploadPage />);
+    render(<UploadPage />, { wrapper: withQueryClient() });
     await chooseAndUpload(csv(2.5 * CHUNK_SIZE));
 
     await waitFor(() => expect(chunks.pending).toBe(1));
@@ -271,7 +271,7 @@ describe('uploading (docs/csv.md#sending-in-chunks)', () => {
 
   test('a 4xx answer is not retried', async () => {
     api.on(UPLOAD, [400, { error: 'Missing required column: tracking_id' }]);
-    render(<UploadPage />);
+    render(<UploadPage />, { wrapper: withQueryClient() });
     await chooseAndUpload(csv(2 * CHUNK_SIZE));
     expect(await screen.findByRole('alert')).toHaveTextContent('Missing required column: tracking_id');
     expect(api.requestsTo(UPLOAD)).toHaveLength(1);
@@ -281,7 +281,7 @@ describe('uploading (docs/csv.md#sending-in-chunks)', () => {
 
 describe('the success panel (docs/csv.md#result)', () => {
   test("shows the server's message, processed, skipped, the duplicates and the errors", async () => {
-    render(<UploadPage />);
+    render(<UploadPage />, { wrapper: withQueryClient() });
     await chooseAndUpload(csv(10));
     const panel = await screen.findByRole('status');
     expect(panel).toHaveTextContent('Upload complete');
@@ -308,7 +308,7 @@ describe('the success panel (docs/csv.md#result)', () => {
 
   test("when a total exceeds its list (the server lists the first 1000), it says 'and N more'", async () => {
     api.on(UPLOAD, serverLike({ ...RESULT, duplicates_total: 1502, errors_total: 1001 }));
-    render(<UploadPage />);
+    render(<UploadPage />, { wrapper: withQueryClient() });
     await chooseAndUpload(csv(10));
     const panel = await screen.findByRole('status');
     expect(
@@ -328,7 +328,7 @@ describe('the success panel (docs/csv.md#result)', () => {
     jest.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockImplementation(function (this: HTMLElement) {
       return scrolling(this) ? 192 : 0;
     });
-    render(<UploadPage />);
+    render(<UploadPage />, { wrapper: withQueryClient() });
     await chooseAndUpload(csv(10));
     const panel = await screen.findByRole('status');
     for (const name of ['Duplicates list', 'Errors list']) {
@@ -351,7 +351,7 @@ describe('the success panel (docs/csv.md#result)', () => {
         errors_total: 0,
       }),
     );
-    render(<UploadPage />);
+    render(<UploadPage />, { wrapper: withQueryClient() });
     await chooseAndUpload(csv(10));
     const panel = await screen.findByRole('status');
     expect(panel).toHaveTextContent('All 5 rows stored');
@@ -365,7 +365,7 @@ describe('the error panel (docs/errors.md#upload)', () => {
       403,
       { error: 'Only admin and super_admin may upload', detail: 'Only admin and super_admin may upload (detail)' },
     ]);
-    render(<UploadPage />);
+    render(<UploadPage />, { wrapper: withQueryClient() });
     await chooseAndUpload(csv(10));
     expect(await screen.findByRole('alert')).toHaveTextContent(/^Only admin and super_admin may upload$/);
   });
@@ -375,7 +375,7 @@ describe('the error panel (docs/errors.md#upload)', () => {
     ['no body', [500]],
   ])("%s: 'Upload failed'", async (_case, reply) => {
     api.on(UPLOAD, reply as MockReply);
-    render(<UploadPage />);
+    render(<UploadPage />, { wrapper: withQueryClient() });
     await chooseAndUpload(csv(10));
     expect(await screen.findByRole('alert')).toHaveTextContent(/^Upload failed$/);
     expect(uploadButton()).toBeEnabled();
@@ -406,7 +406,7 @@ describe('clearing (docs/screens.md#upload-csv-file)', () => {
   });
 
   test('choosing a new file resets the progress and the messages', async () => {
-    render(<UploadPage />);
+    render(<UploadPage />, { wrapper: withQueryClient() });
     await chooseAndUpload(csv(10, 'first.csv'));
     await screen.findByRole('status');
     expect(progressBar()).toBeInTheDocument();

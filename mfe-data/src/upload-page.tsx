@@ -3,7 +3,7 @@
 import { serverMessage, type UploadResult } from '@veritas/shared';
 import { useCallback, useEffect, useState } from 'react';
 import { ErrorCode, useDropzone, type FileRejection } from 'react-dropzone';
-import { uploadInChunks } from './chunked-upload';
+import { useUpload } from './api/upload';
 import { ProgressBar } from './progress-bar';
 import { formatKilobytes } from './sizes';
 import { UploadResultPanel } from './upload-result-panel';
@@ -31,7 +31,8 @@ function rejectionMessage(fileCount: number, rejections: readonly FileRejection[
 export default function UploadPage() {
   const [file, setFile] = useState<File | null>(null);
   const [rejection, setRejection] = useState<string | null>(null);
-  const [uploading, setUploading] = useState(false);
+  const send = useUpload();
+  const uploading = send.isPending;
   const [percent, setPercent] = useState(0);
   const [result, setResult] = useState<UploadResult | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -70,20 +71,18 @@ export default function UploadPage() {
 
   async function upload() {
     if (!file) return;
-    setUploading(true);
     setPercent(0);
     setResult(null);
     setError(null);
     try {
       setResult(
-        await uploadInChunks(file, {
+        await send.mutateAsync({
+          file,
           onProgress: (accepted, total) => setPercent(Math.round((accepted / total) * 100)),
         }),
       );
     } catch (failure) {
       setError(serverMessage(failure, ['error']) ?? UPLOAD_FAILED);
-    } finally {
-      setUploading(false);
     }
   }
 

@@ -2,12 +2,9 @@ import { makeRecord, mockApi, type MockApi } from '@veritas/shared/testing';
 import {
   ALL,
   chosenValue,
-  DEVICE_PAGES,
-  devicesByIds,
   devicesKey,
   filterParams,
   filtersFromQuery,
-  getDeviceHubs,
   hubChoices,
   NO_FILTERS,
   queryOfFilters,
@@ -15,6 +12,7 @@ import {
   scrollRows,
   STATUS_CHOICES,
 } from './device-pages';
+import { devicesByIds, fetchDeviceCount, fetchDevicePage, getDeviceHubs } from './api/devices';
 
 describe('filters in the URL query', () => {
   test('are read from ?q=&hub=&status=&result=; status and result are matched ignoring case', () => {
@@ -116,7 +114,7 @@ describe('calls', () => {
       tracking_id: { tracking_id: 'TRK-7', hub_code: 'DEL01', created_date: '2025-03-01T10:00:00Z' },
     });
     api.on('GET api/devices/', [200, { records: [record], next: 'abc' }]);
-    const page = await DEVICE_PAGES.page('api/devices/?q=trk&hub=DEL01', 'xyz', 250, signal);
+    const page = await fetchDevicePage('api/devices/?q=trk&hub=DEL01', 'xyz', 250, signal);
     expect(api.requests[0]!.config.params).toEqual({ q: 'trk', hub: 'DEL01', after: 'xyz', limit: '250' });
     expect(api.requests[0]!.config.signal).toBe(signal);
     expect(page.next).toBe('abc');
@@ -125,23 +123,27 @@ describe('calls', () => {
 
   test('the first page is asked for without a cursor; next null ends the list', async () => {
     api.on('GET api/devices/', [200, { records: [], next: null }]);
-    await expect(DEVICE_PAGES.page('api/devices/', null, 100, signal)).resolves.toEqual({ items: [], next: null });
+    await expect(fetchDevicePage('api/devices/', null, 100, signal)).resolves.toEqual({
+      items: [],
+      next: null,
+      boundary: null,
+    });
     expect(api.requests[0]!.config.params).toEqual({ limit: '100' });
   });
 
   test('a page answer without a list of records is an error', async () => {
     api.on('GET api/devices/', [200, [{ id: 1 }]]);
-    await expect(DEVICE_PAGES.page('api/devices/', null, 100, signal)).rejects.toThrow(
+    await expect(fetchDevicePage('api/devices/', null, 100, signal)).rejects.toThrow(
       'api/devices/ did not answer a page of records',
     );
   });
 
   test('the total: api/devices/count/ with the filters; an answer without a number is an error', async () => {
     api.on('GET api/devices/count/', [200, { total: 42 }]);
-    await expect(DEVICE_PAGES.total!('api/devices/?status=pending', signal)).resolves.toBe(42);
+    await expect(fetchDeviceCount('api/devices/?status=pending', signal)).resolves.toBe(42);
     expect(api.requests[0]!.config.params).toEqual({ status: 'pending' });
     api.on('GET api/devices/count/', [200, { total: '42' }]);
-    await expect(DEVICE_PAGES.total!('api/devices/', signal)).rejects.toThrow('did not answer a total');
+    await expect(fetchDeviceCount('api/devices/', signal)).rejects.toThrow('did not answer a total');
   });
 
   test('records re-read by id: api/devices/ with the filters of the list and ids; the rows of those still matching', async () => {
@@ -156,8 +158,8 @@ describe('calls', () => {
 
   test('the hubs: api/devices/hubs/, empty names dropped; an answer without a list is an error', async () => {
     api.on('GET api/devices/hubs/', [200, { hubs: ['BOM02', '', 'DEL01'] }]);
-    await expect(getDeviceHubs('api/devices/hubs/')).resolves.toEqual(['BOM02', 'DEL01']);
+    await expect(getDeviceHubs()).resolves.toEqual(['BOM02', 'DEL01']);
     api.on('GET api/devices/hubs/', [200, ['BOM02']]);
-    await expect(getDeviceHubs('api/devices/hubs/')).rejects.toThrow('did not answer a list of hubs');
+    await expect(getDeviceHubs()).rejects.toThrow('did not answer a list of hubs');
   });
 });

@@ -1,15 +1,7 @@
 // The pick list served a page at a time (docs/screens.md#device-pick-list, server feature
-// 'device-pages'): its filters, how they sit in the URL query, and the calls that answer them.
-import {
-  ALL_HUBS,
-  DEVICE_ERRORS,
-  http,
-  type DeviceRecord,
-  type RecordStatus,
-  type SelectOption,
-} from '@veritas/shared';
-import type { PagedLoad } from '@veritas/shared/paged';
-import { toDeviceRow, type DeviceRow } from './device-rows';
+// 'device-pages'): its filters, how they sit in the URL query and in the calls (api/devices.ts).
+import { ALL_HUBS, DEVICE_ERRORS, type RecordStatus, type SelectOption } from '@veritas/shared';
+import { DEVICES_PATH } from './api/devices';
 
 /** The choice 'All Hubs', 'All Statuses' or 'All Results': that filter does not narrow the list. */
 export const ALL = ALL_HUBS;
@@ -87,65 +79,10 @@ export function filterParams(filters: DeviceFilters): Record<string, string> {
   return params;
 }
 
-export const DEVICES_PATH = 'api/devices/';
-const COUNT_PATH = 'api/devices/count/';
-export const HUBS_PATH = 'api/devices/hubs/';
-
-/** The list a set of filters names, as usePagedResource keys it: the call's path and its filters. */
+/** The list a set of filters names: the call's path and its filters. */
 export function devicesKey(filters: DeviceFilters): string {
   const query = new URLSearchParams(filterParams(filters)).toString();
   return query ? `${DEVICES_PATH}?${query}` : DEVICES_PATH;
-}
-
-/** The filter parameters a key holds. */
-function paramsOfKey(key: string): Record<string, string> {
-  const at = key.indexOf('?');
-  return at < 0 ? {} : Object.fromEntries(new URLSearchParams(key.slice(at + 1)));
-}
-
-interface DevicePageAnswer {
-  records: DeviceRecord[];
-  next: string | null;
-}
-
-/** api/devices/ a page at a time (newest first, keyset cursor), and api/devices/count/ for the total. */
-export const DEVICE_PAGES: PagedLoad<DeviceRow> = {
-  async page(key, after, limit, signal) {
-    const params = { ...paramsOfKey(key), ...(after === null ? {} : { after }), limit: String(limit) };
-    const { data } = await http.get<DevicePageAnswer>(DEVICES_PATH, { params, signal });
-    if (!data || !Array.isArray(data.records)) throw new Error(`${DEVICES_PATH} did not answer a page of records`);
-    return {
-      items: data.records.map(toDeviceRow),
-      next: typeof data.next === 'string' && data.next ? data.next : null,
-    };
-  },
-  async total(key, signal) {
-    const { data } = await http.get<{ total: number }>(COUNT_PATH, { params: paramsOfKey(key), signal });
-    if (typeof data?.total !== 'number') throw new Error(`${COUNT_PATH} did not answer a total`);
-    return data.total;
-  },
-};
-
-/** The most ids one call of devicesByIds may ask for (docs/events.md). */
-export const MAX_IDS = 100;
-
-/**
- * Re-reads records through the query of the list `key` (GET api/devices/?ids=&<its filters>): the
- * rows of those of `ids` (at most MAX_IDS) that match its filters; an id left out no longer does.
- */
-export async function devicesByIds(key: string, ids: readonly number[]): Promise<DeviceRow[]> {
-  const { data } = await http.get<DevicePageAnswer>(DEVICES_PATH, {
-    params: { ...paramsOfKey(key), ids: ids.join(',') },
-  });
-  if (!data || !Array.isArray(data.records)) throw new Error(`${DEVICES_PATH} did not answer the records asked for`);
-  return data.records.map(toDeviceRow);
-}
-
-/** GET api/devices/hubs/: the hub codes the Hub filter offers. */
-export async function getDeviceHubs(path: string): Promise<string[]> {
-  const { data } = await http.get<{ hubs: string[] }>(path);
-  if (!Array.isArray(data?.hubs)) throw new Error(`${path} did not answer a list of hubs`);
-  return data.hubs.filter((hub): hub is string => typeof hub === 'string' && hub.trim() !== '');
 }
 
 /** The Hub filter's choices: 'All Hubs', the server's hubs, and the hub of the URL if the server did not name it. */

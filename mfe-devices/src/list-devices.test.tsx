@@ -1,5 +1,5 @@
 import type { DeviceRecord } from '@veritas/shared';
-import { makeRecord, mockApi, type MockApi } from '@veritas/shared/testing';
+import { makeRecord, mockApi, type MockApi, withQueryClient } from '@veritas/shared/testing';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import ListDevices from './list-devices';
@@ -66,14 +66,14 @@ const trackingIds = () => rows().map((r) => r.dataset.trackingId);
 
 async function renderLoaded(records: DeviceRecord[] = [pending, submitted, verified]) {
   serve(records);
-  render(<ListDevices />);
+  render(<ListDevices />, { wrapper: withQueryClient() });
   await waitFor(() => expect(screen.queryByRole('status')).not.toBeInTheDocument());
 }
 
 describe('ListDevices', () => {
   test('shows a loading state while fetching, then the records from api/get_status/ fetched once', async () => {
     serve([pending]);
-    render(<ListDevices />);
+    render(<ListDevices />, { wrapper: withQueryClient() });
     expect(screen.getByRole('status')).toHaveTextContent('Loading devices…');
     expect(await screen.findByTestId('device-row')).toBeInTheDocument();
     expect(api.requestsTo('GET api/get_status/')).toHaveLength(1);
@@ -104,7 +104,7 @@ describe('ListDevices', () => {
   test('a failed fetch is only logged and shows the empty state, not a spinner', async () => {
     const log = jest.spyOn(console, 'error').mockImplementation(() => {});
     serve([500, { detail: 'boom' }]);
-    render(<ListDevices />);
+    render(<ListDevices />, { wrapper: withQueryClient() });
     expect(await screen.findByText('No expectations available')).toBeInTheDocument();
     expect(screen.queryByRole('status')).not.toBeInTheDocument();
     expect(log).toHaveBeenCalledWith('Failed to fetch device records', expect.anything());

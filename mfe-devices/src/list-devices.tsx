@@ -1,14 +1,7 @@
 // Device Pick List / Stats (route ListDevices, docs/screens.md#device-pick-list): every device expectation with its
 // verification progress, filterable by tracking ID and hub. Default export: the shell's page.
-import {
-  getList,
-  Modal,
-  SearchSelect,
-  useLiveRecords,
-  useResource,
-  useSession,
-  type DeviceRecord,
-} from '@veritas/shared';
+import { Modal, SearchSelect, statusQuery, useLiveRecords, useSession, type DeviceRecord } from '@veritas/shared';
+import { useQueryClient, useQueryError, useQueryNow } from '@veritas/shared/query';
 import { useDeferredValue, useMemo, useState } from 'react';
 import { DeviceDetails } from './device-details';
 import { filterRows, hubOptions, toDeviceRows } from './device-rows';
@@ -36,12 +29,11 @@ const APPLY_EVERY_MS = 200;
  * the live event stream the records of each change are put in, and an upload fetches the list again.
  */
 function AllDevicesList() {
+  const client = useQueryClient();
+  const { data: records = NO_RECORDS, isPending: loading, error } = useQueryNow(statusQuery);
   // docs/errors.md#device-pick-list: a failed device fetch is only logged; the list stays empty.
-  const resource = useResource('api/get_status/', getList<DeviceRecord>, {
-    onError: (error) => console.error('Failed to fetch device records', error),
-  });
-  useLiveRecords(resource, { applyEvery: APPLY_EVERY_MS });
-  const { data: records = NO_RECORDS, loading } = resource;
+  useQueryError(error, (failure) => console.error('Failed to fetch device records', failure));
+  useLiveRecords(client, statusQuery.queryKey, { applyEvery: APPLY_EVERY_MS });
   const [query, setQuery] = useState('');
   const [hub, setHub] = useState<string | null>(null);
   const [details, setDetails] = useState<DeviceRecord | null>(null);

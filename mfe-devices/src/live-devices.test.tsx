@@ -8,6 +8,7 @@ import {
   withFakeLiveStream,
   type MockApi,
   type RecordedRequest,
+  withQueryClient,
 } from '@veritas/shared/testing';
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { STATUS_FILTERS } from './device-pages';
@@ -125,6 +126,7 @@ function renderList(url = '/ListDevices') {
     <MemoryRouter initialEntries={[url]}>
       <ListDevices />
     </MemoryRouter>,
+    { wrapper: withQueryClient() },
   );
 }
 

@@ -1,7 +1,14 @@
 // The Device Pick List with the server feature 'device-pages' (docs/screens.md#device-pick-list):
 // the same page served a page at a time. list-devices.test.tsx covers the page without it.
 import { MemoryRouter, useLocation, useNavigationType, useSession, type DeviceRecord } from '@veritas/shared';
-import { makeRecord, mockApi, type MockApi, type MockReply, type RecordedRequest } from '@veritas/shared/testing';
+import {
+  makeRecord,
+  mockApi,
+  type MockApi,
+  type MockReply,
+  type RecordedRequest,
+  withQueryClient,
+} from '@veritas/shared/testing';
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { ROW_HEIGHT } from './device-table';
@@ -99,6 +106,7 @@ function renderList(url = '/ListDevices') {
       <ListDevices />
       <Location />
     </MemoryRouter>,
+    { wrapper: withQueryClient() },
   );
 }
 

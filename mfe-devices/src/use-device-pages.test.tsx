@@ -1,5 +1,5 @@
 import { MemoryRouter, useLocation } from '@veritas/shared';
-import { makeRecord, mockApi, type MockApi } from '@veritas/shared/testing';
+import { makeRecord, mockApi, type MockApi, withQueryClient } from '@veritas/shared/testing';
 import { act, renderHook, waitFor } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { NO_FILTERS, type DeviceFilters } from './device-pages';
@@ -33,7 +33,7 @@ describe('useDevicePages', () => {
   test('asks for the first page of the filters and their total, then holds the total in its scroll rows', async () => {
     serve(250);
     const filters: DeviceFilters = { q: ' TRK ', hub: 'DEL01', status: 'pending', result: 'all' };
-    const { result } = renderHook(() => useDevicePages(filters));
+    const { result } = renderHook(() => useDevicePages(filters), { wrapper: withQueryClient() });
     expect(result.current.loading).toBe(true);
     await waitFor(() => expect(result.current.total).toBe(250));
     expect(pageParams()).toEqual([{ q: 'TRK', hub: 'DEL01', status: 'pending', limit: '100' }]);
@@ -48,7 +48,7 @@ describe('useDevicePages', () => {
 
   test('the next pages follow the cursor as the rows in view near the end; the last one ends the scroll rows at the rows loaded', async () => {
     serve(150);
-    const { result } = renderHook(() => useDevicePages(NO_FILTERS));
+    const { result } = renderHook(() => useDevicePages(NO_FILTERS), { wrapper: withQueryClient() });
     await waitFor(() => expect(result.current.total).toBe(150));
     act(() => result.current.showUpTo(60));
     await waitFor(() => expect(result.current.items).toHaveLength(150));
@@ -60,6 +60,7 @@ describe('useDevicePages', () => {
     serve(10);
     const { result, rerender } = renderHook(({ filters }) => useDevicePages(filters), {
       initialProps: { filters: NO_FILTERS },
+      wrapper: withQueryClient(),
     });
     rerender({ filters: { ...NO_FILTERS, q: 'x' } });
     const [first, second] = api.requestsTo('GET api/devices/');

@@ -1,7 +1,8 @@
 // The Create Group form (docs/screens.md#create-group-form, docs/errors.md#create-group; admin and
 // super_admin only). The group's name is its code: the Name field mirrors the code as typed.
-import { http, httpStatus, SearchSelect, type Group, type Organization } from '@veritas/shared';
+import { httpStatus, SearchSelect, type Group, type Organization } from '@veritas/shared';
 import { useState, type FormEvent } from 'react';
+import { useCreateGroup } from './api/groups';
 import { NoticeLine, useNotice } from './notice';
 import { ORGANIZATION_OPTIONS } from './organizations';
 import { TextField } from './text-field';
@@ -13,15 +14,11 @@ export const GROUP_MESSAGES = {
   failed: 'Failed to create group.',
 } as const;
 
-export interface CreateGroupFormProps {
-  /** Called with the group the server has just created. */
-  onCreated(group: Group): void;
-}
-
-export function CreateGroupForm({ onCreated }: CreateGroupFormProps) {
+/** A group created here is offered by the user form at once (api/groups.ts). */
+export function CreateGroupForm() {
   const [code, setCode] = useState('');
   const [organization, setOrganization] = useState<Organization | null>(null);
-  const [sending, setSending] = useState(false);
+  const createGroup = useCreateGroup();
   const { notice, show } = useNotice();
 
   async function submit(event: FormEvent) {
@@ -32,17 +29,13 @@ export function CreateGroupForm({ onCreated }: CreateGroupFormProps) {
       return;
     }
     const group: Group = { name: trimmed, code: trimmed, organization };
-    setSending(true);
     try {
-      await http.post('user/create_group/', group);
+      await createGroup.mutateAsync(group);
       show('success', GROUP_MESSAGES.created);
       setCode('');
       setOrganization(null);
-      onCreated(group);
     } catch (error) {
       show('error', httpStatus(error) === 403 ? GROUP_MESSAGES.forbidden : GROUP_MESSAGES.failed);
-    } finally {
-      setSending(false);
     }
   }
 
@@ -60,7 +53,7 @@ export function CreateGroupForm({ onCreated }: CreateGroupFormProps) {
           onChange={(value) => setOrganization(value as Organization | null)}
         />
       </div>
-      <button type="submit" className="vx-btn vx-btn-primary" disabled={sending}>
+      <button type="submit" className="vx-btn vx-btn-primary" disabled={createGroup.isPending}>
         Create Group
       </button>
       <NoticeLine notice={notice} />

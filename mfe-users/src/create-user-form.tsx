@@ -4,7 +4,6 @@
 // (the server's own, from @veritas/shared/domain: the singleton leaves it out, see its index).
 import {
   assignableRoles,
-  http,
   roleLabel,
   SearchSelect,
   serverMessage,
@@ -15,6 +14,7 @@ import {
 } from '@veritas/shared';
 import { PASSWORD_RULE, passwordProblem } from '@veritas/shared/domain';
 import { useMemo, useState, type FormEvent } from 'react';
+import { useCreateUser } from './api/users';
 import { NoticeLine, useNotice } from './notice';
 import { groupOptionsOf, organizationOptionsOf } from './organizations';
 import { responseBodyText } from './response';
@@ -85,7 +85,7 @@ export interface CreateUserFormProps {
 export function CreateUserForm({ creatorRole, groups, groupsLoading }: CreateUserFormProps) {
   const [fields, setFields] = useState<Fields>(EMPTY);
   const [showPassword, setShowPassword] = useState(false);
-  const [sending, setSending] = useState(false);
+  const createUser = useCreateUser();
   const { notice, show } = useNotice();
 
   const roleOptions = useMemo(
@@ -104,16 +104,13 @@ export function CreateUserForm({ creatorRole, groups, groupsLoading }: CreateUse
       show('error', checked.error);
       return;
     }
-    setSending(true);
     try {
-      await http.post('user/create/', checked.payload);
+      await createUser.mutateAsync(checked.payload);
       show('success', USER_MESSAGES.created);
       setFields(EMPTY);
       setShowPassword(false);
     } catch (error) {
       show('error', failureMessage(error));
-    } finally {
-      setSending(false);
     }
   }
 
@@ -190,7 +187,7 @@ export function CreateUserForm({ creatorRole, groups, groupsLoading }: CreateUse
           </div>
         </>
       )}
-      <button type="submit" className="vx-btn vx-btn-primary" disabled={sending}>
+      <button type="submit" className="vx-btn vx-btn-primary" disabled={createUser.isPending}>
         Create User
       </button>
       <NoticeLine notice={notice} />

@@ -1,5 +1,12 @@
 import { useSession, type Group, type Role } from '@veritas/shared';
-import { FakeEventSource, mockApi, type MockApi, type MockHandler, withFakeLiveStream } from '@veritas/shared/testing';
+import {
+  FakeEventSource,
+  mockApi,
+  type MockApi,
+  type MockHandler,
+  withFakeLiveStream,
+  withQueryClient,
+} from '@veritas/shared/testing';
 import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import CreateUserPage from './create-user-page';
@@ -23,7 +30,7 @@ async function renderPage({ role = 'admin', groups = [200, GROUPS] }: { role?: R
     .on('GET user/get_groups/', groups)
     .on('POST user/create/', [201, { message: 'ok' }])
     .on('POST user/create_group/', [201, {}]);
-  render(<CreateUserPage />);
+  render(<CreateUserPage />, { wrapper: withQueryClient() });
   await screen.findByRole('combobox', { name: 'Role' });
   await waitFor(() => expect(api.requestsTo('GET user/get_groups/')).toHaveLength(1));
 }

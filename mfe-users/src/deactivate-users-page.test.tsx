@@ -1,5 +1,12 @@
 import { useSession, type Role, type UserListItem } from '@veritas/shared';
-import { FakeEventSource, mockApi, type MockApi, type MockHandler, withFakeLiveStream } from '@veritas/shared/testing';
+import {
+  FakeEventSource,
+  mockApi,
+  type MockApi,
+  type MockHandler,
+  withFakeLiveStream,
+  withQueryClient,
+} from '@veritas/shared/testing';
 import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import DeactivateUsersPage from './deactivate-users-page';
@@ -37,7 +44,7 @@ async function renderPage({
 }: { role?: Role; users?: MockHandler } = {}) {
   useSession.getState().setSession({ user: 'boss', role, hubCode: null });
   api = mockApi().on('GET user/get_users/', users);
-  render(<DeactivateUsersPage />);
+  render(<DeactivateUsersPage />, { wrapper: withQueryClient() });
   await waitFor(() => expect(screen.queryByText('Loading users…')).not.toBeInTheDocument());
 }
 
@@ -52,7 +59,7 @@ describe('users table', () => {
   test('shows a loading state while fetching, then the users from user/get_users/', async () => {
     useSession.getState().setSession({ user: 'boss', role: 'admin', hubCode: null });
     api = mockApi().on('GET user/get_users/', [200, [asha]]);
-    render(<DeactivateUsersPage />);
+    render(<DeactivateUsersPage />, { wrapper: withQueryClient() });
     expect(screen.getByRole('heading', { level: 1, name: 'Deactivate Users' })).toBeInTheDocument();
     expect(screen.getByText('Loading users…')).toBeInTheDocument();
     expect(await screen.findByText('asha')).toBeInTheDocument();
@@ -322,7 +329,7 @@ describe('live updates (docs/screens.md#live-updates)', () => {
     openStream();
     send({ action: 'deactivated', username: 'asha', role: 'executive' });
     send({ action: 'activated', username: 'ravi', role: 'operators' });
-    expect(cells('asha')[3]).toBe('No');
+    await waitFor(() => expect(cells('asha')[3]).toBe('No'));
     expect(cells('ravi')[3]).toBe('Yes');
     expect(api.requestsTo('GET user/get_users/')).toHaveLength(1);
   });

@@ -6,45 +6,39 @@
 // Default export: the shell's page.
 import {
   canDeleteUser,
-  getList,
-  http,
   PasswordDialog,
   roleLabel,
   serverMessage,
   useLiveEvents,
-  useResource,
   userActionRefusal,
   useSession,
   type NewPasswords,
   type UserListItem,
 } from '@veritas/shared';
+import { useQueryClient, useQueryError, useQueryNow } from '@veritas/shared/query';
 import { useState } from 'react';
+import { resetPassword, usersQuery, useUserAction, type UserAction } from './api/users';
 import { NoticeLine, useNotice } from './notice';
 import './users.css';
 
-type ActionName = 'deactivate' | 'activate' | 'delete';
-
 const ACTIONS: Record<
-  ActionName,
-  { label: string; path: string; confirm: (username: string) => string; done: string; failed: string }
+  UserAction,
+  { label: string; confirm: (username: string) => string; done: string; failed: string }
 > = {
   deactivate: {
     label: 'Deactivate',
-    path: 'user/deactivate_user/',
     confirm: (username) => `Deactivate user ${username}?`,
     done: 'User deactivated',
     failed: 'Failed to deactivate user',
   },
   activate: {
     label: 'Activate',
-    path: 'user/activate_user/',
     confirm: (username) => `Activate user ${username}?`,
     done: 'User activated',
     failed: 'Failed to activate user',
   },
   delete: {
     label: 'Delete',
-    path: 'user/delete_user/',
     confirm: (username) => `Delete user ${username}? This cannot be undone.`,
     done: 'User deleted',
     failed: 'Failed to delete user',
@@ -64,19 +58,18 @@ export default function DeactivateUsersPage() {
   const me = useSession((state) => state.user);
   const withDelete = canDeleteUser(role);
   const { notice, show } = useNotice();
-  const {
-    data: users = NO_USERS,
-    loading,
-    reload,
-    setData,
-  } = useResource('user/get_users/', getList<UserListItem>, { onError: () => show('error', LOAD_FAILED) });
+  const client = useQueryClient();
+  const { data: users = NO_USERS, isPending: loading, error } = useQueryNow(usersQuery);
+  useQueryError(error, () => show('error', LOAD_FAILED));
+  const userAction = useUserAction();
   // docs/screens.md#live-updates: a user (de)activated elsewhere changes its row; a user created
   // (whose id and groups the event does not carry) or a reset fetches the list again.
   useLiveEvents('users', (message) => {
-    if (message.type === 'reset' || message.data.action === 'created') return void reload();
+    if (message.type === 'reset' || message.data.action === 'created')
+      return void client.invalidateQueries({ queryKey: usersQuery.queryKey });
     const { username, action } = message.data;
-    setData((current = []) =>
-      current.map((user) => (user.username === username ? { ...user, is_active: action === 'activated' } : user)),
+    client.setQueryData(usersQuery.queryKey, (current) =>
+      current?.map((user) => (user.username === username ? { ...user, is_active: action === 'activated' } : user)),
     );
   });
   // Users whose action is under way: their buttons are disabled until it ends.
@@ -84,14 +77,13 @@ export default function DeactivateUsersPage() {
   // The user whose password the dialog is resetting.
   const [resetting, setResetting] = useState<UserListItem | null>(null);
 
-  async function run(action: ActionName, user: UserListItem) {
-    const { path, confirm, done, failed } = ACTIONS[action];
+  async function run(action: UserAction, user: UserListItem) {
+    const { confirm, done, failed } = ACTIONS[action];
     if (!window.confirm(confirm(user.username))) return;
     setBusy((ids) => new Set(ids).add(user.id));
     try {
-      const { data } = await http.post<{ message?: string }>(path, { user_id: user.id });
-      show('success', typeof data?.message === 'string' && data.message ? data.message : done);
-      await reload();
+      // The list is fetched again before the buttons are enabled.
+      show('success', (await userAction.mutateAsync({ action, userId: user.id })) ?? done);
     } catch (error) {
       show('error', serverMessage(error, ['error']) ?? failed);
     } finally {
@@ -104,13 +96,10 @@ export default function DeactivateUsersPage() {
   }
 
   /** Failures stay in the dialog, to correct and send again; success closes it with a notice. */
-  async function resetPassword(user: UserListItem, { password }: NewPasswords) {
-    const { data } = await http.post<{ message?: string }>('user/reset_password/', {
-      user_id: user.id,
-      new_password: password,
-    });
+  async function reset(user: UserListItem, { password }: NewPasswords) {
+    const message = await resetPassword(user.id, password);
     setResetting(null);
-    show('success', typeof data?.message === 'string' && data.message ? data.message : RESET.done);
+    show('success', message ?? RESET.done);
   }
 
   const columns = withDelete ? 6 : 5;
@@ -147,7 +136,7 @@ export default function DeactivateUsersPage() {
               </tr>
             ) : (
               users.map((user) => {
-                const toggle: ActionName = user.is_active ? 'deactivate' : 'activate';
+                const toggle: UserAction = user.is_active ? 'deactivate' : 'activate';
                 const running = busy.has(user.id);
                 const toggleRefusal = userActionRefusal('toggle', { user: me, role }, user);
                 const deleteRefusal = userActionRefusal('delete', { user: me, role }, user);
@@ -205,7 +194,7 @@ export default function DeactivateUsersPage() {
           username={resetting.username}
           submitLabel={RESET.label}
           failedText={RESET.failed}
-          onSubmit={(passwords) => resetPassword(resetting, passwords)}
+          onSubmit={(passwords) => reset(resetting, passwords)}
           onClose={() => setResetting(null)}
         />
       )}

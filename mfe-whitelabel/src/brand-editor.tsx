@@ -1,30 +1,25 @@
 // The editor of one brand (docs/screens.md#white-labeled-brands): find a manufacturer by searching the registry, add
 // it, remove others; the list is edited locally and saved with 'Update Changes DB'.
-import { SearchSelect, http, toast, type Brand, type ManufacturerResult } from '@veritas/shared';
+import { SearchSelect, toast, type Brand } from '@veritas/shared';
 import { useCallback, useEffect, useMemo, useState } from 'react';
+import { findManufacturers, useSaveBrand } from './api/brands';
 import { addManufacturer, removeManufacturer, sameList, type ListEdit } from './manufacturer-list';
 import { MESSAGES, errorText } from './messages';
 import { useDebouncedSearch } from './use-debounced-search';
-
-async function findManufacturers(text: string): Promise<ManufacturerResult[]> {
-  const { data } = await http.get<ManufacturerResult[]>('api/get_manufacturer/', { params: { search: text } });
-  if (!Array.isArray(data)) throw new Error(MESSAGES.manufacturersFetchFailed);
-  return data;
-}
 
 export interface BrandEditorProps {
   brand: Brand;
   /** The list as edited here: the saved one until something changes. */
   list: readonly string[];
   onChange: (list: string[]) => void;
-  /** After the server stored `list`. */
-  onSaved: (list: string[]) => void;
+  /** After the server stored the list (the brands loaded already show it). */
+  onSaved: () => void;
 }
 
 export function BrandEditor({ brand, list, onChange, onSaved }: BrandEditorProps) {
   const dirty = !sameList(list, brand.white_labeled_brands.data);
   const [selected, setSelected] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
+  const save = useSaveBrand();
 
   const showSearchError = useCallback(
     (error: unknown) => void toast.error(errorText(error, MESSAGES.manufacturersFetchFailed)),
@@ -53,17 +48,12 @@ export function BrandEditor({ brand, list, onChange, onSaved }: BrandEditorProps
   }
 
   async function update() {
-    const data = [...list];
-    setSaving(true);
     try {
-      // The id makes saving an emptied list an update, not the creation of a brand.
-      await http.post('api/whitelable/', { id: brand.id, brand: brand.brand, data });
+      await save.mutateAsync({ brand, list: [...list] });
       toast.success(MESSAGES.brandUpdated);
-      onSaved(data);
+      onSaved();
     } catch (error) {
       toast.error(errorText(error, MESSAGES.brandUpdateFailed));
-    } finally {
-      setSaving(false);
     }
   }
 
@@ -111,12 +101,17 @@ export function BrandEditor({ brand, list, onChange, onSaved }: BrandEditorProps
           <button
             type="button"
             className="vx-btn"
-            disabled={saving}
+            disabled={save.isPending}
             onClick={() => onChange([...brand.white_labeled_brands.data])}
           >
             Cancel
           </button>
-          <button type="button" className="vx-btn vx-btn-primary" disabled={saving} onClick={() => void update()}>
+          <button
+            type="button"
+            className="vx-btn vx-btn-primary"
+            disabled={save.isPending}
+            onClick={() => void update()}
+          >
             Update Changes DB
           </button>
         </div>

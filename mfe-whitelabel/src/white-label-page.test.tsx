@@ -1,5 +1,11 @@
 import { VeritasToaster, toast, type Brand, type ManufacturerResult } from '@veritas/shared';
-import { mockApi, type MockApi, type MockHandler, type RecordedRequest } from '@veritas/shared/testing';
+import {
+  mockApi,
+  type MockApi,
+  type MockHandler,
+  type RecordedRequest,
+  withQueryClient,
+} from '@veritas/shared/testing';
 import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import WhiteLabelPage from './white-label-page';
@@ -43,6 +49,7 @@ async function renderPage({
       <VeritasToaster />
       <WhiteLabelPage />
     </>,
+    { wrapper: withQueryClient() },
   );
   await waitFor(() => expect(screen.queryByText('Loading brands…')).not.toBeInTheDocument());
 }

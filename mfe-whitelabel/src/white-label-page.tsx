@@ -2,8 +2,10 @@
 // add one, and a collapsible editor card per brand. One card is open at a time: it is the brand
 // being edited. Unsaved lists are kept per brand while its card is closed, until saved or cancelled.
 // Default export: the shell's page.
-import { SearchSelect, getList, http, toast, useResource, type Brand } from '@veritas/shared';
+import { SearchSelect, toast, type Brand } from '@veritas/shared';
+import { useQueryClient, useQueryError, useQueryNow } from '@veritas/shared/query';
 import { useCallback, useState, type FormEvent } from 'react';
+import { brandsQuery, useAddBrand } from './api/brands';
 import { BrandEditor } from './brand-editor';
 import { sameList } from './manufacturer-list';
 import { MESSAGES, errorText } from './messages';
@@ -16,17 +18,14 @@ const MAX_BRAND_LENGTH = 128;
 const brandKey = (name: string) => name.trim().toLowerCase();
 
 export default function WhiteLabelPage() {
-  const {
-    data: brands = NO_BRANDS,
-    loading,
-    reload,
-    setData: setBrands,
-  } = useResource('api/whitelable/', getList<Brand>, { onError: () => toast.error(MESSAGES.brandsFetchFailed) });
+  const client = useQueryClient();
+  const { data: brands = NO_BRANDS, isPending: loading, error } = useQueryNow(brandsQuery);
+  useQueryError(error, () => toast.error(MESSAGES.brandsFetchFailed));
+  const add = useAddBrand();
   const [filter, setFilter] = useState(ALL_BRANDS);
   const [openId, setOpenId] = useState<number | null>(null);
   const [drafts, setDrafts] = useState<ReadonlyMap<number, string[]>>(new Map());
   const [newBrand, setNewBrand] = useState('');
-  const [adding, setAdding] = useState(false);
 
   const setDraft = useCallback((brand: Brand, list: string[]) => {
     setDrafts((current) => {
@@ -37,19 +36,13 @@ export default function WhiteLabelPage() {
     });
   }, []);
 
-  const markSaved = useCallback(
-    (brand: Brand, list: string[]) => {
-      setBrands((current = []) =>
-        current.map((b) => (b.id === brand.id ? { ...b, white_labeled_brands: { data: list } } : b)),
-      );
-      setDrafts((current) => {
-        const next = new Map(current);
-        next.delete(brand.id);
-        return next;
-      });
-    },
-    [setBrands],
-  );
+  const markSaved = useCallback((brand: Brand) => {
+    setDrafts((current) => {
+      const next = new Map(current);
+      next.delete(brand.id);
+      return next;
+    });
+  }, []);
 
   async function addBrand(event: FormEvent) {
     event.preventDefault();
@@ -62,19 +55,15 @@ export default function WhiteLabelPage() {
       toast.error(MESSAGES.brandExists);
       return;
     }
-    setAdding(true);
     try {
-      await http.post('api/whitelable/', { brand: name, data: [] });
+      await add.mutateAsync(name);
     } catch (error) {
       toast.error(errorText(error, MESSAGES.brandAddFailed));
       return;
-    } finally {
-      setAdding(false);
     }
     toast.success(MESSAGES.brandAdded);
     setNewBrand('');
-    // Only the status of a create is relied on, not its body (docs/screens.md#white-labeled-brands): the list gives the new brand's id.
-    const created = (await reload())?.find((b) => brandKey(b.brand) === brandKey(name));
+    const created = client.getQueryData(brandsQuery.queryKey)?.find((b) => brandKey(b.brand) === brandKey(name));
     if (created) {
       setOpenId(created.id);
       setFilter(ALL_BRANDS);
@@ -120,7 +109,7 @@ export default function WhiteLabelPage() {
             value={newBrand}
             onChange={(event) => setNewBrand(event.target.value)}
           />
-          <button type="submit" className="vx-btn vx-btn-primary" disabled={adding}>
+          <button type="submit" className="vx-btn vx-btn-primary" disabled={add.isPending}>
             Add Brand
           </button>
         </form>
@@ -161,7 +150,7 @@ export default function WhiteLabelPage() {
                     brand={brand}
                     list={list}
                     onChange={(next) => setDraft(brand, next)}
-                    onSaved={(saved) => markSaved(brand, saved)}
+                    onSaved={() => markSaved(brand)}
                   />
                 </div>
               )}

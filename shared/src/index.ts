@@ -2,22 +2,22 @@
 export * from './types';
 export * from './session';
 export * from './http';
-export * from './use-resource';
+export * from './queries';
 export * from './live-events';
 export * from './roles';
 export * from './errors';
 export * from './toast';
 export * from './records';
-export * from './dashboard-stats';
-export * from './zone-calendar';
 export * from './format';
 export * from './ui/search-select';
 export * from './ui/modal';
 // The password rule is not exported here: its list of common passwords would weigh on the login
 // page. Forms import it from @veritas/shared/domain; PasswordDialog loads it on first use.
 export * from './ui/password-dialog';
-// usePagedResource is not exported here either: the shell loads this entry before its login form,
-// and only the remotes that page a list need it. They import it from @veritas/shared/paged.
+// The dashboard's figures (dashboard-stats, zone-calendar) are not exported here either: the shell
+// loads this entry before its login form, and only the dashboard and the API count them, through
+// @veritas/shared/domain. Nor is TanStack Query: the signed-in layout and the remotes import it
+// from @veritas/shared/query.
 export * from './ui/scroll-region';
 export * from './ui/login-form';
 export * from './ui/standalone-app';

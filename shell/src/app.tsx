@@ -1,12 +1,13 @@
-import { VeritasToaster, type RouteName } from '@veritas/shared';
-import { Navigate, Route, Routes } from '@veritas/shared';
+import { VeritasToaster } from '@veritas/shared';
+import { Route, Routes } from '@veritas/shared';
+import { lazy, Suspense } from 'react';
 import { LoginPage } from './login-page';
-import { ProtectedLayout, RoleGate } from './protected-layout';
-import { RemoteRoute } from './remote-route';
-import { REMOTE_PAGES } from './remotes';
+import { CheckingSignIn } from './checking-sign-in';
 import './shell.css';
 
-const PAGES = Object.keys(REMOTE_PAGES) as RouteName[];
+// Everything past the login form (layout, menus, remote loading, the query client) loads after it,
+// so the login page's first load stays small (docs/architecture.md#the-shells-first-load).
+const SignedInRoutes = lazy(() => import('./signed-in-routes'));
 
 /** The routes of the console (docs/screens.md#routes). */
 export function App() {
@@ -15,21 +16,14 @@ export function App() {
       <VeritasToaster />
       <Routes>
         <Route path="/login" element={<LoginPage />} />
-        <Route path="/" element={<ProtectedLayout />}>
-          <Route index element={<Navigate to="/Dashboard" replace />} />
-          {PAGES.map((route) => (
-            <Route
-              key={route}
-              path={route}
-              element={
-                <RoleGate route={route}>
-                  <RemoteRoute key={route} page={REMOTE_PAGES[route]} />
-                </RoleGate>
-              }
-            />
-          ))}
-          <Route path="*" element={<Navigate to="/Dashboard" replace />} />
-        </Route>
+        <Route
+          path="*"
+          element={
+            <Suspense fallback={<CheckingSignIn />}>
+              <SignedInRoutes />
+            </Suspense>
+          }
+        />
       </Routes>
     </>
   );

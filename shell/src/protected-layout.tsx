@@ -6,8 +6,10 @@ import {
   useSession,
   type RouteName,
 } from '@veritas/shared';
+import { QueryProvider, queryClient } from '@veritas/shared/query';
 import { useEffect, type ReactNode } from 'react';
 import { Navigate, useNavigate } from '@veritas/shared';
+import { CheckingSignIn } from './checking-sign-in';
 import { Layout } from './layout';
 
 /** The layout for signed-in users: checks the login on mount (docs/screens.md#protected-layout) and sends everyone else to /login. */
@@ -35,14 +37,19 @@ export function ProtectedLayout() {
   // with 'live-events' (the store decides), for as long as the layout is shown.
   useEffect(() => startLiveEvents(), []);
 
+  // What one user loaded is not shown to the next one signing in on this tab.
+  useEffect(() => {
+    if (!isAuthenticated) queryClient.clear();
+  }, [isAuthenticated]);
+
   // Until the first check answers, a user signed in a moment ago keeps the layout; others wait.
-  if (!isAuthenticated)
-    return (
-      <p className="shell-checking" role="status">
-        Checking sign-in…
-      </p>
-    );
-  return <Layout />;
+  if (!isAuthenticated) return <CheckingSignIn />;
+  // docs/architecture.md#loading-data: the one query client, for every remote page below.
+  return (
+    <QueryProvider>
+      <Layout />
+    </QueryProvider>
+  );
 }
 
 /** A page the role may not see is not reachable by URL either: it leads to the Dashboard. */

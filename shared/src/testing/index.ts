@@ -2,3 +2,4 @@
 export * from './mock-api';
 export { makeRecord } from './records';
 export * from './event-source';
+export * from './query';

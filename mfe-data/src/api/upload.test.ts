@@ -9,7 +9,7 @@ import {
   newUploadId,
   toUploadResult,
   uploadInChunks,
-} from './chunked-upload';
+} from './upload';
 
 const UPLOAD = 'POST api/upload/';
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;

@@ -1,6 +1,7 @@
 // Sending a shipment CSV to api/upload/ (docs/csv.md#sending-in-chunks): 1 MiB chunks, one request at a time,
 // all under one upload id; the final chunk's answer is the upload's result.
-import { http, httpStatus, type UploadResult } from '@veritas/shared';
+import { http, httpStatus, RECORDS_KEY, type UploadResult } from '@veritas/shared';
+import { useMutation, useQueryClient } from '@veritas/shared/query';
 
 export const CHUNK_SIZE = 1024 * 1024;
 
@@ -129,4 +130,14 @@ export async function uploadInChunks(
     onProgress?.(index + 1, total);
   }
   return toUploadResult(answer);
+}
+
+/** uploadInChunks as a mutation: the records it stored change every list and figure read from them. */
+export function useUpload() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ file, onProgress }: { file: File; onProgress: ChunkedUploadOptions['onProgress'] }) =>
+      uploadInChunks(file, { onProgress }),
+    onSuccess: () => void client.invalidateQueries({ queryKey: [RECORDS_KEY] }),
+  });
 }

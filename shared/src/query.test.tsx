@@ -1,0 +1,142 @@
+import { act, render, screen, waitFor } from '@testing-library/react';
+import { StrictMode } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { getList } from './http';
+import {
+  createQueryClient,
+  QueryProvider,
+  useInfiniteQueryNow,
+  useQueryError,
+  useQueryNow,
+  type QueryClient,
+} from './query';
+import { mockApi, type MockApi } from './testing/mock-api';
+
+/** A call answered when the test says so. */
+function deferred<T>() {
+  let resolve!: (value: T) => void;
+  let reject!: (error: unknown) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}
+
+/** Loads that the test answers one by one, in any order. */
+function calls<T>() {
+  const made: ReturnType<typeof deferred<T>>[] = [];
+  const load = jest.fn((_key: string) => {
+    const call = deferred<T>();
+    made.push(call);
+    return call.promise;
+  });
+  return { load, made };
+}
+
+let client: QueryClient;
+beforeEach(() => (client = createQueryClient()));
+afterEach(() => client.clear());
+
+const onError = jest.fn();
+beforeEach(() => onError.mockReset());
+
+function Page({ name = 'a', load }: { name?: string; load: (key: string) => Promise<string> }) {
+  const { data, error, isPending } = useQueryNow({ queryKey: [name], queryFn: () => load(name) });
+  useQueryError(error, onError);
+  return <p>{isPending ? 'loading' : error ? 'failed' : `data: ${data}`}</p>;
+}
+
+const withClient = (ui: React.ReactNode) => <QueryProvider client={client}>{ui}</QueryProvider>;
+
+test('the call starts with the first render, before any effect runs', () => {
+  const { load } = calls<string>();
+  const html = renderToStaticMarkup(withClient(<Page load={load} />));
+  expect(load).toHaveBeenCalledTimes(1);
+  expect(html).toBe('<p>loading</p>');
+});
+
+test('renders before a commit share one call (StrictMode renders twice)', async () => {
+  const { load, made } = calls<string>();
+  render(
+    withClient(
+      <StrictMode>
+        <Page load={load} />
+      </StrictMode>,
+    ),
+  );
+  expect(load).toHaveBeenCalledTimes(1);
+  await act(async () => made[0]!.resolve('one'));
+  expect(await screen.findByText('data: one')).toBeInTheDocument();
+});
+
+test('a failure is the error, reported once to useQueryError, also under StrictMode', async () => {
+  const { load, made } = calls<string>();
+  render(
+    withClient(
+      <StrictMode>
+        <Page load={load} />
+      </StrictMode>,
+    ),
+  );
+  const failure = new Error('down');
+  await act(async () => made[0]!.reject(failure));
+  expect(await screen.findByText('failed')).toBeInTheDocument();
+  expect(onError).toHaveBeenCalledTimes(1);
+  expect(onError).toHaveBeenCalledWith(failure);
+});
+
+test("an answer for a key no longer asked for is not shown over the latest key's", async () => {
+  const { load, made } = calls<string>();
+  const { rerender } = render(withClient(<Page name="a" load={load} />));
+  rerender(withClient(<Page name="b" load={load} />));
+  await act(async () => made[1]!.resolve('b'));
+  await act(async () => made[0]!.resolve('a'));
+  expect(await screen.findByText('data: b')).toBeInTheDocument();
+  expect(screen.queryByText('data: a')).not.toBeInTheDocument();
+});
+
+test('the first page of a paged list starts with the first render', () => {
+  const page = jest.fn(() => new Promise<string[]>(() => {}));
+  function List() {
+    const { isPending } = useInfiniteQueryNow({
+      queryKey: ['list'],
+      queryFn: page,
+      initialPageParam: null,
+      getNextPageParam: () => undefined,
+    });
+    return <p>{isPending ? 'loading' : 'list'}</p>;
+  }
+  expect(renderToStaticMarkup(withClient(<List />))).toBe('<p>loading</p>');
+  expect(page).toHaveBeenCalledTimes(1);
+});
+
+describe('getList', () => {
+  let api: MockApi;
+  beforeEach(() => (api = mockApi()));
+  afterEach(() => api.restore());
+
+  test('GETs the path and answers its list', async () => {
+    api.on('GET api/get_status/', [200, [{ id: 1 }]]);
+    await expect(getList('api/get_status/')).resolves.toEqual([{ id: 1 }]);
+  });
+
+  test('an answer that is not a list is an error', async () => {
+    api.on('GET user/get_groups/', [200, { detail: 'oops' }]);
+    await expect(getList('user/get_groups/')).rejects.toThrow('user/get_groups/ did not answer a list');
+  });
+
+  test('with useQueryNow: the page shows the list, fetched once', async () => {
+    api.on('GET api/get_status/', [200, ['x']]);
+    function List() {
+      const { data } = useQueryNow({
+        queryKey: ['api/get_status/'],
+        queryFn: () => getList<string>('api/get_status/'),
+      });
+      return <p>{data?.join() ?? 'loading'}</p>;
+    }
+    render(withClient(<List />));
+    await waitFor(() => expect(screen.getByText('x')).toBeInTheDocument());
+    expect(api.requestsTo('GET api/get_status/')).toHaveLength(1);
+  });
+});

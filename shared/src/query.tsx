@@ -1,0 +1,88 @@
+// Entry point @veritas/shared/query: TanStack Query, the console's one QueryClient and the helpers
+// every page loads with (docs/architecture.md#loading-data). Not part of the main entry, which the
+// shell loads before its login form: the shell's signed-in layout and the remotes import it.
+import {
+  QueryClient,
+  QueryClientProvider,
+  useInfiniteQuery,
+  usePrefetchInfiniteQuery,
+  usePrefetchQuery,
+  useQuery,
+  type DefaultError,
+  type QueryKey,
+  type UseInfiniteQueryOptions,
+  type UsePrefetchInfiniteQueryOptions,
+  type UsePrefetchQueryOptions,
+  type UseQueryOptions,
+} from '@tanstack/react-query';
+import { useEffect, useEffectEvent, type ReactNode } from 'react';
+
+export {
+  infiniteQueryOptions,
+  queryOptions,
+  useInfiniteQuery,
+  useMutation,
+  useQuery,
+  useQueryClient,
+  keepPreviousData,
+  type InfiniteData,
+  type QueryClient,
+  type QueryKey,
+} from '@tanstack/react-query';
+
+/**
+ * A client with the console's defaults: a failed call is shown, not tried again behind the user's
+ * back (the pages say what failed, and a further scroll or a live event asks again); a page's data
+ * is fetched once per visit and then kept current by live events, not by focus or reconnection.
+ */
+export function createQueryClient(): QueryClient {
+  return new QueryClient({
+    defaultOptions: {
+      queries: { retry: false, refetchOnWindowFocus: false, refetchOnReconnect: false },
+      mutations: { retry: false },
+    },
+  });
+}
+
+// @veritas/shared/query is a Module Federation singleton; should a second copy of this module ever
+// load, the global key still gives the shell and every remote the same cache (as session.ts does).
+const clientKey = Symbol.for('veritas.queryClient');
+const registry = globalThis as typeof globalThis & { [clientKey]?: QueryClient };
+
+/** The console's one QueryClient. */
+export const queryClient: QueryClient = (registry[clientKey] ??= createQueryClient());
+
+/** Provides `client` (default: the console's one) to the pages below: the signed-in layout and each remote alone. */
+export function QueryProvider({ children, client = queryClient }: { children: ReactNode; client?: QueryClient }) {
+  return <QueryClientProvider client={client}>{children}</QueryClientProvider>;
+}
+
+/**
+ * useQuery whose call starts with the component's first render, not after its commit: React holds
+ * a just-loaded lazy page back before committing it, and the page's call should not wait for that.
+ * Renders before a commit (StrictMode, a discarded render) share the one call of the key.
+ */
+export function useQueryNow<TData, TKey extends QueryKey = QueryKey>(
+  options: UseQueryOptions<TData, DefaultError, TData, TKey> &
+    UsePrefetchQueryOptions<TData, DefaultError, TData, TData, TKey>,
+) {
+  usePrefetchQuery(options);
+  return useQuery(options);
+}
+
+/** useInfiniteQuery whose first page starts with the component's first render (see useQueryNow). */
+export function useInfiniteQueryNow<TPage, TData, TKey extends QueryKey, TCursor>(
+  options: UseInfiniteQueryOptions<TPage, DefaultError, TData, TKey, TCursor> &
+    UsePrefetchInfiniteQueryOptions<TPage, DefaultError, TData, TKey, TCursor>,
+) {
+  usePrefetchInfiniteQuery(options);
+  return useInfiniteQuery(options);
+}
+
+/** Calls `onError` once with each failure `error` shows, while the component is mounted. */
+export function useQueryError(error: unknown, onError: (error: unknown) => void): void {
+  const report = useEffectEvent(onError);
+  useEffect(() => {
+    if (error) report(error);
+  }, [error]);
+}

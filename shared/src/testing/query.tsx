@@ -1,0 +1,12 @@
+import type { ReactNode } from 'react';
+import { createQueryClient, QueryProvider, type QueryClient } from '../query';
+
+/**
+ * A `wrapper` for render and renderHook: the page gets a query client of its own with the console's
+ * defaults, as the shell's signed-in layout gives it the console's one, so no test sees another's cache.
+ */
+export function withQueryClient(client: QueryClient = createQueryClient()) {
+  return function QueryClientWrapper({ children }: { children: ReactNode }) {
+    return <QueryProvider client={client}>{children}</QueryProvider>;
+  };
+}

@@ -1,0 +1,8 @@
+/** Shown until the signed-in layout knows who is signed in. */
+export function CheckingSignIn() {
+  return (
+    <p className="shell-checking" role="status">
+      Checking sign-in…
+    </p>
+  );
+}
