@@ -1,7 +1,7 @@
 // Create User and Create Group (route createuser, docs/screens.md#create-user-and-create-group), side by side. The page owns the one
 // group list both forms use, so a group created here is offered by the user form at once.
 // Default export: the shell's page.
-import { canCreateGroup, groupsQuery, serverMessage, useLiveEvents, useSession, type Group } from '@veritas/shared';
+import { canCreateGroup, groupsQuery, useLiveEvents, useSession, type Group } from '@veritas/shared';
 import { useQueryClient, useQueryError, useQueryNow } from '@veritas/shared/query';
 import { addGroup } from './api/groups';
 import { CreateGroupForm } from './create-group-form';
@@ -16,7 +16,8 @@ export default function CreateUserPage() {
   const { notice, show } = useNotice();
   const client = useQueryClient();
   const { data: groups = NO_GROUPS, isPending: loading, error } = useQueryNow(groupsQuery);
-  useQueryError(error, () => show('error', serverMessage(error) ?? 'Failed to fetch groups.'));
+  // The spec's text, whatever the server said (docs/errors.md#create-group).
+  useQueryError(error, () => show('error', 'Failed to fetch groups.'));
   // A group created elsewhere (docs/screens.md#live-updates) is offered at once.
   useLiveEvents('groups', (message) => {
     if (message.type === 'reset') return void client.invalidateQueries({ queryKey: groupsQuery.queryKey });
