@@ -167,7 +167,7 @@ describe('a remote that fails to load is loaded once more on its own (retry-plug
     expect(log).not.toHaveBeenCalled();
   });
 
-  test('a remote still down after its retry shows the error card, and Retry loads it again as before', async () => {
+  test('a remote still down after its retry shows the error card, and Retry loads it again', async () => {
     const manifest = serveManifests([503, 503]);
     const entryScript = failingTimes(2);
     loadWith(entryScript);
