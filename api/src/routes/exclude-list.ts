@@ -1,10 +1,8 @@
-// api/exclude_list/: the brands exempt from the manufacturer check of doorstep scans (E005/E006),
-// e.g. brands whose devices carry other makers' radio modules. Read by any console user, edited
-// by admins.
+// api/exclude_list/ (src/exclude-list/): read by any console user, edited by admins.
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { requireRole } from '../plugins/authentication';
-import { Conflict, NotFound } from '../errors';
+import { excludeBrand, includeBrand, listExcludedBrands } from '../exclude-list/exclude-list';
 import { canEditWhiteLabels } from '../roles';
 import { MessageAnswer, Text } from '../schemas';
 
@@ -22,7 +20,7 @@ export const excludeListRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const editors = requireRole(canEditWhiteLabels, 'Only an admin or super admin can change the exclude list.');
 
   app.get('/api/exclude_list/', { schema: { response: { 200: Type.Array(Brand) } } }, async () =>
-    db.kysely.selectFrom('brand_exclusions').select('brand').orderBy('brand_key').execute(),
+    listExcludedBrands(db),
   );
 
   app.post(
@@ -30,12 +28,7 @@ export const excludeListRoutes: FastifyPluginAsyncTypebox = async (app) => {
     { preValidation: editors, schema: { body: Brand, response: { 201: Brand } } },
     async (request, reply) => {
       const { brand } = request.body;
-      const added = await db.kysely
-        .insertInto('brand_exclusions')
-        .values({ brand_key: brand.toLowerCase(), brand })
-        .onConflict((oc) => oc.column('brand_key').doNothing())
-        .executeTakeFirst();
-      if (Number(added.numInsertedOrUpdatedRows) !== 1) throw new Conflict(`${brand} is already on the exclude list.`);
+      await excludeBrand(db, brand);
       reply.code(201);
       return { brand };
     },
@@ -46,11 +39,7 @@ export const excludeListRoutes: FastifyPluginAsyncTypebox = async (app) => {
     { preValidation: editors, schema: { body: Brand, response: { 200: MessageAnswer } } },
     async (request) => {
       const { brand } = request.body;
-      const removed = await db.kysely
-        .deleteFrom('brand_exclusions')
-        .where('brand_key', '=', brand.toLowerCase())
-        .executeTakeFirst();
-      if (Number(removed.numDeletedRows) !== 1) throw new NotFound(`${brand} is not on the exclude list.`);
+      await includeBrand(db, brand);
       return { message: `${brand} removed from the exclude list` };
     },
   );

@@ -1,11 +1,10 @@
 // Groups (docs/screens.md#create-group-form): the hubs and return centres users belong to. user/get_groups/ for every
-// signed-in user, user/create_group/ for admins (with its event of the live stream, docs/events.md#groups).
+// signed-in user, user/create_group/ for admins (src/groups/).
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { canCreateGroup, type Organization } from '@veritas/shared/domain';
 import { requireRole } from '../plugins/authentication';
-import { BadRequest } from '../errors';
-import { groupEvent, writeEvents } from '../events/write';
+import { createGroup, listGroups } from '../groups/groups';
 import { OneOf, Text } from '../schemas';
 
 export const ORGANIZATIONS = ['hub', 'RC'] as const satisfies readonly Organization[];
@@ -25,14 +24,7 @@ const CreateGroup = Type.Object({
 export const groupsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app;
 
-  app.get('/user/get_groups/', { schema: { response: { 200: Type.Array(Group) } } }, async () =>
-    db.kysely
-      .selectFrom('groups')
-      .select(['name', 'code', 'organization'])
-      .orderBy('organization')
-      .orderBy('code')
-      .execute(),
-  );
+  app.get('/user/get_groups/', { schema: { response: { 200: Type.Array(Group) } } }, async () => listGroups(db));
 
   app.post(
     '/user/create_group/',
@@ -41,16 +33,9 @@ export const groupsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: { body: CreateGroup, response: { 201: Group } },
     },
     async (request, reply) => {
-      const { code, organization } = request.body;
-      const name = (typeof request.body.name === 'string' && request.body.name.trim()) || code;
-      const taken = await db.kysely.selectFrom('groups').select('id').where('code', '=', code).executeTakeFirst();
-      if (taken) throw new BadRequest('code', `A group with code "${code}" already exists.`);
-      await db.kysely.transaction().execute(async (trx) => {
-        await trx.insertInto('groups').values({ name, code, organization }).execute();
-        await writeEvents(trx, db, [groupEvent({ name, code, organization })]);
-      });
+      const group = await createGroup(db, request.body);
       reply.code(201);
-      return { name, code, organization };
+      return group;
     },
   );
 };
