@@ -1,26 +1,27 @@
 // Passwords users can change (src/users/passwords.ts): one's own from the console
 // (user/change_password/), and another's by whoever may (de)activate them (user/reset_password/).
 // Errors carry `error`, like the users' actions, throttling's 429 included.
-import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { ChangePassword, MessageAnswer, ResetPassword } from '@veritas/shared/domain';
 import { changePassword, resetPassword } from '../users/passwords';
-import { MessageAnswer, Secret } from '../schemas';
-import { USER_ACTION, UserId } from './users';
+import { USER_ACTION } from './users';
 
-const NewPassword = Secret('A new password is required.');
-
-const ChangePassword = Type.Object({
-  current_password: Secret('The current password is required.'),
-  new_password: NewPassword,
-});
-const ResetPassword = Type.Object({ user_id: UserId, new_password: NewPassword });
+const tags = ['users'];
 
 export const passwordRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app;
 
   app.post(
     '/user/change_password/',
-    { config: USER_ACTION, schema: { body: ChangePassword, response: { 200: MessageAnswer } } },
+    {
+      config: USER_ACTION,
+      schema: {
+        tags,
+        summary: "Change one's own password; ends one's other sessions",
+        body: ChangePassword,
+        response: { 200: MessageAnswer },
+      },
+    },
     async (request) => {
       const { current_password: current, new_password: password } = request.body;
       await changePassword(db, request.user, request.ip, current, password);
@@ -30,7 +31,15 @@ export const passwordRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/user/reset_password/',
-    { config: USER_ACTION, schema: { body: ResetPassword, response: { 200: MessageAnswer } } },
+    {
+      config: USER_ACTION,
+      schema: {
+        tags,
+        summary: "Set another user's password; ends all their sessions",
+        body: ResetPassword,
+        response: { 200: MessageAnswer },
+      },
+    },
     async (request) => {
       const username = await resetPassword(db, request.user, request.body.user_id, request.body.new_password);
       return { message: `Password of user ${username} reset successfully. Their sessions have been signed out.` };
