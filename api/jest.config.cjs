@@ -4,7 +4,16 @@
 const common = {
   rootDir: __dirname,
   testEnvironment: 'node',
-  transform: { '^.+\\.(t|j)s$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' } }] },
+  // ignoreDynamic: an import() stays one, so a test can load an ES-only package (jest's vm modules).
+  transform: {
+    '^.+\\.(t|j)s$': [
+      '@swc/jest',
+      {
+        jsc: { parser: { syntax: 'typescript' }, target: 'es2022' },
+        module: { type: 'commonjs', ignoreDynamic: true },
+      },
+    ],
+  },
   testMatch: ['<rootDir>/test/**/*.test.ts'],
 };
 

@@ -6,7 +6,6 @@ import type { FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
 import compress from '@fastify/compress';
 import helmet from '@fastify/helmet';
-import swagger from '@fastify/swagger';
 import { xsrfGuard } from './auth/cookies';
 import type { Db } from './db/schema';
 import { errorHandler } from './errors';
@@ -15,6 +14,7 @@ import { eventRoutes } from './events/routes';
 import { authentication, requireAppToken, requireSession } from './plugins/authentication';
 import { dashboardRoutes } from './routes/dashboard';
 import { database } from './plugins/database';
+import { documentAccess, openApi } from './plugins/openapi';
 import { apkRoutes } from './routes/apk';
 import { appRoutes, appSignInRoutes } from './routes/mobile-app';
 import { deviceRoutes } from './routes/devices';
@@ -75,21 +75,10 @@ export async function api(
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler((_request, reply) => reply.code(404).send({ detail: 'Not found' }));
 
-  // The OpenAPI 3.1 document of every route registered after this (GET openapi.json).
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: {
-        title: 'Veritas API',
-        version: '1.0.0',
-        description: 'The /veritas calls of the console and of the mobile app.',
-      },
-    },
-  });
-  app.get('/openapi.json', { schema: { hide: true } }, async (_request, reply) => {
-    reply.header('cache-control', 'no-cache');
-    return app.swagger();
-  });
+  // The OpenAPI 3.1 document of every route registered after this (GET openapi.json), and its
+  // reference page (docs/).
+  await openApi(app);
+  documentAccess(app, 'public');
 
   await app.register(database, { db });
   await app.register(authentication);
@@ -102,6 +91,7 @@ export async function api(
   // The console's signed-in user (access cookie).
   await app.register(async (signedIn) => {
     signedIn.addHook('preValidation', requireSession);
+    documentAccess(signedIn, 'session');
     await signedIn.register(sessionRoutes, { features });
     await signedIn.register(usersRoutes);
     await signedIn.register(groupsRoutes);
@@ -127,6 +117,7 @@ export async function api(
   // Field staff's mobile app (bearer token).
   await app.register(async (mobile) => {
     mobile.addHook('preValidation', requireAppToken);
+    documentAccess(mobile, 'app');
     await mobile.register(appRoutes);
   });
 }

@@ -6,7 +6,7 @@
 // failures and anything else into answers.
 import type { ErrorObject } from 'ajv';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import type { FieldMessages } from './schemas';
+import type { FieldMessages } from '@veritas/shared/domain';
 
 export type ErrorField = 'res' | 'error' | 'message';
 

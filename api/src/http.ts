@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import type { FastifyReply } from 'fastify';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 
 /**
@@ -15,4 +16,12 @@ export function pagedBody(chunks: AsyncIterable<string>): Readable {
     }
   }
   return Readable.from(withTurns(), { objectMode: false });
+}
+
+/**
+ * Sends a stream: it passes Fastify's serializer by, so the route's response schema documents the
+ * answer without checking it (the typed reply of such a route takes only the schema's type).
+ */
+export function sendStream(reply: FastifyReply, body: Readable): FastifyReply {
+  return reply.send(body);
 }

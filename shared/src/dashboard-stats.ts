@@ -9,6 +9,7 @@
 // its summaries, on the days of the viewer's zone (zone-calendar.ts), and finishes it here too.
 import { deviceError } from './errors';
 import { ALL_HUBS } from './roles';
+import type { DashboardStats, ErrorSlice, RankRow } from './api/dashboard';
 import type { DeviceRecord } from './types';
 
 export const TIMEFRAMES = [
@@ -37,18 +38,6 @@ export interface Selection {
   timeframe: Timeframe;
 }
 
-/** One slice of the Error Distribution pie. */
-export interface ErrorSlice {
-  /** 'passed' or an error code. */
-  key: string;
-  /** Legend text: 'Passed' or the code. */
-  label: string;
-  /** docs/dashboard.md#error-distribution: 'Passed', or 'E00x: title'. */
-  tooltip: string;
-  color: string;
-  count: number;
-}
-
 /** docs/dashboard.md#error-distribution: passed green, one distinct colour per code E003–E010, in slice order. */
 const PIE_COLORS: readonly [key: string, color: string][] = [
   ['passed', '#1e8e3e'],
@@ -73,40 +62,6 @@ export const NO_INPUTS_SLICE: ErrorSlice = {
   color: '#bdc1c6',
   count: 1,
 };
-
-/** Counts per day of the timeframe, oldest first, for a chart's two series. */
-export interface DailySeries {
-  doorstep: number[];
-  hub: number[];
-  /** Sum of both series: 0 means the chart shows 'No data available'. */
-  total: number;
-}
-
-export interface RankRow {
-  name: string;
-  count: number;
-  /** '12.34%' */
-  percent: string;
-}
-
-export interface DashboardStats {
-  /** Submitted records (Verified at Doorstep). */
-  verified: number;
-  /** Records not submitted. */
-  pending: number;
-  /** '12.34%': rejections among submitted / submitted. */
-  rejection: string;
-  /** 'MM/DD' per day of the timeframe, oldest first. */
-  days: string[];
-  /** Rejection Trend: doorstep rejections by submit day, hub rejections by verify day. */
-  trend: DailySeries;
-  /** Daily Processed Volume: submitted-only by submit day (doorstep), verified by verify day (hub). */
-  volume: DailySeries;
-  /** Non-empty slices in the order passed, E003 … E010; empty when nothing counted. */
-  errors: ErrorSlice[];
-  topHubs: RankRow[];
-  topOperators: RankRow[];
-}
 
 /** part / whole × 100 with two decimals and '%'; '0.00%' when whole is 0. */
 export function formatPercent(part: number, whole: number): string {

@@ -1,5 +1,6 @@
 // Public surface of @veritas/shared: one module graph, shared as a singleton by the shell and every remote.
-export * from './types';
+export { SERVER_FEATURES } from './types';
+export type * from './types';
 export * from './session';
 export * from './http';
 export * from './queries';

@@ -1,21 +1,12 @@
 // The credential check of both sign-ins (the console's user/login/ and the app's app/login/):
 // the throttling of failed attempts, the password, and the account's active flag. Its errors
 // carry `res` through the routes' error field (the console's login screen reads it).
-import { Type, type Static } from '@sinclair/typebox';
+import type { Static } from '@sinclair/typebox';
+import { MAX_USERNAME_LENGTH, type Credentials } from '@veritas/shared/domain';
 import type { Db, UsersTable } from '../db/schema';
 import { Forbidden, Unauthorized } from '../errors';
-import { Secret, Text } from '../schemas';
 import { clearFailures, recordFailure, refuseWhenThrottled, type Attempt } from './login-throttle';
 import { dummyPasswordHash, verifyPassword } from './passwords';
-
-/** The longest username user/create/ accepts. */
-export const MAX_USERNAME_LENGTH = 150;
-
-/** The body of both sign-ins. */
-export const Credentials = Type.Object({
-  username: Text({ missing: 'Username is required.' }),
-  password: Secret('Password is required.'),
-});
 
 type User = Omit<UsersTable, 'id' | 'is_active'> & { id: number; is_active: number };
 

@@ -229,9 +229,6 @@ export async function devicePage(
   };
 }
 
-/** Most records one read by ids names. */
-export const MAX_IDS = 100;
-
 /**
  * The records among `ids` that match the filter, in the order, as JSON text: the console reads a
  * record that changed through the query of its list, to learn whether it still belongs there and

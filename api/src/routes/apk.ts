@@ -1,16 +1,29 @@
 // user/download_apk/: the mobile app package named by VERITAS_APK_PATH, for admins.
 import fs from 'node:fs/promises';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { ApkFile, NoQuery } from '@veritas/shared/domain';
 import { requireRole } from '../plugins/authentication';
 import { NotFound } from '../errors';
+import { sendStream } from '../http';
 import { canDownloadApk } from '../roles';
 
 export const apkRoutes: FastifyPluginAsyncTypebox<{ apkPath?: string }> = async (app, { apkPath }) => {
-  // No response schema: the answer is the package's bytes, streamed from the file.
+  // The answer is the package's bytes, streamed from the file; its schema documents it.
   app.get(
     '/user/download_apk/',
     {
       config: { errorField: 'error' },
+      schema: {
+        tags: ['users'],
+        summary: 'The mobile app package',
+        querystring: NoQuery,
+        response: {
+          200: {
+            description: 'The package',
+            content: { 'application/vnd.android.package-archive': { schema: ApkFile } },
+          },
+        },
+      },
       preValidation: requireRole(canDownloadApk, 'Only an admin or super admin can download the mobile app package.'),
     },
     async (request, reply) => {
@@ -28,7 +41,7 @@ export const apkRoutes: FastifyPluginAsyncTypebox<{ apkPath?: string }> = async 
         .header('content-disposition', 'attachment; filename="veritas_app.apk"')
         .header('content-length', stats.size)
         .header('cache-control', 'no-store');
-      return reply.send(file.createReadStream());
+      return sendStream(reply, file.createReadStream());
     },
   );
 };

@@ -1,14 +1,22 @@
 // Sign-in and sessions (docs/sessions.md): user/login/, refresh/ and logout/ answer anyone (the XSRF
 // check of app.ts still applies); is_LoggedIn/ and get_role/ are the signed-in user's.
-import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ACCESS_COOKIE, REFRESH_COOKIE, clearSessionCookies, setSessionCookies, setXsrfCookie } from '../auth/cookies';
 import { revokeSession, rotateRefreshToken, sessionOfToken, startSession } from '../auth/sessions';
-import { Credentials, signInUser } from '../auth/sign-in';
+import { signInUser } from '../auth/sign-in';
 import { Unauthorized } from '../errors';
 import { canUseWeb } from '../roles';
-import { MessageAnswer } from '../schemas';
-import type { ServerFeature } from '@veritas/shared/domain';
+import {
+  Credentials,
+  LoggedInAnswer,
+  LoginResponse,
+  MessageAnswer,
+  NoQuery,
+  RoleResponse,
+  type ServerFeature,
+} from '@veritas/shared/domain';
+
+const tags = ['sign-in'];
 
 /** Public: they read only credentials or the session cookies. */
 export const signInRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -19,8 +27,10 @@ export const signInRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       config: { errorField: 'res' },
       schema: {
+        tags,
+        summary: 'Sign in to the console: sets the session cookies (roles without a console get is_webview false)',
         body: Credentials,
-        response: { 200: Type.Object({ is_webview: Type.Boolean(), role: Type.String() }) },
+        response: { 200: LoginResponse },
       },
     },
     async (request, reply) => {
@@ -34,7 +44,12 @@ export const signInRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   // No body: the refresh cookie is the only input.
-  app.post('/user/refresh/', { schema: { response: { 200: MessageAnswer } } }, async (request, reply) => {
+  const refresh = {
+    tags,
+    summary: 'Renew the session cookies from the refresh cookie',
+    response: { 200: MessageAnswer },
+  };
+  app.post('/user/refresh/', { schema: refresh }, async (request, reply) => {
     const tokens = await rotateRefreshToken(db, request.cookies[REFRESH_COOKIE]);
     if (!tokens) {
       clearSessionCookies(reply);
@@ -45,7 +60,8 @@ export const signInRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   // No body: whichever session cookie is still there names the session to end.
-  app.post('/user/logout/', { schema: { response: { 200: MessageAnswer } } }, async (request, reply) => {
+  const logout = { tags, summary: 'End the session and clear its cookies', response: { 200: MessageAnswer } };
+  app.post('/user/logout/', { schema: logout }, async (request, reply) => {
     const sessionId =
       (await sessionOfToken(db, request.cookies[ACCESS_COOKIE])) ??
       (await sessionOfToken(db, request.cookies[REFRESH_COOKIE]));
@@ -63,7 +79,14 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ features: readonly Serve
   // Also how the console receives its XSRF cookie before signing in: a GET answered 401 carries it.
   app.get(
     '/user/is_LoggedIn/',
-    { schema: { response: { 200: Type.Object({ is_logged_in: Type.Literal(true) }) } } },
+    {
+      schema: {
+        tags,
+        summary: 'Whether the access cookie is valid (a 401 also sets the XSRF cookie)',
+        querystring: NoQuery,
+        response: { 200: LoggedInAnswer },
+      },
+    },
     async () => ({
       is_logged_in: true as const,
     }),
@@ -72,16 +95,12 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ features: readonly Serve
   app.get(
     '/user/get_role/',
     {
+      // features, beyond the spec's answer: how the console learns which further calls it may use.
       schema: {
-        response: {
-          200: Type.Object({
-            user: Type.String(),
-            role: Type.String(),
-            hub_code: Type.Union([Type.String(), Type.Null()]),
-            // Beyond the spec's answer: how the console learns which further calls it may use.
-            features: Type.Array(Type.String()),
-          }),
-        },
+        tags,
+        summary: "The signed-in user's name, role, hub and the server's features",
+        querystring: NoQuery,
+        response: { 200: RoleResponse },
       },
     },
     async (request) => {

@@ -3,64 +3,9 @@
 // computes from api/get_status/'s records in a browser of that zone. Any signed-in console user,
 // as api/get_status/. Never cached: the figures are counted at each call.
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { TIMEFRAMES, type Timeframe } from '@veritas/shared/domain';
+import { DashboardQuery, DashboardStats } from '@veritas/shared/domain';
 import { dashboardFigures } from '../dashboard/figures';
-
-const TIMEFRAME_VALUES = TIMEFRAMES.map((t) => t.value);
-const timeframes = TIMEFRAME_VALUES.join(', ');
-
-/** The query; nothing is trimmed, as the console compares the hub and the timeframe as written. */
-const DashboardQuery = Type.Object({
-  hub: Type.String({ minLength: 1, errorMessages: { missing: "Choose a hub: 'all' or a hub code." } }),
-  timeframe: Type.Unsafe<Timeframe>({
-    type: 'string',
-    enum: TIMEFRAME_VALUES,
-    errorMessages: {
-      missing: `Choose a timeframe: ${timeframes}.`,
-      enum: `Unknown timeframe '{value}': use ${timeframes}.`,
-    },
-  }),
-  tz: Type.String({
-    minLength: 1,
-    maxLength: 100,
-    format: 'time-zone',
-    errorMessages: {
-      missing: "Give the viewer's time zone (an IANA name such as Asia/Kolkata).",
-      maxLength: 'Unknown time zone: give an IANA name such as Asia/Kolkata.',
-      format: "Unknown time zone '{value}': give an IANA name such as Asia/Kolkata.",
-    },
-  }),
-});
-
-const Series = Type.Object({
-  doorstep: Type.Array(Type.Integer()),
-  hub: Type.Array(Type.Integer()),
-  total: Type.Integer(),
-});
-const Rank = Type.Object({ name: Type.String(), count: Type.Integer(), percent: Type.String() });
-
-/** DashboardStats of @veritas/shared. */
-const DashboardAnswer = Type.Object({
-  verified: Type.Integer(),
-  pending: Type.Integer(),
-  rejection: Type.String(),
-  days: Type.Array(Type.String()),
-  trend: Series,
-  volume: Series,
-  errors: Type.Array(
-    Type.Object({
-      key: Type.String(),
-      label: Type.String(),
-      tooltip: Type.String(),
-      color: Type.String(),
-      count: Type.Integer(),
-    }),
-  ),
-  topHubs: Type.Array(Rank),
-  topOperators: Type.Array(Rank),
-});
 
 export interface DashboardRouteOptions {
   /** The server's clock: "today" is the day of its now in the viewer's zone. */
@@ -99,7 +44,14 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox<DashboardRouteOptions> =
   const turns = new Turns(app.db.engine === 'sqlite' ? 1 : 3);
   app.get(
     '/api/dashboard/',
-    { schema: { querystring: DashboardQuery, response: { 200: DashboardAnswer } } },
+    {
+      schema: {
+        tags: ['devices'],
+        summary: "The dashboard's figures for a hub, a timeframe and the viewer's time zone",
+        querystring: DashboardQuery,
+        response: { 200: DashboardStats },
+      },
+    },
     async (request, reply) => {
       const { hub, timeframe, tz } = request.query;
       reply.header('cache-control', 'no-store');

@@ -1,41 +1,38 @@
-// api/exclude_list/: the brands exempt from the manufacturer check of doorstep scans (E005/E006),
-// e.g. brands whose devices carry other makers' radio modules. Read by any console user, edited
-// by admins.
-import { Type } from '@sinclair/typebox';
+// api/exclude_list/ (src/exclude-list/): read by any console user, edited by admins.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { ExcludeList, ExcludedBrand, MessageAnswer, NoQuery } from '@veritas/shared/domain';
 import { requireRole } from '../plugins/authentication';
-import { Conflict, NotFound } from '../errors';
+import { excludeBrand, includeBrand, listExcludedBrands } from '../exclude-list/exclude-list';
 import { canEditWhiteLabels } from '../roles';
-import { MessageAnswer, Text } from '../schemas';
 
-const MAX_BRAND_LENGTH = 128;
-
-const Brand = Type.Object({
-  brand: Text(
-    { missing: 'brand is required.', maxLength: `brand must be at most ${MAX_BRAND_LENGTH} characters.` },
-    { maxLength: MAX_BRAND_LENGTH },
-  ),
-});
+const tags = ['white labels'];
 
 export const excludeListRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app;
   const editors = requireRole(canEditWhiteLabels, 'Only an admin or super admin can change the exclude list.');
 
-  app.get('/api/exclude_list/', { schema: { response: { 200: Type.Array(Brand) } } }, async () =>
-    db.kysely.selectFrom('brand_exclusions').select('brand').orderBy('brand_key').execute(),
-  );
+  const list = {
+    tags,
+    summary: 'The brands exempt from the manufacturer check',
+    querystring: NoQuery,
+    response: { 200: ExcludeList },
+  };
+  app.get('/api/exclude_list/', { schema: list }, async () => listExcludedBrands(db));
 
   app.post(
     '/api/exclude_list/',
-    { preValidation: editors, schema: { body: Brand, response: { 201: Brand } } },
+    {
+      preValidation: editors,
+      schema: {
+        tags,
+        summary: 'Add a brand to the exclude list',
+        body: ExcludedBrand,
+        response: { 201: ExcludedBrand },
+      },
+    },
     async (request, reply) => {
       const { brand } = request.body;
-      const added = await db.kysely
-        .insertInto('brand_exclusions')
-        .values({ brand_key: brand.toLowerCase(), brand })
-        .onConflict((oc) => oc.column('brand_key').doNothing())
-        .executeTakeFirst();
-      if (Number(added.numInsertedOrUpdatedRows) !== 1) throw new Conflict(`${brand} is already on the exclude list.`);
+      await excludeBrand(db, brand);
       reply.code(201);
       return { brand };
     },
@@ -43,14 +40,18 @@ export const excludeListRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/api/exclude_list/remove/',
-    { preValidation: editors, schema: { body: Brand, response: { 200: MessageAnswer } } },
+    {
+      preValidation: editors,
+      schema: {
+        tags,
+        summary: 'Remove a brand from the exclude list',
+        body: ExcludedBrand,
+        response: { 200: MessageAnswer },
+      },
+    },
     async (request) => {
       const { brand } = request.body;
-      const removed = await db.kysely
-        .deleteFrom('brand_exclusions')
-        .where('brand_key', '=', brand.toLowerCase())
-        .executeTakeFirst();
-      if (Number(removed.numDeletedRows) !== 1) throw new NotFound(`${brand} is not on the exclude list.`);
+      await includeBrand(db, brand);
       return { message: `${brand} removed from the exclude list` };
     },
   );

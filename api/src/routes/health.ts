@@ -2,18 +2,19 @@
 // but whether to send traffic here). Live: the process answers. Ready: the database answers and
 // holds every migration of this code. While the server closes (SIGTERM, docs/operations.md),
 // Fastify answers 503 to every request, these included, so a proxy stops sending here.
-import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { LiveAnswer, NoQuery, NotReadyAnswer, ReadyAnswer } from '@veritas/shared/domain';
 import { pendingMigrations } from '../db/connection';
 
 /** How long the database may take to answer before the instance counts as not ready. */
 const DATABASE_TIMEOUT_MS = 2000;
 
-const NotReady = Type.Object({ detail: Type.String() });
+const tags = ['health'];
 
 export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/health/live/',
-    { schema: { response: { 200: Type.Object({ status: Type.Literal('live') }) } } },
+    { schema: { tags, summary: 'Liveness: the process answers', querystring: NoQuery, response: { 200: LiveAnswer } } },
     async (_request, reply) => {
       reply.header('cache-control', 'no-store');
       return { status: 'live' as const };
@@ -22,7 +23,14 @@ export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/health/ready/',
-    { schema: { response: { 200: Type.Object({ status: Type.Literal('ready') }), 503: NotReady } } },
+    {
+      schema: {
+        tags,
+        summary: 'Readiness: the database answers and holds every migration',
+        querystring: NoQuery,
+        response: { 200: ReadyAnswer, 503: NotReadyAnswer },
+      },
+    },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
       let timer: NodeJS.Timeout | undefined;

@@ -2,13 +2,20 @@
 // submission, and the verifications at hub and return centre. JSON in and out; the token in the
 // Authorization header is the only credential (no cookies, hence no XSRF check; see cookies.ts).
 // The scan engine refuses in its own terms (ScanRefusal); this is where a refusal becomes an answer.
-import { Type, type TSchema } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { deviceError } from '@veritas/shared/domain';
+import {
+  AppLoginAnswer,
+  Credentials,
+  DeviceScan,
+  HardwareScan,
+  MessageAnswer,
+  ScanAnswer,
+  VerifyAnswer,
+  deviceError,
+} from '@veritas/shared/domain';
 import { revokeSession, startAppSession } from '../auth/sessions';
-import { Credentials, signInUser } from '../auth/sign-in';
+import { signInUser } from '../auth/sign-in';
 import { BadRequest, Conflict, Forbidden, NotFound, type DomainError } from '../errors';
-import { MessageAnswer, Text } from '../schemas';
 import {
   ScanRefusal,
   checkDevice,
@@ -21,50 +28,9 @@ import {
   type RefusedDevice,
 } from '../scan/engine';
 
-const MAX_TRACKING_ID_LENGTH = 64;
-const MAX_TEXT_LENGTH = 128;
-
 /** Field staff: operators at the doorstep, executives and incharges at hubs, anyone of a return centre. */
 const canUseApp = (user: FieldUser) =>
   user.role === 'operators' || user.role === 'executive' || user.role === 'incharge' || user.organization === 'RC';
-
-const scanText = (field: string, maxLength: number, options: { minLength?: number } = {}) =>
-  Text(
-    { missing: `${field} is required.`, maxLength: `${field} must be at most ${maxLength} characters.` },
-    { maxLength, ...options },
-  );
-
-const HardwareScan = Type.Object({
-  tracking_id: scanText('tracking_id', MAX_TRACKING_ID_LENGTH),
-  hardware_id: scanText('hardware_id', MAX_TEXT_LENGTH),
-});
-
-const DeviceScan = Type.Object({
-  ...HardwareScan.properties,
-  // The MAC's form is checked by the engine; a model may be unreadable on the device.
-  mac_address: scanText('mac_address', MAX_TEXT_LENGTH),
-  model: scanText('model', MAX_TEXT_LENGTH, { minLength: 0 }),
-});
-
-/** Declared for the record: requireAppToken reads it before the schema is checked. */
-const BearerHeaders = Type.Object({ authorization: Type.Optional(Type.String({ description: 'Bearer <token>' })) });
-
-const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
-
-const ScanAnswer = Type.Object({
-  result: Type.String(),
-  title: Type.String(),
-  description: Type.String(),
-  expected: Type.Object({ brand: Nullable(Type.String()), model: Nullable(Type.String()) }),
-  found: Type.Object({ manufacturer: Nullable(Type.String()), model: Type.String() }),
-});
-
-const VerifyAnswer = Type.Object({
-  result: Type.Literal('passed'),
-  title: Type.String(),
-  description: Type.String(),
-  tracking_id: Type.String(),
-});
 
 const REFUSALS: Record<Exclude<RefusalCode, RefusedDevice>, (facts: ScanRefusal['facts']) => DomainError> = {
   'invalid-mac': () => new BadRequest('mac_address', 'mac_address must be a MAC address (12 hex digits).'),
@@ -100,6 +66,8 @@ async function scanned<T>(call: Promise<T>): Promise<T> {
   }
 }
 
+const tags = ['mobile app'];
+
 /** app/login/: public, and answers errors with `res` like the console's sign-in. */
 export const appSignInRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app;
@@ -108,10 +76,10 @@ export const appSignInRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       config: { errorField: 'res' },
       schema: {
+        tags,
+        summary: 'Sign in to the mobile app: answers the bearer token of its calls',
         body: Credentials,
-        response: {
-          200: Type.Object({ token: Type.String(), role: Type.String(), hub_code: Nullable(Type.String()) }),
-        },
+        response: { 200: AppLoginAnswer },
       },
     },
     async (request) => {
@@ -126,17 +94,27 @@ export const appSignInRoutes: FastifyPluginAsyncTypebox = async (app) => {
 /** For the bearer-token scope (requireAppToken). */
 export const appRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app;
-  const headers = BearerHeaders;
-
-  app.post('/app/logout/', { schema: { headers, response: { 200: MessageAnswer } } }, async (request) => {
+  // No body: the token names the session to end.
+  const logout = { tags, summary: "End the token's session", response: { 200: MessageAnswer } };
+  app.post('/app/logout/', { schema: logout }, async (request) => {
     await revokeSession(db, request.user.sessionId);
     return { message: 'Signed out' };
   });
 
-  const device = { schema: { headers, body: DeviceScan, response: { 200: ScanAnswer } } };
-  const hardware = { schema: { headers, body: HardwareScan, response: { 200: VerifyAnswer } } };
-  app.post('/app/scan/check/', device, async (request) => scanned(checkDevice(db, request.user, request.body)));
-  app.post('/app/scan/submit/', device, async (request) => scanned(submitDevice(db, request.user, request.body)));
-  app.post('/app/scan/verify_hub/', hardware, async (request) => scanned(verifyAtHub(db, request.user, request.body)));
-  app.post('/app/scan/verify_rc/', hardware, async (request) => scanned(verifyAtRc(db, request.user, request.body)));
+  const device = (summary: string) => ({ schema: { tags, summary, body: DeviceScan, response: { 200: ScanAnswer } } });
+  const hardware = (summary: string) => ({
+    schema: { tags, summary, body: HardwareScan, response: { 200: VerifyAnswer } },
+  });
+  app.post('/app/scan/check/', device('Check a device at the doorstep without submitting it'), async (request) =>
+    scanned(checkDevice(db, request.user, request.body)),
+  );
+  app.post('/app/scan/submit/', device('Submit a device at the doorstep'), async (request) =>
+    scanned(submitDevice(db, request.user, request.body)),
+  );
+  app.post('/app/scan/verify_hub/', hardware('Verify a submitted device at its hub'), async (request) =>
+    scanned(verifyAtHub(db, request.user, request.body)),
+  );
+  app.post('/app/scan/verify_rc/', hardware('Verify a device at a return centre'), async (request) =>
+    scanned(verifyAtRc(db, request.user, request.body)),
+  );
 };

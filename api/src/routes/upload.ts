@@ -2,10 +2,10 @@
 // per chunk; the call that brings the last missing chunk stores the rows and answers the result.
 // An upload left 'processing' by an instance that died is taken over by the next chunk sent for
 // it, or by this instance's sweeper (docs/operations.md#upload-leases).
-import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import multipart, { type MultipartFile } from '@fastify/multipart';
+import { UploadAnswer, UploadForm } from '@veritas/shared/domain';
 import { requireRole } from '../plugins/authentication';
 import { BadRequest, Conflict, Forbidden, PayloadTooLarge } from '../errors';
 import { canUpload } from '../roles';
@@ -26,20 +26,6 @@ import { UploadSweeper } from '../upload/sweeper';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const INTEGER = /^\d{1,9}$/;
-
-/** What the call answers: the chunk's receipt, or the result once the upload is complete (UploadResult of @veritas/shared). */
-const Answer = Type.Union([
-  Type.Object({ message: Type.String(), chunk_index: Type.Integer() }),
-  Type.Object({
-    message: Type.String(),
-    processed: Type.Integer(),
-    skipped: Type.Integer(),
-    duplicates: Type.Array(Type.Object({ row: Type.Integer(), tracking_id: Type.String() })),
-    errors: Type.Array(Type.Object({ row: Type.Integer(), errors: Type.Array(Type.String()) })),
-    duplicates_total: Type.Integer(),
-    errors_total: Type.Integer(),
-  }),
-]);
 
 // The form fields are read as the multipart stream arrives, before the file part, so they are
 // checked here rather than by a schema (Fastify validates a body it has parsed whole).
@@ -193,11 +179,16 @@ export const uploadRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/api/upload/',
     {
-      // The console shows a failed upload's `error` field (docs/errors.md#upload).
-      config: { errorField: 'error' },
+      // The console shows a failed upload's `error` field (docs/errors.md#upload). The multipart
+      // parts are read as a stream (readChunk), so the form is documented, not validated.
+      config: { errorField: 'error', documentedBody: UploadForm },
       preValidation: requireRole(canUpload, 'Only admins can upload shipment files.'),
-      // No body schema: the multipart parts are read as a stream (readChunk).
-      schema: { response: { 200: Answer } },
+      schema: {
+        tags: ['devices'],
+        summary: 'Upload one chunk of a shipment CSV; the last missing chunk answers the result',
+        consumes: ['multipart/form-data'],
+        response: { 200: UploadAnswer },
+      },
     },
     (request) => takeChunk(request),
   );

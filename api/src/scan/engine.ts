@@ -4,7 +4,7 @@
 // domain: a scan it will not take is a ScanRefusal with its code, which routes/mobile-app.ts answers.
 // Every change to a record goes through changeRecord (src/writes/record-changes.ts), which keeps
 // its derived columns and the summaries in step, in the change's transaction.
-import { deviceError } from '@veritas/shared/domain';
+import { deviceError, type DeviceScan, type HardwareScan } from '@veritas/shared/domain';
 import type { Kysely } from 'kysely';
 import type { Database, Db } from '../db/schema';
 import type { SessionUser } from '../auth/sessions';
@@ -14,17 +14,7 @@ import { checkScan, expectedOf, type CheckOutcome, type CheckResult, type Expect
 /** Who scans: the part of a signed-in user the rules look at. */
 export type FieldUser = Pick<SessionUser, 'id' | 'role' | 'groupCode' | 'organization'>;
 
-export interface DeviceScan {
-  tracking_id: string;
-  mac_address: string;
-  model: string;
-  hardware_id: string;
-}
-
-export interface HardwareScan {
-  tracking_id: string;
-  hardware_id: string;
-}
+export type { DeviceScan, HardwareScan };
 
 /** Device errors a scan is refused with (docs/field-scans.md#device-error-codes), shown with the catalogue's texts. */
 export type RefusedDevice = 'E001' | 'E002' | 'E003' | 'E008';

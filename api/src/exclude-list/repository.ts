@@ -1,0 +1,26 @@
+// Queries of the exclude list (brand_exclusions), keyed by the brand in lower case.
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema';
+
+export async function findExcludedBrands(kysely: Kysely<Database>) {
+  return kysely.selectFrom('brand_exclusions').select('brand').orderBy('brand_key').execute();
+}
+
+/** Answers false when the brand was listed already. */
+export async function insertExcludedBrand(kysely: Kysely<Database>, brand: string): Promise<boolean> {
+  const added = await kysely
+    .insertInto('brand_exclusions')
+    .values({ brand_key: brand.toLowerCase(), brand })
+    .onConflict((oc) => oc.column('brand_key').doNothing())
+    .executeTakeFirst();
+  return Number(added.numInsertedOrUpdatedRows) === 1;
+}
+
+/** Answers false when the brand was not listed. */
+export async function deleteExcludedBrand(kysely: Kysely<Database>, brand: string): Promise<boolean> {
+  const removed = await kysely
+    .deleteFrom('brand_exclusions')
+    .where('brand_key', '=', brand.toLowerCase())
+    .executeTakeFirst();
+  return Number(removed.numDeletedRows) === 1;
+}

@@ -1,0 +1,151 @@
+// The OpenAPI 3.1 document of every route (GET openapi.json) and its reference page (docs/), made
+// by @fastify/swagger from the routes' schemas (@veritas/shared/domain). The document adds what a
+// route's schema does not say: who may call it (security, set per scope by documentAccess), the
+// error body of its refusals, and a streamed body. The reference page is Swagger UI, served from
+// this server's own files under a policy of its own.
+import type { FastifyInstance, RouteOptions } from 'fastify';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { TSchema } from '@sinclair/typebox';
+import { ErrorBody } from '@veritas/shared/domain';
+import { ACCESS_COOKIE, APP_PREFIX, XSRF_HEADER } from '../auth/cookies';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** A body the handler reads as a stream: documented, not validated. */
+    documentedBody?: TSchema;
+  }
+}
+
+/** Who may call a route: anyone, the console's signed-in user, or the mobile app. */
+export type Access = 'public' | 'session' | 'app';
+
+/** The reference page: Swagger UI's scripts and styles come from this server; it may not be framed. */
+const DOCS_POLICY = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+/** Keywords only the API's validator reads (src/schemas.ts); JSON Schema has no such keywords. */
+const VALIDATOR_KEYWORDS = new Set(['errorMessages', 'transform']);
+
+/** A copy of `schema` without the validator's keywords (the routes keep theirs). */
+function documented(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(documented);
+  if (schema === null || typeof schema !== 'object') return schema;
+  return Object.fromEntries(
+    Object.entries(schema)
+      .filter(([keyword]) => !VALIDATOR_KEYWORDS.has(keyword))
+      .map(([keyword, value]) => [
+        keyword,
+        // Property names are not keywords: a field may be called anything.
+        keyword === 'properties'
+          ? Object.fromEntries(Object.entries(value as object).map(([name, field]) => [name, documented(field)]))
+          : documented(value),
+      ]),
+  );
+}
+
+/** The refusals of a route: the error body, with the field its console screen reads (errorField). */
+function refusals(route: RouteOptions): Record<string, unknown> {
+  const field = route.config?.errorField;
+  const body = field
+    ? {
+        ...ErrorBody,
+        properties: {
+          ...ErrorBody.properties,
+          [field]: { type: 'string', description: 'The same message, where the calling screen reads it.' },
+        },
+        required: [...(ErrorBody.required ?? []), field],
+      }
+    : ErrorBody;
+  return {
+    '4XX': { ...body, description: 'Refused: the error body of docs/errors.md#server-error-bodies.' },
+  };
+}
+
+function securityOf(access: Access, route: RouteOptions): Record<string, string[]>[] | undefined {
+  // app.ts's XSRF check: every POST but the mobile app's.
+  const xsrf: Record<string, string[]> =
+    route.method === 'POST' && !route.url.startsWith(APP_PREFIX) ? { xsrf: [] } : {};
+  if (access === 'app') return [{ bearer: [] }];
+  if (access === 'session') return [{ session: [], ...xsrf }];
+  return xsrf.xsrf ? [xsrf] : undefined;
+}
+
+/** Documents who may call the routes registered from now on in `scope` and its children. */
+export function documentAccess(scope: FastifyInstance, access: Access): void {
+  scope.addHook('onRoute', (route) => {
+    if (route.schema) route.schema = { ...route.schema, security: securityOf(access, route) };
+  });
+}
+
+export async function openApi(app: FastifyInstance): Promise<void> {
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Veritas API',
+        version: '1.0.0',
+        description:
+          'The /veritas calls of the console and of the mobile app. Every refusal answers the error body: `detail`, the same message in the field the calling screen reads, and `field` for a 400.',
+      },
+      tags: [
+        { name: 'sign-in', description: "The console's sign-in and session cookies" },
+        { name: 'users', description: 'Console: users, groups, passwords and the mobile app package' },
+        { name: 'devices', description: 'Console: device records, uploads, reports, dashboard and live events' },
+        {
+          name: 'white labels',
+          description: 'Console: white-labelled brands, the manufacturer registry, the exclude list',
+        },
+        { name: 'mobile app', description: "The field staff's app: sign-in and scans, with a bearer token" },
+        { name: 'health', description: 'For a proxy or an orchestrator' },
+      ],
+      components: {
+        securitySchemes: {
+          session: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: ACCESS_COOKIE,
+            description: 'The access cookie user/login/ sets (renewed by user/refresh/).',
+          },
+          xsrf: {
+            type: 'apiKey',
+            in: 'header',
+            name: XSRF_HEADER,
+            description: "Every POST but the mobile app's: the value of the XSRF-TOKEN cookie, which any GET sets.",
+          },
+          bearer: { type: 'http', scheme: 'bearer', description: 'The token app/login/ answers.' },
+        },
+      },
+    },
+    transform: ({ schema, url, route }) => {
+      if (!schema || schema.hide) return { schema, url };
+      const { documentedBody } = route.config ?? {};
+      const whole = {
+        ...schema,
+        ...(documentedBody ? { body: documentedBody } : {}),
+        response: { ...(schema.response as object), ...refusals(route) },
+      };
+      return { schema: documented(whole) as typeof schema, url };
+    },
+  });
+
+  app.get('/openapi.json', { schema: { hide: true } }, async (_request, reply) => {
+    reply.header('cache-control', 'no-cache');
+    return app.swagger();
+  });
+
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    staticCSP: DOCS_POLICY,
+    uiConfig: { deepLinking: true, defaultModelsExpandDepth: 0 },
+    theme: { title: 'Veritas API' },
+  });
+}

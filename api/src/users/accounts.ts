@@ -1,0 +1,102 @@
+// The users' accounts (docs/screens.md#create-user-and-create-group, docs/screens.md#deactivate-users):
+// creating, listing, deleting, deactivating and activating them, with the rules of who may do what.
+// Creating, activating and deactivating a user write its event of the live stream (docs/events.md#users).
+import {
+  assignableRoles,
+  canAssignRole,
+  passwordProblem,
+  type Organization,
+  type Role,
+  type UserListItem,
+} from '@veritas/shared/domain';
+import { hashPassword } from '../auth/passwords';
+import { revokeUserSessions, type SessionUser } from '../auth/sessions';
+import { forgetOperator } from '../dashboard/summaries';
+import type { Db } from '../db/schema';
+import { BadRequest, Forbidden } from '../errors';
+import { userEvent, writeEvents } from '../events/write';
+import { findGroupByCode } from '../groups/repository';
+import { canListAllUsers, canManageUser } from '../roles';
+import { deleteUserById, findUserByName, findUsersWithGroup, insertUser, updateUserActive } from './repository';
+import { targetOf } from './user-target';
+
+export interface UserInput {
+  username: string;
+  email: string;
+  password: string;
+  role: Role;
+  /** Checked by the schema for every role but central_ops, whose are ignored. */
+  organization?: unknown;
+  group?: unknown;
+}
+
+type Actor = Pick<SessionUser, 'id' | 'role'>;
+
+/** Creates the user after every check a form can fail; answers its id. */
+export async function createUser(db: Db, actor: Actor, input: UserInput): Promise<number> {
+  const { username, email, password, role } = input;
+  // The password rule (shared with the console's form) depends on the username.
+  const weakness = passwordProblem(password, username);
+  if (weakness) throw new BadRequest('password', weakness);
+  if (!canAssignRole(actor.role, role))
+    throw new Forbidden(`Your role (${actor.role}) cannot create users with role ${role}.`);
+
+  let groupId: number | null = null;
+  if (role !== 'central_ops') {
+    const organization = input.organization as Organization;
+    const groupCode = input.group as string;
+    const group = await findGroupByCode(db.kysely, groupCode);
+    if (!group) throw new BadRequest('group', `Group "${groupCode}" does not exist.`);
+    if (group.organization !== organization)
+      throw new BadRequest('group', `Group "${groupCode}" does not belong to organization ${organization}.`);
+    groupId = group.id;
+  }
+
+  if (await findUserByName(db.kysely, username))
+    throw new BadRequest('username', 'A user with that username already exists.');
+  // Hashed before the transaction, which holds SQLite's one connection.
+  const password_hash = await hashPassword(password);
+  return db.kysely.transaction().execute(async (trx) => {
+    const id = await insertUser(trx, { username, email, password_hash, role, group_id: groupId });
+    await writeEvents(trx, db, [userEvent('created', username, role)]);
+    return id;
+  });
+}
+
+/** The users the actor may see: every user, or those of the roles the actor may assign. */
+export async function listUsers(db: Db, actor: Actor): Promise<UserListItem[]> {
+  const roles = canListAllUsers(actor.role) ? undefined : assignableRoles(actor.role);
+  if (roles?.length === 0) return [];
+  const rows = await findUsersWithGroup(db.kysely, roles);
+  return rows.map((row) => ({
+    id: row.id,
+    username: row.username,
+    role: row.role,
+    is_active: row.is_active === 1,
+    group_info: row.group_name === null ? [] : [{ name: row.group_name }],
+  }));
+}
+
+/** Deletes the user (whom the route lets only a super admin delete); answers its username. */
+export async function deleteUser(db: Db, actor: Actor, userId: number | string): Promise<string> {
+  const target = await targetOf(db.kysely, userId, actor.id, 'delete', () => true);
+  await db.kysely.transaction().execute(async (trx) => {
+    await deleteUserById(trx, target.id);
+    // The user's submissions lose their submitter (on delete set null): so do the dashboard's summaries.
+    await forgetOperator(trx, target.id);
+  });
+  return target.username;
+}
+
+/** Deactivates (ending every session) or activates the user; answers its username. */
+export async function setUserActive(db: Db, actor: Actor, userId: number | string, active: boolean): Promise<string> {
+  const verb = active ? 'activate' : 'deactivate';
+  const target = await targetOf(db.kysely, userId, actor.id, verb, (role) => canManageUser(actor.role, role));
+  await db.kysely.transaction().execute(async (trx) => {
+    const changed = await updateUserActive(trx, target.id, active ? 1 : 0);
+    if (!active) await revokeUserSessions({ kysely: trx }, target.id);
+    // An event only when the user's state changed: activating an active user changes nothing on screen.
+    if (changed) await writeEvents(trx, db, [userEvent(`${verb}d`, target.username, target.role)]);
+  });
+  return target.username;
+}

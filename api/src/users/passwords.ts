@@ -1,0 +1,68 @@
+// Passwords users can change: one's own (change), and another's by whoever may (de)activate them
+// (reset). Both apply the password rule of @veritas/shared and end sessions at once, since a
+// password that changed may have leaked.
+import { passwordProblem } from '@veritas/shared/domain';
+import { clearFailures, clearUserFailures, recordFailure, refuseWhenThrottled } from '../auth/login-throttle';
+import { hashPassword, verifyPassword } from '../auth/passwords';
+import { revokeUserSessions, type SessionUser } from '../auth/sessions';
+import type { Db } from '../db/schema';
+import { BadRequest } from '../errors';
+import { canManageUser } from '../roles';
+import { findPasswordHash, updatePasswordHash } from './repository';
+import { targetOf } from './user-target';
+
+/** The rule for `username`, which depends on the user: checked after the schema. */
+function checkRule(password: string, username: string): void {
+  const problem = passwordProblem(password, username);
+  if (problem) throw new BadRequest('new_password', problem);
+}
+
+/** Stores the new password and ends the user's sessions but `keep`, in one transaction. */
+async function setPassword(db: Db, userId: number, password: string, keep?: string): Promise<void> {
+  const hash = await hashPassword(password);
+  await db.kysely.transaction().execute(async (kysely) => {
+    await updatePasswordHash(kysely, userId, hash);
+    await revokeUserSessions({ kysely }, userId, keep);
+  });
+}
+
+/**
+ * The user's own change, from `address`. The session making it stays signed in; every other one,
+ * app tokens included, ends.
+ */
+export async function changePassword(
+  db: Db,
+  user: SessionUser,
+  address: string,
+  current: string,
+  password: string,
+): Promise<void> {
+  checkRule(password, user.username);
+  // Wrong current passwords are failed sign-ins of the account from this address (sign-in
+  // throttling), so a session left open cannot be used to guess the password without limit.
+  const attempt = { address, username: user.username };
+  await refuseWhenThrottled(db, attempt);
+  if (!(await verifyPassword(current, await findPasswordHash(db.kysely, user.id)))) {
+    await recordFailure(db, attempt);
+    throw new BadRequest('current_password', 'The current password is not correct.');
+  }
+  await clearFailures(db, attempt);
+  await setPassword(db, user.id, password, user.sessionId);
+}
+
+/** Sets another user's password, ending all their sessions; answers their username. */
+export async function resetPassword(
+  db: Db,
+  actor: Pick<SessionUser, 'id' | 'role'>,
+  userId: number | string,
+  password: string,
+): Promise<string> {
+  const target = await targetOf(db.kysely, userId, actor.id, 'reset the password of', (role) =>
+    canManageUser(actor.role, role),
+  );
+  checkRule(password, target.username);
+  await setPassword(db, target.id, password);
+  // A user throttled by failed sign-ins is typically why a reset is asked for: let the new password in.
+  await clearUserFailures(db, target.username);
+  return target.username;
+}
