@@ -38,14 +38,48 @@ ajv.addFormat(
 ajv.addFormat('calendar-day', (text: string) => localMidnight(text) !== null);
 ajv.addFormat('time-zone', isTimeZone);
 
-export const validatorCompiler: FastifySchemaCompiler<TSchema> = ({ schema }) => ajv.compile(schema);
+// Text with a NUL or an unpaired surrogate is refused wherever a request carries text: PostgreSQL
+// cannot store a NUL, SQLite's search cuts the text at it, and an unpaired surrogate would be
+// stored as U+FFFD, another text than the one sent.
+ajv.addKeyword({
+  keyword: 'wellFormed',
+  type: 'string',
+  schemaType: 'boolean',
+  // With the u flag a surrogate of a pair is part of one code point: \p{Cs} matches only a lone one.
+  validate: (_: boolean, text: string) => !/[\0\p{Cs}]/u.test(text),
+});
+
+/** The schema with `wellFormed` on every text of it (a copy: the routes' schemas are also the OpenAPI document's). */
+function wellFormedText(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(wellFormedText);
+  if (typeof schema !== 'object' || schema === null) return schema;
+  const copy = Object.fromEntries(Object.entries(schema).map(([key, value]) => [key, wellFormedText(value)]));
+  return (schema as { type?: unknown }).type === 'string' ? { ...copy, wellFormed: true } : copy;
+}
+
+export const validatorCompiler: FastifySchemaCompiler<TSchema> = ({ schema }) =>
+  ajv.compile(wellFormedText(schema) as TSchema);
+
+/**
+ * The longest text a field takes unless it says otherwise: no name, code or password is near it,
+ * and a sign-in must not hash nor record a megabyte sent as a username or a password.
+ */
+const MAX_TEXT_LENGTH = 1024;
+const tooLong = `Text may be at most ${MAX_TEXT_LENGTH} characters.`;
 
 /** Text without the spaces around it; empty text is missing unless `minLength: 0` allows it. */
 export const Text = (messages: FieldMessages, options: StringOptions = {}) =>
-  Type.String({ transform: ['trim'], minLength: 1, ...options, errorMessages: messages });
+  Type.String({
+    transform: ['trim'],
+    minLength: 1,
+    maxLength: MAX_TEXT_LENGTH,
+    ...options,
+    errorMessages: { maxLength: tooLong, ...messages },
+  });
 
 /** A password: taken exactly as typed, any text but the empty one. */
-export const Secret = (missing: string) => Type.String({ minLength: 1, errorMessages: { missing } });
+export const Secret = (missing: string) =>
+  Type.String({ minLength: 1, maxLength: MAX_TEXT_LENGTH, errorMessages: { missing, maxLength: tooLong } });
 
 /** One of `values`, after trimming. */
 export const OneOf = <T extends string>(values: readonly T[], messages: FieldMessages) =>
