@@ -1,7 +1,7 @@
 // A throwaway PostgreSQL 15 cluster in a temp folder, on a free port of 127.0.0.1: the API's test
 // suite and benchmarks (api/test/support/pg-cluster.ts) and `pnpm start:fleet` start theirs here.
 // initdb refuses to run as root, so as root the server runs as the postgres system user.
-const { execFileSync } = require('node:child_process');
+const { execFile, execFileSync } = require('node:child_process');
 const fs = require('node:fs');
 const net = require('node:net');
 const os = require('node:os');
@@ -21,7 +21,7 @@ function freePort() {
   });
 }
 
-/** @returns {Promise<{ url: string, stop(): void }>} url: the maintenance database `postgres`. */
+/** @returns {Promise<{ url: string, restart(): Promise<void>, stop(): void }>} url: the maintenance database `postgres`. */
 async function startPgCluster() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'veritas-pg-'));
   const asRoot = process.getuid?.() === 0;
@@ -30,12 +30,11 @@ async function startPgCluster() {
     const gid = Number(execFileSync('id', ['-g', 'postgres']).toString());
     fs.chownSync(dir, uid, gid);
   }
-  const run = (tool, args) => {
+  const invocation = (tool, args) => {
     const command = path.join(PG_BIN, tool);
-    execFileSync(asRoot ? 'runuser' : command, asRoot ? ['-u', 'postgres', '--', command, ...args] : args, {
-      stdio: 'pipe',
-    });
+    return [asRoot ? 'runuser' : command, asRoot ? ['-u', 'postgres', '--', command, ...args] : args];
   };
+  const run = (tool, args) => execFileSync(...invocation(tool, args), { stdio: 'pipe' });
   const data = path.join(dir, 'data');
   const port = await freePort();
   run('initdb', ['-D', data, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--no-sync']);
@@ -44,6 +43,14 @@ async function startPgCluster() {
   run('pg_ctl', ['-D', data, '-l', path.join(dir, 'server.log'), '-w', '-o', serverOptions, 'start']);
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    // Asynchronous, so that servers in the same process go on answering meanwhile.
+    restart() {
+      return new Promise((resolve, reject) =>
+        execFile(...invocation('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'restart']), (error) =>
+          error ? reject(error) : resolve(),
+        ),
+      );
+    },
     stop() {
       try {
         run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);

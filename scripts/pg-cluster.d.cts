@@ -1,6 +1,8 @@
 export interface PgCluster {
   /** URL of the maintenance database `postgres`. */
   url: string;
+  /** A fast restart (pg_ctl restart -m fast): connections are dropped, the server is back in about a second. */
+  restart(): Promise<void>;
   /** Stops the server and removes its folder. */
   stop(): void;
 }

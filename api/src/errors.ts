@@ -7,6 +7,7 @@
 import type { Duplex } from 'node:stream';
 import type { ErrorObject } from 'ajv';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { DatabaseUnavailable, isDatabaseUnavailable } from './db/availability';
 import type { FieldMessages } from './schemas';
 
 export type ErrorField = 'res' | 'error' | 'message';
@@ -97,6 +98,10 @@ export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Duplex)
   socket.destroy(error);
 }
 
+const DATABASE_UNAVAILABLE = 'The database is unavailable. Try again in a moment.';
+/** A restart or failover of PostgreSQL takes about a second. */
+const DATABASE_RETRY_AFTER_SECONDS = 1;
+
 /** The one error handler of the API (app.ts). */
 export function errorHandler(error: unknown, request: FastifyRequest, reply: FastifyReply) {
   const errorField = request.routeOptions.config.errorField;
@@ -117,6 +122,12 @@ export function errorHandler(error: unknown, request: FastifyRequest, reply: Fas
     const schema = request.routeOptions.schema?.[validationContext] as ObjectSchema;
     const fault = schemaFault(schema, validation as ErrorObject[]);
     return answer(400, fault.message, { field: fault.field });
+  }
+  if (isDatabaseUnavailable(error)) {
+    request.log.warn(error);
+    // `outcome` tells a client whether repeating a write is safe (docs/errors.md#database-unavailable).
+    const outcome = error instanceof DatabaseUnavailable && error.outcomeUnknown ? 'unknown' : 'not-applied';
+    return answer(503, DATABASE_UNAVAILABLE, { outcome }, { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) });
   }
   if (statusCode >= 500) {
     request.log.error(error);

@@ -45,7 +45,7 @@ export const groupsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const name = (typeof request.body.name === 'string' && request.body.name.trim()) || code;
       const taken = await db.kysely.selectFrom('groups').select('id').where('code', '=', code).executeTakeFirst();
       if (taken) throw new BadRequest('code', `A group with code "${code}" already exists.`);
-      await db.kysely.transaction().execute(async (trx) => {
+      await db.transaction(async (trx) => {
         await trx.insertInto('groups').values({ name, code, organization }).execute();
         await writeEvents(trx, db, [groupEvent({ name, code, organization })]);
       });

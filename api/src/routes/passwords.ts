@@ -33,7 +33,7 @@ export const passwordRoutes: FastifyPluginAsyncTypebox = async (app) => {
   /** Stores the new password and ends the user's sessions but `keep`, in one transaction. */
   async function setPassword(userId: number, password: string, keep?: string): Promise<void> {
     const hash = await hashPassword(password);
-    await db.kysely.transaction().execute(async (kysely) => {
+    await db.transaction(async (kysely) => {
       await kysely.updateTable('users').set({ password_hash: hash }).where('id', '=', userId).execute();
       await revokeUserSessions({ kysely }, userId, keep);
     });

@@ -122,7 +122,7 @@ export const usersRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (taken) throw new BadRequest('username', 'A user with that username already exists.');
       // Hashed before the transaction, which holds SQLite's one connection.
       const password_hash = await hashPassword(password);
-      const created = await db.kysely.transaction().execute(async (trx) => {
+      const created = await db.transaction(async (trx) => {
         const row = await trx
           .insertInto('users')
           .values({ username, email, password_hash, role, group_id: groupId, created_at: nowIso() })
@@ -167,7 +167,7 @@ export const usersRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const target = await targetOf(db, request.body.user_id, request.user.id, 'delete', () => true);
-      await db.kysely.transaction().execute(async (trx) => {
+      await db.transaction(async (trx) => {
         await trx.deleteFrom('users').where('id', '=', target.id).execute();
         // The user's submissions lose their submitter (on delete set null): so do the dashboard's summaries.
         await forgetOperator(trx, target.id);
@@ -188,7 +188,7 @@ export const usersRoutes: FastifyPluginAsyncTypebox = async (app) => {
         const target = await targetOf(db, request.body.user_id, actor.id, verb, (role) =>
           canManageUser(actor.role, role),
         );
-        await db.kysely.transaction().execute(async (trx) => {
+        await db.transaction(async (trx) => {
           const { numUpdatedRows } = await trx
             .updateTable('users')
             .set({ is_active: active })

@@ -105,7 +105,7 @@ export const whitelabelRoutes: FastifyPluginAsyncTypebox = async (app) => {
   }
 
   async function replaceList(brandId: number, manufacturers: string[]): Promise<void> {
-    await db.kysely.transaction().execute(async (trx) => {
+    await db.transaction(async (trx) => {
       await trx.deleteFrom('brand_manufacturers').where('brand_id', '=', brandId).execute();
       if (manufacturers.length > 0) {
         await trx
