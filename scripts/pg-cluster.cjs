@@ -40,13 +40,14 @@ async function startPgCluster() {
   run('initdb', ['-D', data, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--no-sync']);
   // Durability is pointless for a throwaway cluster; turning it off makes the suite faster.
   const serverOptions = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
-  run('pg_ctl', ['-D', data, '-l', path.join(dir, 'server.log'), '-w', '-o', serverOptions, 'start']);
+  const log = path.join(dir, 'server.log');
+  run('pg_ctl', ['-D', data, '-l', log, '-w', '-o', serverOptions, 'start']);
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     // Asynchronous, so that servers in the same process go on answering meanwhile.
     restart() {
       return new Promise((resolve, reject) =>
-        execFile(...invocation('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'restart']), (error) =>
+        execFile(...invocation('pg_ctl', ['-D', data, '-l', log, '-m', 'fast', '-w', 'restart']), (error) =>
           error ? reject(error) : resolve(),
         ),
       );

@@ -50,11 +50,15 @@ async function appPost(
   body: unknown,
   token?: string,
 ): Promise<{ status: number; body: any }> {
-  const response = await fetchHonouringRetryAfter(`${url}/veritas/app/${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: JSON.stringify(body),
-  });
+  const response = await fetchHonouringRetryAfter(
+    `${url}/veritas/app/${path}`,
+    {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: JSON.stringify(body),
+    },
+    { idempotent: true },
+  );
   const text = await response.text();
   return { status: response.status, body: text ? JSON.parse(text) : null };
 }

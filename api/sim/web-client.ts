@@ -33,15 +33,20 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /**
  * fetch, honouring a 503 with Retry-After (docs/errors.md#database-unavailable): a GET is
  * repeated; a write only when the body's `outcome` says it was not applied, since a write whose
- * outcome is unknown may have been applied.
+ * outcome is unknown may have been applied, unless `idempotent` says that applying it twice is
+ * harmless (a field scan: the engine refuses what was already done).
  */
-export async function fetchHonouringRetryAfter(url: string, init: RequestInit & { dispatcher?: Agent }) {
+export async function fetchHonouringRetryAfter(
+  url: string,
+  init: RequestInit & { dispatcher?: Agent },
+  { idempotent = false } = {},
+) {
   for (let attempt = 0; ; attempt++) {
     const response = await fetch(url, init);
     const seconds = Number(response.headers.get('retry-after'));
     if (response.status !== 503 || !(seconds >= 0) || attempt === RETRY_AFTER_ATTEMPTS) return response;
     const method = init.method ?? 'GET';
-    if (method !== 'GET') {
+    if (method !== 'GET' && !idempotent) {
       const body = (await response
         .clone()
         .json()

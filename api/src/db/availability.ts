@@ -9,7 +9,7 @@ import {
   type QueryResult,
   type TransactionSettings,
 } from 'kysely';
-import { Pool, type PoolClient } from 'pg';
+import { Pool, type PoolClient, type PoolConfig } from 'pg';
 
 /** The database cannot serve now; `outcomeUnknown` when a COMMIT was under way as it failed. */
 export class DatabaseUnavailable extends Error {
@@ -32,12 +32,12 @@ const CONNECTION_MESSAGES = [
 
 /** A failure of the connection rather than of the statement: the same work may succeed on another. */
 export function isConnectionError(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
-  const code = (error as { code?: unknown }).code;
+  // Read by shape, not `instanceof Error`: a socket's errors may come from another realm.
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
   if (typeof code === 'string' && (CONNECTION_CODES.has(code) || SHUTDOWN_STATES.has(code) || /^08/.test(code))) {
     return true;
   }
-  return CONNECTION_MESSAGES.some((message) => error.message.includes(message));
+  return typeof message === 'string' && CONNECTION_MESSAGES.some((text) => message.includes(text));
 }
 
 /** What answers 503: the database unreachable (PostgreSQL) or locked past the busy timeout (SQLite). */
@@ -55,6 +55,15 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A pool whose connect() tries again with a short backoff for CONNECT_PATIENCE_MS before failing. */
 export class PatientPool extends Pool {
+  constructor(config: PoolConfig) {
+    super(config);
+    // The pool listens for errors of idle clients only. A checked-out client whose connection drops
+    // between two statements (a restart during a transaction) emits 'error' with nobody listening,
+    // which would end the process; its next statement fails with that error anyway, and the pool
+    // drops the client when it is released.
+    this.on('connect', (client) => client.on('error', () => undefined));
+  }
+
   // The promise form only: Kysely's driver is its one caller.
   override connect(): Promise<PoolClient>;
   override connect(callback: (err: Error | undefined, client: PoolClient | undefined, done: () => void) => void): void;
@@ -135,9 +144,11 @@ class ReconnectingConnection implements DatabaseConnection {
     } catch (error) {
       if (this.inTransaction || !isConnectionError(error)) throw error;
       if (!isRead(query)) throw new DatabaseUnavailable(true, { cause: error });
-      // The pool drops a client whose connection failed when it is released.
+      // Acquired first, so that the dead one is released exactly once whatever happens; the pool
+      // drops a client whose connection failed when it is released.
+      const fresh = await this.driver.acquireConnection();
       await this.driver.releaseConnection(this.current);
-      this.current = await this.driver.acquireConnection();
+      this.current = fresh;
       return this.current.executeQuery<R>(query);
     }
   }

@@ -72,23 +72,27 @@ function transactionOn(kysely: Kysely<Database>): Db['transaction'] {
         retry(error);
         continue;
       }
-      let result: T;
-      try {
-        result = await work(trx);
-      } catch (error) {
-        // On a dropped connection the server has rolled back already, and ROLLBACK fails too.
-        await trx
+      // Kysely releases the connection on ROLLBACK even when it fails, not on a failed COMMIT.
+      // On a dropped connection the server has rolled back already, and ROLLBACK fails too.
+      const rollback = () =>
+        trx
           .rollback()
           .execute()
           .catch((rollbackError: unknown) => {
             if (!isConnectionError(rollbackError)) throw rollbackError;
           });
+      let result: T;
+      try {
+        result = await work(trx);
+      } catch (error) {
+        await rollback();
         retry(error);
         continue;
       }
       try {
         await trx.commit().execute();
       } catch (error) {
+        await rollback();
         throw isConnectionError(error) ? new DatabaseUnavailable(true, { cause: error }) : error;
       }
       return result;
