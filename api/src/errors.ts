@@ -149,7 +149,9 @@ interface ObjectSchema {
  * The 400 of a request that fails its schema, as a form read top to bottom would report it: the
  * first field in the schema's order that has a fault, with the message its schema gives (see
  * FieldMessages in schemas.ts). ajv reports every fault (allErrors), each with the value and the
- * schema that refused it (verbose).
+ * schema that refused it (verbose). Written here rather than with ajv-errors: its `${0}` writes the
+ * value as JSON (quoted), its messages follow the keyword alone while "missing" depends on the
+ * value, and it cannot choose the first field in the schema's order.
  */
 function schemaFault(schema: ObjectSchema, errors: ErrorObject[]): { field: string; message: string } {
   const fields = Object.keys(schema.properties);
