@@ -1,7 +1,7 @@
 // A throwaway PostgreSQL 15 cluster in a temp folder, on a free port of 127.0.0.1: the API's test
 // suite and benchmarks (api/test/support/pg-cluster.ts) and `pnpm start:fleet` start theirs here.
 // initdb refuses to run as root, so as root the server runs as the postgres system user.
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -13,6 +13,8 @@ export const PG_BIN = process.env.VERITAS_PG_BIN || '/usr/lib/postgresql/15/bin'
 export interface PgCluster {
   /** URL of the maintenance database `postgres`. */
   url: string;
+  /** Restarts the server (a fast shutdown, as an operator's restart), resolving once it answers again. */
+  restart(): Promise<void>;
   /** Stops the server and removes its folder. */
   stop(): void;
 }
@@ -36,20 +38,28 @@ export async function startPgCluster(): Promise<PgCluster> {
     const gid = Number(execFileSync('id', ['-g', 'postgres']).toString());
     fs.chownSync(dir, uid, gid);
   }
-  const run = (tool: string, args: string[]) => {
+  const invocation = (tool: string, args: string[]): [string, string[]] => {
     const command = path.join(PG_BIN, tool);
-    execFileSync(asRoot ? 'runuser' : command, asRoot ? ['-u', 'postgres', '--', command, ...args] : args, {
-      stdio: 'pipe',
-    });
+    return [asRoot ? 'runuser' : command, asRoot ? ['-u', 'postgres', '--', command, ...args] : args];
   };
+  const run = (tool: string, args: string[]) => execFileSync(...invocation(tool, args), { stdio: 'pipe' });
   const data = path.join(dir, 'data');
   const port = await freePort();
   run('initdb', ['-D', data, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--no-sync']);
   // Durability is pointless for a throwaway cluster; turning it off makes the suite faster.
   const serverOptions = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
-  run('pg_ctl', ['-D', data, '-l', path.join(dir, 'server.log'), '-w', '-o', serverOptions, 'start']);
+  const log = path.join(dir, 'server.log');
+  run('pg_ctl', ['-D', data, '-l', log, '-w', '-o', serverOptions, 'start']);
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    // Asynchronous, so that servers in the same process go on answering meanwhile.
+    restart() {
+      return new Promise<void>((resolve, reject) =>
+        execFile(...invocation('pg_ctl', ['-D', data, '-l', log, '-m', 'fast', '-w', 'restart']), (error) =>
+          error ? reject(error) : resolve(),
+        ),
+      );
+    },
     stop() {
       try {
         run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);

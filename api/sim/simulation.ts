@@ -6,7 +6,7 @@ import { DeviceMaker } from '../seed/field/devices';
 import { FieldWork, type CallResult, type FieldCalls, type FieldStaff, type Tally } from '../seed/field/field-work';
 import { seededRandom } from '@veritas/shared/testing/records';
 import { makeShipment, shipmentCsv } from '../seed/field/shipment';
-import { WebClient, uploadCsv } from './web-client';
+import { WebClient, fetchHonouringRetryAfter, uploadCsv } from './web-client';
 
 export interface SimulationOptions {
   url: string;
@@ -50,11 +50,15 @@ async function appPost(
   body: unknown,
   token?: string,
 ): Promise<{ status: number; body: any }> {
-  const response = await fetch(`${url}/veritas/app/${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: JSON.stringify(body),
-  });
+  const response = await fetchHonouringRetryAfter(
+    `${url}/veritas/app/${path}`,
+    {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: JSON.stringify(body),
+    },
+    { idempotent: true },
+  );
   const text = await response.text();
   return { status: response.status, body: text ? JSON.parse(text) : null };
 }

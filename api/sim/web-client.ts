@@ -26,6 +26,38 @@ export interface WebClientOptions {
   localAddress?: string;
 }
 
+/** A call answered 503 with Retry-After is repeated at most this many times, waiting as told. */
+const RETRY_AFTER_ATTEMPTS = 4;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * fetch, honouring a 503 with Retry-After (docs/errors.md#database-unavailable): a GET is
+ * repeated; a write only when the body's `outcome` says it was not applied, since a write whose
+ * outcome is unknown may have been applied, unless `idempotent` says that applying it twice is
+ * harmless (a field scan: the engine refuses what was already done).
+ */
+export async function fetchHonouringRetryAfter(
+  url: string,
+  init: RequestInit & { dispatcher?: Agent },
+  { idempotent = false } = {},
+) {
+  for (let attempt = 0; ; attempt++) {
+    const response = await fetch(url, init);
+    const seconds = Number(response.headers.get('retry-after'));
+    if (response.status !== 503 || !(seconds >= 0) || attempt === RETRY_AFTER_ATTEMPTS) return response;
+    const method = init.method ?? 'GET';
+    if (method !== 'GET' && !idempotent) {
+      const body = (await response
+        .clone()
+        .json()
+        .catch(() => null)) as { outcome?: unknown } | null;
+      if (body?.outcome !== 'not-applied') return response;
+    }
+    await response.body?.cancel();
+    await sleep(seconds * 1000);
+  }
+}
+
 export class WebClient {
   readonly cookies = new Map<string, StoredCookie>();
   private readonly dispatcher: Agent | undefined;
@@ -54,7 +86,7 @@ export class WebClient {
       .map(([name, c]) => `${name}=${c.value}`)
       .join('; ');
     const token = xsrf === undefined ? this.cookie('XSRF-TOKEN') : xsrf;
-    const response = await fetch(this.baseUrl + urlPath, {
+    const response = await fetchHonouringRetryAfter(this.baseUrl + urlPath, {
       method,
       headers: {
         ...(cookieHeader ? { cookie: cookieHeader } : {}),

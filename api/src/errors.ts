@@ -4,9 +4,11 @@
 // labels), which holds the same message; a 400 names the `field` at fault. Domain code throws the
 // errors below and knows nothing of bodies: errorHandler alone turns them, Fastify's schema
 // failures and anything else into answers.
+import type { Duplex } from 'node:stream';
 import type { ErrorObject } from 'ajv';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { FieldMessages } from '@veritas/shared/domain';
+import { DatabaseUnavailable, isDatabaseUnavailable } from './db/availability';
 
 export type ErrorField = 'res' | 'error' | 'message';
 
@@ -74,6 +76,32 @@ export class TooManyRequests extends DomainError {
   }
 }
 
+/**
+ * What Node's HTTP parser refuses before Fastify sees it (a request line and headers over 16 KiB,
+ * such as a query of 100k characters, or malformed HTTP) answers the documented body too.
+ */
+export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, reason, message] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'Request Header Fields Too Large', 'The request line and headers are too large.']
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'Request Timeout', 'The request took too long to arrive.']
+        : [400, 'Bad Request', 'The request is not valid HTTP.'];
+  const body = JSON.stringify({ detail: message, error: message });
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
+}
+
+const DATABASE_UNAVAILABLE = 'The database is unavailable. Try again in a moment.';
+/** A restart or failover of PostgreSQL takes about a second. */
+const DATABASE_RETRY_AFTER_SECONDS = 1;
+
 /** The one error handler of the API (app.ts). */
 export function errorHandler(error: unknown, request: FastifyRequest, reply: FastifyReply) {
   const errorField = request.routeOptions.config.errorField;
@@ -95,6 +123,12 @@ export function errorHandler(error: unknown, request: FastifyRequest, reply: Fas
     const fault = schemaFault(schema, validation as ErrorObject[]);
     return answer(400, fault.message, { field: fault.field });
   }
+  if (isDatabaseUnavailable(error)) {
+    request.log.warn(error);
+    // `outcome` tells a client whether repeating a write is safe (docs/errors.md#database-unavailable).
+    const outcome = error instanceof DatabaseUnavailable && error.outcomeUnknown ? 'unknown' : 'not-applied';
+    return answer(503, DATABASE_UNAVAILABLE, { outcome }, { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) });
+  }
   if (statusCode >= 500) {
     request.log.error(error);
     return answer(500, 'Internal server error', { error: 'Internal server error' });
@@ -115,7 +149,9 @@ interface ObjectSchema {
  * The 400 of a request that fails its schema, as a form read top to bottom would report it: the
  * first field in the schema's order that has a fault, with the message its schema gives (see
  * FieldMessages in schemas.ts). ajv reports every fault (allErrors), each with the value and the
- * schema that refused it (verbose).
+ * schema that refused it (verbose). Written here rather than with ajv-errors: its `${0}` writes the
+ * value as JSON (quoted), its messages follow the keyword alone while "missing" depends on the
+ * value, and it cannot choose the first field in the schema's order.
  */
 function schemaFault(schema: ObjectSchema, errors: ErrorObject[]): { field: string; message: string } {
   const fields = Object.keys(schema.properties);
@@ -135,7 +171,11 @@ function schemaFault(schema: ObjectSchema, errors: ErrorObject[]): { field: stri
         !wrongType(found.error) &&
         error.instancePath === found.error.instancePath);
     if (!better) continue;
-    found = { index, error, field: fault.field, message: messageOf(fault.messages, error.keyword, fault.value) };
+    const message =
+      error.keyword === 'wellFormed'
+        ? `${fault.field} must be text without NUL characters or unpaired surrogates.`
+        : messageOf(fault.messages, error.keyword, fault.value);
+    found = { index, error, field: fault.field, message };
   }
   return found ?? { field: fields[0] ?? '', message: errors[0]?.message ?? 'Invalid request.' };
 }
@@ -164,9 +204,15 @@ function faultOf(
   return { field, messages: own ?? schema.properties[field]?.errorMessages, value: error.data };
 }
 
-/** Absent, null or empty (after trimming) reads as missing; otherwise the failed keyword's message. */
+/**
+ * Absent, null or empty (after trimming) reads as missing; otherwise the failed keyword's message.
+ * Only text is written into `{value}`: a value of another type is refused for its type (schemaFault
+ * prefers that fault), and turning it into text could run the caller's own toString or valueOf.
+ * The replacer is a function so that `$&` and the like in the value are written as they are.
+ */
 function messageOf(messages: FieldMessages | undefined, keyword: string, value: unknown): string {
   if (!messages) return `Invalid value (${keyword}).`;
   if (value === undefined || value === null || value === '') return messages.missing;
-  return (messages[keyword] ?? messages.missing).replace('{value}', String(value));
+  const message = messages[keyword] ?? messages.missing;
+  return typeof value === 'string' ? message.replace('{value}', () => value) : message;
 }

@@ -26,4 +26,24 @@ ajv.addFormat(
 ajv.addFormat('calendar-day', (text: string) => localMidnight(text) !== null);
 ajv.addFormat('time-zone', isTimeZone);
 
-export const validatorCompiler: FastifySchemaCompiler<TSchema> = ({ schema }) => ajv.compile(schema);
+// Text with a NUL or an unpaired surrogate is refused wherever a request carries text: PostgreSQL
+// cannot store a NUL, SQLite's search cuts the text at it, and an unpaired surrogate would be
+// stored as U+FFFD, another text than the one sent.
+ajv.addKeyword({
+  keyword: 'wellFormed',
+  type: 'string',
+  schemaType: 'boolean',
+  // With the u flag a surrogate of a pair is part of one code point: \p{Cs} matches only a lone one.
+  validate: (_: boolean, text: string) => !/[\0\p{Cs}]/u.test(text),
+});
+
+/** The schema with `wellFormed` on every text of it (a copy: the routes' schemas are also the OpenAPI document's). */
+function wellFormedText(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(wellFormedText);
+  if (typeof schema !== 'object' || schema === null) return schema;
+  const copy = Object.fromEntries(Object.entries(schema).map(([key, value]) => [key, wellFormedText(value)]));
+  return (schema as { type?: unknown }).type === 'string' ? { ...copy, wellFormed: true } : copy;
+}
+
+export const validatorCompiler: FastifySchemaCompiler<TSchema> = ({ schema }) =>
+  ajv.compile(wellFormedText(schema) as TSchema);

@@ -5,6 +5,7 @@ import { SERVER_FEATURES } from '@veritas/shared/domain';
 import { api } from './app';
 import { API_PREFIX } from './auth/cookies';
 import { ensureAdmin } from './bootstrap';
+import { clientErrorHandler } from './errors';
 import { migrateToLatest, openDatabase } from './db/connection';
 import type { Db } from './db/schema';
 import { scheduleSearchIndexing } from './devices/search-index';
@@ -103,7 +104,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Veritas
     throw error;
   }
 
-  const app = Fastify({ logger: config.logger, trustProxy: config.trustProxy });
+  const app = Fastify({ logger: config.logger, trustProxy: config.trustProxy, clientErrorHandler });
   app.addHook('onClose', () => db.kysely.destroy());
   endConnectionsWhenClosing(app);
   await app.register(api, {

@@ -308,3 +308,48 @@ describe('session helpers', () => {
     expect(httpStatus(null)).toBeUndefined();
   });
 });
+
+describe('503 with Retry-After (docs/errors.md#database-unavailable)', () => {
+  const unavailable = (outcome: string, retryAfter = '0'): [number, unknown, Record<string, string>] => [
+    503,
+    { detail: 'The database is unavailable. Try again in a moment.', outcome },
+    { 'retry-after': retryAfter },
+  ];
+
+  test('a GET is repeated after the wait and gets the answer', async () => {
+    let calls = 0;
+    api.on('GET user/get_users/', () => (++calls < 3 ? unavailable('not-applied') : [200, []]));
+    await expect(http.get('user/get_users/')).resolves.toMatchObject({ status: 200 });
+    expect(api.requestsTo('GET user/get_users/')).toHaveLength(3);
+  });
+
+  test('a GET is repeated at most 3 times, then the 503 is the answer', async () => {
+    api.on('GET user/get_users/', unavailable('not-applied'));
+    await expect(http.get('user/get_users/')).rejects.toMatchObject({ response: { status: 503 } });
+    expect(api.requestsTo('GET user/get_users/')).toHaveLength(4);
+  });
+
+  test('no repeat past 5 s of waiting in all, nor without Retry-After', async () => {
+    api.on('GET user/get_users/', unavailable('not-applied', '6'));
+    await expect(http.get('user/get_users/')).rejects.toMatchObject({ response: { status: 503 } });
+    api.on('GET user/get_groups/', [503, { detail: 'down' }]);
+    await expect(http.get('user/get_groups/')).rejects.toMatchObject({ response: { status: 503 } });
+    expect(api.requestsTo('GET user/get_users/')).toHaveLength(1);
+    expect(api.requestsTo('GET user/get_groups/')).toHaveLength(1);
+  });
+
+  test('a POST is repeated when it was not applied, with the same body', async () => {
+    let calls = 0;
+    api.on('POST user/create_group/', () => (++calls < 2 ? unavailable('not-applied') : [201, {}]));
+    await expect(http.post('user/create_group/', { code: 'HUB9' })).resolves.toMatchObject({ status: 201 });
+    expect(api.requestsTo('POST user/create_group/').map((r) => r.body)).toEqual([{ code: 'HUB9' }, { code: 'HUB9' }]);
+  });
+
+  test('a POST whose outcome is unknown is not repeated: it may have been applied', async () => {
+    api.on('POST user/create_group/', unavailable('unknown'));
+    await expect(http.post('user/create_group/', { code: 'HUB9' })).rejects.toMatchObject({
+      response: { status: 503 },
+    });
+    expect(api.requestsTo('POST user/create_group/')).toHaveLength(1);
+  });
+});

@@ -96,6 +96,33 @@ http.interceptors.response.use(undefined, async (error: unknown) => {
 });
 
 /**
+ * A 503 with Retry-After (docs/errors.md#database-unavailable: the database restarting) is waited
+ * out and the call repeated, a few times and a few seconds in all: a GET always, a write only when
+ * the body's `outcome` is 'not-applied'. A write whose outcome is unknown may have been applied,
+ * so its 503 goes to the screen, as does any 503 without Retry-After or past the budget.
+ */
+const RETRY_AFTER_ATTEMPTS = 3;
+const RETRY_AFTER_BUDGET_MS = 5000;
+
+type RepeatableConfig = InternalAxiosRequestConfig & { veritasRepeats?: number; veritasWaitedMs?: number };
+
+http.interceptors.response.use(undefined, async (error: unknown) => {
+  if (httpStatus(error) !== 503 || !isAxiosError(error) || !error.config || !error.response) throw error;
+  const config: RepeatableConfig = error.config;
+  const seconds = Number(error.response.headers['retry-after'] ?? Number.NaN);
+  const body: unknown = error.response.data;
+  const notApplied = typeof body === 'object' && body !== null && 'outcome' in body && body.outcome === 'not-applied';
+  const repeats = config.veritasRepeats ?? 0;
+  const waitedMs = (config.veritasWaitedMs ?? 0) + seconds * 1000;
+  if (!(seconds >= 0) || repeats >= RETRY_AFTER_ATTEMPTS || waitedMs > RETRY_AFTER_BUDGET_MS) throw error;
+  if ((config.method ?? 'get').toLowerCase() !== 'get' && !notApplied) throw error;
+  config.veritasRepeats = repeats + 1;
+  config.veritasWaitedMs = waitedMs;
+  await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+  return http(config);
+});
+
+/**
  * The HTTP status a failed call of `http` was answered with; 0 when it got no answer at all
  * (network failure, timeout), as XMLHttpRequest reports it; undefined for an error that is not a
  * failed call.

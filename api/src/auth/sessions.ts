@@ -61,7 +61,7 @@ export async function startSession(db: Db, userId: number): Promise<Tokens> {
   await removeExpired(db);
   const sessionId = crypto.randomUUID();
   // One transaction, so a concurrent clean-up never sees this session without its tokens.
-  return db.kysely.transaction().execute(async (trx) => {
+  return db.transaction(async (trx) => {
     await trx
       .insertInto('sessions')
       .values({ id: sessionId, user_id: userId, created_at: nowIso(), revoked_at: null })
@@ -78,7 +78,7 @@ export async function startAppSession(db: Db, userId: number): Promise<string> {
   await removeExpired(db);
   const sessionId = crypto.randomUUID();
   const token = newToken();
-  await db.kysely.transaction().execute(async (trx) => {
+  await db.transaction(async (trx) => {
     await trx
       .insertInto('sessions')
       .values({ id: sessionId, user_id: userId, created_at: nowIso(), revoked_at: null })

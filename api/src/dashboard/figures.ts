@@ -117,15 +117,15 @@ export async function dashboardFigures(
  */
 async function inSnapshot(db: Db, read: (kysely: Kysely<Database>) => Promise<void>): Promise<void> {
   if (db.engine === 'postgres') {
-    await db.kysely
-      .transaction()
-      .setIsolationLevel('repeatable read')
-      .execute(async (trx) => {
+    await db.transaction(
+      async (trx) => {
         await sql`set local jit = off`.execute(trx);
         await read(trx);
-      });
+      },
+      { isolationLevel: 'repeatable read' },
+    );
   } else {
-    await db.kysely.transaction().execute(read);
+    await db.transaction(read);
   }
 }
 

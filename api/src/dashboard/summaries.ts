@@ -303,7 +303,7 @@ const inTransaction = <T>(kysely: Kysely<Database>, work: (trx: Kysely<Database>
  * transaction. A loader that stores records without DashboardChanges calls this at its end, after
  * setting the ms columns.
  */
-export async function rebuildDashboardSummaries(db: Db): Promise<void> {
+export async function rebuildDashboardSummaries(db: Pick<Db, 'kysely' | 'engine'>): Promise<void> {
   await inTransaction(db.kysely, async (trx) => {
     for (const table of ['dashboard_counts', 'dashboard_operators', 'dashboard_series', 'dashboard_hubs'] as const) {
       await trx.deleteFrom(table).execute();

@@ -2,10 +2,20 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Pool } from 'pg';
-import { DEFAULT_MIGRATION_TABLE, Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import {
+  DEFAULT_MIGRATION_TABLE,
+  Kysely,
+  Migrator,
+  PostgresDialect,
+  SqliteDialect,
+  sql,
+  type Dialect,
+  type IsolationLevel,
+  type Transaction,
+} from 'kysely';
 import type { Database, Db } from './schema';
 import { migrationsFor } from './migrations';
+import { DatabaseUnavailable, PatientPool, ReconnectingDriver, isConnectionError } from './availability';
 
 export interface DbOptions {
   dataDir: string;
@@ -14,11 +24,19 @@ export interface DbOptions {
 
 export function openDatabase({ dataDir, databaseUrl }: DbOptions): Db {
   if (databaseUrl) {
-    const pool = new Pool({ connectionString: databaseUrl, max: 10 });
+    const pool = new PatientPool({ connectionString: databaseUrl, max: 10 });
     // An idle connection dropped by the server (restart, failover) must not crash the process;
     // the pool replaces it on the next query.
     pool.on('error', (error) => console.error(`PostgreSQL connection lost: ${error.message}`));
-    return { engine: 'postgres', kysely: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), pg: pool };
+    const postgres = new PostgresDialect({ pool });
+    const dialect: Dialect = {
+      createAdapter: () => postgres.createAdapter(),
+      createDriver: () => new ReconnectingDriver(postgres.createDriver()),
+      createIntrospector: (db) => postgres.createIntrospector(db),
+      createQueryCompiler: () => postgres.createQueryCompiler(),
+    };
+    const kysely = new Kysely<Database>({ dialect });
+    return { engine: 'postgres', kysely, pg: pool, transaction: transactionOn(kysely) };
   }
   fs.mkdirSync(dataDir, { recursive: true });
   const database = new SQLite(path.join(dataDir, 'veritas.sqlite'));
@@ -27,10 +45,58 @@ export function openDatabase({ dataDir, databaseUrl }: DbOptions): Db {
   database.pragma('synchronous = NORMAL');
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
-  return {
-    engine: 'sqlite',
-    kysely: new Kysely<Database>({ dialect: new SqliteDialect({ database }) }),
-    sqlite: database,
+  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  return { engine: 'sqlite', kysely, sqlite: database, transaction: transactionOn(kysely) };
+}
+
+/**
+ * Db.transaction: `work` in a transaction, run once more on a fresh connection when the first
+ * attempt failed on its connection before the COMMIT was sent (nothing was applied). A connection
+ * failing during the COMMIT leaves the outcome unknown: not repeated, DatabaseUnavailable(true).
+ */
+function transactionOn(kysely: Kysely<Database>): Db['transaction'] {
+  return async function transaction<T>(
+    work: (trx: Transaction<Database>) => Promise<T>,
+    { isolationLevel }: { isolationLevel?: IsolationLevel } = {},
+  ): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      const retry = (error: unknown) => {
+        if (!isConnectionError(error)) throw error;
+        if (attempt > 1) throw new DatabaseUnavailable(false, { cause: error });
+      };
+      const builder = kysely.startTransaction();
+      let trx;
+      try {
+        trx = await (isolationLevel ? builder.setIsolationLevel(isolationLevel) : builder).execute();
+      } catch (error) {
+        retry(error);
+        continue;
+      }
+      // Kysely releases the connection on ROLLBACK even when it fails, not on a failed COMMIT.
+      // On a dropped connection the server has rolled back already, and ROLLBACK fails too.
+      const rollback = () =>
+        trx
+          .rollback()
+          .execute()
+          .catch((rollbackError: unknown) => {
+            if (!isConnectionError(rollbackError)) throw rollbackError;
+          });
+      let result: T;
+      try {
+        result = await work(trx);
+      } catch (error) {
+        await rollback();
+        retry(error);
+        continue;
+      }
+      try {
+        await trx.commit().execute();
+      } catch (error) {
+        await rollback();
+        throw isConnectionError(error) ? new DatabaseUnavailable(true, { cause: error }) : error;
+      }
+      return result;
+    }
   };
 }
 

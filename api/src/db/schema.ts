@@ -2,7 +2,7 @@
 // ISO 8601 UTC text, so one set of queries and one row mapping serve SQLite and PostgreSQL.
 import type { Organization, Role } from '@veritas/shared/domain';
 import type { Database as SQLiteDatabase } from 'better-sqlite3';
-import type { ColumnType, Generated, Kysely } from 'kysely';
+import type { ColumnType, Generated, IsolationLevel, Kysely, Transaction } from 'kysely';
 import type { Pool } from 'pg';
 
 export type Engine = 'sqlite' | 'postgres';
@@ -299,6 +299,15 @@ export interface Db {
   sqlite?: SQLiteDatabase;
   /** PostgreSQL's pool, for what Kysely cannot say (COPY, in the bulk loader). */
   pg?: Pool;
+  /**
+   * `work` in a transaction, its result once committed. Repeated once on a fresh connection when
+   * its connection failed before the COMMIT was sent; a failure while committing is not repeated
+   * (db/availability.ts DatabaseUnavailable, answered 503). So `work` must do nothing but queries.
+   */
+  transaction<T>(
+    work: (trx: Transaction<Database>) => Promise<T>,
+    settings?: { isolationLevel?: IsolationLevel },
+  ): Promise<T>;
 }
 
 export const nowIso = (): string => new Date().toISOString();

@@ -23,7 +23,7 @@ export async function createGroup(db: Db, input: GroupInput): Promise<NewGroup> 
   if (await findGroupByCode(db.kysely, code))
     throw new BadRequest('code', `A group with code "${code}" already exists.`);
   const group = { name, code, organization };
-  await db.kysely.transaction().execute(async (trx) => {
+  await db.transaction(async (trx) => {
     await insertGroup(trx, group);
     await writeEvents(trx, db, [groupEvent(group)]);
   });

@@ -214,7 +214,7 @@ export async function checkDevice(db: Db, user: FieldUser, scan: DeviceScan): Pr
 export async function submitDevice(db: Db, user: FieldUser, scan: DeviceScan, at = new Date()): Promise<ScanAnswer> {
   requireOperator(user);
   const mac = macOf(scan);
-  return db.kysely.transaction().execute(async (trx) => {
+  return db.transaction(async (trx) => {
     // Locked: of two operators submitting one tracking ID at once, the second reads the first's claim (E003).
     const item = await itemOf(trx, scan.tracking_id, db.engine === 'postgres');
     const facts = await factsOf(trx, user, scan, mac, item);
@@ -266,7 +266,7 @@ const verified = (trackingId: string): VerifyAnswer => ({ result: 'passed', ...P
 export async function verifyAtHub(db: Db, user: FieldUser, scan: HardwareScan, at = new Date()): Promise<VerifyAnswer> {
   if ((user.role !== 'executive' && user.role !== 'incharge') || user.organization !== 'hub')
     throw new ScanRefusal('not-hub-staff');
-  await db.kysely.transaction().execute(async (trx) => {
+  await db.transaction(async (trx) => {
     const item = await verifiableItem(trx, db, scan, (found) => {
       if (found.hub_code?.toLowerCase() !== user.groupCode?.toLowerCase()) throw new ScanRefusal('other-hub');
       if (found.is_submit !== 1) throw new ScanRefusal('not-submitted');
@@ -280,7 +280,7 @@ export async function verifyAtHub(db: Db, user: FieldUser, scan: HardwareScan, a
 /** Verification at a return centre, after the hub's: the device is detached. No dashboard figure reads it. */
 export async function verifyAtRc(db: Db, user: FieldUser, scan: HardwareScan, at = new Date()): Promise<VerifyAnswer> {
   if (user.organization !== 'RC') throw new ScanRefusal('not-rc-staff');
-  await db.kysely.transaction().execute(async (trx) => {
+  await db.transaction(async (trx) => {
     const item = await verifiableItem(trx, db, scan, (found) => {
       if (found.is_verified !== 1) throw new ScanRefusal('not-verified-at-hub');
     });

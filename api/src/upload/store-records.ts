@@ -170,7 +170,7 @@ function sqliteStore(db: Db, sqlite: SQLiteDatabase, { uploadId, resumed }: Stor
   // In a Kysely transaction: its connection held keeps any other request's queries out of it, and
   // the summaries are written through it (synchronously, on SQLite's own handle).
   return (records, uploadRows) =>
-    db.kysely.transaction().execute(async (trx) => {
+    db.transaction(async (trx) => {
       const { stored, summaries } = insertAll(records, uploadRows);
       await summaries.apply(trx, db);
       return stored;
@@ -187,7 +187,7 @@ function postgresStore(db: Db, { uploadId, resumed }: StoreTarget): RecordStore 
   const names = sql.join(columns.map(([name]) => sql.ref(name)));
   const types = sql.join(columns.map(([name, type]) => sql`${sql.ref(name)} ${sql.raw(type)}`));
   return (records, uploadRows) =>
-    db.kysely.transaction().execute(async (trx) => {
+    db.transaction(async (trx) => {
       const rows = records.map(rowOf);
       const { rows: inserted } = await sql<{ id: number; tracking_id: string }>`
         insert into device_records (${names}, upload_id)

@@ -119,7 +119,7 @@ export async function claimUpload(
  */
 export async function finishUpload(db: Db, lease: Lease, result: unknown): Promise<void> {
   const { uploadId } = lease.upload;
-  await db.kysely.transaction().execute(async (trx) => {
+  await db.transaction(async (trx) => {
     const { numUpdatedRows } = await trx
       .updateTable('uploads')
       .set({ status: 'done', result: JSON.stringify(result), finished_at: nowIso(), lease_until_ms: null })

@@ -56,7 +56,7 @@ export async function createUser(db: Db, actor: Actor, input: UserInput): Promis
     throw new BadRequest('username', 'A user with that username already exists.');
   // Hashed before the transaction, which holds SQLite's one connection.
   const password_hash = await hashPassword(password);
-  return db.kysely.transaction().execute(async (trx) => {
+  return db.transaction(async (trx) => {
     const id = await insertUser(trx, { username, email, password_hash, role, group_id: groupId });
     await writeEvents(trx, db, [userEvent('created', username, role)]);
     return id;
@@ -80,7 +80,7 @@ export async function listUsers(db: Db, actor: Actor): Promise<UserListItem[]> {
 /** Deletes the user (whom the route lets only a super admin delete); answers its username. */
 export async function deleteUser(db: Db, actor: Actor, userId: number | string): Promise<string> {
   const target = await targetOf(db.kysely, userId, actor.id, 'delete', () => true);
-  await db.kysely.transaction().execute(async (trx) => {
+  await db.transaction(async (trx) => {
     await deleteUserById(trx, target.id);
     // The user's submissions lose their submitter (on delete set null): so do the dashboard's summaries.
     await forgetOperator(trx, target.id);
@@ -92,7 +92,7 @@ export async function deleteUser(db: Db, actor: Actor, userId: number | string):
 export async function setUserActive(db: Db, actor: Actor, userId: number | string, active: boolean): Promise<string> {
   const verb = active ? 'activate' : 'deactivate';
   const target = await targetOf(db.kysely, userId, actor.id, verb, (role) => canManageUser(actor.role, role));
-  await db.kysely.transaction().execute(async (trx) => {
+  await db.transaction(async (trx) => {
     const changed = await updateUserActive(trx, target.id, active ? 1 : 0);
     if (!active) await revokeUserSessions({ kysely: trx }, target.id);
     // An event only when the user's state changed: activating an active user changes nothing on screen.

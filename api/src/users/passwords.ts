@@ -20,7 +20,7 @@ function checkRule(password: string, username: string): void {
 /** Stores the new password and ends the user's sessions but `keep`, in one transaction. */
 async function setPassword(db: Db, userId: number, password: string, keep?: string): Promise<void> {
   const hash = await hashPassword(password);
-  await db.kysely.transaction().execute(async (kysely) => {
+  await db.transaction(async (kysely) => {
     await updatePasswordHash(kysely, userId, hash);
     await revokeUserSessions({ kysely }, userId, keep);
   });

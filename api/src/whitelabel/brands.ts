@@ -99,7 +99,7 @@ export async function saveBrand(db: Db, { brand, data, id }: BrandInput): Promis
     throw new BadRequest('brand', `Brand ${stored.id} is "${stored.brand}", not "${brand}".`);
   }
   const manufacturers = await registryNames(db, names);
-  await db.kysely.transaction().execute((trx) => replaceBrandManufacturers(trx, stored.id, manufacturers));
+  await db.transaction((trx) => replaceBrandManufacturers(trx, stored.id, manufacturers));
   return {
     created: false,
     brand: { id: stored.id, brand: stored.brand, white_labeled_brands: { data: manufacturers } },

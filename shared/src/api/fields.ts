@@ -16,12 +16,26 @@ export interface FieldMessages {
   [keyword: string]: string;
 }
 
+/**
+ * The longest text a field takes unless it says otherwise: no name, code or password is near it,
+ * and a sign-in must not hash nor record a megabyte sent as a username or a password.
+ */
+const MAX_TEXT_LENGTH = 1024;
+const tooLong = `Text may be at most ${MAX_TEXT_LENGTH} characters.`;
+
 /** Text without the spaces around it; empty text is missing unless `minLength: 0` allows it. */
 export const Text = (messages: FieldMessages, options: StringOptions = {}) =>
-  Type.String({ transform: ['trim'], minLength: 1, ...options, errorMessages: messages });
+  Type.String({
+    transform: ['trim'],
+    minLength: 1,
+    maxLength: MAX_TEXT_LENGTH,
+    ...options,
+    errorMessages: { maxLength: tooLong, ...messages },
+  });
 
 /** A password: taken exactly as typed, any text but the empty one. */
-export const Secret = (missing: string) => Type.String({ minLength: 1, errorMessages: { missing } });
+export const Secret = (missing: string) =>
+  Type.String({ minLength: 1, maxLength: MAX_TEXT_LENGTH, errorMessages: { missing, maxLength: tooLong } });
 
 /** One of `values`, after trimming. */
 export const OneOf = <T extends string>(values: readonly T[], messages: FieldMessages) =>

@@ -3,7 +3,7 @@
 import { AxiosError, type AxiosAdapter, type AxiosResponse, type InternalAxiosRequestConfig } from 'axios';
 import { http } from '../http';
 
-export type MockReply = [status: number, body?: unknown];
+export type MockReply = [status: number, body?: unknown, headers?: Record<string, string>];
 export type MockHandler = MockReply | ((request: RecordedRequest) => MockReply | Promise<MockReply>);
 
 export interface RecordedRequest {
@@ -54,12 +54,12 @@ export function mockApi(): MockApi {
       404,
       { detail: `No mock for ${request.method} ${request.url}` },
     ];
-    const [status, body] = typeof handler === 'function' ? await handler(request) : handler;
+    const [status, body, headers = {}] = typeof handler === 'function' ? await handler(request) : handler;
     const response: AxiosResponse = {
       status,
       statusText: String(status),
       data: body,
-      headers: {},
+      headers,
       config,
       request: {},
     };
