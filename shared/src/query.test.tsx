@@ -70,6 +70,18 @@ test('renders before a commit share one call (StrictMode renders twice)', async 
   expect(await screen.findByText('data: one')).toBeInTheDocument();
 });
 
+test('a page visited again shows what it had and fetches it again', async () => {
+  const { load, made } = calls<string>();
+  const first = render(withClient(<Page load={load} />));
+  await act(async () => made[0]!.resolve('one'));
+  first.unmount();
+  render(withClient(<Page load={load} />));
+  expect(await screen.findByText('data: one')).toBeInTheDocument();
+  await waitFor(() => expect(load).toHaveBeenCalledTimes(2));
+  await act(async () => made[1]!.resolve('two'));
+  expect(await screen.findByText('data: two')).toBeInTheDocument();
+});
+
 test('a failure is the error, reported once to useQueryError, also under StrictMode', async () => {
   const { load, made } = calls<string>();
   render(

@@ -15,7 +15,7 @@ import {
   type UsePrefetchQueryOptions,
   type UseQueryOptions,
 } from '@tanstack/react-query';
-import { useEffect, useEffectEvent, type ReactNode } from 'react';
+import { useEffect, useEffectEvent, useState, type ReactNode } from 'react';
 
 export {
   infiniteQueryOptions,
@@ -58,6 +58,16 @@ export function QueryProvider({ children, client = queryClient }: { children: Re
 }
 
 /**
+ * refetchOnMount for a component whose first render started its call: an answer that arrived
+ * since that render (before React committed the component) is this visit's, not one to fetch
+ * again; an older one (a page visited before) is fetched again.
+ */
+function useRefetchOnMountUnlessFetchedSinceFirstRender() {
+  const [firstRenderAt] = useState(Date.now);
+  return (query: { state: { dataUpdatedAt: number } }) => query.state.dataUpdatedAt < firstRenderAt;
+}
+
+/**
  * useQuery whose call starts with the component's first render, not after its commit: React holds
  * a just-loaded lazy page back before committing it, and the page's call should not wait for that.
  * Renders before a commit (StrictMode, a discarded render) share the one call of the key.
@@ -66,8 +76,9 @@ export function useQueryNow<TData, TKey extends QueryKey = QueryKey>(
   options: UseQueryOptions<TData, DefaultError, TData, TKey> &
     UsePrefetchQueryOptions<TData, DefaultError, TData, TData, TKey>,
 ) {
+  const refetchOnMount = useRefetchOnMountUnlessFetchedSinceFirstRender();
   usePrefetchQuery(options);
-  return useQuery(options);
+  return useQuery({ refetchOnMount, ...options });
 }
 
 /** useInfiniteQuery whose first page starts with the component's first render (see useQueryNow). */
@@ -75,8 +86,9 @@ export function useInfiniteQueryNow<TPage, TData, TKey extends QueryKey, TCursor
   options: UseInfiniteQueryOptions<TPage, DefaultError, TData, TKey, TCursor> &
     UsePrefetchInfiniteQueryOptions<TPage, DefaultError, TData, TKey, TCursor>,
 ) {
+  const refetchOnMount = useRefetchOnMountUnlessFetchedSinceFirstRender();
   usePrefetchInfiniteQuery(options);
-  return useInfiniteQuery(options);
+  return useInfiniteQuery({ refetchOnMount, ...options });
 }
 
 /** Calls `onError` once with each failure `error` shows, while the component is mounted. */
