@@ -4,8 +4,8 @@
 // @veritas/shared), answering 403.
 //
 // They are preValidation hooks: Fastify has parsed the body by then, so a body it cannot parse is
-// answered 400 whoever sends it, as it always was, and the schema is checked after them, so a
-// caller without the right learns nothing about its input (401, then 403, then 400).
+// answered 400 whoever sends it, and the schema is checked after them, so a caller without the
+// right learns nothing about its input (401, then 403, then 400).
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Role } from '@veritas/shared/domain';
