@@ -82,7 +82,7 @@ function asJson(db: Db, rows: RecordRows, kysely: Kysely<Database> = db.kysely) 
 }
 
 /** Every record as JSON text, in id order, one page at a time (keyset paging: each page is an index seek). */
-export async function* recordJsonPages(db: Db, pageSize: number): AsyncGenerator<string[]> {
+async function* recordJsonPages(db: Db, pageSize: number): AsyncGenerator<string[]> {
   let afterId = 0;
   for (;;) {
     const page = await asJson(
@@ -96,6 +96,18 @@ export async function* recordJsonPages(db: Db, pageSize: number): AsyncGenerator
     if (page.length < pageSize) return;
     afterId = page[page.length - 1]!.id;
   }
+}
+
+const STATUS_PAGE_SIZE = 5000;
+
+/** api/get_status/'s answer: every record in one JSON array, page by page so memory stays flat however many. */
+export async function* recordJsonArray(db: Db): AsyncGenerator<string> {
+  let first = true;
+  for await (const page of recordJsonPages(db, STATUS_PAGE_SIZE)) {
+    yield (first ? '[' : ',') + page.join(',');
+    first = false;
+  }
+  yield first ? '[]' : ']';
 }
 
 /**

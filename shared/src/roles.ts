@@ -1,11 +1,12 @@
 import REMOTES from './remotes.json';
-import type { Role } from './types';
 
 // Roles and permissions (docs/screens.md#routes, docs/screens.md#server-side-rights): what the
 // console shows, and the rules the server enforces with the same code (@veritas/shared/domain;
 // the server's own predicates are in api/src/roles.ts).
 
-export const ROLES: readonly Role[] = ['operators', 'executive', 'incharge', 'central_ops', 'admin', 'super_admin'];
+export const ROLES = ['operators', 'executive', 'incharge', 'central_ops', 'admin', 'super_admin'] as const;
+
+export type Role = (typeof ROLES)[number];
 
 const ADMINS: readonly Role[] = ['admin', 'super_admin'];
 

@@ -3,12 +3,12 @@
 // with), and here only its type, so the console's bundles carry no schema code.
 import type { LiveEventData } from './api/events';
 import type { ServerFeature } from './features';
+import type { Role } from './roles';
 
 export { SERVER_FEATURES, type ServerFeature } from './features';
 
-export type Role = 'operators' | 'executive' | 'incharge' | 'central_ops' | 'admin' | 'super_admin';
-
-export type Organization = 'hub' | 'RC';
+export type { Role } from './roles';
+export type { Organization } from './api/users';
 
 export interface Session {
   user: string | null;

@@ -165,7 +165,7 @@ export async function rotateRefreshToken(db: Db, refreshToken: string | undefine
 }
 
 /** The session a token (access or refresh) belongs to, whatever its state. */
-export async function sessionOfToken(db: Db, token: string | undefined): Promise<string | null> {
+async function sessionOfToken(db: Db, token: string | undefined): Promise<string | null> {
   if (!token) return null;
   const row = await db.kysely
     .selectFrom('auth_tokens')
@@ -182,6 +182,16 @@ export async function revokeSession(db: Db, sessionId: string): Promise<void> {
     .where('id', '=', sessionId)
     .where('revoked_at', 'is', null)
     .execute();
+}
+
+/** user/logout/: ends the session of the access token, else of the refresh token; either may be absent or stale. */
+export async function endSessionOfTokens(
+  db: Db,
+  accessToken: string | undefined,
+  refreshToken: string | undefined,
+): Promise<void> {
+  const sessionId = (await sessionOfToken(db, accessToken)) ?? (await sessionOfToken(db, refreshToken));
+  if (sessionId) await revokeSession(db, sessionId);
 }
 
 /** Ends every session of the user (console and app alike), but `keep` when given. `db` may be a transaction's. */

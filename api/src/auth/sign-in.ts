@@ -2,11 +2,13 @@
 // the throttling of failed attempts, the password, and the account's active flag. Its errors
 // carry `res` through the routes' error field (the console's login screen reads it).
 import type { Static } from '@sinclair/typebox';
-import { MAX_USERNAME_LENGTH, type Credentials } from '@veritas/shared/domain';
+import { MAX_USERNAME_LENGTH, type Credentials, type Role } from '@veritas/shared/domain';
 import type { Db, UsersTable } from '../db/schema';
 import { Forbidden, Unauthorized } from '../errors';
+import { canUseWeb } from '../roles';
 import { clearFailures, recordFailure, refuseWhenThrottled, type Attempt } from './login-throttle';
 import { dummyPasswordHash, verifyPassword } from './passwords';
+import { startSession, type Tokens } from './sessions';
 
 type User = Omit<UsersTable, 'id' | 'is_active'> & { id: number; is_active: number };
 
@@ -34,4 +36,14 @@ export async function signInUser(
   await clearFailures(db, attempt);
   if (user.is_active !== 1) throw new Forbidden('Account is deactivated');
   return user;
+}
+
+/** user/login/: the role of the credentials' user, with new session tokens unless the role has no console. */
+export async function signInToConsole(
+  db: Db,
+  credentials: Static<typeof Credentials>,
+  clientAddress: string,
+): Promise<{ role: Role; tokens: Tokens | null }> {
+  const user = await signInUser(db, credentials, clientAddress);
+  return { role: user.role, tokens: canUseWeb(user.role) ? await startSession(db, user.id) : null };
 }

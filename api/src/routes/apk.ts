@@ -1,9 +1,8 @@
 // user/download_apk/: the mobile app package named by VERITAS_APK_PATH, for admins.
-import fs from 'node:fs/promises';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ApkFile, NoQuery } from '@veritas/shared/domain';
 import { requireRole } from '../plugins/authentication';
-import { NotFound } from '../errors';
+import { openApk } from '../apk-file';
 import { sendStream } from '../http';
 import { canDownloadApk } from '../roles';
 
@@ -27,21 +26,13 @@ export const apkRoutes: FastifyPluginAsyncTypebox<{ apkPath?: string }> = async 
       preValidation: requireRole(canDownloadApk, 'Only an admin or super admin can download the mobile app package.'),
     },
     async (request, reply) => {
-      if (!apkPath) throw new NotFound('No mobile app package is configured on this server (VERITAS_APK_PATH).');
-      // Length and bytes come from one open file, so a package swapped in meanwhile cannot make them disagree.
-      const file = await fs.open(apkPath).catch(() => null);
-      const stats = await file?.stat();
-      if (!file || !stats?.isFile()) {
-        await file?.close();
-        request.log.warn({ apkPath }, 'VERITAS_APK_PATH names no readable file');
-        throw new NotFound('The mobile app package configured on this server (VERITAS_APK_PATH) was not found.');
-      }
+      const apk = await openApk(apkPath, request.log);
       reply
         .type('application/vnd.android.package-archive')
         .header('content-disposition', 'attachment; filename="veritas_app.apk"')
-        .header('content-length', stats.size)
+        .header('content-length', apk.size)
         .header('cache-control', 'no-store');
-      return sendStream(reply, file.createReadStream());
+      return sendStream(reply, apk.bytes);
     },
   );
 };

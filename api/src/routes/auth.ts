@@ -2,10 +2,9 @@
 // check of app.ts still applies); is_LoggedIn/ and get_role/ are the signed-in user's.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ACCESS_COOKIE, REFRESH_COOKIE, clearSessionCookies, setSessionCookies, setXsrfCookie } from '../auth/cookies';
-import { revokeSession, rotateRefreshToken, sessionOfToken, startSession } from '../auth/sessions';
-import { signInUser } from '../auth/sign-in';
+import { endSessionOfTokens, rotateRefreshToken } from '../auth/sessions';
+import { signInToConsole } from '../auth/sign-in';
 import { Unauthorized } from '../errors';
-import { canUseWeb } from '../roles';
 import {
   Credentials,
   LoggedInAnswer,
@@ -34,12 +33,12 @@ export const signInRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const user = await signInUser(db, request.body, request.ip);
-      if (!canUseWeb(user.role)) return { is_webview: false, role: user.role };
+      const { role, tokens } = await signInToConsole(db, request.body, request.ip);
+      if (!tokens) return { is_webview: false, role };
 
-      setSessionCookies(request, reply, await startSession(db, user.id));
+      setSessionCookies(request, reply, tokens);
       setXsrfCookie(request, reply);
-      return { is_webview: true, role: user.role };
+      return { is_webview: true, role };
     },
   );
 
@@ -62,10 +61,7 @@ export const signInRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // No body: whichever session cookie is still there names the session to end.
   const logout = { tags, summary: 'End the session and clear its cookies', response: { 200: MessageAnswer } };
   app.post('/user/logout/', { schema: logout }, async (request, reply) => {
-    const sessionId =
-      (await sessionOfToken(db, request.cookies[ACCESS_COOKIE])) ??
-      (await sessionOfToken(db, request.cookies[REFRESH_COOKIE]));
-    if (sessionId) await revokeSession(db, sessionId);
+    await endSessionOfTokens(db, request.cookies[ACCESS_COOKIE], request.cookies[REFRESH_COOKIE]);
     clearSessionCookies(reply);
     return { message: 'Logged out' };
   });

@@ -4,10 +4,7 @@
 // Fastify answers 503 to every request, these included, so a proxy stops sending here.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { LiveAnswer, NoQuery, NotReadyAnswer, ReadyAnswer } from '@veritas/shared/domain';
-import { pendingMigrations } from '../db/connection';
-
-/** How long the database may take to answer before the instance counts as not ready. */
-const DATABASE_TIMEOUT_MS = 2000;
+import { notReadyReason } from '../health';
 
 const tags = ['health'];
 
@@ -33,20 +30,8 @@ export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      let timer: NodeJS.Timeout | undefined;
-      const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`no answer within ${DATABASE_TIMEOUT_MS} ms`)), DATABASE_TIMEOUT_MS);
-      });
-      try {
-        const pending = await Promise.race([pendingMigrations(app.db), timeout]);
-        if (pending.length > 0)
-          return reply.code(503).send({ detail: `Database migrations not applied: ${pending.join(', ')}.` });
-      } catch (error) {
-        request.log.warn({ err: error }, 'readiness: the database did not answer');
-        return reply.code(503).send({ detail: 'The database cannot be reached.' });
-      } finally {
-        clearTimeout(timer);
-      }
+      const reason = await notReadyReason(app.db, request.log);
+      if (reason) return reply.code(503).send({ detail: reason });
       return { status: 'ready' as const };
     },
   );

@@ -1,21 +1,8 @@
 // api/get_status/: every device record, streamed as one JSON array.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { DeviceRecordList, NoQuery } from '@veritas/shared/domain';
-import type { Db } from '../db/schema';
 import { pagedBody, sendStream } from '../http';
-import { recordJsonPages } from '../records';
-
-const PAGE_SIZE = 5000;
-
-/** Writes page by page so memory stays flat however many records there are. */
-async function* jsonArray(db: Db): AsyncGenerator<string> {
-  let first = true;
-  for await (const page of recordJsonPages(db, PAGE_SIZE)) {
-    yield (first ? '[' : ',') + page.join(',');
-    first = false;
-  }
-  yield first ? '[]' : ']';
-}
+import { recordJsonArray } from '../records';
 
 export const statusRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // The database renders each record's JSON (records.ts) and the pages are streamed as they come:
@@ -29,6 +16,6 @@ export const statusRoutes: FastifyPluginAsyncTypebox = async (app) => {
   };
   app.get('/api/get_status/', { schema }, async (_request, reply) => {
     reply.type('application/json; charset=utf-8').header('cache-control', 'no-store');
-    return sendStream(reply, pagedBody(jsonArray(app.db)));
+    return sendStream(reply, pagedBody(recordJsonArray(app.db)));
   });
 };

@@ -1,10 +1,16 @@
 // The field-scan engine: gathers the facts of a scan from the database, judges them with the
 // rules (rules.ts) and records what field staff did. The app's routes, the demo data and the
 // simulator all go through here; `at` lets the demo data work on a simulated clock. It speaks the
-// domain: a scan it will not take is a ScanRefusal with its code, which routes/mobile-app.ts answers.
+// domain: a scan it will not take is a ScanRefusal with its code, which scan/answers.ts answers.
 // Every change to a record goes through changeRecord (src/writes/record-changes.ts), which keeps
 // its derived columns and the summaries in step, in the change's transaction.
-import { deviceError, type DeviceScan, type HardwareScan } from '@veritas/shared/domain';
+import {
+  deviceError,
+  type DeviceScan,
+  type HardwareScan,
+  type ScanAnswer,
+  type VerifyAnswer,
+} from '@veritas/shared/domain';
 import type { Kysely } from 'kysely';
 import type { Database, Db } from '../db/schema';
 import type { SessionUser } from '../auth/sessions';
@@ -42,18 +48,6 @@ export class ScanRefusal extends Error {
   ) {
     super(`Scan refused: ${code}`);
   }
-}
-
-export interface ScanAnswer extends CheckOutcome {
-  title: string;
-  description: string;
-}
-
-export interface VerifyAnswer {
-  result: 'passed';
-  title: string;
-  description: string;
-  tracking_id: string;
 }
 
 const PASSED = { title: 'Passed', description: 'The device matches the order.' };

@@ -2,11 +2,11 @@
 // creating, listing, deleting, deactivating and activating them, with the rules of who may do what.
 // Creating, activating and deactivating a user write its event of the live stream (docs/events.md#users).
 import {
+  type UserCreatePayload,
   assignableRoles,
   canAssignRole,
   passwordProblem,
   type Organization,
-  type Role,
   type UserListItem,
 } from '@veritas/shared/domain';
 import { hashPassword } from '../auth/passwords';
@@ -20,20 +20,10 @@ import { canListAllUsers, canManageUser } from '../roles';
 import { deleteUserById, findUserByName, findUsersWithGroup, insertUser, updateUserActive } from './repository';
 import { targetOf } from './user-target';
 
-export interface UserInput {
-  username: string;
-  email: string;
-  password: string;
-  role: Role;
-  /** Checked by the schema for every role but central_ops, whose are ignored. */
-  organization?: unknown;
-  group?: unknown;
-}
-
 type Actor = Pick<SessionUser, 'id' | 'role'>;
 
 /** Creates the user after every check a form can fail; answers its id. */
-export async function createUser(db: Db, actor: Actor, input: UserInput): Promise<number> {
+export async function createUser(db: Db, actor: Actor, input: UserCreatePayload): Promise<number> {
   const { username, email, password, role } = input;
   // The password rule (shared with the console's form) depends on the username.
   const weakness = passwordProblem(password, username);

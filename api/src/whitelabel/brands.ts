@@ -1,6 +1,7 @@
 // White-labelled brands (docs/screens.md#white-labeled-brands) with the manufacturers they sell
 // under their name, and the search over the IEEE manufacturer registry.
-import type { Brand, ManufacturerResult } from '@veritas/shared/domain';
+import type { Static } from '@sinclair/typebox';
+import type { Brand, ManufacturerResult, SaveBrand } from '@veritas/shared/domain';
 import { manufacturerKey } from '../db/oui-registry';
 import type { Db } from '../db/schema';
 import { BadRequest, Conflict, NotFound } from '../errors';
@@ -76,19 +77,14 @@ export async function listBrands(db: Db): Promise<Brand[]> {
   return brands.map((b) => ({ id: b.id, brand: b.brand, white_labeled_brands: { data: listOf.get(b.id)! } }));
 }
 
-export interface BrandInput {
-  brand: string;
-  /** Registry names; absent or null: none. */
-  data?: readonly string[] | null;
-  /** The brand's id, which the console sends when it saves a list, so an emptied list is not a create. */
-  id?: number | string | null;
-}
-
 /**
  * Saves a brand: without an id and manufacturers it is created (`created`), else the list of the
  * brand named by its id or its name is replaced by the registry's spelling of the names.
  */
-export async function saveBrand(db: Db, { brand, data, id }: BrandInput): Promise<{ created: boolean; brand: Brand }> {
+export async function saveBrand(
+  db: Db,
+  { brand, data, id }: Static<typeof SaveBrand>,
+): Promise<{ created: boolean; brand: Brand }> {
   const names = manufacturerNames(data ?? []);
   const byId = id !== undefined && id !== null;
   if (!byId && names.length === 0) return { created: true, brand: await createBrand(db, brand) };

@@ -33,6 +33,7 @@ export const ScanAnswer = Type.Object({
   expected: Type.Object({ brand: Nullable(Type.String()), model: Nullable(Type.String()) }),
   found: Type.Object({ manufacturer: Nullable(Type.String()), model: Type.String() }),
 });
+export type ScanAnswer = Static<typeof ScanAnswer>;
 
 export const VerifyAnswer = Type.Object({
   result: Type.Literal('passed'),
@@ -40,3 +41,4 @@ export const VerifyAnswer = Type.Object({
   description: Type.String(),
   tracking_id: Type.String(),
 });
+export type VerifyAnswer = Static<typeof VerifyAnswer>;

@@ -1,7 +1,6 @@
 // Users, groups and passwords (docs/screens.md#create-user-and-create-group,
 // docs/screens.md#deactivate-users, api/README.md#passwords).
 import { Type, type Static } from '@sinclair/typebox';
-import type { Organization } from '../types';
 import { ROLES } from '../roles';
 import { Choice, Id, OneOf, Secret, Text } from './fields';
 import { RoleName } from './sign-in';
@@ -9,7 +8,9 @@ import { RoleName } from './sign-in';
 /** The longest username user/create/ accepts. */
 export const MAX_USERNAME_LENGTH = 150;
 
-export const ORGANIZATIONS = ['hub', 'RC'] as const satisfies readonly Organization[];
+export const ORGANIZATIONS = ['hub', 'RC'] as const;
+
+export type Organization = (typeof ORGANIZATIONS)[number];
 
 export const UserCreatePayload = Type.Object(
   {

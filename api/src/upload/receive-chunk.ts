@@ -1,0 +1,83 @@
+// One chunk received (docs/csv.md#shipment-upload): the call that brings the last missing chunk
+// stores the rows and answers the result. An upload left 'processing' by an instance that died is
+// taken over by the next chunk sent for it (docs/operations.md#upload-leases).
+import type { Db } from '../db/schema';
+import { BadRequest, Conflict, Forbidden } from '../errors';
+import { completeUpload } from './ingest';
+import { LeaseLost, takeOver, type Lease } from './lease';
+import { claimUpload, earlierChunk, expireUploads, receivedIndexes, storeChunk, uploadOf, type Chunk } from './store';
+
+const received = (chunk: Chunk) => ({
+  message: `Chunk ${chunk.chunkIndex + 1} of ${chunk.totalChunks} received.`,
+  chunk_index: chunk.chunkIndex,
+});
+
+function checkSameUpload(owner: { user_id: number; total_chunks: number }, userId: number, chunk: Chunk) {
+  if (owner.user_id !== userId) throw new Forbidden('This upload_id belongs to an upload of another user.');
+  if (owner.total_chunks !== chunk.totalChunks) {
+    throw new BadRequest(
+      'total_chunks',
+      `total_chunks is ${chunk.totalChunks}, but earlier chunks of this upload said ${owner.total_chunks}.`,
+    );
+  }
+}
+
+/** Runs the ingest of an upload this call holds and answers its result. */
+async function ingest(db: Db, lease: Lease) {
+  try {
+    return await completeUpload(db, lease);
+  } catch (error) {
+    // Too slow to renew, another instance took it over: it answers a later resend.
+    if (error instanceof LeaseLost) throw new Conflict('This upload is being processed.');
+    throw error;
+  }
+}
+
+/** An upload being processed: 409 while its lease is live; once it ran out, this call takes it over. */
+async function takeOverOrWait(db: Db, uploadId: string) {
+  const lease = await takeOver(db, uploadId);
+  if (!lease) throw new Conflict('This upload is being processed.');
+  return ingest(db, lease);
+}
+
+/** All chunks are present: process them, unless another call already does or did. */
+async function complete(db: Db, userId: number, chunk: Chunk) {
+  const lease = await claimUpload(db, userId, chunk);
+  if (lease) return ingest(db, lease);
+  const upload = await uploadOf(db, chunk.uploadId);
+  if (upload?.status === 'done') return JSON.parse(upload.result!);
+  return takeOverOrWait(db, chunk.uploadId);
+}
+
+/** Stores the chunk of a call; the call that brings the last missing chunk answers the result. */
+export async function receiveChunk(db: Db, userId: number, chunk: Chunk) {
+  const isLast = chunk.chunkIndex === chunk.totalChunks - 1;
+
+  const upload = await uploadOf(db, chunk.uploadId);
+  if (upload) {
+    checkSameUpload(upload, userId, chunk);
+    if (upload.status === 'processing') return takeOverOrWait(db, chunk.uploadId);
+    // Already complete: a chunk sent again changes nothing; the final one gets the result again.
+    return isLast ? JSON.parse(upload.result!) : received(chunk);
+  }
+  const earlier = await earlierChunk(db, chunk.uploadId);
+  if (earlier) checkSameUpload(earlier, userId, chunk);
+  // A new upload starting is a good moment to drop abandoned ones.
+  if (chunk.chunkIndex === 0) await expireUploads(db);
+
+  await storeChunk(db, userId, chunk);
+  const indexes = await receivedIndexes(db, chunk.uploadId);
+  if (indexes.length === chunk.totalChunks) return complete(db, userId, chunk);
+  if (isLast) {
+    const present = new Set(indexes);
+    const missing = Array.from({ length: chunk.totalChunks }, (_, index) => index).filter(
+      (index) => !present.has(index),
+    );
+    throw new BadRequest(
+      'chunk_index',
+      `The upload is incomplete: ${missing.length > 1 ? `chunks ${missing.join(', ')} are` : `chunk ${missing[0]} is`} missing. Send ${missing.length > 1 ? 'them' : 'it'} to complete the upload.`,
+      { missing_chunks: missing },
+    );
+  }
+  return received(chunk);
+}
