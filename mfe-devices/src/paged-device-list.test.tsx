@@ -230,9 +230,14 @@ test('while the next filter loads, the previous rows and count stay (no spinner,
   expect(screen.queryByRole('status')).not.toBeInTheDocument();
   expect(rows().length).toBeGreaterThan(1);
   expect(screen.getByRole('table', { name: 'Devices' })).toHaveAttribute('aria-busy', 'true');
+  // The new count answers first: the count shown stays the rows' until their list arrives.
+  await waitFor(() => expect(api.requestsTo('GET api/devices/count/')).toHaveLength(2));
+  await act(async () => new Promise((resolve) => setTimeout(resolve, 20)));
+  expect(count()).toHaveTextContent('250 records');
   await act(async () => slow.open());
   await waitFor(() => expect(trackingIds()).toEqual(['TRK-0001']));
   expect(screen.getByRole('table', { name: 'Devices' })).not.toHaveAttribute('aria-busy');
+  expect(count()).toHaveTextContent('1 record');
 });
 
 test('the clear button empties the text, drops it from the URL and asks for the unfiltered list', async () => {

@@ -160,7 +160,8 @@ export function useDevicePages(filters: DeviceFilters): DevicePages {
   if (answered && shownKey !== key) setShownKey(key);
 
   const items = useMemo(() => (pages.data ? rowsOf(pages.data.pages) : NO_ROWS), [pages.data]);
-  const total = count.isPlaceholderData ? undefined : count.data;
+  // The count goes with the rows shown: while they are the previous list's, its count is not shown.
+  const total = count.isPlaceholderData || pages.isPlaceholderData ? undefined : count.data;
   const hasMore = answered && pages.hasNextPage;
 
   // What the latest render showed, for the table's calls, which come from its effects.
@@ -188,7 +189,7 @@ export function useDevicePages(filters: DeviceFilters): DevicePages {
     items,
     shownKey: pages.isPending && !pages.isPlaceholderData ? null : (shownKey ?? key),
     total,
-    counting: count.isPlaceholderData || count.isPending,
+    counting: count.isPlaceholderData || count.isPending || pages.isPlaceholderData,
     hasMore,
     loading: pages.isPending && !pages.isPlaceholderData,
     refreshing: pages.isPlaceholderData,
