@@ -5,9 +5,25 @@ import { LoginPage } from './login-page';
 import { CheckingSignIn } from './checking-sign-in';
 import './shell.css';
 
+type SignedInModule = typeof import('./signed-in-routes');
+
+let signedInModule: SignedInModule | undefined;
+
+/** Loads the signed-in routes; bootstrap.tsx awaits it before the first render of any other page than /login. */
+export function preloadSignedInRoutes(): Promise<SignedInModule> {
+  return import('./signed-in-routes').then((module) => (signedInModule = module));
+}
+
 // Everything past the login form (layout, menus, remote loading, the query client) loads after it,
-// so the login page's first load stays small (docs/architecture.md#the-shells-first-load).
-const SignedInRoutes = lazy(() => import('./signed-in-routes'));
+// so the login page's first load stays small (docs/architecture.md#the-shells-first-load). React
+// reveals a lazy tree no sooner than 300 ms after its fallback showed: routes already loaded are
+// handed over as a thenable that answers at once, so no fallback shows and nothing waits.
+const SignedInRoutes = lazy(() => {
+  const loaded = signedInModule;
+  if (!loaded) return preloadSignedInRoutes();
+  const atOnce = { then: (resolve: (module: SignedInModule) => void) => resolve(loaded) };
+  return atOnce as unknown as Promise<SignedInModule>;
+});
 
 /** The routes of the console (docs/screens.md#routes). */
 export function App() {
