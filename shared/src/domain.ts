@@ -30,3 +30,5 @@ export * from './api/files';
 export * from './api/mobile-app';
 export * from './api/health';
 export * from './api/events';
+export * from './api/registry';
+export * from './remote-compatibility';

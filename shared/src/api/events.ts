@@ -3,6 +3,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Choice } from './fields';
 import { DeviceRecordList } from './devices';
+import { RemotesEvent } from './registry';
 import { RoleName } from './sign-in';
 import { ORGANIZATIONS } from './users';
 
@@ -38,11 +39,16 @@ export const GroupsEvent = Type.Object({
 export type GroupsEvent = Static<typeof GroupsEvent>;
 
 /** The events of the stream, by event name. */
-export const LiveEventData = Type.Object({ records: RecordsEvent, users: UsersEvent, groups: GroupsEvent });
+export const LiveEventData = Type.Object({
+  records: RecordsEvent,
+  users: UsersEvent,
+  groups: GroupsEvent,
+  remotes: RemotesEvent,
+});
 export type LiveEventData = Static<typeof LiveEventData>;
 
 /** The stream as documented: what each event carries, by its name. */
 export const LiveEventStream = Type.Object(LiveEventData.properties, {
   description:
-    'Each event has an id, its name (records, users or groups, or reset: reload everything) and as data the JSON of the property of that name. A stream resumes after Last-Event-ID or last_event_id.',
+    'Each event has an id, its name (records, users, groups or remotes, or reset: reload everything) and as data the JSON of the property of that name. A stream resumes after Last-Event-ID or last_event_id.',
 });

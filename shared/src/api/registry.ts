@@ -1,0 +1,212 @@
+// The remote registry (docs/deploying-a-remote.md): the versions of each remote, its rollout (live,
+// canary), the history of rollout changes, deploy tokens and the origins a team's own CDN may serve
+// from. Answers of /veritas/registry/ and of /remotes.json.
+import { Type, type Static } from '@sinclair/typebox';
+import REMOTES from '../remotes.json';
+import { Choice, Day, Nullable, OneOf, Text } from './fields';
+
+export const REMOTE_NAMES = Object.keys(REMOTES) as (keyof typeof REMOTES)[];
+export type RemoteName = (typeof REMOTE_NAMES)[number];
+
+/** The path parameter naming a remote of shared/src/remotes.json. */
+export const RemoteParams = Type.Object({
+  remote: OneOf(REMOTE_NAMES, { missing: 'Name a remote.', enum: 'No remote is named "{value}".' }),
+});
+
+/** One file of a build, as the deploy command sends it. */
+export const PublishedFile = Type.Object({
+  path: Text(
+    { missing: 'Each file needs its path.', pattern: 'File paths are relative, without "..": "{value}".' },
+    // Relative, forward slashes, no '.' or '..' segment, no empty segment.
+    { maxLength: 512, pattern: '^(?!.*(^|/)\\.{1,2}(/|$))[A-Za-z0-9_.@~+-]+(/[A-Za-z0-9_.@~+-]+)*$' },
+  ),
+  content: Type.String({ contentEncoding: 'base64', description: "The file's bytes, base64." }),
+});
+
+/** POST registry/remotes/{remote}/versions/: a build's files, or the https base URL of a team's CDN. */
+export const PublishPayload = Type.Union(
+  [
+    Type.Object({
+      files: Type.Array(PublishedFile, { minItems: 1, maxItems: 2000 }),
+      note: Type.Optional(Text({ missing: 'Write a note or leave it out.' }, { maxLength: 500 })),
+    }),
+    Type.Object({
+      baseUrl: Text(
+        { missing: 'Give the https base URL of the build.', pattern: 'The base URL must be https and end with /.' },
+        { maxLength: 500, pattern: '^https://[^\\s]+/$' },
+      ),
+      integrity: Text(
+        {
+          missing: "Give the integrity of the build's entry script.",
+          pattern: 'Integrity is sha256-, sha384- or sha512- followed by base64.',
+        },
+        { maxLength: 200, pattern: '^sha(256|384|512)-[A-Za-z0-9+/]+={0,2}$' },
+      ),
+      note: Type.Optional(Text({ missing: 'Write a note or leave it out.' }, { maxLength: 500 })),
+    }),
+  ],
+  { errorMessages: { missing: 'Send the files of the build, or baseUrl and integrity.' } },
+);
+export type PublishPayload = Static<typeof PublishPayload>;
+
+/** A shared singleton a version needs, and the range it accepts. */
+export const SharedNeed = Type.Object({ name: Type.String(), requiredVersion: Type.String() });
+
+/** An immutable version of a remote. */
+export const RemoteVersion = Type.Object({
+  remote: Type.String(),
+  /** 1, 2, 3… per remote, in publishing order. */
+  version: Type.Integer(),
+  /** sha256 of its mf-manifest.json, hex. */
+  manifestHash: Type.String(),
+  /** Subresource integrity of its entry script. */
+  integrity: Type.String(),
+  /** The @veritas/shared contract it was built against. */
+  contract: Type.String(),
+  shared: Type.Array(SharedNeed),
+  /** The exposed modules, e.g. './ListDevices'. */
+  exposes: Type.Array(Type.String()),
+  /** Where its mf-manifest.json is: a path of this console, or the https URL of a team's CDN. */
+  manifestUrl: Type.String(),
+  source: Choice(['registry', 'external'] as const),
+  /** Bytes stored for it that no earlier version had stored (0 for an external one). */
+  bytes: Type.Integer(),
+  publishedBy: Type.String(),
+  publishedAt: Type.String({ format: 'date-time' }),
+  note: Nullable(Type.String()),
+});
+export type RemoteVersion = Static<typeof RemoteVersion>;
+
+export const ROLLOUT_ACTIONS = ['promote', 'canary', 'stop-canary', 'rollback'] as const;
+
+/** One change of a rollout: who, when, from → to. */
+export const RolloutChange = Type.Object({
+  id: Type.Integer(),
+  action: Choice(ROLLOUT_ACTIONS),
+  /** The live version before (promote, rollback) or the canary before (canary, stop-canary). */
+  from: Nullable(Type.Integer()),
+  to: Nullable(Type.Integer()),
+  /** A canary's share of users, in percent. */
+  percent: Nullable(Type.Integer()),
+  by: Type.String(),
+  at: Type.String({ format: 'date-time' }),
+});
+export type RolloutChange = Static<typeof RolloutChange>;
+
+/** A remote's rollout, its kept versions (newest first) and its history (newest first). */
+export const RemoteDeployment = Type.Object({
+  remote: Type.String(),
+  live: Nullable(Type.Integer()),
+  canary: Nullable(Type.Object({ version: Type.Integer(), percent: Type.Integer() })),
+  /** What a rollback would make live again. */
+  previous: Nullable(Type.Integer()),
+  versions: Type.Array(RemoteVersion),
+  history: Type.Array(RolloutChange),
+});
+export type RemoteDeployment = Static<typeof RemoteDeployment>;
+
+export const RemoteDeploymentList = Type.Object({ remotes: Type.Array(RemoteDeployment) });
+export type RemoteDeploymentList = Static<typeof RemoteDeploymentList>;
+
+/** What a publish answers: the version, new (201) or the same build published before (200). */
+export const PublishAnswer = Type.Object({ created: Type.Boolean(), version: RemoteVersion });
+export type PublishAnswer = Static<typeof PublishAnswer>;
+
+const VersionNumber = Type.Union([Type.Integer({ minimum: 1 }), Type.String({ format: 'id' })], {
+  errorMessages: { missing: 'Choose a version.' },
+});
+
+export const PromotePayload = Type.Object({ version: VersionNumber });
+export type PromotePayload = Static<typeof PromotePayload>;
+
+export const CanaryPayload = Type.Object({
+  version: VersionNumber,
+  percent: Type.Integer({
+    minimum: 1,
+    maximum: 99,
+    errorMessages: {
+      missing: 'Give the share of users, 1 to 99 percent.',
+      minimum: 'The share of users is 1 to 99 percent.',
+      maximum: 'The share of users is 1 to 99 percent.',
+    },
+  }),
+});
+export type CanaryPayload = Static<typeof CanaryPayload>;
+
+/**
+ * What a token may do: `deploy:<remote>` publishes, promotes, runs canaries and rolls back that
+ * remote; `deploy:*` every remote. Later integrations add their own `<capability>:<target>`.
+ */
+export const TOKEN_SCOPES = ['deploy:*', ...REMOTE_NAMES.map((name) => `deploy:${name}` as const)];
+export type TokenScope = (typeof TOKEN_SCOPES)[number];
+
+export const TokenCreatePayload = Type.Object({
+  label: Text({ missing: 'Give the token a label.' }, { maxLength: 100 }),
+  scope: OneOf(TOKEN_SCOPES, { missing: 'Choose what the token may deploy.', enum: 'Unknown scope "{value}".' }),
+  /** The last day the token works, YYYY-MM-DD (it ends at the end of that day, UTC). */
+  expiresOn: Day({
+    missing: 'Choose when the token expires.',
+    pattern: 'Write the expiry as YYYY-MM-DD.',
+    format: 'Write the expiry as a day of the calendar.',
+  }),
+});
+export type TokenCreatePayload = Static<typeof TokenCreatePayload>;
+
+export const AccessToken = Type.Object({
+  id: Type.Integer(),
+  label: Type.String(),
+  scope: Type.String(),
+  expiresAt: Type.String({ format: 'date-time' }),
+  createdBy: Type.String(),
+  createdAt: Type.String({ format: 'date-time' }),
+  revokedAt: Nullable(Type.String({ format: 'date-time' })),
+  lastUsedAt: Nullable(Type.String({ format: 'date-time' })),
+});
+export type AccessToken = Static<typeof AccessToken>;
+
+export const AccessTokenList = Type.Object({ tokens: Type.Array(AccessToken) });
+export type AccessTokenList = Static<typeof AccessTokenList>;
+
+/** A token just created: `secret` is shown this once, only its hash is kept. */
+export const CreatedToken = Type.Object({ token: AccessToken, secret: Type.String() });
+export type CreatedToken = Static<typeof CreatedToken>;
+
+export const TokenParams = Type.Object({
+  id: Type.Union([Type.Integer({ minimum: 1 }), Type.String({ format: 'id' })]),
+});
+
+export const OriginPayload = Type.Object({
+  origin: Text(
+    { missing: 'Give an origin.', pattern: 'An origin is https://host or https://host:port, nothing after it.' },
+    { maxLength: 300, pattern: '^https://[A-Za-z0-9.-]+(:\\d{1,5})?$' },
+  ),
+});
+export type OriginPayload = Static<typeof OriginPayload>;
+
+export const AllowedOrigin = Type.Object({
+  origin: Type.String(),
+  addedBy: Type.String(),
+  addedAt: Type.String({ format: 'date-time' }),
+});
+export type AllowedOrigin = Static<typeof AllowedOrigin>;
+
+export const AllowedOriginList = Type.Object({ origins: Type.Array(AllowedOrigin) });
+export type AllowedOriginList = Static<typeof AllowedOriginList>;
+
+/**
+ * GET /remotes.json: where the console loads each remote from, for this viewer (a canary's users
+ * get its version). `entry` is the URL of its mf-manifest.json, a path of the console's origin or
+ * an absolute URL; `version` and `integrity` come with a registry version.
+ */
+export const RemoteEntry = Type.Object({
+  entry: Type.String(),
+  version: Type.Optional(Type.Integer()),
+  integrity: Type.Optional(Type.String()),
+});
+export type RemoteEntry = Static<typeof RemoteEntry>;
+export const RemoteEntries = Type.Record(Type.String(), RemoteEntry);
+export type RemoteEntries = Static<typeof RemoteEntries>;
+
+/** The live event of a rollout change: whoever shows that remote loads /remotes.json again. */
+export const RemotesEvent = Type.Object({ remote: Type.String() });
+export type RemotesEvent = Static<typeof RemotesEvent>;
