@@ -1,5 +1,7 @@
 // The one webpack + Module Federation configuration factory: the shell and every remote
 // build through it, so shared singletons, loaders and asset naming never drift apart.
+const { createHash } = require('node:crypto');
+const fs = require('node:fs');
 const path = require('node:path');
 const HtmlWebpackPlugin = require('html-webpack-plugin');
 const { ModuleFederationPlugin } = require('@module-federation/enhanced/webpack');
@@ -40,6 +42,30 @@ function sharedSingletons() {
 }
 
 /**
+ * A digest of what a remote's build is made from: its own sources, @veritas/shared's, the lockfile
+ * and this configuration. Two versions of a remote can run in one tab (one loaded before a newer
+ * one went live), and webpack's chunk-loading global is named after `uniqueName`: shared by both,
+ * the newer version would take the older one's chunks for its own. With the digest in the name,
+ * each build has its own global, and the same sources still build to the same files (the
+ * registry recognises a build published twice).
+ */
+function sourceDigest(dir) {
+  const hash = createHash('sha256');
+  const add = (file) => hash.update(path.relative(root, file)).update(fs.readFileSync(file));
+  const walk = (folder) => {
+    for (const entry of fs.readdirSync(folder, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+      const full = path.join(folder, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else add(full);
+    }
+  };
+  walk(path.join(dir, 'src'));
+  walk(path.join(root, 'shared/src'));
+  for (const file of [path.join(dir, 'package.json'), path.join(root, 'pnpm-lock.yaml'), __filename]) add(file);
+  return hash.digest('hex').slice(0, 8);
+}
+
+/**
  * The shell passes its options; a remote names itself (`remote`) and the rest comes from its
  * entry in @veritas/shared's remotes.json: exposed modules, dev port, page title.
  * @param {object} o
@@ -71,7 +97,7 @@ function createWebpackConfig({ dir, remote, runtimePlugins = [], ...host }) {
         publicPath: isHost ? '/' : 'auto',
         filename: production ? '[name].[contenthash:8].js' : '[name].js',
         chunkFilename: production ? '[name].[contenthash:8].js' : '[name].js',
-        uniqueName: name,
+        uniqueName: isHost ? name : `${name}_${sourceDigest(dir)}`,
         clean: true,
       },
       resolve: { extensions: ['.tsx', '.ts', '.js', '.mjs'] },
