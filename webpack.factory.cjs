@@ -171,7 +171,8 @@ function createWebpackConfig({ dir, remote, runtimePlugins = [], ...host }) {
           ),
           ...middlewares,
         ],
-        proxy: [{ context: ['/veritas', '/remotes.json'], target: apiTarget, changeOrigin: false }],
+        // /remotes.json and the registry's files (/remotes/…) come from the API, like /veritas.
+        proxy: [{ context: ['/veritas', '/remotes'], target: apiTarget, changeOrigin: false }],
       },
     };
   };

@@ -1,26 +1,15 @@
-// Where the console and its remotes are served, and the security headers of their origins: one
-// configuration read by the production composition (serve.mjs) and the dev servers
-// (webpack.factory.cjs), so /remotes.json and the Content-Security-Policy always name the same
-// remote origins. Nothing here reads a request: a forged Host header cannot change an answer.
+// Where the console is served, where it loads its remotes from when they do not come from the
+// registry, and the security headers of its origins: one configuration read by the production
+// composition (serve.mjs) and the dev servers (webpack.factory.cjs), so /remotes.json and the
+// Content-Security-Policy always name the same remote origins. Nothing here reads a request: a
+// forged Host header cannot change an answer.
 
-/** The remotes (shared/src/remotes.json): name → { package, portOffset, … }; each served on PORT + portOffset. */
+/** The remotes (shared/src/remotes.json): name → { package, portOffset (of its dev server), … }. */
 const REMOTES = require('../shared/src/remotes.json');
-
-const WILDCARD_HOSTS = new Set(['0.0.0.0', '::', '[::]']);
 
 /** The console's port and listening address (PORT, HOST). */
 function consoleAddress(env = process.env) {
   return { port: Number(env.PORT || 8080), host: env.HOST || '127.0.0.1' };
-}
-
-/**
- * The host name browsers reach the servers by: VERITAS_PUBLIC_HOST, else HOST (a wildcard
- * listening address such as 0.0.0.0 names no host, so 'localhost' then).
- */
-function publicHost(env = process.env) {
-  const host = env.VERITAS_PUBLIC_HOST || consoleAddress(env).host;
-  if (WILDCARD_HOSTS.has(host)) return 'localhost';
-  return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
 }
 
 /** REMOTES_JSON, checked: an object naming each remote's manifest by an absolute http(s) URL. */
@@ -37,35 +26,34 @@ function parseRemotesJson(text) {
 }
 
 /**
- * What GET /remotes.json answers: remote name → URL of its mf-manifest.json. REMOTES_JSON when
- * set, else each remote on its port (PORT+1 …) of the public host.
+ * A fixed list of remotes instead of the registry: remote name → URL of its mf-manifest.json, from
+ * REMOTES_JSON (e.g. the dev servers, or builds served elsewhere); null when the registry decides.
  */
-function remoteManifests(env = process.env) {
-  if (env.REMOTES_JSON) return parseRemotesJson(env.REMOTES_JSON);
-  const { port } = consoleAddress(env);
-  const host = publicHost(env);
-  return Object.fromEntries(
-    Object.keys(REMOTES).map((name, i) => [name, `http://${host}:${port + i + 1}/mf-manifest.json`]),
-  );
+function configuredRemotes(env = process.env) {
+  return env.REMOTES_JSON ? parseRemotesJson(env.REMOTES_JSON) : null;
 }
 
-/** The distinct origins of the remotes (scheme, host and port of their manifests). */
+/** The distinct origins of a fixed list of remotes (scheme, host and port of their manifests). */
 function remoteOrigins(env = process.env) {
-  return [...new Set(Object.values(remoteManifests(env)).map((url) => new URL(url).origin))];
+  const remotes = configuredRemotes(env);
+  return remotes ? [...new Set(Object.values(remotes).map((url) => new URL(url).origin))] : [];
 }
 
 /**
  * Options of helmet (and @fastify/helmet, which wraps it) for an origin that serves the console's
- * documents and scripts. The page may run scripts and fetch only from its own origin and
- * `remoteOrigins` (Module Federation loads each remote's manifest with fetch and its code with
- * script elements); no 'unsafe-eval'. 'unsafe-inline' remains for styles only: style-loader puts
+ * documents and scripts. The page may run scripts and fetch only from its own origin,
+ * `remoteOrigins` and what `moreOrigins` answers for the request (the registry's allowed origins,
+ * which change while the console runs): Module Federation loads each remote's manifest with fetch
+ * and its code with script elements; no 'unsafe-eval'. 'unsafe-inline' remains for styles only: style-loader puts
  * each package's CSS in <style> elements and react-hot-toast styles its toasts through an inline
  * <style> (goober) that takes no nonce; inline styles cannot run code. No page may frame the
  * console (clickjacking onto Deactivate or Delete).
- * @param {{ remoteOrigins?: string[], crossOriginResources?: boolean }} [options]
+ * @param {{ remoteOrigins?: string[], moreOrigins?: () => string, crossOriginResources?: boolean }} [options]
+ *   moreOrigins: space-separated origins, read for each answer.
  *   crossOriginResources: a remote's files are loaded by the console from another origin.
  */
-function securityHeaders({ remoteOrigins: origins = [], crossOriginResources = false } = {}) {
+function securityHeaders({ remoteOrigins: staticOrigins = [], moreOrigins, crossOriginResources = false } = {}) {
+  const origins = moreOrigins ? [...staticOrigins, moreOrigins] : staticOrigins;
   return {
     contentSecurityPolicy: {
       useDefaults: false,
@@ -91,4 +79,4 @@ function securityHeaders({ remoteOrigins: origins = [], crossOriginResources = f
   };
 }
 
-module.exports = { REMOTES, consoleAddress, remoteManifests, remoteOrigins, securityHeaders };
+module.exports = { REMOTES, consoleAddress, configuredRemotes, remoteOrigins, securityHeaders };

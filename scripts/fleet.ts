@@ -2,21 +2,20 @@
 // behind nginx (docs/operations.md#fleet). `pnpm start:fleet` (start-fleet.ts) runs it; the
 // fleet's browser tests and benchmarks start one with startFleet().
 //
-// Ports: nginx serves the console on PORT and each remote on PORT + its port offset
-// (shared/src/remotes.json), as `pnpm start` does; instance i (from 1) listens on PORT+10·i, its
-// remotes at the same offsets after it. Every instance announces the remotes at nginx's ports
-// (REMOTES_JSON), so a page keeps loading its remotes whichever instance served it, and when that
+// Ports: nginx serves the console on PORT, as `pnpm start` does; instance i (from 1) listens on
+// PORT+10·i. The remotes come from the registry, whose versions every instance serves from the
+// database, so a page keeps loading its remotes whichever instance served it, and when that
 // instance dies.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
-import { REMOTES, consoleAddress, remoteManifests } from './deployment.cjs';
+import { consoleAddress } from './deployment.cjs';
 import { startPgCluster, type PgCluster } from './pg-cluster';
 
 export interface FleetInstance {
-  /** The instance's own console origin, e.g. http://127.0.0.1:8090/ (its remotes at their port offsets after it). */
+  /** The instance's own console origin, e.g. http://127.0.0.1:8090/. */
   url: string;
   port: number;
   /** Of the running process (undefined before its first start). */
@@ -54,7 +53,7 @@ type Output = (label: string, line: string) => void;
 export interface FleetOptions {
   /** How many instances (default 2). */
   instances?: number;
-  /** nginx's console port (default PORT, else 8080); remotes at PORT + their offsets, instance i on PORT+10·i. */
+  /** nginx's console port (default PORT, else 8080); instance i on PORT+10·i. */
   port?: number;
   /** The PostgreSQL database to serve; without it a throwaway cluster is started. */
   databaseUrl?: string;
@@ -77,19 +76,6 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The port of instance `index` (from 0) for a fleet on `port`. */
 const instancePort = (port: number, index: number) => port + 10 * (index + 1);
-
-interface BuiltRemote {
-  name: string;
-  /** From the console's port: PORT+offset. */
-  offset: number;
-}
-
-/** The remotes that are built, with their port offsets (serve.mjs serves only those). */
-function builtRemotes(): BuiltRemote[] {
-  return Object.entries(REMOTES)
-    .filter(([, remote]) => fs.existsSync(path.join(root, remote.package, 'dist', 'mf-manifest.json')))
-    .map(([name, remote]) => ({ name, offset: remote.portOffset }));
-}
 
 async function answers(url: string, status = 200): Promise<boolean> {
   try {
@@ -171,43 +157,20 @@ class Children {
 
 /**
  * nginx's configuration: everything it writes (pid, temp files) in `dir`; one upstream of the
- * instances for the console and one per remote. Rules explained in docs/operations.md#fleet.
+ * instances. Rules explained in docs/operations.md#fleet.
  */
 function nginxConfig({
   dir,
   host,
   port,
   instancePorts,
-  remotes,
 }: {
   dir: string;
   host: string;
   port: number;
   instancePorts: number[];
-  remotes: BuiltRemote[];
 }): string {
   const listen = host.includes(':') ? `[${host}]:` : `${host}:`;
-  const upstream = (name: string, offset: number) => `
-  upstream ${name} {
-${instancePorts.map((p) => `    server ${INSTANCE_HOST}:${p + offset} max_fails=1 fail_timeout=5s;`).join('\n')}
-    keepalive 16;
-  }`;
-  const server = (offset: number, upstreamName: string, extra = '') => `
-  server {
-    listen ${listen}${port + offset};
-    location / {
-      proxy_pass http://${upstreamName};
-    }${extra}
-  }`;
-  const eventStream = `
-    # The event stream: each event is sent on as it comes, and an idle stream (a ping every 15 s)
-    # stays open.
-    location /veritas/api/events/ {
-      proxy_pass http://veritas;
-      proxy_buffering off;
-      proxy_cache off;
-      proxy_read_timeout 1h;
-    }`;
   return `# Written by scripts/fleet.ts for one run of the fleet.
 worker_processes 1;
 pid ${dir}/nginx.pid;
@@ -239,19 +202,38 @@ http {
   # non_idempotent): a sign-in or an upload chunk is not replayed behind the client's back.
   proxy_next_upstream error timeout http_502 http_503 http_504;
   proxy_connect_timeout 2s;
-${upstream('veritas', 0)}
-${remotes.map(({ name, offset }) => upstream(`veritas_${name}`, offset)).join('\n')}
-${server(0, 'veritas', eventStream)}
-${remotes.map(({ name, offset }) => server(offset, `veritas_${name}`)).join('\n')}
+  upstream veritas {
+${instancePorts.map((p) => `    server ${INSTANCE_HOST}:${p} max_fails=1 fail_timeout=5s;`).join('\n')}
+    keepalive 16;
+  }
+
+  server {
+    listen ${listen}${port};
+    location / {
+      proxy_pass http://veritas;
+    }
+    # The event stream: each event is sent on as it comes, and an idle stream (a ping every 15 s)
+    # stays open.
+    location /veritas/api/events/ {
+      proxy_pass http://veritas;
+      proxy_buffering off;
+      proxy_cache off;
+      proxy_read_timeout 1h;
+    }
+    # A remote's build, published whole in one request (docs/deploying-a-remote.md).
+    location /veritas/registry/ {
+      proxy_pass http://veritas;
+      client_max_body_size 64m;
+    }
+  }
 }
 `;
 }
 
-/** Whether the instance on `port` is ready, and serves the manifest of each of `remotes`. */
-async function instanceReady(port: number, remotes: BuiltRemote[]): Promise<boolean> {
+/** Whether the instance on `port` is ready, and answers /remotes.json. */
+async function instanceReady(port: number): Promise<boolean> {
   if (!(await answers(`http://${INSTANCE_HOST}:${port}/veritas/health/ready/`))) return false;
-  const manifests = remotes.map(({ offset }) => answers(`http://${INSTANCE_HOST}:${port + offset}/mf-manifest.json`));
-  return (await Promise.all(manifests)).every(Boolean);
+  return answers(`http://${INSTANCE_HOST}:${port}/remotes.json`);
 }
 
 /** Instance `index` (from 0) of a fleet on `port`: its handle, and how the fleet starts and stops it. */
@@ -260,16 +242,12 @@ function fleetInstance({
   port,
   databaseUrl,
   env,
-  remotes,
-  remotesJson,
   children,
 }: {
   index: number;
   port: number;
   databaseUrl: string;
   env: NodeJS.ProcessEnv;
-  remotes: BuiltRemote[];
-  remotesJson: string;
   children: Children;
 }) {
   const ownPort = instancePort(port, index);
@@ -282,7 +260,6 @@ function fleetInstance({
       DATABASE_URL: databaseUrl,
       HOST: INSTANCE_HOST,
       PORT: String(ownPort),
-      REMOTES_JSON: remotesJson,
       VERITAS_TRUST_PROXY: 'loopback',
       // Only the first start of the first instance fills an empty database with demo data.
       VERITAS_DEMO: demo ? (env.VERITAS_DEMO ?? '1') : '0',
@@ -296,7 +273,7 @@ function fleetInstance({
     current = started;
     await waitFor(
       `instance ${index + 1} (${url})`,
-      () => instanceReady(ownPort, remotes),
+      () => instanceReady(ownPort),
       () => isRunning(started),
       READY_TIMEOUT_MS,
     );
@@ -402,14 +379,11 @@ export async function startFleet({
   };
   process.on('exit', abandon);
 
-  const remotes = builtRemotes();
-  // Every instance announces the remotes where nginx serves them (or where REMOTES_JSON says).
-  const remotesJson = JSON.stringify(remoteManifests({ ...env, PORT: String(port) }));
   const instancePorts = Array.from({ length: count }, (_, index) => instancePort(port, index));
   const proxy = fleetProxy({
     url: `http://${host.includes(':') ? `[${host}]` : host}:${port}/`,
     dir,
-    config: nginxConfig({ dir, host, port, instancePorts, remotes }),
+    config: nginxConfig({ dir, host, port, instancePorts }),
     env,
     children,
   });
@@ -421,7 +395,7 @@ export async function startFleet({
       databaseUrl = cluster.url;
     }
     for (let index = 0; index < count; index++)
-      members.push(fleetInstance({ index, port, databaseUrl, env, remotes, remotesJson, children }));
+      members.push(fleetInstance({ index, port, databaseUrl, env, children }));
     // The first instance migrates and loads the demo data; the others start once it is ready.
     await members[0]!.start(true);
     await Promise.all(members.slice(1).map((member) => member.start(false)));

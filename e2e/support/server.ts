@@ -5,7 +5,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import REMOTES from '@veritas/shared/remotes.json';
 
 export const repoRoot = path.resolve(__dirname, '../..');
 export const ADMIN_PASSWORD = 'Admin#e2e-2025';
@@ -27,11 +26,8 @@ function portIsFree(port: number): Promise<boolean> {
   });
 }
 
-/** The console's port and its remotes' (PORT + each remote's port offset, shared/src/remotes.json). */
-export const PORT_BLOCK_SIZE = 1 + Math.max(...Object.values(REMOTES).map((remote) => remote.portOffset));
-
-/** A base port whose next ports are free too, for the console and its remotes. */
-export async function findFreePortBlock(size = PORT_BLOCK_SIZE): Promise<number> {
+/** A base port whose next `size - 1` ports are free too. */
+export async function findFreePortBlock(size = 1): Promise<number> {
   for (let attempt = 0; attempt < 50; attempt++) {
     const base = 20000 + Math.floor(Math.random() * 20000);
     const checks = await Promise.all(Array.from({ length: size }, (_, i) => portIsFree(base + i)));

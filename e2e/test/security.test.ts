@@ -8,15 +8,12 @@ import REMOTES from '@veritas/shared/remotes.json';
 import { consoleHttp } from '../support/console-http';
 
 const REMOTE_NAMES = Object.keys(REMOTES);
-const consolePort = () => Number(new URL(baseUrl()).port);
-/** The configured remotes: each on the console's port plus its offset, on the console's host (README "How it is served"). */
-const configuredRemotes = () =>
-  Object.fromEntries(
-    Object.entries(REMOTES).map(([name, { portOffset }]) => [
-      name,
-      `http://127.0.0.1:${consolePort() + portOffset}/mf-manifest.json`,
-    ]),
-  );
+
+/** /remotes.json of a viewer without a session: the live version of each remote, a path of the console's origin. */
+async function liveEntries(): Promise<Record<string, { entry: string }>> {
+  const { body } = await headersOf(new URL('/remotes.json', baseUrl()).toString());
+  return JSON.parse(body) as Record<string, { entry: string }>;
+}
 
 /** The headers of a GET, sent with any headers (fetch cannot forge Host, so node:http). */
 function headersOf(
@@ -66,12 +63,11 @@ describe('security headers on every origin', () => {
     },
   );
 
-  test("the console page's CSP allows scripts and fetches from itself and the configured remotes only, without 'unsafe-eval' or inline scripts", async () => {
+  test("the console page's CSP allows scripts and fetches from itself only (no allowed origin yet), without 'unsafe-eval' or inline scripts", async () => {
     const { headers, body } = await headersOf(new URL('/login', baseUrl()).toString());
     const csp = directives(headers['content-security-policy']);
-    const remoteOrigins = Object.values(configuredRemotes()).map((url) => new URL(url).origin);
-    expect(csp.get('script-src')).toEqual(["'self'", ...remoteOrigins]);
-    expect(csp.get('connect-src')).toEqual(["'self'", ...remoteOrigins]);
+    expect(csp.get('script-src')).toEqual(["'self'"]);
+    expect(csp.get('connect-src')).toEqual(["'self'"]);
     expect(csp.get('object-src')).toEqual(["'none'"]);
     expect(headers['content-security-policy']).not.toContain('unsafe-eval');
     expect(csp.get('script-src')).not.toContain("'unsafe-inline'");
@@ -90,13 +86,13 @@ describe('security headers on every origin', () => {
   });
 
   test.each(REMOTE_NAMES)(
-    'remote origin of %s: the same headers, and its files may be loaded by the console from another origin',
+    'the registry version of %s: its manifest and entry carry the headers and are cached for good',
     async (name) => {
-      const manifestUrl = configuredRemotes()[name]!;
+      const manifestUrl = new URL((await liveEntries())[name]!.entry, baseUrl()).toString();
       const manifest = await headersOf(manifestUrl);
       expect(manifest.status).toBe(200);
       expectCommonHeaders(manifest.headers);
-      expect(manifest.headers['cross-origin-resource-policy']).toBe('cross-origin');
+      expect(manifest.headers['cache-control']).toBe('public, max-age=31536000, immutable');
       const { metaData } = JSON.parse(manifest.body) as { metaData: { remoteEntry: { name: string } } };
       const entry = await headersOf(new URL(metaData.remoteEntry.name, manifestUrl).toString());
       expect(entry.status).toBe(200);
@@ -105,15 +101,20 @@ describe('security headers on every origin', () => {
   );
 });
 
-describe('/remotes.json comes from configuration, never from the request', () => {
-  test('a forged Host (and forwarded host and protocol) gets the configured URLs', async () => {
+describe('/remotes.json comes from the registry, never from the request', () => {
+  test('a forged Host (and forwarded host and protocol) gets the same paths of the console’s own origin', async () => {
     const forged = await headersOf(new URL('/remotes.json', baseUrl()).toString(), {
       Host: 'attacker.example:8080',
       'X-Forwarded-Host': 'attacker.example',
       'X-Forwarded-Proto': 'https',
     });
     expect(forged.status).toBe(200);
-    expect(JSON.parse(forged.body)).toEqual(configuredRemotes());
+    expect(forged.body).not.toContain('attacker');
+    const entries = JSON.parse(forged.body) as Record<string, { entry: string }>;
+    expect(Object.keys(entries).sort()).toEqual([...REMOTE_NAMES].sort());
+    for (const { entry } of Object.values(entries))
+      expect(entry).toMatch(/^\/remotes\/[a-z]+\/[0-9a-f]{16}\/mf-manifest\.json$/);
+    expect(entries).toEqual(await liveEntries());
   });
 });
 
