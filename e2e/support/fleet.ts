@@ -18,7 +18,7 @@ export interface TestFleet extends Fleet {
 const OUTPUT_LINES = 300;
 
 export async function startTestFleet(instances = 2): Promise<TestFleet> {
-  // nginx on PORT … PORT+5, instance i on PORT+10·i … PORT+10·i+5.
+  // nginx on PORT, instance i on PORT+10·i.
   const port = await findFreePortBlock(10 * (instances + 1));
   const lines: string[] = [];
   let fleet: Fleet;

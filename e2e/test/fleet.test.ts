@@ -1,11 +1,16 @@
 // The fleet (docs/operations.md#fleet): two instances of the production build on one throwaway
 // PostgreSQL behind nginx, as `pnpm start:fleet` runs them. A session, an upload and the event
 // stream hold whichever instance serves the next request; an instance killed mid-ingest leaves its
-// upload to the other; the event stream survives the proxy restarting.
+// upload to the other; the event stream survives the proxy restarting; a remote's version published
+// through one instance is served by the other.
 import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import { APIResponse, Browser, BrowserContext, Page } from 'playwright-core';
 import { DEMO, launchBrowser, newContext, signIn } from '../support/browser';
+import { signedInApi } from '../support/api-session';
 import { FieldApp, startTestFleet, type TestFleet } from '../support/fleet';
+import { repoRoot } from '../support/server';
 import { SHIPMENT_HEADER } from '../support/upload';
 
 let fleet: TestFleet;
@@ -281,4 +286,48 @@ test('after nginx restarts, the browser reconnects from the last event it saw an
   // Strictly increasing: nothing twice, nothing out of order.
   const eventIds = events.map((event) => Number(event.id));
   expect(eventIds).toEqual([...new Set(eventIds)].sort((a, b) => a - b));
+});
+
+test('the registry: a version published through instance 1 is served by instance 2, and goes live there', async () => {
+  const superAdmin = await signedInApi(first().url, DEMO.superAdmin);
+  try {
+    const { secret } = await superAdmin.post<{ secret: string }>('/veritas/registry/tokens/', {
+      label: 'fleet pipeline',
+      scope: 'deploy:devices',
+      expiresOn: new Date(Date.now() + 86_400_000).toISOString().slice(0, 10),
+    });
+    // The devices build with one file more: another build, whose files are all known.
+    const dist = path.join(repoRoot, 'mfe-devices/dist');
+    const files = fs
+      .readdirSync(dist, { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile() && entry.name !== 'index.html')
+      .map((entry) => {
+        const full = path.join(entry.parentPath, entry.name);
+        return { path: path.relative(dist, full).split(path.sep).join('/'), bytes: fs.readFileSync(full) };
+      });
+    files.push({ path: 'fleet.txt', bytes: Buffer.from(randomUUID()) });
+    const publish = await fetch(`${first().url}veritas/registry/remotes/devices/versions/`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ files: files.map((f) => ({ path: f.path, content: f.bytes.toString('base64') })) }),
+    });
+    expect(publish.status).toBe(201);
+    const { version } = (await publish.json()) as { version: { version: number; manifestUrl: string } };
+    const promote = await fetch(`${first().url}veritas/registry/remotes/devices/promote/`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ version: version.version }),
+    });
+    expect(promote.status).toBe(200);
+
+    const entries = (await (await fetch(`${second().url}remotes.json`)).json()) as Record<string, { entry: string }>;
+    expect(entries.devices!.entry).toBe(version.manifestUrl);
+    for (const file of files) {
+      const served = await fetch(new URL(file.path, new URL(version.manifestUrl, second().url)));
+      expect(served.status).toBe(200);
+      expect(Buffer.from(await served.arrayBuffer()).equals(file.bytes)).toBe(true);
+    }
+  } finally {
+    await superAdmin.api.dispose();
+  }
 });

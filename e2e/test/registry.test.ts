@@ -1,0 +1,194 @@
+// The remote registry in the real console (docs/deploying-a-remote.md): the devices team builds and
+// publishes a version with the deploy command, promotes it, and an open console shows it at its
+// next navigation, without reload; a rollback brings the old page back. The gate refuses a build
+// the console cannot run and leaves the live version alone; the shell's own check shows the error
+// card for a manifest doctored past the gate; a tab that loaded version 1 keeps working once
+// version 3 is live.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { signedInApi, type ApiSession } from '../support/api-session';
+import { DEMO, baseUrl, freshPagePerTest, signIn } from '../support/browser';
+import { repoRoot } from '../support/server';
+
+const TITLE = 'Device Pick List';
+const copies: string[] = [];
+
+/**
+ * A production build of the devices remote whose page title reads `title`: mfe-devices copied
+ * beside itself (its node_modules links resolve the same from there), the title changed in the
+ * copy's sources, built with the remote's own configuration. The real folder is never touched.
+ */
+function buildDevices(title: string): string {
+  const copy = fs.mkdtempSync(path.join(repoRoot, 'mfe-devices-e2e-'));
+  copies.push(copy);
+  fs.cpSync(path.join(repoRoot, 'mfe-devices'), copy, {
+    recursive: true,
+    verbatimSymlinks: true,
+    filter: (source) => path.basename(source) !== 'dist',
+  });
+  for (const file of ['list-devices.tsx', 'paged-device-list.tsx']) {
+    const source = path.join(copy, 'src', file);
+    fs.writeFileSync(source, fs.readFileSync(source, 'utf8').replace(`>${TITLE}<`, `>${title}<`));
+  }
+  const webpack = require.resolve('webpack/bin/webpack.js', { paths: [path.join(repoRoot, 'mfe-devices')] });
+  const built = spawnSync(process.execPath, [webpack, '--mode', 'production'], { cwd: copy, encoding: 'utf8' });
+  if (built.status !== 0) throw new Error(`the build failed:\n${built.stdout}\n${built.stderr}`);
+  return copy;
+}
+
+/** The deploy command run by the devices team from `folder`, without building; its output and exit code. */
+function deploy(folder: string, token: string, ...flags: string[]) {
+  const run = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', path.join(repoRoot, 'scripts/deploy-remote.ts'), '--to', baseUrl(), '--no-build', ...flags],
+    { cwd: folder, encoding: 'utf8', env: { ...process.env, VERITAS_DEPLOY_TOKEN: token } },
+  );
+  return { status: run.status, output: `${run.stdout}${run.stderr}` };
+}
+
+interface Deployment {
+  live: number | null;
+  previous: number | null;
+  versions: { version: number; manifestUrl: string }[];
+  history: { action: string; from: number | null; to: number | null }[];
+}
+
+let superAdmin: ApiSession;
+let token: string;
+let original: Deployment;
+const devices = () => superAdmin.get<Deployment>('/veritas/registry/remotes/devices/');
+
+beforeAll(async () => {
+  superAdmin = await signedInApi(baseUrl(), DEMO.superAdmin);
+  const created = await superAdmin.post<{ secret: string }>('/veritas/registry/tokens/', {
+    label: 'devices pipeline',
+    scope: 'deploy:devices',
+    expiresOn: new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10),
+  });
+  token = created.secret;
+  original = await devices();
+}, 60_000);
+
+afterAll(async () => {
+  // Whatever a test left live, the console's own build goes live again for the next files.
+  if (original.live !== null)
+    await superAdmin.post('/veritas/registry/remotes/devices/promote/', { version: original.live });
+  await superAdmin.api.dispose();
+  for (const copy of copies) fs.rmSync(copy, { recursive: true, force: true });
+});
+
+const tab = freshPagePerTest();
+let page: Page;
+beforeEach(() => {
+  page = tab.page();
+});
+
+const pageTitle = () => page.getByRole('heading', { level: 1 }).first();
+
+test('pnpm start published the five built remotes as their first versions, live', async () => {
+  const { remotes } = await superAdmin.get<{ remotes: (Deployment & { remote: string })[] }>(
+    '/veritas/registry/remotes/',
+  );
+  expect(remotes.map((r) => r.remote).sort()).toEqual(['dashboard', 'data', 'devices', 'users', 'whitelabel']);
+  for (const remote of remotes) expect(remote.live).not.toBeNull();
+});
+
+test('promote: an open console shows the new version at its next navigation, without reload; rollback brings the old one back', async () => {
+  const v2 = buildDevices('Device Pick List (build 2)');
+  await signIn(page, DEMO.admin);
+  await page.goto('/Dashboard');
+  await page.getByRole('heading', { level: 1 }).first().waitFor();
+  let reloads = 0;
+  page.on('load', () => reloads++);
+
+  const published = deploy(v2, token, '--promote', '--note', 'Build 2 title');
+  expect(published.status).toBe(0);
+  expect(published.output).toMatch(/devices v\d+/);
+
+  await page.getByRole('button', { name: 'Data' }).click();
+  await page.getByRole('menuitem', { name: 'Stats' }).click();
+  await expect(pageTitle().textContent()).resolves.toBe('Device Pick List (build 2)');
+
+  const rolledBack = await superAdmin.post<Deployment>('/veritas/registry/remotes/devices/rollback/');
+  expect(rolledBack.live).toBe(original.live);
+  await page.getByRole('link', { name: 'Veritas', exact: true }).click();
+  await page.waitForURL('**/Dashboard');
+  await page.getByRole('button', { name: 'Data' }).click();
+  await page.getByRole('menuitem', { name: 'Stats' }).click();
+  await page.getByRole('heading', { name: TITLE, exact: true, level: 1 }).waitFor();
+  expect(reloads).toBe(0);
+}, 180_000);
+
+test('the gate refuses a build against a newer @veritas/shared or another React, naming the mismatch; live stays', async () => {
+  const before = await devices();
+  const build = path.join(repoRoot, 'mfe-devices');
+  for (const [pkg, range, message] of [
+    ['@veritas/shared', '^2.0.0', /needs @veritas\/shared \^2\.0\.0, the console provides \d+\.\d+\.\d+/],
+    ['react', '^18.2.0', /needs react \^18\.2\.0, the console provides 19\.\d+\.\d+/],
+  ] as const) {
+    const doctored = fs.mkdtempSync(path.join(os.tmpdir(), 'veritas-incompatible-'));
+    copies.push(doctored);
+    fs.cpSync(path.join(build, 'dist'), path.join(doctored, 'dist'), { recursive: true });
+    fs.copyFileSync(path.join(build, 'package.json'), path.join(doctored, 'package.json'));
+    const manifestFile = path.join(doctored, 'dist/mf-manifest.json');
+    const manifest = JSON.parse(fs.readFileSync(manifestFile, 'utf8')) as {
+      shared: { name: string; requiredVersion: string }[];
+    };
+    for (const shared of manifest.shared) if (shared.name === pkg) shared.requiredVersion = range;
+    fs.writeFileSync(manifestFile, JSON.stringify(manifest));
+
+    const refused = deploy(doctored, token, '--promote');
+    expect(refused.status).not.toBe(0);
+    expect(refused.output).toMatch(message);
+  }
+  const after = await devices();
+  expect(after.live).toBe(before.live);
+  expect(after.versions.map((v) => v.version)).toEqual(before.versions.map((v) => v.version));
+}, 60_000);
+
+test('the load-time check: a manifest doctored past the gate shows the error card, never a half-working page', async () => {
+  await signIn(page, DEMO.admin);
+  await page.route('**/remotes/devices/**/mf-manifest.json', async (route) => {
+    const response = await route.fetch();
+    const manifest = (await response.json()) as { shared: { name: string; requiredVersion: string }[] };
+    for (const shared of manifest.shared) if (shared.name === '@veritas/shared') shared.requiredVersion = '^9.0.0';
+    await route.fulfill({ response, json: manifest });
+  });
+  await page.goto('/ListDevices');
+  const card = page.getByRole('alert');
+  await card.getByRole('heading', { name: 'Stats could not be loaded' }).waitFor();
+  expect(await page.getByRole('heading', { name: TITLE }).count()).toBe(0);
+});
+
+test('a tab that loaded version 1 keeps working after version 3 went live: no ChunkLoadError', async () => {
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  await signIn(page, DEMO.admin);
+  await page.goto('/ListDevices');
+  await page.getByRole('heading', { name: TITLE, level: 1 }).waitFor();
+  const v1Files = (await devices()).versions.find((v) => v.version === original.live)!.manifestUrl;
+
+  const v2 = buildDevices('Device Pick List (build 2)');
+  const v3 = buildDevices('Device Pick List (build 3)');
+  expect(deploy(v2, token).status).toBe(0);
+  expect(deploy(v3, token, '--promote').status).toBe(0);
+
+  // Version 1's files are still served, for a tab that has not navigated yet.
+  const manifest = await page.request.get(new URL(v1Files, baseUrl()).toString());
+  expect(manifest.status()).toBe(200);
+  const { metaData } = (await manifest.json()) as { metaData: { remoteEntry: { name: string } } };
+  expect(
+    (await page.request.get(new URL(metaData.remoteEntry.name, new URL(v1Files, baseUrl())).toString())).status(),
+  ).toBe(200);
+
+  await page.getByRole('link', { name: 'Veritas', exact: true }).click();
+  await page.waitForURL('**/Dashboard');
+  await page.getByRole('button', { name: 'Data' }).click();
+  await page.getByRole('menuitem', { name: 'Stats' }).click();
+  await page.getByRole('heading', { name: 'Device Pick List (build 3)', level: 1 }).waitFor();
+  await page.locator('[data-testid="device-row"]').first().waitFor();
+  expect(errors).toEqual([]);
+}, 240_000);
