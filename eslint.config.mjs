@@ -24,7 +24,16 @@ const DEEP_SHARED = {
 };
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', '**/coverage/**', '.veritas-data/**', '**/.bench/**'] },
+  {
+    ignores: [
+      '**/dist/**',
+      '**/node_modules/**',
+      '**/coverage/**',
+      '.veritas-data/**',
+      '**/.bench/**',
+      'mfe-devices-build-*/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -4,50 +4,19 @@
 // the console cannot run and leaves the live version alone; the shell's own check shows the error
 // card for a manifest doctored past the gate; a tab that loaded version 1 keeps working once
 // version 3 is live.
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { signedInApi, type ApiSession } from '../support/api-session';
 import { DEMO, baseUrl, freshPagePerTest, signIn } from '../support/browser';
+import { DEVICES_TITLE, buildDevices, deploy as deployFrom, removeBuilds } from '../support/remote-builds';
 import { repoRoot } from '../support/server';
 
-const TITLE = 'Device Pick List';
-const copies: string[] = [];
+const deploy = (folder: string, token: string, ...flags: string[]) => deployFrom(baseUrl(), folder, token, ...flags);
+const doctoredCopies: string[] = [];
 
-/**
- * A production build of the devices remote whose page title reads `title`: mfe-devices copied
- * beside itself (its node_modules links resolve the same from there), the title changed in the
- * copy's sources, built with the remote's own configuration. The real folder is never touched.
- */
-function buildDevices(title: string): string {
-  const copy = fs.mkdtempSync(path.join(repoRoot, 'mfe-devices-e2e-'));
-  copies.push(copy);
-  fs.cpSync(path.join(repoRoot, 'mfe-devices'), copy, {
-    recursive: true,
-    verbatimSymlinks: true,
-    filter: (source) => path.basename(source) !== 'dist',
-  });
-  for (const file of ['list-devices.tsx', 'paged-device-list.tsx']) {
-    const source = path.join(copy, 'src', file);
-    fs.writeFileSync(source, fs.readFileSync(source, 'utf8').replace(`>${TITLE}<`, `>${title}<`));
-  }
-  const webpack = require.resolve('webpack/bin/webpack.js', { paths: [path.join(repoRoot, 'mfe-devices')] });
-  const built = spawnSync(process.execPath, [webpack, '--mode', 'production'], { cwd: copy, encoding: 'utf8' });
-  if (built.status !== 0) throw new Error(`the build failed:\n${built.stdout}\n${built.stderr}`);
-  return copy;
-}
-
-/** The deploy command run by the devices team from `folder`, without building; its output and exit code. */
-function deploy(folder: string, token: string, ...flags: string[]) {
-  const run = spawnSync(
-    process.execPath,
-    ['--import', 'tsx', path.join(repoRoot, 'scripts/deploy-remote.ts'), '--to', baseUrl(), '--no-build', ...flags],
-    { cwd: folder, encoding: 'utf8', env: { ...process.env, VERITAS_DEPLOY_TOKEN: token } },
-  );
-  return { status: run.status, output: `${run.stdout}${run.stderr}` };
-}
+const TITLE = DEVICES_TITLE;
 
 interface Deployment {
   live: number | null;
@@ -77,7 +46,8 @@ afterAll(async () => {
   if (original.live !== null)
     await superAdmin.post('/veritas/registry/remotes/devices/promote/', { version: original.live });
   await superAdmin.api.dispose();
-  for (const copy of copies) fs.rmSync(copy, { recursive: true, force: true });
+  removeBuilds();
+  for (const copy of doctoredCopies) fs.rmSync(copy, { recursive: true, force: true });
 });
 
 const tab = freshPagePerTest();
@@ -130,7 +100,7 @@ test('the gate refuses a build against a newer @veritas/shared or another React,
     ['react', '^18.2.0', /needs react \^18\.2\.0, the console provides 19\.\d+\.\d+/],
   ] as const) {
     const doctored = fs.mkdtempSync(path.join(os.tmpdir(), 'veritas-incompatible-'));
-    copies.push(doctored);
+    doctoredCopies.push(doctored);
     fs.cpSync(path.join(build, 'dist'), path.join(doctored, 'dist'), { recursive: true });
     fs.copyFileSync(path.join(build, 'package.json'), path.join(doctored, 'package.json'));
     const manifestFile = path.join(doctored, 'dist/mf-manifest.json');
