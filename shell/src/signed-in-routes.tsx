@@ -1,11 +1,11 @@
 // The routes behind the sign-in (docs/screens.md#routes), loaded once the login form is done with.
 // Default export: the lazy part of the shell.
-import { Navigate, Route, Routes, type RouteName } from '@veritas/shared';
+import { Navigate, Route, Routes, type RemoteRouteName } from '@veritas/shared';
 import { ProtectedLayout, RoleGate } from './protected-layout';
 import { RemoteRoute } from './remote-route';
 import { REMOTE_PAGES } from './remotes';
 
-const PAGES = Object.keys(REMOTE_PAGES) as RouteName[];
+const PAGES = Object.keys(REMOTE_PAGES) as RemoteRouteName[];
 
 export default function SignedInRoutes() {
   return (
