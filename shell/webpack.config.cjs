@@ -7,6 +7,12 @@ module.exports = createWebpackConfig({
   name: 'shell',
   devPort: SHELL_DEV_PORT,
   title: 'Veritas',
-  // A remote that fails to load is loaded once more before its page shows the error card.
-  runtimePlugins: [require.resolve('./src/retry-plugin.ts')],
+  // A remote that fails to load is loaded once more before its page shows the error card; its
+  // entry script is loaded with the integrity /remotes.json gives; its manifest is checked against
+  // what this console provides before any of its code runs.
+  runtimePlugins: [
+    require.resolve('./src/retry-plugin.ts'),
+    require.resolve('./src/integrity-plugin.ts'),
+    require.resolve('./src/compatibility-plugin.ts'),
+  ],
 });

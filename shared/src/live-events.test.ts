@@ -138,10 +138,24 @@ describe('events to subscribers', () => {
   test('a reset event goes to every subscriber of every type as a reset', () => {
     signIn();
     act(() => latest().open());
-    const all = (['records', 'users', 'groups'] as const).map(listen);
+    const all = (['records', 'users', 'groups', 'remotes'] as const).map(listen);
     latest().emit('reset', {}, 40);
-    expect(all.map((l) => l.got)).toEqual([[{ type: 'reset' }], [{ type: 'reset' }], [{ type: 'reset' }]]);
+    expect(all.map((l) => l.got)).toEqual([
+      [{ type: 'reset' }],
+      [{ type: 'reset' }],
+      [{ type: 'reset' }],
+      [{ type: 'reset' }],
+    ]);
     all.forEach((l) => l.unsubscribe());
+  });
+
+  test('a remotes event (a rollout changed) reaches its subscribers with the remote it names', () => {
+    signIn();
+    act(() => latest().open());
+    const remotes = listen('remotes');
+    latest().emit('remotes', { remote: 'devices' }, 41);
+    expect(remotes.got).toEqual([{ type: 'remotes', data: { remote: 'devices' } }]);
+    remotes.unsubscribe();
   });
 
   test('a failing subscriber is logged and does not keep the others from the event', () => {

@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import REMOTES from './remotes.json';
-import { PAGE_AUDIENCES, ROUTE_ROLES } from './roles';
+import { PAGE_AUDIENCES, ROUTE_ROLES, SHELL_PAGES } from './roles';
 
 const root = path.resolve(__dirname, '../..');
 const entries = Object.entries(REMOTES);
@@ -33,13 +33,15 @@ describe('remotes.json, the one list of remotes', () => {
     for (const module of Object.values(commands)) expect(exposed).toContain(`./${module}`);
   });
 
-  test('port offsets are distinct and after the console port; routes are distinct', () => {
+  test("port offsets are distinct and after the console port; routes, the shell's pages included, are distinct", () => {
     const offsets = entries.map(([, remote]) => remote.portOffset);
     expect(new Set(offsets).size).toBe(offsets.length);
     expect(Math.min(...offsets)).toBeGreaterThanOrEqual(1);
     const routes = entries.flatMap(([, remote]) => Object.keys(remote.pages));
-    expect(new Set(routes).size).toBe(routes.length);
-    expect(Object.keys(ROUTE_ROLES).sort()).toEqual([...routes].sort());
+    expect(new Set([...routes, ...Object.keys(SHELL_PAGES)]).size).toBe(
+      routes.length + Object.keys(SHELL_PAGES).length,
+    );
+    expect(Object.keys(ROUTE_ROLES).sort()).toEqual([...routes, ...Object.keys(SHELL_PAGES)].sort());
   });
 
   test('no other source file lists the remotes', () => {

@@ -67,18 +67,18 @@ describe('menus (docs/screens.md#top-bar)', () => {
 
 describe('route access', () => {
   const everyone = ['Dashboard', 'ListDevices', 'createuser', 'Download', 'Deactivateuser'];
-  const adminsOnly = ['Upload', 'WhiteLabel'];
+  const adminsOnly = ['Upload', 'WhiteLabel', 'Deployments'];
 
   test.each<Role>([...ROLES])('%s may open the routes open to every role', (role) => {
     for (const route of everyone) expect(canAccessRoute(role, route)).toBe(true);
   });
 
-  test.each<Role>(['admin', 'super_admin'])('%s may open Upload and WhiteLabel', (role) => {
+  test.each<Role>(['admin', 'super_admin'])('%s may open Upload, WhiteLabel and Deployments', (role) => {
     for (const route of adminsOnly) expect(canAccessRoute(role, route)).toBe(true);
   });
 
   test.each<Role>(['operators', 'executive', 'incharge', 'central_ops'])(
-    '%s may not open Upload or WhiteLabel',
+    '%s may not open Upload, WhiteLabel or Deployments',
     (role) => {
       for (const route of adminsOnly) expect(canAccessRoute(role, route)).toBe(false);
     },

@@ -23,19 +23,27 @@ export function roleLabel(role: Role | null): string {
 
 type Remotes = typeof REMOTES;
 
-/** Every page of the protected layout, by route path: the pages of the remotes (remotes.json). */
-export type RouteName = { [R in keyof Remotes]: keyof Remotes[R]['pages'] & string }[keyof Remotes];
+/** The pages of the remotes (remotes.json), by route path. */
+export type RemoteRouteName = { [R in keyof Remotes]: keyof Remotes[R]['pages'] & string }[keyof Remotes];
 
 /** Who may open a page, as remotes.json names it. */
 export const PAGE_AUDIENCES = { everyone: ROLES, admins: ADMINS } as const satisfies Record<string, readonly Role[]>;
 
+/**
+ * The pages the shell renders itself, by route path: Deployments stays reachable when a remote is
+ * broken, so a bad release can always be rolled back (docs/screens.md#deployments).
+ */
+export const SHELL_PAGES = {
+  Deployments: { title: 'Deployments', roles: 'admins' },
+} as const satisfies Record<string, { title: string; roles: keyof typeof PAGE_AUDIENCES }>;
+
+/** Every page of the protected layout, by route path: the remotes' pages and the shell's own. */
+export type RouteName = RemoteRouteName | keyof typeof SHELL_PAGES;
+
 /** Every page of the protected layout with the roles that may open it. */
 export const ROUTE_ROLES = Object.fromEntries(
-  Object.values(REMOTES).flatMap((remote) =>
-    Object.entries(remote.pages).map(([route, page]) => [
-      route,
-      PAGE_AUDIENCES[page.roles as keyof typeof PAGE_AUDIENCES] ?? [],
-    ]),
+  [...Object.values(REMOTES).flatMap((remote) => Object.entries(remote.pages)), ...Object.entries(SHELL_PAGES)].map(
+    ([route, page]) => [route, PAGE_AUDIENCES[page.roles as keyof typeof PAGE_AUDIENCES] ?? []],
   ),
 ) as Record<RouteName, readonly Role[]>;
 

@@ -26,6 +26,25 @@ export type { DeviceRecord, DeviceType, TrackingInfo, UserRef } from './api/devi
 export type { UploadResult } from './api/upload';
 export type { DailySeries, DashboardStats, ErrorSlice, RankRow } from './api/dashboard';
 export type { GroupsEvent, LiveEventData, RecordsEvent, UsersEvent } from './api/events';
+export type {
+  AccessToken,
+  AccessTokenList,
+  AllowedOrigin,
+  AllowedOriginList,
+  CanaryPayload,
+  CreatedToken,
+  OriginPayload,
+  PromotePayload,
+  RemoteDeployment,
+  RemoteDeploymentList,
+  RemoteEntries,
+  RemoteEntry,
+  RemotesEvent,
+  RemoteVersion,
+  RolloutChange,
+  TokenCreatePayload,
+  TokenScope,
+} from './api/registry';
 
 export interface ErrorCatalogueEntry {
   code: string;

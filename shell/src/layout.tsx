@@ -1,6 +1,6 @@
-import { logout, menuItems, roleLabel, useSession, type MenuCommand } from '@veritas/shared';
+import { canAccessRoute, logout, menuItems, roleLabel, useSession, type MenuCommand } from '@veritas/shared';
 import { useState } from 'react';
-import { Link, Outlet, useNavigate } from '@veritas/shared';
+import { Link, NavLink, Outlet, useNavigate } from '@veritas/shared';
 import { ChangePassword } from './change-password';
 import { LiveIndicator } from './live-indicator';
 import { MenuDropdown } from './menu-dropdown';
@@ -9,7 +9,7 @@ import { downloadApk } from './remotes';
 
 const COMMANDS: Record<MenuCommand, () => Promise<void>> = { downloadApk };
 
-/** Top bar (title, Data and User Management menus, live indicator, user, role, change password, logout), the page, and the footer. */
+/** Top bar (title, Data and User Management menus, Deployments for admins, live indicator, user, role, change password, logout), the page, and the footer. */
 export function Layout() {
   const { user, role } = useSession();
   const navigate = useNavigate();
@@ -53,6 +53,11 @@ export function Layout() {
             onCommand={runCommand}
             onChoose={closeMobileMenu}
           />
+          {canAccessRoute(role, 'Deployments') && (
+            <NavLink to="/Deployments" className="shell-menu-button shell-nav-link" onClick={closeMobileMenu}>
+              Deployments
+            </NavLink>
+          )}
         </nav>
         <div className="shell-user">
           <LiveIndicator />

@@ -43,7 +43,7 @@ test('a loading state shows while the remote comes, then the page', async () => 
   arrive(page('devices/ListDevices'));
 
   expect(await screen.findByRole('heading', { name: 'devices/ListDevices page' })).toBeInTheDocument();
-  expect(mockedRegisterRemotes).toHaveBeenCalledWith([{ name: 'devices', entry: ALL_REMOTES.devices }], {
+  expect(mockedRegisterRemotes).toHaveBeenCalledWith([{ name: 'devices', entry: ALL_REMOTES.devices.entry }], {
     force: false,
   });
 });
@@ -85,9 +85,12 @@ test('Retry re-reads /remotes.json, re-registers the remote with force (no cache
 
   expect(await screen.findByRole('heading', { name: 'whitelabel/WhiteLabel page' })).toBeInTheDocument();
   expect(remoteList.mock.calls.length).toBe(listReads + 1);
-  expect(mockedRegisterRemotes).toHaveBeenLastCalledWith([{ name: 'whitelabel', entry: ALL_REMOTES.whitelabel }], {
-    force: true,
-  });
+  expect(mockedRegisterRemotes).toHaveBeenLastCalledWith(
+    [{ name: 'whitelabel', entry: ALL_REMOTES.whitelabel.entry }],
+    {
+      force: true,
+    },
+  );
   expect(mockedLoadRemote.mock.calls.filter(([id]) => id === 'whitelabel/WhiteLabel')).toHaveLength(2);
 });
 
@@ -124,7 +127,7 @@ describe('a remote that fails to load is loaded once more on its own (retry-plug
     const plugin = retryPlugin() as unknown as RetryHooks;
     mockedLoadRemote.mockImplementation(async (id: string) => {
       const name = id.slice(0, id.indexOf('/')) as keyof typeof ALL_REMOTES;
-      await plugin.fetch(ALL_REMOTES[name], {});
+      await plugin.fetch(ALL_REMOTES[name].entry, {});
       await entryScript().catch(() =>
         plugin.loadEntryError({
           getRemoteEntry: entryScript,
@@ -153,7 +156,7 @@ describe('a remote that fails to load is loaded once more on its own (retry-plug
     expect(
       await screen.findByRole('heading', { name: 'dashboard/Dashboard page' }, { timeout: 3000 }),
     ).toBeInTheDocument();
-    expect(manifest.mock.calls.map(([url]) => url)).toEqual([ALL_REMOTES.dashboard, ALL_REMOTES.dashboard]);
+    expect(manifest.mock.calls.map(([url]) => url)).toEqual([ALL_REMOTES.dashboard.entry, ALL_REMOTES.dashboard.entry]);
     expect(log).not.toHaveBeenCalled();
   });
 

@@ -7,24 +7,52 @@ import {
   type LazyExoticComponent,
   type ReactNode,
 } from 'react';
-import { loadRemotePage, type RemotePage } from './remotes';
+import { knownLocation, loadRemotePage, locateRemote, remoteOf, type RemoteLocation, type RemotePage } from './remotes';
 
-// One lazy component per page, kept across navigations; a failed one is dropped so the next
+type PageModule = { default: ComponentType };
+
+// One load and one lazy component per page and entry (the URL of the remote's manifest), kept
+// across navigations: a new version of a remote is a new entry, so its pages load anew while a page
+// of the old version already shown keeps its component. A failed one is dropped so the next
 // render (Retry, or coming back to the route) starts a new load.
+const pageLoads = new Map<string, Promise<PageModule>>();
 const lazyPages = new Map<string, LazyExoticComponent<ComponentType>>();
 
-function lazyPage(page: RemotePage): LazyExoticComponent<ComponentType> {
-  let component = lazyPages.get(page.id);
+const pageKey = (page: RemotePage, location: RemoteLocation) => `${page.id} ${location.entry}`;
+
+function loadPageAt(page: RemotePage, location: RemoteLocation): Promise<PageModule> {
+  const key = pageKey(page, location);
+  let load = pageLoads.get(key);
+  if (!load) {
+    load = loadRemotePage(page, location).catch((error: unknown) => {
+      pageLoads.delete(key);
+      lazyPages.delete(key);
+      throw error;
+    });
+    pageLoads.set(key, load);
+  }
+  return load;
+}
+
+function lazyPageAt(page: RemotePage, location: RemoteLocation): LazyExoticComponent<ComponentType> {
+  const key = pageKey(page, location);
+  let component = lazyPages.get(key);
   if (!component) {
-    component = lazy(() =>
-      loadRemotePage(page).catch((error: unknown) => {
-        lazyPages.delete(page.id);
-        throw error;
-      }),
-    );
-    lazyPages.set(page.id, component);
+    component = lazy(() => loadPageAt(page, location));
+    lazyPages.set(key, component);
   }
   return component;
+}
+
+/**
+ * The page's component for this navigation: with /remotes.json fresh, the one of the remote's
+ * current entry; otherwise one that reads /remotes.json again first (a rollout may have changed
+ * the entry) and then loads the page from where it says.
+ */
+export function pageComponent(page: RemotePage): ComponentType {
+  const location = knownLocation(remoteOf(page));
+  if (location) return lazyPageAt(page, location);
+  return lazy(async () => loadPageAt(page, await locateRemote(remoteOf(page))));
 }
 
 interface BoundaryProps {
@@ -33,7 +61,7 @@ interface BoundaryProps {
   children: ReactNode;
 }
 
-/** Keeps a remote that is down, or that fails while rendering, inside the main area. */
+/** Keeps a page that cannot be loaded, or that fails while rendering, inside the main area. */
 class RemoteErrorBoundary extends Component<BoundaryProps, { failed: boolean }> {
   override state = { failed: false };
 
@@ -61,21 +89,25 @@ class RemoteErrorBoundary extends Component<BoundaryProps, { failed: boolean }> 
   }
 }
 
-/** A page of the protected layout, rendered by its remote: loading state, error card with Retry. */
-export function RemoteRoute({ page }: { page: RemotePage }) {
+/**
+ * A lazily loaded page of the protected layout: loading state, error card with Retry. `choose`
+ * answers its component when the route is entered, and again on Retry.
+ */
+export function LoadedPage({ title, choose }: { title: string; choose: () => ComponentType }) {
   const [attempt, setAttempt] = useState(0);
-  // The page's lazy component, taken anew on Retry (a failed load was dropped from lazyPages).
-  const [Page, setPage] = useState(() => lazyPage(page));
+  // Chosen when the route is entered and taken anew on Retry (a failed load was dropped); a
+  // rollout meanwhile does not replace a page already shown.
+  const [Page, setPage] = useState(choose);
   const retry = () => {
-    setPage(() => lazyPage(page));
+    setPage(choose);
     setAttempt((n) => n + 1);
   };
   return (
-    <RemoteErrorBoundary key={attempt} title={page.title} onRetry={retry}>
+    <RemoteErrorBoundary key={attempt} title={title} onRetry={retry}>
       <Suspense
         fallback={
           <p className="shell-remote-loading" role="status">
-            Loading {page.title}…
+            Loading {title}…
           </p>
         }
       >
@@ -83,4 +115,9 @@ export function RemoteRoute({ page }: { page: RemotePage }) {
       </Suspense>
     </RemoteErrorBoundary>
   );
+}
+
+/** A page of the protected layout, rendered by its remote. */
+export function RemoteRoute({ page }: { page: RemotePage }) {
+  return <LoadedPage title={page.title} choose={() => pageComponent(page)} />;
 }

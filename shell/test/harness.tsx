@@ -1,6 +1,6 @@
 // Shared setup of the shell's tests: the API answers through the shared client's adapter, the
 // Module Federation runtime and /remotes.json are replaced at their boundaries.
-import { useSession, type Role } from '@veritas/shared';
+import { useSession, type RemoteEntry, type Role } from '@veritas/shared';
 import { mockApi, type MockApi } from '@veritas/shared/testing';
 import { render } from '@testing-library/react';
 import { loadRemote, registerRemotes } from '@module-federation/enhanced/runtime';
@@ -11,16 +11,16 @@ import { App } from '../src/app';
 export const mockedLoadRemote = jest.mocked(loadRemote);
 export const mockedRegisterRemotes = jest.mocked(registerRemotes);
 
-/** /remotes.json of a console on :8080 serving every remote of remotes.json. */
+/** /remotes.json of a console on :8080 serving every remote of remotes.json, each from its own port. */
 export const ALL_REMOTES = Object.fromEntries(
   Object.entries(REMOTES).map(([name, { portOffset }]) => [
     name,
-    `http://127.0.0.1:${8080 + portOffset}/mf-manifest.json`,
+    { entry: `http://127.0.0.1:${8080 + portOffset}/mf-manifest.json` },
   ]),
-) as Record<keyof typeof REMOTES, string>;
+) as Record<keyof typeof REMOTES, RemoteEntry>;
 
-/** Answer GET /remotes.json with `list` (or fail with `status`). */
-export function serveRemoteList(list: Record<string, string> = ALL_REMOTES, status = 200): jest.Mock {
+/** Answer GET /remotes.json with `list` (or fail with `status`); a bare URL is the older format. */
+export function serveRemoteList(list: Record<string, RemoteEntry | string> = ALL_REMOTES, status = 200): jest.Mock {
   const fetchMock = jest.fn(async () => ({ ok: status === 200, status, json: async () => list }));
   globalThis.fetch = fetchMock as unknown as typeof fetch;
   return fetchMock;

@@ -1,0 +1,346 @@
+// The Deployments page (route /Deployments, docs/screens.md#deployments): rollouts of every remote,
+// their confirmations, and for super_admin deploy tokens and allowed origins. Calls answer at the
+// http boundary (the shared client's adapter), as in the other tests of the shell.
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { AccessToken, RemoteDeployment, RemoteVersion, Role } from '@veritas/shared';
+import { FakeEventSource, installFakeEventSource, type MockApi } from '@veritas/shared/testing';
+import { renderShell, serveRemoteList, serveRemotePages, signedInAs, startApi } from '../test/harness';
+
+jest.mock('@module-federation/enhanced/runtime', () => ({ loadRemote: jest.fn(), registerRemotes: jest.fn() }));
+
+const version = (n: number, extra: Partial<RemoteVersion> = {}): RemoteVersion => ({
+  remote: 'devices',
+  version: n,
+  manifestHash: `hash${n}`,
+  integrity: `sha384-v${n}`,
+  contract: '1.0.0',
+  shared: [],
+  exposes: ['./ListDevices'],
+  manifestUrl: `/remotes/devices/hash${n}/mf-manifest.json`,
+  source: 'registry',
+  bytes: 1000,
+  publishedBy: 'ci-devices',
+  publishedAt: '2026-03-05T09:07:00Z',
+  note: null,
+  ...extra,
+});
+
+const DEVICES: RemoteDeployment = {
+  remote: 'devices',
+  live: 3,
+  canary: { version: 5, percent: 10 },
+  previous: 2,
+  versions: [version(5), version(4), version(3, { publishedBy: 'ravi', note: 'Faster pick list' }), version(2)],
+  history: [
+    { id: 4, action: 'canary', from: null, to: 5, percent: 10, by: 'asha', at: '2026-03-06T10:00:00Z' },
+    { id: 3, action: 'promote', from: 2, to: 3, percent: null, by: 'ci-devices', at: '2026-03-05T10:00:00Z' },
+  ],
+};
+
+const USERS: RemoteDeployment = {
+  remote: 'users',
+  live: 1,
+  canary: null,
+  previous: null,
+  versions: [{ ...version(1), remote: 'users' }],
+  history: [{ id: 1, action: 'promote', from: null, to: 1, percent: null, by: 'asha', at: '2026-03-01T08:00:00Z' }],
+};
+
+const TOKEN: AccessToken = {
+  id: 7,
+  label: 'devices pipeline',
+  scope: 'deploy:devices',
+  expiresAt: '2099-12-31T23:59:59Z',
+  createdBy: 'root',
+  createdAt: '2026-03-01T08:00:00Z',
+  revokedAt: null,
+  lastUsedAt: null,
+};
+
+let api: MockApi;
+
+beforeEach(() => {
+  api = startApi();
+  serveRemoteList();
+  serveRemotePages();
+  api.on('GET registry/remotes/', [200, { remotes: [DEVICES, USERS] }]);
+});
+
+afterEach(() => api.restore());
+
+async function openAs(role: Role) {
+  signedInAs(api, role);
+  const user = userEvent.setup();
+  renderShell('/Deployments');
+  await screen.findByRole('heading', { level: 1, name: 'Deployments' });
+  const devices = await screen.findByRole('region', { name: 'devices' });
+  return { user, devices, users: screen.getByRole('region', { name: 'users' }) };
+}
+
+/** What a remote's summary says under `term` (Live, Canary). */
+const summary = (remote: HTMLElement, term: string) =>
+  within(remote).getByText(term, { selector: 'dt' }).nextElementSibling;
+
+const rowOf = (table: HTMLElement, header: string) =>
+  within(table).getByRole('rowheader', { name: header }).closest('tr') as HTMLElement;
+
+describe('rollouts', () => {
+  test("shows each remote's live version (who, when, note), its canary and share, its versions and history", async () => {
+    const { devices } = await openAs('admin');
+    expect(summary(devices, 'Live')).toHaveTextContent(
+      /^v3, published by ravi on 03\/05\/2026, \d\d:07 (AM|PM): Faster pick list$/,
+    );
+    expect(summary(devices, 'Canary')).toHaveTextContent('v5 for 10% of users');
+
+    const versions = within(devices).getByRole('table', { name: 'devices: versions kept' });
+    expect(
+      within(versions)
+        .getAllByRole('rowheader')
+        .map((cell) => cell.textContent),
+    ).toEqual(['v5', 'v4', 'v3', 'v2']);
+    expect(rowOf(versions, 'v3')).toHaveTextContent('Live');
+    expect(rowOf(versions, 'v5')).toHaveTextContent('Canary, 10%');
+
+    const history = within(devices).getByRole('table', { name: 'devices: history' });
+    const rows = within(history).getAllByRole('row').slice(1);
+    expect(
+      within(rows[0]!)
+        .getAllByRole('cell')
+        .map((cell) => cell.textContent),
+    ).toEqual(['Canary', '— → v5', '10%', 'asha', expect.stringMatching(/^03\/06\/2026, /)]);
+    expect(
+      within(rows[1]!)
+        .getAllByRole('cell')
+        .slice(0, 4)
+        .map((cell) => cell.textContent),
+    ).toEqual(['Promote', 'v2 → v3', '—', 'ci-devices']);
+  });
+
+  test('Promote asks in a dialog what will happen, and calls promote only after it is confirmed', async () => {
+    api.on('POST registry/remotes/devices/promote/', [200, { ...DEVICES, live: 4, previous: 3 }]);
+    const { user, devices } = await openAs('admin');
+    await user.click(within(devices).getByRole('button', { name: 'Promote devices v4' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Promote devices v4' });
+    expect(dialog).toHaveTextContent('Make devices v4 live for everyone? v3 is live now.');
+    expect(api.requestsTo('POST registry/remotes/devices/promote/')).toHaveLength(0);
+
+    await user.click(within(dialog).getByRole('button', { name: 'Promote' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(api.requestsTo('POST registry/remotes/devices/promote/').map((r) => r.body)).toEqual([{ version: 4 }]);
+    expect(summary(devices, 'Live')).toHaveTextContent(/^v4, /);
+    expect(within(devices).getByRole('status')).toHaveTextContent('devices v4 is live.');
+  });
+
+  test('Cancel (or Escape) closes the confirmation and sends nothing', async () => {
+    const { user, devices } = await openAs('admin');
+    const promote = within(devices).getByRole('button', { name: 'Promote devices v4' });
+    await user.click(promote);
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(promote).toHaveFocus();
+    await user.click(within(devices).getByRole('button', { name: /^Roll back/ }));
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(api.requests.filter((r) => r.method === 'POST')).toHaveLength(0);
+  });
+
+  test('Rollback names the version it makes live again and calls rollback only after it is confirmed', async () => {
+    api.on('POST registry/remotes/devices/rollback/', [200, { ...DEVICES, live: 2, previous: null }]);
+    const { user, devices } = await openAs('super_admin');
+    await user.click(within(devices).getByRole('button', { name: 'Roll back to v2' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Roll back devices' });
+    expect(dialog).toHaveTextContent('Make devices v2 live again for everyone? v3 is live now.');
+    expect(api.requestsTo('POST registry/remotes/devices/rollback/')).toHaveLength(0);
+    await user.click(within(dialog).getByRole('button', { name: 'Roll back' }));
+    await waitFor(() => expect(api.requestsTo('POST registry/remotes/devices/rollback/')).toHaveLength(1));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(within(devices).getByRole('button', { name: 'Rollback' })).toBeDisabled();
+  });
+
+  test('Rollback is disabled, with the reason, when no earlier version was live', async () => {
+    const { users } = await openAs('admin');
+    const rollback = within(users).getByRole('button', { name: 'Rollback' });
+    expect(rollback).toBeDisabled();
+    expect(rollback).toHaveAccessibleDescription('Nothing to roll back to: no earlier version was live.');
+    expect(within(users).queryByRole('button', { name: 'Stop canary' })).not.toBeInTheDocument();
+  });
+
+  test('Stop canary names the canary and its users, and calls canary/stop only after it is confirmed', async () => {
+    api.on('POST registry/remotes/devices/canary/stop/', [200, { ...DEVICES, canary: null }]);
+    const { user, devices } = await openAs('admin');
+    await user.click(within(devices).getByRole('button', { name: 'Stop canary' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Stop the canary of devices' });
+    expect(dialog).toHaveTextContent('Stop the canary of devices v5? Its 10% of users get v3 again.');
+    expect(api.requestsTo('POST registry/remotes/devices/canary/stop/')).toHaveLength(0);
+    await user.click(within(dialog).getByRole('button', { name: 'Stop canary' }));
+    await waitFor(() => expect(summary(devices, 'Canary')).toHaveTextContent('None'));
+    expect(api.requestsTo('POST registry/remotes/devices/canary/stop/')).toHaveLength(1);
+  });
+
+  test('Start canary asks for the share of users (1 to 99) and sends the version and the percent', async () => {
+    api.on('POST registry/remotes/devices/canary/', [200, { ...DEVICES, canary: { version: 4, percent: 25 } }]);
+    const { user, devices } = await openAs('admin');
+    await user.click(within(devices).getByRole('button', { name: 'Start canary of devices v4' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Start a canary of devices v4' });
+    const share = within(dialog).getByLabelText('Share of users (%)');
+    expect(share).toHaveFocus();
+    await user.clear(share);
+    await user.type(share, '100');
+    await user.click(within(dialog).getByRole('button', { name: 'Start canary' }));
+    expect(within(dialog).getByRole('alert')).toHaveTextContent('The share of users is 1 to 99 percent.');
+    expect(api.requestsTo('POST registry/remotes/devices/canary/')).toHaveLength(0);
+
+    await user.clear(share);
+    await user.type(share, '25');
+    await user.click(within(dialog).getByRole('button', { name: 'Start canary' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(api.requestsTo('POST registry/remotes/devices/canary/').map((r) => r.body)).toEqual([
+      { version: 4, percent: 25 },
+    ]);
+    expect(summary(devices, 'Canary')).toHaveTextContent('v4 for 25% of users');
+  });
+
+  test("a refusal (409) shows the registry's detail in the dialog and leaves its buttons usable", async () => {
+    api.on('POST registry/remotes/devices/promote/', [
+      409,
+      { detail: 'devices v4 needs @veritas/shared ^2.0.0, the console provides 1.0.0.' },
+    ]);
+    const { user, devices } = await openAs('admin');
+    await user.click(within(devices).getByRole('button', { name: 'Promote devices v4' }));
+    const dialog = await screen.findByRole('dialog');
+    const confirm = within(dialog).getByRole('button', { name: 'Promote' });
+    await user.click(confirm);
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent(
+      'devices v4 needs @veritas/shared ^2.0.0, the console provides 1.0.0.',
+    );
+    expect(confirm).toBeEnabled();
+    expect(within(dialog).getByRole('button', { name: 'Cancel' })).toBeEnabled();
+    expect(summary(devices, 'Live')).toHaveTextContent(/^v3, /);
+  });
+
+  test('a remotes live event (another admin, a pipeline) fetches the rollouts again', async () => {
+    const removeFake = installFakeEventSource();
+    api
+      .on('GET user/is_LoggedIn/', [200, {}])
+      .on('GET user/get_role/', [200, { user: 'asha', role: 'admin', hub_code: null, features: ['live-events'] }]);
+    renderShell('/Deployments');
+    const devices = await screen.findByRole('region', { name: 'devices' });
+    await waitFor(() => expect(FakeEventSource.instances).toHaveLength(1));
+    act(() => FakeEventSource.latest!.open());
+    api.on('GET registry/remotes/', [200, { remotes: [{ ...DEVICES, live: 5, canary: null }, USERS] }]);
+    act(() => FakeEventSource.latest!.emit('remotes', { remote: 'devices' }, 3));
+    await waitFor(() => expect(summary(devices, 'Live')).toHaveTextContent(/^v5, /));
+    expect(api.requestsTo('GET registry/remotes/')).toHaveLength(2);
+    removeFake();
+  });
+});
+
+describe('who sees what', () => {
+  test('admins find Deployments in the top bar, marked as the current page', async () => {
+    await openAs('admin');
+    expect(
+      within(screen.getByRole('navigation', { name: 'Main' })).getByRole('link', { name: 'Deployments' }),
+    ).toHaveAttribute('aria-current', 'page');
+  });
+
+  test('an executive opening /Deployments is led to the Dashboard, with no registry call', async () => {
+    signedInAs(api, 'executive');
+    renderShell('/Deployments');
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/Dashboard'));
+    expect(screen.queryByRole('link', { name: 'Deployments' })).not.toBeInTheDocument();
+    expect(api.requestsTo('GET registry/remotes/')).toHaveLength(0);
+  });
+
+  test('an admin sees no deploy tokens nor allowed origins, and the page does not ask for them', async () => {
+    await openAs('admin');
+    expect(screen.queryByRole('region', { name: 'Deploy tokens' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('region', { name: 'Allowed origins' })).not.toBeInTheDocument();
+    expect(api.requestsTo('GET registry/tokens/')).toHaveLength(0);
+    expect(api.requestsTo('GET registry/origins/')).toHaveLength(0);
+  });
+});
+
+describe('super_admin: deploy tokens and allowed origins', () => {
+  beforeEach(() => {
+    api
+      .on('GET registry/tokens/', [200, { tokens: [TOKEN] }])
+      .on('GET registry/origins/', [
+        200,
+        { origins: [{ origin: 'https://cdn.team.example', addedBy: 'root', addedAt: '2026-03-01T08:00:00Z' }] },
+      ]);
+  });
+
+  test('creating a token shows its secret once, read-only with a warning; Done removes it for good', async () => {
+    const secret = 'vxd_7_5f2b9c0e4a1d8f36b7e2c9a04d1f8e6b';
+    api.on('POST registry/tokens/', [
+      201,
+      { token: { ...TOKEN, id: 8, label: 'data pipeline', scope: 'deploy:data' }, secret },
+    ]);
+    const { user } = await openAs('super_admin');
+    const tokens = screen.getByRole('region', { name: 'Deploy tokens' });
+    const table = within(tokens).getByRole('table', { name: 'Deploy tokens' });
+    expect(await within(table).findByRole('rowheader', { name: 'devices pipeline' })).toBeInTheDocument();
+    expect(rowOf(table, 'devices pipeline')).toHaveTextContent('devices only');
+
+    const form = within(tokens).getByRole('form', { name: 'Create a deploy token' });
+    await user.type(within(form).getByLabelText('Label'), 'data pipeline');
+    await user.selectOptions(within(form).getByLabelText('May deploy'), 'data only');
+    await user.type(within(form).getByLabelText('Expires on (last valid day)'), '2099-06-30');
+    await user.click(within(form).getByRole('button', { name: 'Create token' }));
+
+    const field = await within(tokens).findByLabelText('Secret of data pipeline');
+    expect(field).toHaveValue(secret);
+    expect(field).toHaveAttribute('readonly');
+    expect(field).toHaveFocus();
+    expect(field).toHaveAccessibleDescription(/shown once/);
+    expect(api.requestsTo('POST registry/tokens/').map((r) => r.body)).toEqual([
+      { label: 'data pipeline', scope: 'deploy:data', expiresOn: '2099-06-30' },
+    ]);
+
+    await user.click(within(tokens).getByRole('button', { name: 'Done' }));
+    expect(screen.queryByDisplayValue(secret)).not.toBeInTheDocument();
+    expect(document.body).not.toHaveTextContent(secret);
+  });
+
+  test('Revoke asks for confirmation, then revokes', async () => {
+    api.on('POST registry/tokens/7/revoke/', [200, {}]);
+    const { user } = await openAs('super_admin');
+    await user.click(await screen.findByRole('button', { name: 'Revoke the token devices pipeline' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Revoke the token devices pipeline' });
+    expect(dialog).toHaveTextContent('Pipelines using it can no longer deploy.');
+    expect(api.requestsTo('POST registry/tokens/7/revoke/')).toHaveLength(0);
+    await user.click(within(dialog).getByRole('button', { name: 'Revoke' }));
+    await waitFor(() => expect(api.requestsTo('POST registry/tokens/7/revoke/')).toHaveLength(1));
+    await waitFor(() => expect(api.requestsTo('GET registry/tokens/')).toHaveLength(2));
+  });
+
+  test('an origin must be https://host[:port]; one is added, and one is removed after confirmation', async () => {
+    api.on('POST registry/origins/', [200, {}]).on('POST registry/origins/remove/', [200, {}]);
+    const { user } = await openAs('super_admin');
+    const origins = screen.getByRole('region', { name: 'Allowed origins' });
+    const form = within(origins).getByRole('form', { name: 'Add an allowed origin' });
+    await user.type(within(form).getByLabelText('Origin'), 'http://cdn.other.example/path');
+    await user.click(within(form).getByRole('button', { name: 'Add origin' }));
+    expect(within(form).getByRole('alert')).toHaveTextContent('An origin is https://host or https://host:port');
+    await user.clear(within(form).getByLabelText('Origin'));
+    await user.type(within(form).getByLabelText('Origin'), 'https://cdn.other.example:8443');
+    await user.click(within(form).getByRole('button', { name: 'Add origin' }));
+    await waitFor(() =>
+      expect(api.requestsTo('POST registry/origins/').map((r) => r.body)).toEqual([
+        { origin: 'https://cdn.other.example:8443' },
+      ]),
+    );
+
+    await user.click(await within(origins).findByRole('button', { name: 'Remove https://cdn.team.example' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Remove an allowed origin' });
+    expect(dialog).toHaveTextContent('Remove https://cdn.team.example from the allowed origins?');
+    expect(api.requestsTo('POST registry/origins/remove/')).toHaveLength(0);
+    await user.click(within(dialog).getByRole('button', { name: 'Remove' }));
+    await waitFor(() =>
+      expect(api.requestsTo('POST registry/origins/remove/').map((r) => r.body)).toEqual([
+        { origin: 'https://cdn.team.example' },
+      ]),
+    );
+  });
+});

@@ -1,0 +1,165 @@
+// Where remotes are loaded from (remotes.ts, remote-route.tsx; docs/architecture.md#locating-remotes):
+// /remotes.json's answer is used while fresh, read again after a rollout (live event `remotes`) or
+// after 60 s, and a changed entry is registered anew and gets new page components.
+import { act, render, screen, within } from '@testing-library/react';
+import { useSession } from '@veritas/shared';
+import { FakeEventSource, withFakeLiveStream } from '@veritas/shared/testing';
+import { Suspense, type ComponentType } from 'react';
+
+jest.mock('@module-federation/enhanced/runtime', () => ({ loadRemote: jest.fn(), registerRemotes: jest.fn() }));
+
+type Remotes = typeof import('./remotes');
+type Route = typeof import('./remote-route');
+type Runtime = { loadRemote: jest.Mock; registerRemotes: jest.Mock };
+
+// Each test starts with a shell that has read nothing yet.
+let remotes: Remotes;
+let route: Route;
+let runtime: Runtime;
+let now: number;
+
+beforeEach(async () => {
+  await jest.isolateModulesAsync(async () => {
+    remotes = await import('./remotes');
+    route = await import('./remote-route');
+    runtime = (await import('@module-federation/enhanced/runtime')) as unknown as Runtime;
+  });
+  // Each load answers a page naming the entry it was registered under.
+  runtime.loadRemote.mockImplementation(async (id: string) => {
+    const calls = runtime.registerRemotes.mock.calls;
+    const entry = calls[calls.length - 1][0][0].entry as string;
+    return { default: () => <h1>{`${id} from ${entry}`}</h1> };
+  });
+  now = 1_000_000;
+  jest.spyOn(Date, 'now').mockImplementation(() => now);
+});
+
+afterEach(() => jest.restoreAllMocks());
+
+/** GET /remotes.json answers `lists` in turn (the last one again and again). */
+function serveLists(...lists: object[]): jest.Mock {
+  const fetchMock = jest.fn(async () => {
+    const list = lists.length > 1 ? lists.shift() : lists[0];
+    return { ok: true, status: 200, json: async () => list };
+  });
+  globalThis.fetch = fetchMock as unknown as typeof fetch;
+  return fetchMock;
+}
+
+const DEVICES_PAGE = { id: 'devices/ListDevices', title: 'Stats' } as const;
+const V3 = { entry: '/remotes/devices/3333333333333333/mf-manifest.json', version: 3, integrity: 'sha384-v3' };
+const V4 = { entry: '/remotes/devices/4444444444444444/mf-manifest.json', version: 4, integrity: 'sha384-v4' };
+const origin = window.location.origin;
+
+/** Renders `Page` and waits until it shows its heading; answers that heading. */
+async function show(Page: ComponentType, testId: string) {
+  render(
+    <Suspense fallback={<p>Loading…</p>}>
+      <section data-testid={testId}>
+        <Page />
+      </section>
+    </Suspense>,
+  );
+  return within(await screen.findByTestId(testId)).findByRole('heading');
+}
+
+test('a relative entry is resolved against the console origin, not against the page path', async () => {
+  window.history.pushState({}, '', '/deep/path/ListDevices');
+  serveLists({ devices: { entry: 'remotes/devices/3333333333333333/mf-manifest.json', version: 3 } });
+  await remotes.loadRemoteModule('devices/ListDevices');
+  expect(runtime.registerRemotes).toHaveBeenCalledWith(
+    [{ name: 'devices', entry: `${origin}/remotes/devices/3333333333333333/mf-manifest.json` }],
+    { force: false },
+  );
+  expect(remotes.resolveEntry('https://cdn.example.com/devices/mf-manifest.json')).toBe(
+    'https://cdn.example.com/devices/mf-manifest.json',
+  );
+  expect(remotes.resolveEntry('javascript:alert(1)')).toBeNull();
+  window.history.pushState({}, '', '/');
+});
+
+test('the older answer, a bare manifest URL per remote, still loads', async () => {
+  serveLists({ devices: 'http://127.0.0.1:8082/mf-manifest.json' });
+  await remotes.loadRemoteModule('devices/ListDevices');
+  expect(runtime.registerRemotes).toHaveBeenCalledWith(
+    [{ name: 'devices', entry: 'http://127.0.0.1:8082/mf-manifest.json' }],
+    { force: false },
+  );
+});
+
+test('while fresh, the list is read once; older than 60 s it is read again before the next load', async () => {
+  const list = serveLists({ devices: V3 });
+  await remotes.loadRemoteModule('devices/ListDevices');
+  now += 59_000;
+  await remotes.loadRemoteModule('devices/ListDevices');
+  expect(list).toHaveBeenCalledTimes(1);
+  expect(remotes.knownLocation('devices')).toEqual({ ...V3, entry: origin + V3.entry });
+
+  now += 2_000;
+  expect(remotes.knownLocation('devices')).toBeNull();
+  await remotes.loadRemoteModule('devices/ListDevices');
+  expect(list).toHaveBeenCalledTimes(2);
+  // The same entry: registered once, not again.
+  expect(runtime.registerRemotes).toHaveBeenCalledTimes(1);
+});
+
+describe('a rollout announced live', () => {
+  withFakeLiveStream();
+
+  test('a remotes event (any remote) makes the list stale: the next navigation reads it again', async () => {
+    act(() =>
+      useSession.getState().setSession({ user: 'asha', role: 'admin', hubCode: null, features: ['live-events'] }),
+    );
+    act(() => FakeEventSource.latest!.open());
+    const list = serveLists({ devices: V3 });
+    await remotes.loadRemoteModule('devices/ListDevices');
+    expect(remotes.knownLocation('devices')).not.toBeNull();
+
+    act(() => FakeEventSource.latest!.emit('remotes', { remote: 'users' }, 7));
+    expect(remotes.knownLocation('devices')).toBeNull();
+    await remotes.loadRemoteModule('devices/ListDevices');
+    expect(list).toHaveBeenCalledTimes(2);
+  });
+});
+
+test('a new entry is registered anew with force and its pages get a new lazy component; a page shown keeps its version', async () => {
+  const list = serveLists({ devices: V3 }, { devices: V4 });
+  // First navigation: nothing read yet, so the page reads the list first.
+  const first = route.pageComponent(DEVICES_PAGE);
+  const shown = await show(first, 'shown');
+  expect(shown).toHaveTextContent(`devices/ListDevices from ${origin}${V3.entry}`);
+  // Fresh: the next navigation takes the component of that entry at once.
+  const v3Page = route.pageComponent(DEVICES_PAGE);
+  expect(route.pageComponent(DEVICES_PAGE)).toBe(v3Page);
+
+  remotes.markRemoteListStale();
+  const next = route.pageComponent(DEVICES_PAGE);
+  expect(next).not.toBe(v3Page);
+  const opened = await show(next, 'opened');
+  expect(list).toHaveBeenCalledTimes(2);
+  expect(runtime.registerRemotes).toHaveBeenLastCalledWith([{ name: 'devices', entry: origin + V4.entry }], {
+    force: true,
+  });
+  expect(opened).toHaveTextContent(`devices/ListDevices from ${origin}${V4.entry}`);
+  expect(shown).toHaveTextContent(`devices/ListDevices from ${origin}${V3.entry}`);
+  expect(shown).toBeInTheDocument();
+  const v4Page = route.pageComponent(DEVICES_PAGE);
+  expect(v4Page).not.toBe(v3Page);
+  expect(route.pageComponent(DEVICES_PAGE)).toBe(v4Page);
+});
+
+test("a registration hands the entry's integrity to the integrity plugin", async () => {
+  const setEntryIntegrity = jest.fn();
+  await jest.isolateModulesAsync(async () => {
+    jest.doMock('./integrity-plugin', () => ({ setEntryIntegrity }));
+    remotes = await import('./remotes');
+    runtime = (await import('@module-federation/enhanced/runtime')) as unknown as Runtime;
+  });
+  runtime.loadRemote.mockResolvedValue({ default: () => null });
+  serveLists({ devices: V3, users: { entry: 'https://cdn.example.com/users/mf-manifest.json' } });
+  await remotes.loadRemoteModule('devices/ListDevices');
+  await remotes.loadRemoteModule('users/CreateUser');
+  expect(setEntryIntegrity).toHaveBeenCalledWith('devices', origin + V3.entry, 'sha384-v3');
+  expect(setEntryIntegrity).toHaveBeenCalledWith('users', 'https://cdn.example.com/users/mf-manifest.json', undefined);
+  jest.dontMock('./integrity-plugin');
+});
