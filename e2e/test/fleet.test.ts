@@ -296,7 +296,7 @@ test('the registry: a version published through instance 1 is served by instance
       scope: 'deploy:devices',
       expiresOn: new Date(Date.now() + 86_400_000).toISOString().slice(0, 10),
     });
-    // The devices build with one file more: another build, whose files are all known.
+    // The devices build under another build name: another manifest, so another version.
     const dist = path.join(repoRoot, 'mfe-devices/dist');
     const files = fs
       .readdirSync(dist, { recursive: true, withFileTypes: true })
@@ -305,7 +305,10 @@ test('the registry: a version published through instance 1 is served by instance
         const full = path.join(entry.parentPath, entry.name);
         return { path: path.relative(dist, full).split(path.sep).join('/'), bytes: fs.readFileSync(full) };
       });
-    files.push({ path: 'fleet.txt', bytes: Buffer.from(randomUUID()) });
+    const manifest = files.find((file) => file.path === 'mf-manifest.json')!;
+    const parsed = JSON.parse(manifest.bytes.toString('utf8')) as { metaData: { buildInfo: { buildName: string } } };
+    parsed.metaData.buildInfo.buildName = `fleet-${randomUUID()}`;
+    manifest.bytes = Buffer.from(JSON.stringify(parsed));
     const publish = await fetch(`${first().url}veritas/registry/remotes/devices/versions/`, {
       method: 'POST',
       headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
