@@ -8,7 +8,9 @@ const api = build({ server: { consoleShared: CONSOLE_SHARED } });
 
 const USERS = Array.from({ length: 100 }, (_, i) => `viewer${String(i).padStart(3, '0')}`);
 const remotesFor = async (username?: string) => {
-  const cookie = username ? { cookie: `veritas_viewer=${Buffer.from(username).toString('base64url')}` } : {};
+  const cookie: Record<string, string> = username
+    ? { cookie: `veritas_viewer=${Buffer.from(username).toString('base64url')}` }
+    : {};
   const answer = await fetch(`${api.url}/remotes.json`, { headers: cookie });
   return (await answer.json()) as Record<string, { version: number }>;
 };

@@ -13,7 +13,8 @@ const api = build({
 });
 
 const get = (path: string, headers: Record<string, string> = {}) => fetch(`${api.url}${path}`, { headers });
-const remotesJson = async (headers: Record<string, string> = {}) => (await get('/remotes.json', headers)).json();
+const remotesJson = async (headers: Record<string, string> = {}) =>
+  (await (await get('/remotes.json', headers)).json()) as Record<string, { entry: string; version: number }>;
 const deployment = async (remote: string) => (await api.superAdmin.get(`registry/remotes/${remote}/`)).body;
 
 test('a publish answers 201 with version 1, its integrity, contract, exposed modules and publisher', async () => {
@@ -67,7 +68,7 @@ test("a version's files are served immutable, gzip when accepted, with their con
 
   const manifest = await get(manifestUrl);
   expect(manifest.headers.get('content-type')).toBe('application/json; charset=utf-8');
-  expect((await manifest.json()).name).toBe('devices');
+  expect(((await manifest.json()) as { name: string }).name).toBe('devices');
 
   const head = await fetch(`${api.url}${folder}static/js/chunk.one.js`, { method: 'HEAD' });
   expect([head.status, await head.text()]).toEqual([200, '']);
@@ -75,6 +76,7 @@ test("a version's files are served immutable, gzip when accepted, with their con
   for (const missing of [
     `${folder}nothing.js`,
     `${folder}index.html`,
+    `${folder}remote%00Entry.js`,
     '/remotes/devices/0123456789abcdef/remoteEntry.js',
     '/remotes/nobody/0123456789abcdef/remoteEntry.js',
     `${folder.replace('/devices/', '/users/')}remoteEntry.js`,
@@ -116,7 +118,7 @@ describe('the gate', () => {
     expect(answer.status).toBe(409);
     expect(answer.body.detail).toBe(`devices cannot run in this console: ${problem}`);
     expect((await deployment('devices')).live).toBe(1);
-    expect((await remotesJson()).devices.version).toBe(1);
+    expect((await remotesJson()).devices!.version).toBe(1);
   });
 
   test('refuses at promote and canary a version the console no longer runs; a server without the shell refuses all', async () => {
@@ -286,7 +288,7 @@ test('two publish-and-promote runs at once: both in the history, live is one of 
   expect(history[1].from).toBeNull();
   expect(history[0].from).toBe(history[1].to);
   for (const { manifestUrl } of versions) expect((await get(manifestUrl)).status).toBe(200);
-  expect((await remotesJson()).data.version).toBe(live);
+  expect((await remotesJson()).data!.version).toBe(live);
 });
 
 test('a publish that fails inside its transaction leaves no version, no files and no blobs', async () => {

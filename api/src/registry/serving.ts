@@ -99,7 +99,8 @@ export async function remoteFile(
   key: string,
   path: string,
 ): Promise<StoredFile | null> {
-  if (!MANIFEST_KEY.test(key)) return null;
+  // No stored path holds a NUL, which PostgreSQL could not even compare.
+  if (!MANIFEST_KEY.test(key) || path.includes('\0')) return null;
   const hash = await findFileHash(db.kysely, remote, key, path);
   if (hash === undefined) return null;
   const cached = cache.get(hash);
