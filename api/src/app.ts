@@ -1,6 +1,7 @@
 // The /veritas API as one Fastify plugin: security headers, cookies, request-forgery check,
-// compression, the request schemas' validator, uniform error bodies, and the routes in three
-// scopes by who may call them: anyone (sign-in), a console session, a mobile-app token.
+// compression, the request schemas' validator, uniform error bodies, and the routes in four
+// scopes by who may call them: anyone (sign-in), a console session, the remote registry (a
+// session or a deploy token), a mobile-app token.
 import zlib from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
@@ -11,7 +12,7 @@ import type { Db } from './db/schema';
 import { errorHandler } from './errors';
 import { EventHub } from './events/hub';
 import { eventRoutes } from './events/routes';
-import { authentication, requireAppToken, requireSession } from './plugins/authentication';
+import { authentication, requireAppToken, requireSession, requireSessionOrDeployToken } from './plugins/authentication';
 import { dashboardRoutes } from './routes/dashboard';
 import { database } from './plugins/database';
 import { documentAccess, openApi } from './plugins/openapi';
@@ -23,11 +24,13 @@ import { excludeListRoutes } from './routes/exclude-list';
 import { healthRoutes } from './routes/health';
 import { groupsRoutes } from './routes/groups';
 import { passwordRoutes } from './routes/passwords';
+import { registryRoutes } from './routes/registry';
 import { reportRoutes } from './routes/report';
 import { statusRoutes } from './routes/status';
 import { uploadRoutes } from './routes/upload';
 import { usersRoutes } from './routes/users';
 import { whitelabelRoutes } from './routes/whitelabel';
+import { registryConfig, type RegistryConfig } from './registry/versions';
 import { validatorCompiler } from './schemas';
 import { SERVER_FEATURES, type ServerFeature } from '@veritas/shared/domain';
 
@@ -39,20 +42,27 @@ export interface ApiOptions {
   features?: readonly ServerFeature[];
   /** The clock api/dashboard/ reads "today" from; default the system's. */
   clock?: () => Date;
+  /** The remote registry's configuration: the console's shared packages, the fetch of external builds, versions kept. */
+  registry?: Partial<RegistryConfig>;
 }
 
 const systemClock = () => new Date();
 
+/**
+ * helmet's options for the API, and for the registry's files (routes/remotes.ts): answers are JSON
+ * and files, never pages: nothing in an answer may load, run or be framed.
+ */
+export const API_SECURITY_HEADERS = {
+  contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
+  xFrameOptions: { action: 'deny' },
+  referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+} as const;
+
 export async function api(
   app: FastifyInstance,
-  { db, apkPath, features = SERVER_FEATURES, clock = systemClock }: ApiOptions,
+  { db, apkPath, features = SERVER_FEATURES, clock = systemClock, registry }: ApiOptions,
 ) {
-  // The API answers JSON and files, never pages: nothing in an answer may load, run or be framed.
-  await app.register(helmet, {
-    contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
-    xFrameOptions: { action: 'deny' },
-    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
-  });
+  await app.register(helmet, API_SECURITY_HEADERS);
   await app.register(cookie);
   // get_status streams ~60 MB of JSON for 100k records. Measured here (bench/get-status.ts):
   // gzip level 1 with 128 KiB chunks keeps up with the database (which shares the CPU with the
@@ -112,6 +122,12 @@ export async function api(
       signedIn.addHook('onClose', () => hub.close());
       await signedIn.register(eventRoutes, { hub });
     }
+  });
+
+  // The remote registry: a pipeline's deploy token or the console's session.
+  await app.register(async (deploying) => {
+    deploying.addHook('preValidation', requireSessionOrDeployToken);
+    await deploying.register(registryRoutes, { config: registryConfig(registry) });
   });
 
   // Field staff's mobile app (bearer token).

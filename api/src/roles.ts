@@ -14,3 +14,7 @@ export const canListAllUsers = isAdmin;
 export const canSeeUser = (viewer: Role, role: Role) => canListAllUsers(viewer) || canAssignRole(viewer, role);
 /** (De)activating a user and resetting their password: users of a role the actor may assign. */
 export const canManageUser = (actor: Role, targetRole: Role) => canAssignRole(actor, targetRole);
+/** Publishing and rolling out remotes from the console (a deploy token may too, for its remotes). */
+export const canDeploy = isAdmin;
+/** Deploy tokens and the origins of external builds. */
+export const canManageDeployAccess = (role: Role) => role === 'super_admin';

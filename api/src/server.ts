@@ -9,6 +9,10 @@ import { clientErrorHandler } from './errors';
 import { migrateToLatest, openDatabase } from './db/connection';
 import type { Db } from './db/schema';
 import { scheduleSearchIndexing } from './devices/search-index';
+import { cachedAllowedOrigins } from './registry/origins';
+import { publishBuilt } from './registry/publish-built';
+import { registryConfig } from './registry/versions';
+import { remoteServing } from './routes/remotes';
 
 export interface ServerOptions {
   /** Folder of the embedded database. Env VERITAS_DATA_DIR, default ./.veritas-data. */
@@ -41,11 +45,35 @@ export interface ServerOptions {
    * throttling (keyed on request.ip) would count every client as one.
    */
   trustProxy?: FastifyServerOptions['trustProxy'];
+  /**
+   * The shared packages the console's shell provides its remotes, with their versions (sharedOf of
+   * shell/dist/mf-manifest.json, which scripts/serve.mjs passes). Without it the registry cannot
+   * check a version, and refuses to publish, promote or start a canary (409).
+   */
+  consoleShared?: Record<string, string>;
+  /** How the registry fetches an external build's manifest and entry script; default the global fetch. */
+  registryFetch?: typeof fetch;
+  /** How many versions of each remote the registry keeps (besides live, canary, previous). Env VERITAS_REGISTRY_KEEP, default 10. */
+  registryKeep?: number;
+  /**
+   * Remote name → URL of its mf-manifest.json (REMOTES_JSON): /remotes.json answers these rather
+   * than the registry's live versions.
+   */
+  staticRemotes?: Record<string, string>;
+  /**
+   * Remote name → its built dist folder: published at start and made live while the remote has no
+   * live version or one published so (src/registry/publish-built.ts, `pnpm start`).
+   */
+  publishBuilt?: Record<string, string>;
 }
 
 export interface VeritasServer {
   app: FastifyInstance;
   close(): Promise<void>;
+  registry: {
+    /** The origins external builds may be served from, for the console page's Content-Security-Policy (cached ≈5 s). */
+    allowedOrigins(): Promise<string[]>;
+  };
 }
 
 const nonEmpty = (value: string | undefined) => (value ? value : undefined);
@@ -61,7 +89,16 @@ function resolve(options: ServerOptions, env: NodeJS.ProcessEnv) {
     apkPath: apkPath === undefined ? undefined : path.resolve(process.cwd(), apkPath),
     specOnly: options.specOnly ?? (nonEmpty(env.VERITAS_SPEC_ONLY) !== undefined && env.VERITAS_SPEC_ONLY !== '0'),
     trustProxy: options.trustProxy ?? nonEmpty(env.VERITAS_TRUST_PROXY) ?? false,
+    registryKeep: options.registryKeep ?? keepFrom(nonEmpty(env.VERITAS_REGISTRY_KEEP)),
   };
+}
+
+function keepFrom(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const keep = Number(text);
+  if (!Number.isSafeInteger(keep) || keep < 1)
+    throw new Error('VERITAS_REGISTRY_KEEP must be a whole number, 1 or more');
+  return keep;
 }
 
 /**
@@ -92,6 +129,11 @@ export function endConnectionsWhenClosing(app: FastifyInstance): void {
  */
 export async function createServer(options: ServerOptions = {}): Promise<VeritasServer> {
   const config = resolve(options, process.env);
+  const registry = registryConfig({
+    consoleShared: options.consoleShared,
+    fetch: options.registryFetch,
+    keep: config.registryKeep,
+  });
   const db = openDatabase(config);
   try {
     await migrateToLatest(db);
@@ -99,6 +141,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Veritas
     // Records a stopped server had not yet added to SQLite's search table.
     scheduleSearchIndexing(db);
     await options.seed?.(db);
+    if (options.publishBuilt) await publishBuilt(db, registry, options.publishBuilt);
   } catch (error) {
     await db.kysely.destroy();
     throw error;
@@ -113,8 +156,11 @@ export async function createServer(options: ServerOptions = {}): Promise<Veritas
     apkPath: config.apkPath,
     features: config.specOnly ? [] : SERVER_FEATURES,
     clock: options.clock,
+    registry,
   });
-  return { app, close: () => app.close() };
+  // The console's page loads the remotes from its own origin: outside /veritas.
+  await app.register(remoteServing, { db, staticRemotes: options.staticRemotes });
+  return { app, close: () => app.close(), registry: { allowedOrigins: cachedAllowedOrigins(db) } };
 }
 
 export { rebuildDashboardSummaries } from './dashboard/summaries';

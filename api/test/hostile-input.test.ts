@@ -134,9 +134,14 @@ async function operations(): Promise<Operation[]> {
   return Object.entries(document.paths).flatMap(([path, methods]) =>
     Object.entries(methods).map(([method, operation]) => {
       const query = (operation.parameters ?? []).filter((p) => p.in === 'query');
+      // Path parameters take plausible values, so that the body and query are what is checked.
+      const pathParameters = (operation.parameters ?? []).filter((p) => p.in === 'path');
       return {
         method: method.toUpperCase(),
-        path,
+        path: pathParameters.reduce(
+          (filled, p) => filled.replace(`{${p.name}}`, encodeURIComponent(String(sample(p.schema)))),
+          path,
+        ),
         query: query.map((p) => p.schema),
         queryNames: query.map((p) => p.name),
         body: operation.requestBody?.content['application/json']?.schema,

@@ -22,6 +22,9 @@ const BODYLESS = {
   'POST /veritas/user/logout/': 'the session cookies name the session to end',
   'POST /veritas/app/logout/': 'the bearer token names the session to end',
   'POST /veritas/api/upload/': 'multipart parts read as a stream (documented by config.documentedBody)',
+  'POST /veritas/registry/remotes/:remote/canary/stop/': 'the remote in the path is the only input',
+  'POST /veritas/registry/remotes/:remote/rollback/': 'the remote in the path is the only input',
+  'POST /veritas/registry/tokens/:id/revoke/': 'the token id in the path is the only input',
 };
 
 /** Every route of the API as registered, but the document and its page (hidden: they are not calls). */
@@ -71,7 +74,10 @@ test('openapi.json is a valid OpenAPI 3.1 document of every route, with who may 
     Object.entries(methods).map(([method, operation]) => ({ name: `${method.toUpperCase()} ${path}`, operation })),
   );
   const routes = await registeredRoutes();
-  expect(operations.map((o) => o.name).sort()).toEqual(routes.map((r) => `${r.method} ${r.url}`).sort());
+  // The document writes a path parameter {name}, Fastify :name.
+  expect(operations.map((o) => o.name).sort()).toEqual(
+    routes.map((r) => `${r.method} ${r.url.replace(/:(\w+)/g, '{$1}')}`).sort(),
+  );
   for (const { name, operation } of operations) {
     expect([name, operation.summary, operation.tags?.length]).toEqual([name, expect.any(String), 1]);
     expect([name, operation.responses['4XX']?.content['application/json'].schema.required]).toEqual([
@@ -89,6 +95,12 @@ test('openapi.json is a valid OpenAPI 3.1 document of every route, with who may 
   expect(operation('POST /veritas/user/create/').security).toEqual([{ session: [], xsrf: [] }]);
   expect(operation('POST /veritas/app/scan/submit/').security).toEqual([{ bearer: [] }]);
   expect(operation('POST /veritas/app/login/').security).toBeUndefined();
+  // The registry: a session (with the XSRF header on a POST) or a deploy token; tokens, a session only.
+  expect(operation('POST /veritas/registry/remotes/{remote}/promote/').security).toEqual([
+    { session: [], xsrf: [] },
+    { deployToken: [] },
+  ]);
+  expect(operation('POST /veritas/registry/tokens/').security).toEqual([{ session: [], xsrf: [] }]);
   // The error body names the field the route's screen reads.
   expect(
     operation('POST /veritas/user/deactivate_user/').responses['4XX'].content['application/json'].schema.required,

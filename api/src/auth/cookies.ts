@@ -1,6 +1,7 @@
 // Session and request-forgery cookies.
 import crypto from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { deployTokenOf } from '../access-tokens/access-tokens';
 import { Forbidden } from '../errors';
 import { ACCESS_TTL_MS, REFRESH_TTL_MS, type Tokens } from './sessions';
 
@@ -12,6 +13,16 @@ export const ACCESS_COOKIE = 'veritas_access';
 /** httpOnly; only sent to user/refresh/ and user/logout/. */
 export const REFRESH_COOKIE = 'veritas_refresh';
 const REFRESH_PATH = `${API_PREFIX}/user/`;
+/** The remote registry's calls: a deploy token (bearer) or the console's session. */
+export const REGISTRY_PREFIX = `${API_PREFIX}/registry/`;
+/**
+ * httpOnly; sent to /remotes.json only: the username, base64url, so that a canary's share of users
+ * is the same users on every load (src/registry/serving.ts). It is not a credential: choosing
+ * another value only chooses which of two published versions of a remote one loads, both of which
+ * anyone may load; nothing else reads it.
+ */
+export const VIEWER_COOKIE = 'veritas_viewer';
+const VIEWER_PATH = '/remotes.json';
 /** Readable by the console's scripts on any page, which echo it in the header. */
 export const XSRF_COOKIE = 'XSRF-TOKEN';
 export const XSRF_HEADER = 'x-xsrf-token';
@@ -33,11 +44,24 @@ export function setSessionCookies(request: FastifyRequest, reply: FastifyReply, 
     path: REFRESH_PATH,
     maxAge: REFRESH_TTL_MS / 1000,
   });
+  reply.setCookie(VIEWER_COOKIE, Buffer.from(tokens.username).toString('base64url'), {
+    ...base(request),
+    httpOnly: true,
+    path: VIEWER_PATH,
+    maxAge: REFRESH_TTL_MS / 1000,
+  });
 }
 
 export function clearSessionCookies(reply: FastifyReply): void {
   reply.clearCookie(ACCESS_COOKIE, { path: API_PREFIX });
   reply.clearCookie(REFRESH_COOKIE, { path: REFRESH_PATH });
+  reply.clearCookie(VIEWER_COOKIE, { path: VIEWER_PATH });
+}
+
+/** The username the viewer cookie names, or undefined. */
+export function viewerOf(request: FastifyRequest): string | undefined {
+  const value = request.cookies[VIEWER_COOKIE];
+  return value ? Buffer.from(value, 'base64url').toString() || undefined : undefined;
 }
 
 export function setXsrfCookie(request: FastifyRequest, reply: FastifyReply): void {
@@ -56,6 +80,8 @@ export async function xsrfGuard(request: FastifyRequest, reply: FastifyReply): P
   // The mobile app's calls authenticate only by their Authorization header, which another site's
   // page cannot make a browser send: there is no cookie to forge requests with, nothing to check.
   if (request.url.startsWith(APP_PREFIX)) return;
+  // Likewise a deploy token's call of the registry: its hook then reads the token, never a cookie.
+  if (request.url.startsWith(REGISTRY_PREFIX) && deployTokenOf(request) !== undefined) return;
   const cookie = request.cookies[XSRF_COOKIE];
   if (SAFE_METHODS.has(request.method)) {
     if (!cookie) setXsrfCookie(request, reply);

@@ -15,6 +15,8 @@ export const APP_TTL_MS = 12 * 60 * 60 * 1000;
 export interface Tokens {
   access: string;
   refresh: string;
+  /** Whose session it is: the viewer cookie of /remotes.json names them (cookies.ts). */
+  username: string;
 }
 
 export interface SessionUser {
@@ -33,8 +35,8 @@ const hashToken = (token: string) => crypto.createHash('sha256').update(token).d
 const newToken = () => crypto.randomBytes(32).toString('base64url');
 const isoIn = (ms: number) => new Date(Date.now() + ms).toISOString();
 
-async function issueTokens(kysely: Kysely<Database>, sessionId: string): Promise<Tokens> {
-  const tokens = { access: newToken(), refresh: newToken() };
+async function issueTokens(kysely: Kysely<Database>, sessionId: string, username: string): Promise<Tokens> {
+  const tokens = { access: newToken(), refresh: newToken(), username };
   await kysely
     .insertInto('auth_tokens')
     .values([
@@ -57,16 +59,16 @@ async function issueTokens(kysely: Kysely<Database>, sessionId: string): Promise
   return tokens;
 }
 
-export async function startSession(db: Db, userId: number): Promise<Tokens> {
+export async function startSession(db: Db, user: { id: number; username: string }): Promise<Tokens> {
   await removeExpired(db);
   const sessionId = crypto.randomUUID();
   // One transaction, so a concurrent clean-up never sees this session without its tokens.
   return db.transaction(async (trx) => {
     await trx
       .insertInto('sessions')
-      .values({ id: sessionId, user_id: userId, created_at: nowIso(), revoked_at: null })
+      .values({ id: sessionId, user_id: user.id, created_at: nowIso(), revoked_at: null })
       .execute();
-    return issueTokens(trx, sessionId);
+    return issueTokens(trx, sessionId, user.username);
   });
 }
 
@@ -140,7 +142,7 @@ export async function rotateRefreshToken(db: Db, refreshToken: string | undefine
     .selectFrom('auth_tokens as t')
     .innerJoin('sessions as s', 's.id', 't.session_id')
     .innerJoin('users as u', 'u.id', 's.user_id')
-    .select(['t.session_id', 't.expires_at', 't.used_at', 's.revoked_at', 'u.is_active'])
+    .select(['t.session_id', 't.expires_at', 't.used_at', 's.revoked_at', 'u.is_active', 'u.username'])
     .where('t.token_hash', '=', tokenHash)
     .where('t.kind', '=', 'refresh')
     .executeTakeFirst();
@@ -161,7 +163,7 @@ export async function rotateRefreshToken(db: Db, refreshToken: string | undefine
     await revokeSession(db, row.session_id);
     return null;
   }
-  return issueTokens(db.kysely, row.session_id);
+  return issueTokens(db.kysely, row.session_id, row.username);
 }
 
 /** The session a token (access or refresh) belongs to, whatever its state. */

@@ -45,5 +45,5 @@ export async function signInToConsole(
   clientAddress: string,
 ): Promise<{ role: Role; tokens: Tokens | null }> {
   const user = await signInUser(db, credentials, clientAddress);
-  return { role: user.role, tokens: canUseWeb(user.role) ? await startSession(db, user.id) : null };
+  return { role: user.role, tokens: canUseWeb(user.role) ? await startSession(db, user) : null };
 }

@@ -265,6 +265,95 @@ export interface EventsTable {
   created_ms: ColumnType<number | string, number, number>;
 }
 
+/** A file's bytes in the registry (migration 009), keyed by the sha256 (hex) of the raw bytes. */
+export interface RemoteBlobsTable {
+  hash: string;
+  /** The bytes, gzip-compressed. */
+  gzip: Buffer;
+  /** Raw bytes. */
+  size: BigKey;
+  created_ms: BigKey;
+}
+
+export type VersionSource = 'registry' | 'external';
+
+/** An immutable version of a remote: 1, 2, 3… per remote. */
+export interface RemoteVersionsTable {
+  remote: string;
+  version: number;
+  /** sha256 (hex) of its mf-manifest.json; its first 16 digits name its files' folder. */
+  manifest_hash: string;
+  /** sha256 (hex) of its files' sorted paths and hashes (external: of the manifest and entry). */
+  content_hash: string;
+  /** Subresource integrity of the entry script, sha384-… */
+  integrity: string;
+  /** The @veritas/shared version it was built against ('' when it does not share it). */
+  contract: string;
+  /** JSON: [{name, requiredVersion}]. */
+  shared_json: string;
+  /** JSON: the exposed modules, e.g. ["./ListDevices"]. */
+  exposes_json: string;
+  source: VersionSource;
+  /** An external build's https base URL (ending in /), else null. */
+  base_url: string | null;
+  /** Blob bytes this publish stored that no earlier version had. */
+  bytes: BigKey;
+  published_by: string;
+  published_ms: BigKey;
+  note: string | null;
+}
+
+export interface RemoteVersionFilesTable {
+  remote: string;
+  version: number;
+  path: string;
+  hash: string;
+}
+
+/** Which version of a remote the console loads: live, and a canary for a share of users. */
+export interface RemoteRolloutsTable {
+  remote: string;
+  live: number | null;
+  canary: number | null;
+  canary_percent: number | null;
+  updated_ms: BigKey;
+}
+
+export type RolloutAction = 'promote' | 'canary' | 'stop-canary' | 'rollback';
+
+export interface RolloutChangesTable {
+  id: Generated<number>;
+  remote: string;
+  action: RolloutAction;
+  /** The live version before (promote, rollback), the canary before (canary, stop-canary). */
+  from_version: number | null;
+  to_version: number | null;
+  percent: number | null;
+  actor: string;
+  created_ms: BigKey;
+}
+
+/** A deploy token (src/access-tokens/): what it may do is `scope`, `<capability>:<target>`. */
+export interface AccessTokensTable {
+  id: Generated<number>;
+  label: string;
+  /** sha256 (hex) of the secret; the secret itself is shown once. */
+  token_hash: string;
+  scope: string;
+  expires_ms: BigKey;
+  created_by: string;
+  created_ms: BigKey;
+  revoked_ms: Ms;
+  last_used_ms: Ms;
+}
+
+/** An origin external builds may be served from (and the console's page may load scripts from). */
+export interface AllowedOriginsTable {
+  origin: string;
+  added_by: string;
+  added_ms: BigKey;
+}
+
 export interface Database {
   groups: GroupsTable;
   users: UsersTable;
@@ -287,6 +376,13 @@ export interface Database {
   dashboard_series: DashboardSeriesTable;
   dashboard_hubs: DashboardHubsTable;
   events: EventsTable;
+  remote_blobs: RemoteBlobsTable;
+  remote_versions: RemoteVersionsTable;
+  remote_version_files: RemoteVersionFilesTable;
+  remote_rollouts: RemoteRolloutsTable;
+  rollout_changes: RolloutChangesTable;
+  access_tokens: AccessTokensTable;
+  allowed_origins: AllowedOriginsTable;
 }
 
 export interface Db {

@@ -7,7 +7,7 @@
 // an advisory lock held to the commit: the next writer takes its id only once this one committed.
 // pg_notify wakes every instance's hub at the commit; on SQLite the hub of this process is woken
 // through the in-process bus once the transaction is over.
-import type { GroupsEvent, LiveEventType, Organization, Role, UsersEvent } from '@veritas/shared/domain';
+import type { GroupsEvent, LiveEventType, Organization, RemotesEvent, Role, UsersEvent } from '@veritas/shared/domain';
 import type { Database as SQLiteDatabase, Statement } from 'better-sqlite3';
 import { sql, type Kysely } from 'kysely';
 import type { Database, Db } from '../db/schema';
@@ -66,4 +66,9 @@ export function groupEvent(group: { name: string; code: string; organization: Or
     type: 'groups',
     data: JSON.stringify({ action: 'created', name, code, organization } satisfies GroupsEvent),
   };
+}
+
+/** A remote's rollout changed: whoever shows it loads /remotes.json again. */
+export function remotesEvent(remote: string): NewEvent {
+  return { type: 'remotes', data: JSON.stringify({ remote } satisfies RemotesEvent) };
 }

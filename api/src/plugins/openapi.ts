@@ -17,8 +17,8 @@ declare module 'fastify' {
   }
 }
 
-/** Who may call a route: anyone, the console's signed-in user, or the mobile app. */
-export type Access = 'public' | 'session' | 'app';
+/** Who may call a route: anyone, the console's signed-in user, the mobile app, or a session or deploy token. */
+export type Access = 'public' | 'session' | 'app' | 'deploy';
 
 /** The reference page: Swagger UI's scripts and styles come from this server; it may not be framed. */
 const DOCS_POLICY = [
@@ -76,6 +76,8 @@ function securityOf(access: Access, route: RouteOptions): Record<string, string[
     route.method === 'POST' && !route.url.startsWith(APP_PREFIX) ? { xsrf: [] } : {};
   if (access === 'app') return [{ bearer: [] }];
   if (access === 'session') return [{ session: [], ...xsrf }];
+  // A deploy token's call needs no XSRF header (cookies.ts xsrfGuard).
+  if (access === 'deploy') return [{ session: [], ...xsrf }, { deployToken: [] }];
   return xsrf.xsrf ? [xsrf] : undefined;
 }
 
@@ -105,6 +107,11 @@ export async function openApi(app: FastifyInstance): Promise<void> {
           description: 'Console: white-labelled brands, the manufacturer registry, the exclude list',
         },
         { name: 'mobile app', description: "The field staff's app: sign-in and scans, with a bearer token" },
+        {
+          name: 'registry',
+          description:
+            "The remotes' versions and rollouts, for pipelines (deploy token) and admins; tokens and origins",
+        },
         { name: 'health', description: 'For a proxy or an orchestrator' },
       ],
       components: {
@@ -122,6 +129,11 @@ export async function openApi(app: FastifyInstance): Promise<void> {
             description: "Every POST but the mobile app's: the value of the XSRF-TOKEN cookie, which any GET sets.",
           },
           bearer: { type: 'http', scheme: 'bearer', description: 'The token app/login/ answers.' },
+          deployToken: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'A deploy token (vrt_…) a super_admin created with registry/tokens/; no XSRF header then.',
+          },
         },
       },
     },

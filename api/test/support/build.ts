@@ -10,7 +10,7 @@ import type { Organization, Role } from '@veritas/shared/domain';
 import { hashPassword } from '../../src/auth/passwords';
 import { openDatabase } from '../../src/db/connection';
 import type { Db } from '../../src/db/schema';
-import { createServer, type ServerOptions } from '../../src/server';
+import { createServer, type ServerOptions, type VeritasServer } from '../../src/server';
 import { WebClient, type Answer, type WebClientOptions } from '../../sim/web-client';
 import { freshDatabase, type FreshDatabase } from './database';
 
@@ -61,6 +61,8 @@ export interface BuildOptions {
 
 export interface TestServer {
   url: string;
+  /** What createServer exports for scripts/serve.mjs. */
+  registry: VeritasServer['registry'];
   /** What it printed while starting (banners), kept out of the test output. */
   output: string;
   close(): Promise<void>;
@@ -137,7 +139,7 @@ export function build(options: BuildOptions = {}): TestApi {
         .execute();
     },
     async start(serverOptions = {}) {
-      const [{ app }, output] = await printed(() =>
+      const [{ app, registry }, output] = await printed(() =>
         createServer({
           ...api.database,
           logger: false,
@@ -150,6 +152,7 @@ export function build(options: BuildOptions = {}): TestApi {
       const { port } = app.server.address() as { port: number };
       const server: TestServer = {
         url: `http://127.0.0.1:${port}`,
+        registry,
         output,
         async close() {
           const index = servers.indexOf(server);

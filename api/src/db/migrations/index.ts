@@ -9,6 +9,7 @@ import { loginThrottle } from './005-login-throttle';
 import { pickList } from './006-pick-list';
 import { dashboardFigures } from './007-dashboard-figures';
 import { fleet } from './008-fleet';
+import { registry } from './009-registry';
 
 export function migrationsFor(engine: Engine): Record<string, Migration> {
   return {
@@ -20,5 +21,6 @@ export function migrationsFor(engine: Engine): Record<string, Migration> {
     '006_pick_list': pickList(engine),
     '007_dashboard_figures': dashboardFigures(engine),
     '008_fleet': fleet(engine),
+    '009_registry': registry(engine),
   };
 }

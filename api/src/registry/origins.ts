@@ -1,0 +1,55 @@
+// The origins external builds may be served from (docs/deploying-a-remote.md#external-builds). The
+// console's page may load scripts from them too: scripts/serve.mjs writes them into its
+// Content-Security-Policy, read through allowedOrigins (createServer's `registry`).
+import type { AllowedOrigin } from '@veritas/shared/domain';
+import type { Db } from '../db/schema';
+import { BadRequest, Conflict, NotFound } from '../errors';
+import { deleteAllowedOrigin, findAllowedOrigins, insertAllowedOrigin } from './repository';
+
+export async function listAllowedOrigins(db: Db): Promise<AllowedOrigin[]> {
+  return (await findAllowedOrigins(db.kysely)).map((row) => ({
+    origin: row.origin,
+    addedBy: row.added_by,
+    addedAt: new Date(Number(row.added_ms)).toISOString(),
+  }));
+}
+
+/** `origin` as URL writes it (lower-case host, no default port), so that one origin is one row. */
+function normalized(origin: string): string {
+  // The schema's pattern lets a port past 65535 by, which URL refuses.
+  if (!URL.canParse(origin)) throw new BadRequest('origin', `${origin} is not an origin.`);
+  return new URL(origin).origin;
+}
+
+export async function allowOrigin(db: Db, origin: string, actor: string): Promise<AllowedOrigin[]> {
+  const added = await insertAllowedOrigin(db.kysely, normalized(origin), actor, Date.now());
+  if (!added) throw new Conflict(`${normalized(origin)} is allowed already.`);
+  return listAllowedOrigins(db);
+}
+
+export async function removeOrigin(db: Db, origin: string): Promise<AllowedOrigin[]> {
+  if (!(await deleteAllowedOrigin(db.kysely, normalized(origin)))) {
+    throw new NotFound(`${normalized(origin)} is not an allowed origin.`);
+  }
+  return listAllowedOrigins(db);
+}
+
+/** How long the page's policy may lag a change of the list: it is read on every page load. */
+const ORIGINS_CACHE_MS = 5000;
+
+/** The allowed origins, read at most every ORIGINS_CACHE_MS. */
+export function cachedAllowedOrigins(db: Db): () => Promise<string[]> {
+  let cached: { at: number; origins: Promise<string[]> } | undefined;
+  return () => {
+    const now = Date.now();
+    if (!cached || now - cached.at > ORIGINS_CACHE_MS) {
+      const origins = findAllowedOrigins(db.kysely).then((rows) => rows.map((row) => row.origin));
+      cached = { at: now, origins };
+      // A failed read is not kept: the next call reads again.
+      origins.catch(() => {
+        if (cached?.origins === origins) cached = undefined;
+      });
+    }
+    return cached.origins;
+  };
+}

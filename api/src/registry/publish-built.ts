@@ -1,0 +1,47 @@
+// `pnpm start` without a pipeline (docs/deploying-a-remote.md#pnpm-start): each remote built in the
+// workspace is published at start and made live, until a team deploys that remote through the
+// registry: once its live version was published by anyone else, pnpm start no longer moves it.
+import fs from 'node:fs';
+import path from 'node:path';
+import { REMOTE_NAMES } from '@veritas/shared/domain';
+import type { Db } from '../db/schema';
+import { DomainError } from '../errors';
+import { MANIFEST_FILE, publishFiles, type BuildFile } from './publish';
+import { findLivePublisher } from './repository';
+import { promote } from './rollout';
+import type { RegistryConfig } from './versions';
+
+export const PNPM_START = 'pnpm start';
+
+/** Every file under `folder`, by its path relative to it (forward slashes). */
+function filesUnder(folder: string): BuildFile[] {
+  return (fs.readdirSync(folder, { recursive: true, withFileTypes: true }) as fs.Dirent[])
+    .filter((entry) => entry.isFile())
+    .map((entry) => {
+      const full = path.join(entry.parentPath, entry.name);
+      return { path: path.relative(folder, full).split(path.sep).join('/'), bytes: fs.readFileSync(full) };
+    });
+}
+
+/**
+ * Publishes each built folder (remote name → its dist folder) holding an mf-manifest.json, and
+ * promotes it while the remote has no live version or one pnpm start published. Instances starting
+ * together all succeed: the same build is the same version, and promoting the live one is no change.
+ * A build the gate refuses is reported and left out; the console shows that remote's error card.
+ */
+export async function publishBuilt(db: Db, config: RegistryConfig, builds: Record<string, string>): Promise<void> {
+  for (const [remote, folder] of Object.entries(builds)) {
+    if (!(REMOTE_NAMES as string[]).includes(remote)) throw new Error(`publishBuilt: no remote is named "${remote}"`);
+    if (!fs.existsSync(path.join(folder, MANIFEST_FILE))) continue;
+    try {
+      const { version } = await publishFiles(db, config, remote, filesUnder(folder), 'Built by pnpm start', PNPM_START);
+      const publisher = await findLivePublisher(db.kysely, remote);
+      if (publisher === undefined || publisher === PNPM_START) {
+        await promote(db, config, remote, version.version, PNPM_START);
+      }
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      console.warn(`The build of ${remote} in ${folder} was not published: ${error.message}`);
+    }
+  }
+}

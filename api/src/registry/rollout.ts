@@ -1,0 +1,173 @@
+// Which version of a remote the console loads (docs/deploying-a-remote.md#rollout): the live one,
+// and a canary for a share of users. Each change is one transaction holding the remote's rollout
+// row, so changes at the same moment (two pipelines promoting) happen one after the other, each in
+// the history, and the live pointer is the last one's; its live event is the last statement.
+import { REMOTE_NAMES, type RemoteDeployment, type RolloutChange } from '@veritas/shared/domain';
+import type { Transaction } from 'kysely';
+import type { Database, Db, RolloutAction } from '../db/schema';
+import { Conflict, NotFound } from '../errors';
+import { remotesEvent, writeEvents } from '../events/write';
+import {
+  findRollouts,
+  findRolloutChanges,
+  findVersion,
+  findVersionBefore,
+  findVersions,
+  insertRolloutChange,
+  lockRollout,
+  updateRollout,
+  type Rollout,
+} from './repository';
+import { checkCompatible, remoteVersionOf, storedManifest, type RegistryConfig } from './versions';
+
+/** How many changes a deployment shows. */
+const HISTORY_LENGTH = 50;
+/** Largest integer column value: a greater version number names no version (PostgreSQL would refuse to compare it). */
+const MAX_VERSION = 2_147_483_647;
+
+export async function deploymentOf(db: Db, remote: string): Promise<RemoteDeployment> {
+  const [rollouts, rows, changes] = await Promise.all([
+    findRollouts(db.kysely),
+    findVersions(db.kysely, remote),
+    findRolloutChanges(db.kysely, remote, HISTORY_LENGTH),
+  ]);
+  const rollout = rollouts.find((row) => row.remote === remote);
+  const live = rollout?.live ?? null;
+  const before = live === null ? null : await findVersionBefore(db.kysely, remote, live);
+  return {
+    remote,
+    live,
+    canary: rollout?.canary != null ? { version: rollout.canary, percent: Number(rollout.canary_percent) } : null,
+    previous: rows.some((row) => row.version === before) ? before : null,
+    versions: rows.map(remoteVersionOf),
+    history: changes.map((change): RolloutChange => ({
+      id: change.id,
+      action: change.action,
+      from: change.from_version,
+      to: change.to_version,
+      percent: change.percent,
+      by: change.actor,
+      at: new Date(Number(change.created_ms)).toISOString(),
+    })),
+  };
+}
+
+/** Every remote of remotes.json, with or without versions. */
+export async function listDeployments(db: Db): Promise<RemoteDeployment[]> {
+  const deployments: RemoteDeployment[] = [];
+  for (const remote of REMOTE_NAMES) deployments.push(await deploymentOf(db, remote));
+  return deployments;
+}
+
+async function versionOf(kysely: Transaction<Database> | Db['kysely'], remote: string, version: number) {
+  const row = version <= MAX_VERSION ? await findVersion(kysely, remote, version) : undefined;
+  if (!row) throw new NotFound(`${remote} has no version ${version}.`);
+  return row;
+}
+
+interface Change {
+  rollout: Rollout;
+  action: RolloutAction;
+  from: number | null;
+  to: number | null;
+  percent?: number;
+}
+
+/** Applies the change `decide` makes of the locked rollout, records it and tells the consoles; null: nothing to change. */
+async function changeRollout(
+  db: Db,
+  remote: string,
+  actor: string,
+  decide: (trx: Transaction<Database>, rollout: Rollout) => Promise<Change | null>,
+): Promise<RemoteDeployment> {
+  await db.transaction(async (trx) => {
+    const change = await decide(trx, await lockRollout(trx, db, remote));
+    if (!change) return;
+    await updateRollout(trx, remote, change.rollout);
+    await insertRolloutChange(trx, {
+      remote,
+      action: change.action,
+      from_version: change.from,
+      to_version: change.to,
+      percent: change.percent ?? null,
+      actor,
+      created_ms: Date.now(),
+    });
+    await writeEvents(trx, db, [remotesEvent(remote)]);
+  });
+  return deploymentOf(db, remote);
+}
+
+const noCanary = { canary: null, canary_percent: null };
+
+/**
+ * Makes `version` live for everyone, ending any canary. The gate runs again: the console may have
+ * changed since the version was published. Promoting the live version again changes nothing (a
+ * pipeline run twice), but ends a canary.
+ */
+export async function promote(
+  db: Db,
+  config: RegistryConfig,
+  remote: string,
+  version: number,
+  actor: string,
+): Promise<RemoteDeployment> {
+  checkCompatible(config, remote, storedManifest(await versionOf(db.kysely, remote, version)));
+  return changeRollout(db, remote, actor, async (trx, rollout) => {
+    // Pruned meanwhile: gone.
+    await versionOf(trx, remote, version);
+    if (rollout.live === version) {
+      if (rollout.canary === null) return null;
+      return { rollout: { live: version, ...noCanary }, action: 'stop-canary', from: rollout.canary, to: null };
+    }
+    return { rollout: { live: version, ...noCanary }, action: 'promote', from: rollout.live, to: version };
+  });
+}
+
+/**
+ * Makes the previous live version live again: where the most recent promote to the current one came
+ * from, so a second rollback walks further back. No gate: a rollback must always be possible, and
+ * the shell checks each manifest again when it loads it.
+ */
+export async function rollback(db: Db, remote: string, actor: string): Promise<RemoteDeployment> {
+  return changeRollout(db, remote, actor, async (trx, rollout) => {
+    const before = rollout.live === null ? null : await findVersionBefore(trx, remote, rollout.live);
+    if (before === null || !(await findVersion(trx, remote, before))) {
+      throw new Conflict(`${remote} has no earlier live version to roll back to.`);
+    }
+    return { rollout: { live: before, ...noCanary }, action: 'rollback', from: rollout.live, to: before };
+  });
+}
+
+/** Serves `version` to `percent` of the users (the others keep the live one). */
+export async function startCanary(
+  db: Db,
+  config: RegistryConfig,
+  remote: string,
+  version: number,
+  percent: number,
+  actor: string,
+): Promise<RemoteDeployment> {
+  checkCompatible(config, remote, storedManifest(await versionOf(db.kysely, remote, version)));
+  return changeRollout(db, remote, actor, async (trx, rollout) => {
+    await versionOf(trx, remote, version);
+    if (rollout.live === null) throw new Conflict(`${remote} has no live version yet: promote one before a canary.`);
+    if (rollout.live === version) {
+      throw new Conflict(`Version ${version} of ${remote} is live already: a canary is another version.`);
+    }
+    return {
+      rollout: { live: rollout.live, canary: version, canary_percent: percent },
+      action: 'canary',
+      from: rollout.canary,
+      to: version,
+      percent,
+    };
+  });
+}
+
+export async function stopCanary(db: Db, remote: string, actor: string): Promise<RemoteDeployment> {
+  return changeRollout(db, remote, actor, async (_trx, rollout) => {
+    if (rollout.canary === null) throw new Conflict(`${remote} has no canary running.`);
+    return { rollout: { live: rollout.live, ...noCanary }, action: 'stop-canary', from: rollout.canary, to: null };
+  });
+}

@@ -1,0 +1,115 @@
+// What the console loads (docs/deploying-a-remote.md#serving): /remotes.json for a viewer, and the
+// files of registry versions under /remotes/<remote>/<manifest key>/, immutable.
+import crypto from 'node:crypto';
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
+import type { RemoteEntries } from '@veritas/shared/domain';
+import type { Db } from '../db/schema';
+import { findBlob, findFileHash, findServedVersions } from './repository';
+import { MANIFEST_KEY_LENGTH, manifestUrlOf } from './versions';
+
+const gunzip = promisify(zlib.gunzip);
+
+/**
+ * Whether `viewer` gets the canary `canaryVersion` of `remote` at `percent`: a bucket 0–99 from a
+ * hash of the three, so each user stays on one side for the life of the canary, and each canary
+ * draws its users anew.
+ */
+export function onCanary(viewer: string, remote: string, canaryVersion: number, percent: number): boolean {
+  const digest = crypto.createHash('sha256').update(`${viewer}:${remote}:${canaryVersion}`).digest();
+  return digest.readUInt32BE(0) % 100 < percent;
+}
+
+/** Where `viewer` (no viewer: the live versions) loads each remote with a live version from. */
+export async function remoteEntries(db: Db, viewer: string | undefined): Promise<RemoteEntries> {
+  const entries: RemoteEntries = {};
+  for (const row of await findServedVersions(db.kysely)) {
+    const canary =
+      viewer !== undefined &&
+      row.canary !== null &&
+      row.canary_percent !== null &&
+      onCanary(viewer, row.remote, row.canary, row.canary_percent);
+    const version = canary
+      ? {
+          version: row.canary!,
+          manifest_hash: row.canary_manifest_hash!,
+          integrity: row.canary_integrity!,
+          base_url: row.canary_base_url,
+        }
+      : {
+          version: row.live,
+          manifest_hash: row.live_manifest_hash,
+          integrity: row.live_integrity,
+          base_url: row.live_base_url,
+        };
+    entries[row.remote] = {
+      entry: manifestUrlOf({ remote: row.remote, ...version }),
+      version: version.version,
+      integrity: version.integrity,
+    };
+  }
+  return entries;
+}
+
+/** A file of a version as stored: gzip-compressed, and its size once gunzipped. */
+export interface StoredFile {
+  gzip: Buffer;
+  size: number;
+}
+
+/** Blobs are immutable (named by their hash): the last ones served are kept, up to this many bytes. */
+const CACHE_BYTES = 64 * 1024 * 1024;
+
+/** A least-recently-used cache of blobs by hash, bounded by their compressed bytes. */
+export class BlobCache {
+  private readonly blobs = new Map<string, StoredFile>();
+  private bytes = 0;
+
+  constructor(private readonly capacity = CACHE_BYTES) {}
+
+  get(hash: string): StoredFile | undefined {
+    const blob = this.blobs.get(hash);
+    if (blob) {
+      // Most recently used last: a Map iterates in insertion order.
+      this.blobs.delete(hash);
+      this.blobs.set(hash, blob);
+    }
+    return blob;
+  }
+
+  set(hash: string, blob: StoredFile): void {
+    if (blob.gzip.length > this.capacity || this.blobs.has(hash)) return;
+    this.blobs.set(hash, blob);
+    this.bytes += blob.gzip.length;
+    for (const [oldest, old] of this.blobs) {
+      if (this.bytes <= this.capacity) break;
+      this.blobs.delete(oldest);
+      this.bytes -= old.gzip.length;
+    }
+  }
+}
+
+const MANIFEST_KEY = new RegExp(`^[0-9a-f]{${MANIFEST_KEY_LENGTH}}$`);
+
+/** The file `path` of the version of `remote` whose manifest key is `key`, or null. */
+export async function remoteFile(
+  db: Db,
+  cache: BlobCache,
+  remote: string,
+  key: string,
+  path: string,
+): Promise<StoredFile | null> {
+  // No stored path holds a NUL, which PostgreSQL could not even compare.
+  if (!MANIFEST_KEY.test(key) || path.includes('\0')) return null;
+  const hash = await findFileHash(db.kysely, remote, key, path);
+  if (hash === undefined) return null;
+  const cached = cache.get(hash);
+  if (cached) return cached;
+  const row = await findBlob(db.kysely, hash);
+  if (!row) return null;
+  const blob = { gzip: row.gzip, size: Number(row.size) };
+  cache.set(hash, blob);
+  return blob;
+}
+
+export const gunzipped = (file: StoredFile): Promise<Buffer> => gunzip(file.gzip);

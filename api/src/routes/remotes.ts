@@ -1,0 +1,83 @@
+// What the console's page loads from the registry, outside /veritas (src/registry/serving.ts,
+// docs/deploying-a-remote.md#serving): GET /remotes.json, per viewer, and the files of registry
+// versions under /remotes/<remote>/<manifest key>/, immutable. Same origin as the console's page.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import cookie from '@fastify/cookie';
+import helmet from '@fastify/helmet';
+import { REMOTE_NAMES } from '@veritas/shared/domain';
+import { API_SECURITY_HEADERS } from '../app';
+import { viewerOf } from '../auth/cookies';
+import type { Db } from '../db/schema';
+import { errorHandler } from '../errors';
+import { BlobCache, gunzipped, remoteEntries, remoteFile } from '../registry/serving';
+
+export interface RemoteServingOptions {
+  db: Db;
+  /** Name → manifest URL: answered as /remotes.json instead of the registry's versions. */
+  staticRemotes?: Record<string, string>;
+}
+
+const CONTENT_TYPES: Record<string, string> = {
+  js: 'text/javascript; charset=utf-8',
+  mjs: 'text/javascript; charset=utf-8',
+  json: 'application/json; charset=utf-8',
+  map: 'application/json; charset=utf-8',
+  css: 'text/css; charset=utf-8',
+  html: 'text/html; charset=utf-8',
+  txt: 'text/plain; charset=utf-8',
+  svg: 'image/svg+xml',
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  gif: 'image/gif',
+  webp: 'image/webp',
+  ico: 'image/x-icon',
+  woff: 'font/woff',
+  woff2: 'font/woff2',
+  ttf: 'font/ttf',
+  wasm: 'application/wasm',
+};
+
+const contentTypeOf = (path: string) =>
+  CONTENT_TYPES[/\.([a-z0-9]+)$/i.exec(path)?.[1]?.toLowerCase() ?? ''] ?? 'application/octet-stream';
+
+/** Whether Accept-Encoding takes gzip (named, or `*`, with a q above 0). */
+function acceptsGzip(request: FastifyRequest): boolean {
+  const header = request.headers['accept-encoding'];
+  if (typeof header !== 'string') return false;
+  return header.split(',').some((part) => {
+    const [coding = '', ...parameters] = part.trim().toLowerCase().split(';');
+    const q = parameters.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)?.[1]).find((value) => value !== undefined);
+    return (coding === 'gzip' || coding === '*') && (q === undefined || Number(q) > 0);
+  });
+}
+
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+export async function remoteServing(app: FastifyInstance, { db, staticRemotes }: RemoteServingOptions) {
+  await app.register(helmet, API_SECURITY_HEADERS);
+  await app.register(cookie);
+  app.setErrorHandler(errorHandler);
+  const notFound = { detail: 'Not found' };
+  const cache = new BlobCache();
+
+  app.get('/remotes.json', async (request, reply) => {
+    // Each viewer may get another answer (a canary), and a rollout changes it at any moment.
+    reply.header('cache-control', 'private, no-cache').header('vary', 'Cookie');
+    if (staticRemotes)
+      return Object.fromEntries(Object.entries(staticRemotes).map(([name, entry]) => [name, { entry }]));
+    return remoteEntries(db, viewerOf(request));
+  });
+
+  app.get<{ Params: { remote: string; key: string; '*': string } }>(
+    '/remotes/:remote/:key/*',
+    async (request, reply) => {
+      const { remote, key, '*': path } = request.params;
+      const file = (REMOTE_NAMES as string[]).includes(remote) ? await remoteFile(db, cache, remote, key, path) : null;
+      if (!file) return reply.code(404).send(notFound);
+      reply.header('cache-control', IMMUTABLE).header('vary', 'Accept-Encoding').type(contentTypeOf(path));
+      if (acceptsGzip(request)) return reply.header('content-encoding', 'gzip').send(file.gzip);
+      return reply.send(await gunzipped(file));
+    },
+  );
+}
