@@ -165,3 +165,4 @@ export async function createServer(options: ServerOptions = {}): Promise<Veritas
 
 export { rebuildDashboardSummaries } from './dashboard/summaries';
 export { migrateToLatest, openDatabase } from './db/connection';
+export { sharedOf } from '@veritas/shared/domain';

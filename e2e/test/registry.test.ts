@@ -5,7 +5,6 @@
 // card for a manifest doctored past the gate; a tab that loaded version 1 keeps working once
 // version 3 is live.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { signedInApi, type ApiSession } from '../support/api-session';
@@ -99,7 +98,8 @@ test('the gate refuses a build against a newer @veritas/shared or another React,
     ['@veritas/shared', '^2.0.0', /needs @veritas\/shared \^2\.0\.0, the console provides \d+\.\d+\.\d+/],
     ['react', '^18.2.0', /needs react \^18\.2\.0, the console provides 19\.\d+\.\d+/],
   ] as const) {
-    const doctored = fs.mkdtempSync(path.join(os.tmpdir(), 'veritas-incompatible-'));
+    // Beside the repository's packages, where the deploy command's tsx is found, as for any remote.
+    const doctored = fs.mkdtempSync(path.join(repoRoot, 'mfe-devices-build-'));
     doctoredCopies.push(doctored);
     fs.cpSync(path.join(build, 'dist'), path.join(doctored, 'dist'), { recursive: true });
     fs.copyFileSync(path.join(build, 'package.json'), path.join(doctored, 'package.json'));
