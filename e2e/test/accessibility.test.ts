@@ -245,6 +245,29 @@ const STATES: A11yState[] = [
     },
   },
   {
+    name: 'Deployments: remotes, tokens and origins',
+    async reach(page) {
+      await page.goto('/Deployments');
+      const heading = page.getByRole('heading', { name: 'Allowed origins', exact: true });
+      await heading.waitFor();
+      await page.getByRole('heading', { name: 'devices', exact: true }).waitFor();
+      return { shown: heading };
+    },
+  },
+  {
+    name: "Deployments: a new token's secret shown once",
+    async reach(page) {
+      await page.goto('/Deployments');
+      const form = page.getByRole('form', { name: 'Create a deploy token' });
+      await form.getByLabel('Label').fill(`a11y ${Date.now()}`);
+      await form.getByLabel(/Expires/).fill(localDate(new Date(Date.now() + 86_400_000)));
+      await form.getByRole('button', { name: 'Create token' }).click();
+      const secret = page.getByRole('region', { name: /^Secret of the token/ });
+      await secret.waitFor();
+      return { shown: secret };
+    },
+  },
+  {
     name: 'Upload: idle',
     async reach(page) {
       await uploadPage(page);
@@ -383,6 +406,7 @@ const KEYBOARD_SCREENS = [
   'Upload: file selected',
   'Download: dates chosen',
   "WhiteLabel: a brand's editor with unsaved changes",
+  'Deployments: remotes, tokens and origins',
 ];
 
 let browser: Browser;
