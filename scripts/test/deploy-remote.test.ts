@@ -216,7 +216,9 @@ describe('the remote', () => {
   test("a folder that is no remote's is refused with exit code 3, naming the remotes", async () => {
     const result = await run(['--to', 'https://c.example'], remoteFolder('shell'));
     expect(result.code).toBe(EXIT.build);
-    expect(result.errors[0]).toContain('shell is not a remote of shared/src/remotes.json (mfe-dashboard, mfe-devices');
+    // The remotes named are those of remotes.json (the one list of them: shared/src/remotes.test.ts).
+    expect(result.errors[0]).toContain('shell is not a remote of shared/src/remotes.json (');
+    expect(result.errors[0]).toContain('mfe-devices');
     expect(result.builds).toEqual([]);
   });
 
