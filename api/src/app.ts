@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
 import compress from '@fastify/compress';
 import helmet from '@fastify/helmet';
+import { recordRefusals } from './audit/refusals';
 import { xsrfGuard } from './auth/cookies';
 import type { Db } from './db/schema';
 import { errorHandler } from './errors';
@@ -17,6 +18,7 @@ import { dashboardRoutes } from './routes/dashboard';
 import { database } from './plugins/database';
 import { documentAccess, openApi } from './plugins/openapi';
 import { apkRoutes } from './routes/apk';
+import { auditRoutes } from './routes/audit';
 import { appRoutes, appSignInRoutes } from './routes/mobile-app';
 import { deviceRoutes } from './routes/devices';
 import { sessionRoutes, signInRoutes } from './routes/auth';
@@ -84,6 +86,7 @@ export async function api(
   app.setValidatorCompiler(validatorCompiler);
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler((_request, reply) => reply.code(404).send({ detail: 'Not found' }));
+  recordRefusals(app, db);
 
   // The OpenAPI 3.1 document of every route registered after this (GET openapi.json), and its
   // reference page (docs/).
@@ -114,6 +117,7 @@ export async function api(
     await signedIn.register(whitelabelRoutes);
     await signedIn.register(reportRoutes);
     await signedIn.register(excludeListRoutes);
+    await signedIn.register(auditRoutes);
     if (features.includes('dashboard-figures')) await signedIn.register(dashboardRoutes, { clock });
     if (features.includes('live-events')) {
       // One hub per server: it fans the events out to every stream of this instance (docs/events.md#fan-out).

@@ -16,5 +16,8 @@ export const canSeeUser = (viewer: Role, role: Role) => canListAllUsers(viewer) 
 export const canManageUser = (actor: Role, targetRole: Role) => canAssignRole(actor, targetRole);
 /** Publishing and rolling out remotes from the console (a deploy token may too, for its remotes). */
 export const canDeploy = isAdmin;
+/** The audit trail's screen and calls; verifying its chain is a super admin's. */
+export const canReadAuditLog = isAdmin;
+export const canVerifyAuditLog = (role: Role) => role === 'super_admin';
 /** Deploy tokens and the origins of external builds. */
 export const canManageDeployAccess = (role: Role) => role === 'super_admin';

@@ -9,7 +9,7 @@ import ajvKeywords from 'ajv-keywords';
 import type { TSchema } from '@sinclair/typebox';
 import type { FastifySchemaCompiler } from 'fastify';
 import { isTimeZone } from '@veritas/shared/domain';
-import { localMidnight } from './report/dates';
+import { isInstant, localMidnight } from './report/dates';
 
 // allErrors: the 400 names the first faulty field in the schema's order, whatever order ajv
 // checks keywords in (`required` before `properties`). Fastify leaves it off because a long list
@@ -25,6 +25,7 @@ ajv.addFormat(
 );
 ajv.addFormat('calendar-day', (text: string) => localMidnight(text) !== null);
 ajv.addFormat('time-zone', isTimeZone);
+ajv.addFormat('date-time', isInstant);
 
 // Text with a NUL or an unpaired surrogate is refused wherever a request carries text: PostgreSQL
 // cannot store a NUL, SQLite's search cuts the text at it, and an unpaired surrogate would be

@@ -27,15 +27,11 @@ class FakeResponse extends EventEmitter {
   }
 }
 
-const event = (
-  id: number,
-  type: StoredEvent['type'] = 'groups',
-  userRole: StoredEvent['userRole'] = null,
-): StoredEvent => ({
+const event = (id: number, type: StoredEvent['type'] = 'groups', hiddenFrom: string | null = null): StoredEvent => ({
   id,
   type,
   data: `{"n":${id}}`,
-  userRole,
+  visibleTo: (viewer) => viewer !== hiddenFrom,
 });
 
 function streamOver(response: FakeResponse, visible: (e: StoredEvent) => boolean = () => true) {
@@ -88,9 +84,9 @@ test('live events held during the replay are sent after it, those already replay
 
 test('an event the viewer may not see is passed over, not sent', () => {
   const response = new FakeResponse();
-  const stream = streamOver(response, (e) => e.userRole !== 'incharge');
+  const stream = streamOver(response, (e) => e.visibleTo('operators'));
   stream.goLive();
-  stream.live([event(1, 'users', 'operators'), event(2, 'users', 'incharge'), event(3)]);
+  stream.live([event(1, 'users', 'incharge'), event(2, 'users', 'operators'), event(3)]);
   expect(ids(response.written)).toEqual([1, 3]);
 });
 

@@ -31,4 +31,5 @@ export * from './api/mobile-app';
 export * from './api/health';
 export * from './api/events';
 export * from './api/registry';
+export * from './api/audit';
 export * from './remote-compatibility';

@@ -25,6 +25,16 @@ export type { Brand, ManufacturerResult } from './api/brands';
 export type { DeviceRecord, DeviceType, TrackingInfo, UserRef } from './api/devices';
 export type { UploadResult } from './api/upload';
 export type { DailySeries, DashboardStats, ErrorSlice, RankRow } from './api/dashboard';
+export type {
+  AuditAction,
+  AuditActorKind,
+  AuditEntry,
+  AuditFilterQuery,
+  AuditOutcome,
+  AuditPage,
+  AuditTargetKind,
+  AuditVerification,
+} from './api/audit';
 export type { GroupsEvent, LiveEventData, RecordsEvent, UsersEvent } from './api/events';
 export type {
   AccessToken,

@@ -1,6 +1,13 @@
 // Table types of the query layer. Both engines store booleans as integers 0/1 and times as
 // ISO 8601 UTC text, so one set of queries and one row mapping serve SQLite and PostgreSQL.
-import type { Organization, Role } from '@veritas/shared/domain';
+import type {
+  AuditAction,
+  AuditActorKind,
+  AuditOutcome,
+  AuditTargetKind,
+  Organization,
+  Role,
+} from '@veritas/shared/domain';
 import type { Database as SQLiteDatabase } from 'better-sqlite3';
 import type { ColumnType, Generated, IsolationLevel, Kysely, Transaction } from 'kysely';
 import type { Pool } from 'pg';
@@ -354,6 +361,26 @@ export interface AllowedOriginsTable {
   added_ms: BigKey;
 }
 
+/** One entry of the audit trail (migration 010, src/audit/): append-only, chained by hashes. */
+export interface AuditLogTable {
+  seq: BigKey;
+  created_ms: BigKey;
+  actor_kind: AuditActorKind;
+  actor_id: string | null;
+  actor_name: string;
+  actor_role: string | null;
+  address: string | null;
+  action: AuditAction;
+  target_kind: AuditTargetKind | null;
+  target_id: string | null;
+  target_label: string | null;
+  outcome: AuditOutcome;
+  /** JSON object, or null. */
+  details: string | null;
+  prev_hash: string;
+  hash: string;
+}
+
 export interface Database {
   groups: GroupsTable;
   users: UsersTable;
@@ -383,6 +410,7 @@ export interface Database {
   rollout_changes: RolloutChangesTable;
   access_tokens: AccessTokensTable;
   allowed_origins: AllowedOriginsTable;
+  audit_log: AuditLogTable;
 }
 
 export interface Db {

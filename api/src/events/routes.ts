@@ -5,7 +5,6 @@ import type { OutgoingHttpHeaders } from 'node:http';
 import { EventsQuery, LiveEventStream } from '@veritas/shared/domain';
 import { ACCESS_COOKIE } from '../auth/cookies';
 import { authenticate } from '../auth/sessions';
-import { canSeeUser } from '../roles';
 import type { EventHub } from './hub';
 import { eventsFrom, newestEventId } from './store';
 import { EventStream } from './stream';
@@ -86,7 +85,7 @@ export const eventRoutes: FastifyPluginAsyncTypebox<{ hub: EventHub }> = async (
       // The connection ends with the stream, so a closing server is not held by it kept alive.
       connection: 'close',
     });
-    const stream = new EventStream(response, (event) => event.userRole === null || canSeeUser(role, event.userRole));
+    const stream = new EventStream(response, (event) => event.visibleTo(role));
     streams.add(stream);
     stream.onEnd(() => streams.delete(stream));
     if (closing) return stream.shutdown();

@@ -3,6 +3,7 @@
 import type { LiveEventType, Role } from '@veritas/shared/domain';
 import { sql, type Kysely } from 'kysely';
 import type { Database, Db } from '../db/schema';
+import { canReadAuditLog, canSeeUser } from '../roles';
 
 /** Events are kept at least this long… */
 export const REPLAY_WINDOW_MS = 10 * 60 * 1000;
@@ -14,14 +15,21 @@ export interface StoredEvent {
   type: LiveEventType;
   /** JSON text, one line. */
   data: string;
-  /** A users event's user role, which decides who sees it; null for the other events. */
-  userRole: Role | null;
+  /** Whether a viewer of this role may see it (docs/events.md#events). */
+  visibleTo(viewer: Role): boolean;
 }
+
+const everyone = () => true;
 
 function storedOf(row: { id: number | string; type: string; data: string }): StoredEvent {
   const type = row.type as LiveEventType;
-  const userRole = type === 'users' ? (JSON.parse(row.data) as { role: Role }).role : null;
-  return { id: Number(row.id), type, data: row.data, userRole };
+  let visibleTo: (viewer: Role) => boolean = everyone;
+  if (type === 'users') {
+    // A users event goes to the viewers who see that user in user/get_users/.
+    const { role } = JSON.parse(row.data) as { role: Role };
+    visibleTo = (viewer) => canSeeUser(viewer, role);
+  } else if (type === 'audit') visibleTo = canReadAuditLog;
+  return { id: Number(row.id), type, data: row.data, visibleTo };
 }
 
 /** Up to `limit` events from id `fromId` on (that one included), in id order. */

@@ -25,6 +25,14 @@ export const EVENTS_CHANNEL = 'veritas_events';
 /** The advisory lock of the events' insert: an arbitrary constant no other lock of the API uses. */
 const EVENTS_LOCK = 0x76_65_72_69_74; // 'verit'
 
+/**
+ * Takes the events' lock until `trx` commits (PostgreSQL; SQLite has one writer anyway): what must
+ * be in commit order besides the events, the audit trail's chain, is written under it too.
+ */
+export async function lockEventOrder(trx: Kysely<Database>, db: Db): Promise<void> {
+  if (db.engine === 'postgres') await sql`select pg_advisory_xact_lock(${sql.lit(EVENTS_LOCK)})`.execute(trx);
+}
+
 const INSERTS = new WeakMap<SQLiteDatabase, Statement>();
 
 /**

@@ -35,3 +35,26 @@ export function dayRange(start: Date, end: Date): IsoRange {
   dayAfterEnd.setDate(dayAfterEnd.getDate() + 1);
   return { first: isoText(start.getTime()), last: isoText(dayAfterEnd.getTime() - 1) };
 }
+
+const INSTANT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-](\d{2}):(\d{2}))$/;
+
+/**
+ * An instant written ISO 8601 with its offset (2026-11-24T09:30:00+05:30), of a day the calendar
+ * has: Date.parse alone takes 2026-02-30 for 2 March.
+ */
+export function isInstant(text: string): boolean {
+  const match = INSTANT.exec(text);
+  if (!match) return false;
+  const [year, month, day, hour, minute, second = '0', offsetHours = '0', offsetMinutes = '0'] = match.slice(1);
+  const date = new Date(Date.UTC(Number(year), Number(month) - 1, Number(day)));
+  return (
+    date.getUTCMonth() === Number(month) - 1 &&
+    date.getUTCDate() === Number(day) &&
+    Number(hour) < 24 &&
+    Number(minute) < 60 &&
+    Number(second) < 60 &&
+    Number(offsetHours) < 24 &&
+    Number(offsetMinutes) < 60 &&
+    Number.isFinite(Date.parse(text))
+  );
+}

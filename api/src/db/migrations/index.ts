@@ -10,6 +10,7 @@ import { pickList } from './006-pick-list';
 import { dashboardFigures } from './007-dashboard-figures';
 import { fleet } from './008-fleet';
 import { registry } from './009-registry';
+import { auditLog } from './010-audit-log';
 
 export function migrationsFor(engine: Engine): Record<string, Migration> {
   return {
@@ -22,5 +23,6 @@ export function migrationsFor(engine: Engine): Record<string, Migration> {
     '007_dashboard_figures': dashboardFigures(engine),
     '008_fleet': fleet(engine),
     '009_registry': registry(engine),
+    '010_audit_log': auditLog(engine),
   };
 }

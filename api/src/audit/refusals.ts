@@ -1,0 +1,59 @@
+// Refusals of audited actions (docs/audit.md#refusals): a route that names its action in
+// `config.audit` has each 403, 409 and 429 it answers recorded, whichever check refused it (the
+// role gate, the XSRF check, a rule of the domain, the sign-in throttle). The refused action
+// changed nothing, so its entry is written in a transaction of its own once the answer is known.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AuditAction } from '@veritas/shared/domain';
+import type { Db } from '../db/schema';
+import { auditByOf } from './actor';
+import { recordAuditAlone, type AuditTarget } from './trail';
+
+export interface AuditedRoute {
+  action: AuditAction;
+  /** What the request was about, as far as it says (its body or parameters): the entry's target. */
+  target?: (request: FastifyRequest) => AuditTarget | null;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The action this route performs, so that its refusals are recorded. */
+    audit?: AuditedRoute;
+  }
+}
+
+const REFUSALS = new Set([403, 409, 429]);
+
+function messageOf(payload: unknown): string | null {
+  if (typeof payload !== 'string') return null;
+  try {
+    const { detail } = JSON.parse(payload) as { detail?: unknown };
+    return typeof detail === 'string' ? detail : null;
+  } catch {
+    return null;
+  }
+}
+
+export function recordRefusals(app: FastifyInstance, db: Db): void {
+  app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+    const audited = request.routeOptions.config.audit;
+    if (!audited || !REFUSALS.has(reply.statusCode)) return payload;
+    let target: AuditTarget | null = null;
+    try {
+      target = audited.target?.(request) ?? null;
+    } catch {
+      // A body too malformed to name its target is recorded without one.
+    }
+    try {
+      await recordAuditAlone(db, auditByOf(request), {
+        action: audited.action,
+        outcome: 'refused',
+        target,
+        details: { status: reply.statusCode, message: messageOf(payload) },
+      });
+    } catch (error) {
+      // The action was refused either way; the answer stands.
+      request.log.error({ err: error }, 'could not record a refused action in the audit trail');
+    }
+    return payload;
+  });
+}

@@ -1,0 +1,171 @@
+// The audit trail (docs/audit.md): what the server records of every security-relevant action, in
+// the action's own transaction, and the calls of the Audit Log screen (audit/, admins only).
+import { Type, type Static } from '@sinclair/typebox';
+import { Choice, Nullable, OneOf, Text } from './fields';
+
+/** Every action the trail records, by its name; the screen's action filter lists them in this order. */
+export const AUDIT_ACTIONS = [
+  'session.sign-in',
+  'session.sign-out',
+  'session.family-revoked',
+  'password.changed',
+  'password.reset',
+  'user.created',
+  'user.activated',
+  'user.deactivated',
+  'user.deleted',
+  'group.created',
+  'brand.created',
+  'brand.updated',
+  'exclude-list.changed',
+  'upload.completed',
+  'report.downloaded',
+  'apk.downloaded',
+  'remote.published',
+  'remote.promoted',
+  'remote.canary-started',
+  'remote.canary-stopped',
+  'remote.rolled-back',
+  'token.created',
+  'token.revoked',
+  'origin.added',
+  'origin.removed',
+  'audit.pruned',
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+/** success: it was done; failure: it was tried and failed (wrong password); refused: a rule said no (403, 409, 429). */
+export const AUDIT_OUTCOMES = ['success', 'failure', 'refused'] as const;
+export type AuditOutcome = (typeof AUDIT_OUTCOMES)[number];
+
+/** Who acted: a signed-in user, a deploy token, nobody known yet (a sign-in: the username tried), or the server itself. */
+export const AUDIT_ACTOR_KINDS = ['user', 'token', 'anonymous', 'system'] as const;
+export type AuditActorKind = (typeof AUDIT_ACTOR_KINDS)[number];
+
+export const AUDIT_TARGET_KINDS = [
+  'user',
+  'group',
+  'brand',
+  'exclude-list',
+  'upload',
+  'report',
+  'apk',
+  'remote',
+  'token',
+  'origin',
+  'audit-log',
+] as const;
+export type AuditTargetKind = (typeof AUDIT_TARGET_KINDS)[number];
+
+/** One entry of the trail, as audit/ answers it and the live event `audit` carries it. */
+export const AuditEntry = Type.Object({
+  /** 1, 2, 3… in commit order, without gaps: the chain's order. */
+  seq: Type.Integer(),
+  /** When it was written, ISO 8601 UTC. */
+  time: Type.String(),
+  actor: Type.Object({
+    kind: Choice(AUDIT_ACTOR_KINDS),
+    /** The user's or the token's id; null for anonymous and system. */
+    id: Nullable(Type.String()),
+    /** The username, the token's label, the username tried, or 'system'. */
+    name: Type.String(),
+    role: Nullable(Type.String()),
+  }),
+  /** The client's address (the forwarded one behind a trusted proxy); null for the server's own. */
+  address: Nullable(Type.String()),
+  action: Choice(AUDIT_ACTIONS),
+  target: Nullable(
+    Type.Object({ kind: Choice(AUDIT_TARGET_KINDS), id: Nullable(Type.String()), label: Type.String() }),
+  ),
+  outcome: Choice(AUDIT_OUTCOMES),
+  /** What else is known: before and after where something changed, the counts of an upload, the refusal's message. */
+  details: Nullable(Type.Record(Type.String(), Type.Unknown())),
+  /** sha256 (hex) of the entry's content and the previous entry's hash. */
+  hash: Type.String(),
+});
+export type AuditEntry = Static<typeof AuditEntry>;
+
+/** A filter that is absent or empty text means "any". */
+const optionalText = (name: string, maxLength: number) =>
+  Type.Optional(
+    Text(
+      { missing: `${name} must be text.`, maxLength: `${name} must be at most ${maxLength} characters.` },
+      { minLength: 0, maxLength },
+    ),
+  );
+const optionalChoice = <T extends string>(name: string, values: readonly T[]) => {
+  const message = `${name} must be one of ${values.join(', ')}.`;
+  return Type.Optional(
+    Type.Unsafe<T | ''>({ ...OneOf(['', ...values], { missing: message, enum: message }), minLength: 0 }),
+  );
+};
+const instant = (name: string) =>
+  Type.Optional(
+    Type.String({
+      format: 'date-time',
+      description: 'An instant, ISO 8601 with its offset, e.g. 2026-11-24T00:00:00+05:30.',
+      errorMessages: {
+        missing: `${name} must be a date and time, e.g. 2026-11-24T00:00:00Z.`,
+        format: `${name} must be a date and time, e.g. 2026-11-24T00:00:00Z.`,
+      },
+    }),
+  );
+
+export const AUDIT_PAGE_LIMIT = 200;
+
+/** The filters of audit/ and audit/export/: each narrows, together they all must hold. */
+export const AuditFilterQuery = Type.Object({
+  actor: optionalText('actor', 200),
+  action: optionalChoice('action', AUDIT_ACTIONS),
+  target_kind: optionalChoice('target_kind', AUDIT_TARGET_KINDS),
+  target: optionalText('target', 500),
+  outcome: optionalChoice('outcome', AUDIT_OUTCOMES),
+  /** From this instant on (included). */
+  since: instant('since'),
+  /** Before this instant (excluded). */
+  until: instant('until'),
+});
+export type AuditFilterQuery = Static<typeof AuditFilterQuery>;
+
+export const AuditPageQuery = Type.Object({
+  ...AuditFilterQuery.properties,
+  before: Type.Optional(
+    Type.String({
+      pattern: '^[1-9][0-9]{0,17}$',
+      description: 'The `next` of the page before: entries older than it.',
+      errorMessages: {
+        missing: 'before must be the next value of an earlier page.',
+        pattern: 'before must be the next value of an earlier page.',
+      },
+    }),
+  ),
+  limit: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: AUDIT_PAGE_LIMIT,
+      errorMessages: {
+        missing: `limit must be a whole number from 1 to ${AUDIT_PAGE_LIMIT}.`,
+        type: `limit must be a whole number from 1 to ${AUDIT_PAGE_LIMIT}.`,
+        minimum: `limit must be a whole number from 1 to ${AUDIT_PAGE_LIMIT}.`,
+        maximum: `limit must be a whole number from 1 to ${AUDIT_PAGE_LIMIT}.`,
+      },
+    }),
+  ),
+});
+export type AuditPageQuery = Static<typeof AuditPageQuery>;
+
+/** A page of entries, newest first; `next` (a seq, as text) reads the page after, null at the oldest. */
+export const AuditPage = Type.Object({ entries: Type.Array(AuditEntry), next: Nullable(Type.String()) });
+export type AuditPage = Static<typeof AuditPage>;
+
+/** audit/verify/: whether the chain holds from the oldest entry kept to the newest. */
+export const AuditVerification = Type.Object({
+  ok: Type.Boolean(),
+  /** Entries checked. */
+  checked: Type.Integer(),
+  first: Nullable(Type.Integer()),
+  last: Nullable(Type.Integer()),
+  /** The first entry where the chain breaks, and why; null when it holds. */
+  broken: Nullable(Type.Object({ seq: Type.Integer(), reason: Type.String() })),
+});
+export type AuditVerification = Static<typeof AuditVerification>;
