@@ -65,6 +65,11 @@ export interface ServerOptions {
    * live version or one published so (src/registry/publish-built.ts, `pnpm start`).
    */
   publishBuilt?: Record<string, string>;
+  /**
+   * false writes no audit entry. Only the benchmarks that measure what the trail costs pass it
+   * (bench/upload.ts, bench/simulator.ts); no environment variable turns the trail off.
+   */
+  auditTrail?: boolean;
 }
 
 export interface VeritasServer {
@@ -135,6 +140,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Veritas
     keep: config.registryKeep,
   });
   const db = openDatabase(config);
+  if (options.auditTrail === false) db.auditTrail = false;
   try {
     await migrateToLatest(db);
     await ensureAdmin(db, config.adminUsername, config.adminPassword);

@@ -49,6 +49,11 @@ export interface NewAuditEntry {
   details?: Record<string, unknown> | null;
 }
 
+/** A user acting from `address` (their own sign-in, or an action the route knows their account for). */
+export function userBy(user: { id: number; username: string; role: Role }, address: string | null): AuditBy {
+  return { actor: { kind: 'user', id: String(user.id), name: user.username, role: user.role }, address };
+}
+
 /** The server itself, e.g. the retention path. */
 export const SYSTEM: AuditBy = { actor: { kind: 'system', id: null, name: 'system', role: null }, address: null };
 
@@ -66,7 +71,8 @@ export async function recordAudit(
   db: Db,
   by: AuditBy,
   entry: NewAuditEntry,
-): Promise<AuditEntry> {
+): Promise<void> {
+  if (db.auditTrail === false) return;
   await lockEventOrder(trx, db);
   const previous = await trx
     .selectFrom('audit_log')
@@ -96,16 +102,14 @@ export async function recordAudit(
   };
   row.hash = entryHash(row);
   await trx.insertInto('audit_log').values(row).execute();
-  const stored = auditEntryOf(row);
-  await writeEvents(trx, db, [{ type: 'audit', data: JSON.stringify(stored) }]);
-  return stored;
+  await writeEvents(trx, db, [{ type: 'audit', data: JSON.stringify(auditEntryOf(row)) }]);
 }
 
 /**
  * Records an entry in a transaction of its own: an action that changes nothing but is recorded
  * (a refusal, a download), or whose change commits on its own.
  */
-export function recordAuditAlone(db: Db, by: AuditBy, entry: NewAuditEntry): Promise<AuditEntry> {
+export function recordAuditAlone(db: Db, by: AuditBy, entry: NewAuditEntry): Promise<void> {
   return db.transaction((trx) => recordAudit(trx, db, by, entry));
 }
 

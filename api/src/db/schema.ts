@@ -432,6 +432,8 @@ export interface Db {
     work: (trx: Transaction<Database>) => Promise<T>,
     settings?: { isolationLevel?: IsolationLevel },
   ): Promise<T>;
+  /** false: no audit entry is written (ServerOptions.auditTrail, for the benchmarks that measure its cost). */
+  auditTrail?: false;
 }
 
 export const nowIso = (): string => new Date().toISOString();
