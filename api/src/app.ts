@@ -8,6 +8,7 @@ import cookie from '@fastify/cookie';
 import compress from '@fastify/compress';
 import helmet from '@fastify/helmet';
 import { recordRefusals } from './audit/refusals';
+import { DEFAULT_RETENTION_DAYS } from './audit/retention';
 import { xsrfGuard } from './auth/cookies';
 import type { Db } from './db/schema';
 import { errorHandler } from './errors';
@@ -46,6 +47,8 @@ export interface ApiOptions {
   clock?: () => Date;
   /** The remote registry's configuration: the console's shared packages, the fetch of external builds, versions kept. */
   registry?: Partial<RegistryConfig>;
+  /** How many days audit entries are kept; default 400. */
+  auditRetentionDays?: number;
 }
 
 const systemClock = () => new Date();
@@ -62,7 +65,14 @@ export const API_SECURITY_HEADERS = {
 
 export async function api(
   app: FastifyInstance,
-  { db, apkPath, features = SERVER_FEATURES, clock = systemClock, registry }: ApiOptions,
+  {
+    db,
+    apkPath,
+    features = SERVER_FEATURES,
+    clock = systemClock,
+    registry,
+    auditRetentionDays = DEFAULT_RETENTION_DAYS,
+  }: ApiOptions,
 ) {
   await app.register(helmet, API_SECURITY_HEADERS);
   await app.register(cookie);
@@ -117,7 +127,7 @@ export async function api(
     await signedIn.register(whitelabelRoutes);
     await signedIn.register(reportRoutes);
     await signedIn.register(excludeListRoutes);
-    await signedIn.register(auditRoutes);
+    await signedIn.register(auditRoutes, { retentionDays: auditRetentionDays });
     if (features.includes('dashboard-figures')) await signedIn.register(dashboardRoutes, { clock });
     if (features.includes('live-events')) {
       // One hub per server: it fans the events out to every stream of this instance (docs/events.md#fan-out).

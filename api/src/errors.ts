@@ -21,6 +21,9 @@ declare module 'fastify' {
 
 /** A refusal the caller can act on: its status, its message, and what else its body carries. */
 export class DomainError extends Error {
+  /** Its audit entry is written already: the route's refusal hook adds none (audit/refusals.ts). */
+  audited = false;
+
   constructor(
     readonly statusCode: number,
     message: string,

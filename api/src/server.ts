@@ -6,6 +6,7 @@ import { api } from './app';
 import { API_PREFIX } from './auth/cookies';
 import { ensureAdmin } from './bootstrap';
 import { clientErrorHandler } from './errors';
+import { retentionDaysFrom } from './audit/retention';
 import { migrateToLatest, openDatabase } from './db/connection';
 import type { Db } from './db/schema';
 import { scheduleSearchIndexing } from './devices/search-index';
@@ -70,6 +71,8 @@ export interface ServerOptions {
    * (bench/upload.ts, bench/simulator.ts); no environment variable turns the trail off.
    */
   auditTrail?: boolean;
+  /** How many days audit entries are kept (docs/audit.md#retention). Env VERITAS_AUDIT_RETENTION_DAYS, default 400. */
+  auditRetentionDays?: number;
 }
 
 export interface VeritasServer {
@@ -95,6 +98,7 @@ function resolve(options: ServerOptions, env: NodeJS.ProcessEnv) {
     specOnly: options.specOnly ?? (nonEmpty(env.VERITAS_SPEC_ONLY) !== undefined && env.VERITAS_SPEC_ONLY !== '0'),
     trustProxy: options.trustProxy ?? nonEmpty(env.VERITAS_TRUST_PROXY) ?? false,
     registryKeep: options.registryKeep ?? keepFrom(nonEmpty(env.VERITAS_REGISTRY_KEEP)),
+    auditRetentionDays: options.auditRetentionDays ?? retentionDaysFrom(nonEmpty(env.VERITAS_AUDIT_RETENTION_DAYS)),
   };
 }
 
@@ -163,6 +167,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Veritas
     features: config.specOnly ? [] : SERVER_FEATURES,
     clock: options.clock,
     registry,
+    auditRetentionDays: config.auditRetentionDays,
   });
   // The console's page loads the remotes from its own origin: outside /veritas.
   await app.register(remoteServing, { db, staticRemotes: options.staticRemotes });

@@ -5,7 +5,8 @@
 import crypto from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type { AccessToken, CreatedToken, TokenCreatePayload } from '@veritas/shared/domain';
-import type { Db } from '../db/schema';
+import { actorLabel, recordAudit, type AuditBy } from '../audit/trail';
+import { MAX_SERIAL_ID, type Db } from '../db/schema';
 import { BadRequest, NotFound } from '../errors';
 import {
   findAccessTokenById,
@@ -33,8 +34,6 @@ export interface DeployToken {
 const hashSecret = (secret: string) => crypto.createHash('sha256').update(secret).digest('hex');
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-/** Largest id of a serial column: a greater one names no row (and PostgreSQL would refuse to compare it). */
-const MAX_ID = 2_147_483_647;
 
 /** The secret of `Authorization: Bearer vrt_…`, or undefined when the request carries none. */
 export function deployTokenOf(request: FastifyRequest): string | undefined {
@@ -68,29 +67,46 @@ export async function listAccessTokens(db: Db): Promise<AccessToken[]> {
   return (await findAccessTokens(db.kysely)).map(tokenOf);
 }
 
-/** A new token; it works until the end (UTC) of the day `expiresOn`. */
-export async function createAccessToken(db: Db, input: TokenCreatePayload, actor: string): Promise<CreatedToken> {
+/** A new token; it works until the end (UTC) of the day `expiresOn`. Never its secret in the audit entry. */
+export async function createAccessToken(db: Db, input: TokenCreatePayload, by: AuditBy): Promise<CreatedToken> {
   const now = Date.now();
   const expiresMs = Date.parse(`${input.expiresOn}T00:00:00Z`) + DAY_MS;
   if (expiresMs <= now) throw new BadRequest('expiresOn', 'The expiry must be today or later.');
   const secret = DEPLOY_TOKEN_PREFIX + crypto.randomBytes(32).toString('base64url');
-  const row = await insertAccessToken(db.kysely, {
-    label: input.label,
-    token_hash: hashSecret(secret),
-    scope: input.scope,
-    expires_ms: expiresMs,
-    created_by: actor,
-    created_ms: now,
-    revoked_ms: null,
-    last_used_ms: null,
+  const row = await db.transaction(async (trx) => {
+    const row = await insertAccessToken(trx, {
+      label: input.label,
+      token_hash: hashSecret(secret),
+      scope: input.scope,
+      expires_ms: expiresMs,
+      created_by: actorLabel(by),
+      created_ms: now,
+      revoked_ms: null,
+      last_used_ms: null,
+    });
+    await recordAudit(trx, db, by, {
+      action: 'token.created',
+      outcome: 'success',
+      target: { kind: 'token', id: row.id, label: row.label },
+      details: { after: { scope: row.scope, expires_at: new Date(expiresMs).toISOString() } },
+    });
+    return row;
   });
   return { token: tokenOf(row), secret };
 }
 
-export async function revokeAccessToken(db: Db, id: number): Promise<AccessToken> {
-  const found = id <= MAX_ID && (await findAccessTokenById(db.kysely, id));
+export async function revokeAccessToken(db: Db, id: number, by: AuditBy): Promise<AccessToken> {
+  const found = id <= MAX_SERIAL_ID && (await findAccessTokenById(db.kysely, id));
   if (!found) throw new NotFound('No token has that id.');
-  await revokeAccessTokenById(db.kysely, id, Date.now());
+  await db.transaction(async (trx) => {
+    if (!(await revokeAccessTokenById(trx, id, Date.now()))) return;
+    await recordAudit(trx, db, by, {
+      action: 'token.revoked',
+      outcome: 'success',
+      target: { kind: 'token', id, label: found.label },
+      details: { scope: found.scope },
+    });
+  });
   return tokenOf((await findAccessTokenById(db.kysely, id))!);
 }
 

@@ -42,11 +42,13 @@ export async function markAccessTokenUsed(kysely: Kysely<Database>, id: number, 
 }
 
 /** Revokes the token unless it already is. */
-export async function revokeAccessTokenById(kysely: Kysely<Database>, id: number, nowMs: number): Promise<void> {
-  await kysely
+/** Answers false when the token was revoked already. */
+export async function revokeAccessTokenById(kysely: Kysely<Database>, id: number, nowMs: number): Promise<boolean> {
+  const result = await kysely
     .updateTable('access_tokens')
     .set({ revoked_ms: nowMs })
     .where('id', '=', id)
     .where('revoked_ms', 'is', null)
-    .execute();
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
 }

@@ -3,15 +3,18 @@
 // role gate, the XSRF check, a rule of the domain, the sign-in throttle). The refused action
 // changed nothing, so its entry is written in a transaction of its own once the answer is known.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AuditAction } from '@veritas/shared/domain';
+import type { AuditAction, AuditTargetKind } from '@veritas/shared/domain';
 import type { Db } from '../db/schema';
+import { DomainError } from '../errors';
 import { auditByOf } from './actor';
 import { recordAuditAlone, type AuditTarget } from './trail';
 
 export interface AuditedRoute {
   action: AuditAction;
   /** What the request was about, as far as it says (its body or parameters): the entry's target. */
-  target?: (request: FastifyRequest) => AuditTarget | null;
+  target?: (request: FastifyRequest, db: Db) => AuditTarget | null | Promise<AuditTarget | null>;
+  /** The statuses recorded as refusals; default 403, 409 and 429. */
+  refusals?: readonly number[];
 }
 
 declare module 'fastify' {
@@ -21,7 +24,17 @@ declare module 'fastify' {
   }
 }
 
-const REFUSALS = new Set([403, 409, 429]);
+/** A target named by a text field of the body (a username, a brand, a group's code), cut to `maxLength`. */
+export function targetOfBodyField(kind: AuditTargetKind, field: string, maxLength = 200): AuditedRoute['target'] {
+  return (request) => {
+    const value = (request.body as Record<string, unknown> | undefined)?.[field];
+    return typeof value === 'string' ? { kind, label: value.trim().slice(0, maxLength) } : null;
+  };
+}
+
+const REFUSALS: readonly number[] = [403, 409, 429];
+/** Requests whose refusal the domain recorded itself (DomainError.audited). */
+const recordedAlready = new WeakSet<FastifyRequest>();
 
 function messageOf(payload: unknown): string | null {
   if (typeof payload !== 'string') return null;
@@ -34,12 +47,16 @@ function messageOf(payload: unknown): string | null {
 }
 
 export function recordRefusals(app: FastifyInstance, db: Db): void {
+  app.addHook('onError', async (request, _reply, error) => {
+    if (error instanceof DomainError && error.audited) recordedAlready.add(request);
+  });
   app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     const audited = request.routeOptions.config.audit;
-    if (!audited || !REFUSALS.has(reply.statusCode)) return payload;
+    if (!audited || !(audited.refusals ?? REFUSALS).includes(reply.statusCode) || recordedAlready.has(request))
+      return payload;
     let target: AuditTarget | null = null;
     try {
-      target = audited.target?.(request) ?? null;
+      target = (await audited.target?.(request, db)) ?? null;
     } catch {
       // A body too malformed to name its target is recorded without one.
     }

@@ -54,6 +54,9 @@ export function userBy(user: { id: number; username: string; role: Role }, addre
   return { actor: { kind: 'user', id: String(user.id), name: user.username, role: user.role }, address };
 }
 
+/** The actor as a history names it: a username, `token "<label>"`, or the server's own name. */
+export const actorLabel = ({ actor }: AuditBy) => (actor.kind === 'token' ? `token "${actor.name}"` : actor.name);
+
 /** The server itself, e.g. the retention path. */
 export const SYSTEM: AuditBy = { actor: { kind: 'system', id: null, name: 'system', role: null }, address: null };
 
@@ -66,12 +69,7 @@ type StoredRow = Omit<AuditRow, 'seq' | 'created_ms'> & { seq: number | string; 
  * PostgreSQL this takes the events' lock until the commit: write it last, or just before the
  * change's own events.
  */
-export async function recordAudit(
-  trx: Kysely<Database>,
-  db: Db,
-  by: AuditBy,
-  entry: NewAuditEntry,
-): Promise<void> {
+export async function recordAudit(trx: Kysely<Database>, db: Db, by: AuditBy, entry: NewAuditEntry): Promise<void> {
   if (db.auditTrail === false) return;
   await lockEventOrder(trx, db);
   const previous = await trx

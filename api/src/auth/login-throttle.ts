@@ -13,7 +13,8 @@
 //
 // A refusal is 429 with Retry-After. It depends only on the address and the username as typed,
 // never on whether the account exists, so it reveals nothing about usernames.
-import type { Db } from '../db/schema';
+import type { Kysely } from 'kysely';
+import type { Database, Db } from '../db/schema';
 import { nowIso } from '../db/schema';
 import { TooManyRequests } from '../errors';
 
@@ -78,10 +79,13 @@ export async function refuseWhenThrottled(db: Db, attempt: Attempt, { ownFailure
   if (pair !== undefined) throw refusal(pair, 'Too many failed sign-in attempts for this username from your address.');
 }
 
-/** Stores a failure, deleting those older than the window so the table stays small. */
-export async function recordFailure(db: Db, attempt: Attempt): Promise<void> {
-  await db.kysely.deleteFrom('login_failures').where('failed_at', '<=', windowStart()).execute();
-  await db.kysely
+/**
+ * Stores a failure, deleting those older than the window so the table stays small. `kysely` is
+ * the transaction that also writes the failure's audit entry.
+ */
+export async function recordFailure(kysely: Kysely<Database>, attempt: Attempt): Promise<void> {
+  await kysely.deleteFrom('login_failures').where('failed_at', '<=', windowStart()).execute();
+  await kysely
     .insertInto('login_failures')
     .values({ client_address: attempt.address, username: attempt.username, failed_at: nowIso() })
     .execute();

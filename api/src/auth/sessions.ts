@@ -4,6 +4,7 @@
 import crypto from 'node:crypto';
 import type { Organization, Role } from '@veritas/shared/domain';
 import type { Kysely } from 'kysely';
+import { recordAudit, userBy, type AuditBy } from '../audit/trail';
 import type { Database, Db } from '../db/schema';
 import { nowIso } from '../db/schema';
 
@@ -59,7 +60,27 @@ async function issueTokens(kysely: Kysely<Database>, sessionId: string, username
   return tokens;
 }
 
-export async function startSession(db: Db, user: { id: number; username: string }): Promise<Tokens> {
+/** Who signs in: the account whose credentials were checked. */
+export interface AccountUser {
+  id: number;
+  username: string;
+  role: Role;
+}
+
+/** Which sign-in: the console's (user/login/) or the mobile app's (app/login/). */
+export type SignInChannel = 'console' | 'app';
+
+/** The audit entry of a sign-in or sign-out of `user`'s own account. */
+const sessionEntry = (action: 'session.sign-in' | 'session.sign-out', user: AccountUser, channel: SignInChannel) =>
+  ({
+    action,
+    outcome: 'success',
+    target: { kind: 'user', id: user.id, label: user.username },
+    details: { channel },
+  }) as const;
+
+/** A console session for `user`, signed in from `address`: its tokens, and the sign-in's audit entry. */
+export async function startSession(db: Db, user: AccountUser, address: string): Promise<Tokens> {
   await removeExpired(db);
   const sessionId = crypto.randomUUID();
   // One transaction, so a concurrent clean-up never sees this session without its tokens.
@@ -68,7 +89,9 @@ export async function startSession(db: Db, user: { id: number; username: string 
       .insertInto('sessions')
       .values({ id: sessionId, user_id: user.id, created_at: nowIso(), revoked_at: null })
       .execute();
-    return issueTokens(trx, sessionId, user.username);
+    const tokens = await issueTokens(trx, sessionId, user.username);
+    await recordAudit(trx, db, userBy(user, address), sessionEntry('session.sign-in', user, 'console'));
+    return tokens;
   });
 }
 
@@ -76,14 +99,14 @@ export async function startSession(db: Db, user: { id: number; username: string 
  * A session of the mobile app: one bearer token, no refresh (the app signs in again). It lives in
  * the same sessions, so logout, deactivation and revocation end it like a console session.
  */
-export async function startAppSession(db: Db, userId: number): Promise<string> {
+export async function startAppSession(db: Db, user: AccountUser, address: string): Promise<string> {
   await removeExpired(db);
   const sessionId = crypto.randomUUID();
   const token = newToken();
   await db.transaction(async (trx) => {
     await trx
       .insertInto('sessions')
-      .values({ id: sessionId, user_id: userId, created_at: nowIso(), revoked_at: null })
+      .values({ id: sessionId, user_id: user.id, created_at: nowIso(), revoked_at: null })
       .execute();
     await trx
       .insertInto('auth_tokens')
@@ -95,6 +118,7 @@ export async function startAppSession(db: Db, userId: number): Promise<string> {
         used_at: null,
       })
       .execute();
+    await recordAudit(trx, db, userBy(user, address), sessionEntry('session.sign-in', user, 'app'));
   });
   return token;
 }
@@ -135,20 +159,33 @@ export async function authenticate(
  * Exchanges a refresh token for a new pair. A token that was already exchanged means it
  * leaked (or was replayed): the whole session family is revoked.
  */
-export async function rotateRefreshToken(db: Db, refreshToken: string | undefined): Promise<Tokens | null> {
+export async function rotateRefreshToken(
+  db: Db,
+  refreshToken: string | undefined,
+  address: string,
+): Promise<Tokens | null> {
   if (!refreshToken) return null;
   const tokenHash = hashToken(refreshToken);
   const row = await db.kysely
     .selectFrom('auth_tokens as t')
     .innerJoin('sessions as s', 's.id', 't.session_id')
     .innerJoin('users as u', 'u.id', 's.user_id')
-    .select(['t.session_id', 't.expires_at', 't.used_at', 's.revoked_at', 'u.is_active', 'u.username'])
+    .select([
+      't.session_id',
+      't.expires_at',
+      't.used_at',
+      's.revoked_at',
+      'u.is_active',
+      'u.id',
+      'u.username',
+      'u.role',
+    ])
     .where('t.token_hash', '=', tokenHash)
     .where('t.kind', '=', 'refresh')
     .executeTakeFirst();
   if (!row || row.revoked_at !== null || row.is_active !== 1) return null;
   if (row.used_at !== null) {
-    await revokeSession(db, row.session_id);
+    await revokeFamily(db, row.session_id, row, address);
     return null;
   }
   if (row.expires_at <= nowIso()) return null;
@@ -160,25 +197,44 @@ export async function rotateRefreshToken(db: Db, refreshToken: string | undefine
     .where('used_at', 'is', null)
     .executeTakeFirst();
   if (Number(claimed.numUpdatedRows) !== 1) {
-    await revokeSession(db, row.session_id);
+    await revokeFamily(db, row.session_id, row, address);
     return null;
   }
   return issueTokens(db.kysely, row.session_id, row.username);
 }
 
-/** The session a token (access or refresh) belongs to, whatever its state. */
-async function sessionOfToken(db: Db, token: string | undefined): Promise<string | null> {
-  if (!token) return null;
-  const row = await db.kysely
-    .selectFrom('auth_tokens')
-    .select('session_id')
-    .where('token_hash', '=', hashToken(token))
-    .executeTakeFirst();
-  return row?.session_id ?? null;
+/**
+ * A refresh token presented a second time: it leaked or was replayed, so the session ends, whoever
+ * holds its tokens now. The audit entry names the account; whoever presented the token is not known.
+ */
+async function revokeFamily(db: Db, sessionId: string, user: AccountUser, address: string): Promise<void> {
+  const presenter: AuditBy = { actor: { kind: 'anonymous', id: null, name: user.username, role: null }, address };
+  await db.transaction(async (trx) => {
+    await revokeSession(trx, sessionId);
+    await recordAudit(trx, db, presenter, {
+      action: 'session.family-revoked',
+      outcome: 'success',
+      target: { kind: 'user', id: user.id, label: user.username },
+      details: { reason: 'A refresh token was used a second time.' },
+    });
+  });
 }
 
-export async function revokeSession(db: Db, sessionId: string): Promise<void> {
-  await db.kysely
+/** The session a token (access or refresh) belongs to, whatever its state, with its user. */
+async function sessionOfToken(db: Db, token: string | undefined) {
+  if (!token) return undefined;
+  return db.kysely
+    .selectFrom('auth_tokens as t')
+    .innerJoin('sessions as s', 's.id', 't.session_id')
+    .innerJoin('users as u', 'u.id', 's.user_id')
+    .select(['t.session_id', 'u.id', 'u.username', 'u.role'])
+    .where('t.token_hash', '=', hashToken(token))
+    .executeTakeFirst();
+}
+
+/** Ends the session; `kysely` may be a transaction's. */
+async function revokeSession(kysely: Kysely<Database>, sessionId: string): Promise<void> {
+  await kysely
     .updateTable('sessions')
     .set({ revoked_at: nowIso() })
     .where('id', '=', sessionId)
@@ -186,14 +242,29 @@ export async function revokeSession(db: Db, sessionId: string): Promise<void> {
     .execute();
 }
 
+/** Signs `user` out of one session (`channel`'s), with the audit entry. */
+export async function signOut(
+  db: Db,
+  sessionId: string,
+  user: AccountUser,
+  address: string,
+  channel: SignInChannel,
+): Promise<void> {
+  await db.transaction(async (trx) => {
+    await revokeSession(trx, sessionId);
+    await recordAudit(trx, db, userBy(user, address), sessionEntry('session.sign-out', user, channel));
+  });
+}
+
 /** user/logout/: ends the session of the access token, else of the refresh token; either may be absent or stale. */
 export async function endSessionOfTokens(
   db: Db,
   accessToken: string | undefined,
   refreshToken: string | undefined,
+  address: string,
 ): Promise<void> {
-  const sessionId = (await sessionOfToken(db, accessToken)) ?? (await sessionOfToken(db, refreshToken));
-  if (sessionId) await revokeSession(db, sessionId);
+  const session = (await sessionOfToken(db, accessToken)) ?? (await sessionOfToken(db, refreshToken));
+  if (session) await signOut(db, session.session_id, session, address, 'console');
 }
 
 /** Ends every session of the user (console and app alike), but `keep` when given. `db` may be a transaction's. */

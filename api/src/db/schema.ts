@@ -14,6 +14,9 @@ import type { Pool } from 'pg';
 
 export type Engine = 'sqlite' | 'postgres';
 
+/** The largest value of a serial id column: a greater one names no row (and PostgreSQL refuses to compare it). */
+export const MAX_SERIAL_ID = 2_147_483_647;
+
 /** 0 or 1. */
 export type Flag = number;
 

@@ -2,6 +2,7 @@
 // stream (docs/events.md#groups) is written in the same transaction.
 import type { Static } from '@sinclair/typebox';
 import type { CreateGroup } from '@veritas/shared/domain';
+import { recordAudit, type AuditBy } from '../audit/trail';
 import type { Db } from '../db/schema';
 import { BadRequest } from '../errors';
 import { groupEvent, writeEvents } from '../events/write';
@@ -11,7 +12,7 @@ export async function listGroups(db: Db): Promise<NewGroup[]> {
   return findGroups(db.kysely);
 }
 
-export async function createGroup(db: Db, input: Static<typeof CreateGroup>): Promise<NewGroup> {
+export async function createGroup(db: Db, by: AuditBy, input: Static<typeof CreateGroup>): Promise<NewGroup> {
   const { code, organization } = input;
   const name = (typeof input.name === 'string' && input.name.trim()) || code;
   if (await findGroupByCode(db.kysely, code))
@@ -19,6 +20,12 @@ export async function createGroup(db: Db, input: Static<typeof CreateGroup>): Pr
   const group = { name, code, organization };
   await db.transaction(async (trx) => {
     await insertGroup(trx, group);
+    await recordAudit(trx, db, by, {
+      action: 'group.created',
+      outcome: 'success',
+      target: { kind: 'group', label: code },
+      details: { after: group },
+    });
     await writeEvents(trx, db, [groupEvent(group)]);
   });
   return group;

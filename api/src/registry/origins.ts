@@ -2,6 +2,7 @@
 // console's page may load scripts from them too: scripts/serve.mjs writes them into its
 // Content-Security-Policy, read through allowedOrigins (createServer's `registry`).
 import type { AllowedOrigin } from '@veritas/shared/domain';
+import { actorLabel, recordAudit, type AuditBy } from '../audit/trail';
 import type { Db } from '../db/schema';
 import { BadRequest, Conflict, NotFound } from '../errors';
 import { deleteAllowedOrigin, findAllowedOrigins, insertAllowedOrigin } from './repository';
@@ -21,16 +22,32 @@ function normalized(origin: string): string {
   return new URL(origin).origin;
 }
 
-export async function allowOrigin(db: Db, origin: string, actor: string): Promise<AllowedOrigin[]> {
-  const added = await insertAllowedOrigin(db.kysely, normalized(origin), actor, Date.now());
-  if (!added) throw new Conflict(`${normalized(origin)} is allowed already.`);
+/** The audit entry of a change of the list: the origin, allowed or not before and after. */
+const originChange = (origin: string, allowed: boolean) =>
+  ({
+    action: allowed ? 'origin.added' : 'origin.removed',
+    outcome: 'success',
+    target: { kind: 'origin', label: origin },
+    details: { before: { allowed: !allowed }, after: { allowed } },
+  }) as const;
+
+export async function allowOrigin(db: Db, origin: string, by: AuditBy): Promise<AllowedOrigin[]> {
+  const allowed = normalized(origin);
+  await db.transaction(async (trx) => {
+    if (!(await insertAllowedOrigin(trx, allowed, actorLabel(by), Date.now()))) {
+      throw new Conflict(`${allowed} is allowed already.`);
+    }
+    await recordAudit(trx, db, by, originChange(allowed, true));
+  });
   return listAllowedOrigins(db);
 }
 
-export async function removeOrigin(db: Db, origin: string): Promise<AllowedOrigin[]> {
-  if (!(await deleteAllowedOrigin(db.kysely, normalized(origin)))) {
-    throw new NotFound(`${normalized(origin)} is not an allowed origin.`);
-  }
+export async function removeOrigin(db: Db, origin: string, by: AuditBy): Promise<AllowedOrigin[]> {
+  const removed = normalized(origin);
+  await db.transaction(async (trx) => {
+    if (!(await deleteAllowedOrigin(trx, removed))) throw new NotFound(`${removed} is not an allowed origin.`);
+    await recordAudit(trx, db, by, originChange(removed, false));
+  });
   return listAllowedOrigins(db);
 }
 

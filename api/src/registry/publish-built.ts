@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { REMOTE_NAMES } from '@veritas/shared/domain';
+import type { AuditBy } from '../audit/trail';
 import type { Db } from '../db/schema';
 import { DomainError } from '../errors';
 import { MANIFEST_FILE, publishFiles, type BuildFile } from './publish';
@@ -12,6 +13,8 @@ import { promote } from './rollout';
 import type { RegistryConfig } from './versions';
 
 export const PNPM_START = 'pnpm start';
+/** pnpm start publishes as the server itself, from no client. */
+const PNPM_START_BY: AuditBy = { actor: { kind: 'system', id: null, name: PNPM_START, role: null }, address: null };
 
 /** Every file under `folder`, by its path relative to it (forward slashes). */
 function filesUnder(folder: string): BuildFile[] {
@@ -34,10 +37,17 @@ export async function publishBuilt(db: Db, config: RegistryConfig, builds: Recor
     if (!(REMOTE_NAMES as string[]).includes(remote)) throw new Error(`publishBuilt: no remote is named "${remote}"`);
     if (!fs.existsSync(path.join(folder, MANIFEST_FILE))) continue;
     try {
-      const { version } = await publishFiles(db, config, remote, filesUnder(folder), 'Built by pnpm start', PNPM_START);
+      const { version } = await publishFiles(
+        db,
+        config,
+        remote,
+        filesUnder(folder),
+        'Built by pnpm start',
+        PNPM_START_BY,
+      );
       const publisher = await findLivePublisher(db.kysely, remote);
       if (publisher === undefined || publisher === PNPM_START) {
-        await promote(db, config, remote, version.version, PNPM_START);
+        await promote(db, config, remote, version.version, PNPM_START_BY);
       }
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;

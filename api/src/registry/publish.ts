@@ -8,6 +8,7 @@ import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { readManifest, contractOf, type PublishAnswer, type RemoteManifest } from '@veritas/shared/domain';
 import type { Transaction } from 'kysely';
+import { actorLabel, recordAudit, type AuditBy } from '../audit/trail';
 import type { Database, Db } from '../db/schema';
 import { BadRequest, Conflict, PayloadTooLarge } from '../errors';
 import {
@@ -70,7 +71,8 @@ function entryPathOf(manifest: RemoteManifest): string {
 interface Publication {
   remote: string;
   note: string | null;
-  actor: string;
+  /** Who publishes: the version's publisher and the audit entry's actor. */
+  by: AuditBy;
   manifestHash: string;
   manifest: RemoteManifest;
   integrity: string;
@@ -86,11 +88,11 @@ export async function publish(
   remote: string,
   input: PublishInput,
   note: string | null,
-  actor: string,
+  by: AuditBy,
 ): Promise<PublishAnswer> {
-  if ('files' in input) return publishFiles(db, config, remote, decodeFiles(input.files), note, actor);
+  if ('files' in input) return publishFiles(db, config, remote, decodeFiles(input.files), note, by);
   const read = await fetchExternalBuild(db, config, remote, input);
-  const { created, row } = await store(db, config.keep, { ...read, remote, note, actor });
+  const { created, row } = await store(db, config.keep, { ...read, remote, note, by });
   return { created, version: remoteVersionOf(row) };
 }
 
@@ -101,14 +103,14 @@ export async function publishFiles(
   remote: string,
   build: BuildFile[],
   note: string | null,
-  actor: string,
+  by: AuditBy,
 ): Promise<PublishAnswer> {
   const read = readBuild(config, remote, build);
-  const { created, row } = await store(db, config.keep, { ...read, remote, note, actor });
+  const { created, row } = await store(db, config.keep, { ...read, remote, note, by });
   return { created, version: remoteVersionOf(row) };
 }
 
-type Read = Omit<Publication, 'remote' | 'note' | 'actor'>;
+type Read = Omit<Publication, 'remote' | 'note' | 'by'>;
 
 /** The files as sent: each path once, base64 content, at most MAX_BUILD_BYTES in all. */
 function decodeFiles(sent: { path: string; content: string }[]): BuildFile[] {
@@ -300,7 +302,7 @@ async function store(db: Db, keep: number, publication: Publication): Promise<{ 
       source: publication.baseUrl === null ? 'registry' : 'external',
       base_url: publication.baseUrl,
       bytes,
-      published_by: publication.actor,
+      published_by: actorLabel(publication.by),
       published_ms: now,
       note: publication.note,
     });
@@ -309,6 +311,19 @@ async function store(db: Db, keep: number, publication: Publication): Promise<{ 
       publication.files.map((file) => ({ remote, version, path: file.path, hash: file.hash })),
     );
     await prune(trx, db, remote, keep);
+    await recordAudit(trx, db, publication.by, {
+      action: 'remote.published',
+      outcome: 'success',
+      target: { kind: 'remote', id: remote, label: remote },
+      details: {
+        version,
+        manifest_hash: publication.manifestHash,
+        source: publication.baseUrl === null ? 'registry' : 'external',
+        base_url: publication.baseUrl,
+        new_bytes: bytes,
+        note: publication.note,
+      },
+    });
     return { created: true, row: (await findVersionByContent(trx, remote, publication.contentHash))! };
   });
 }

@@ -2,8 +2,9 @@
 // and a canary for a share of users. Each change is one transaction holding the remote's rollout
 // row, so changes at the same moment (two pipelines promoting) happen one after the other, each in
 // the history, and the live pointer is the last one's; its live event is the last statement.
-import { REMOTE_NAMES, type RemoteDeployment, type RolloutChange } from '@veritas/shared/domain';
+import { REMOTE_NAMES, type AuditAction, type RemoteDeployment, type RolloutChange } from '@veritas/shared/domain';
 import type { Transaction } from 'kysely';
+import { actorLabel, recordAudit, type AuditBy } from '../audit/trail';
 import type { Database, Db, RolloutAction } from '../db/schema';
 import { Conflict, NotFound } from '../errors';
 import { remotesEvent, writeEvents } from '../events/write';
@@ -73,15 +74,29 @@ interface Change {
   percent?: number;
 }
 
-/** Applies the change `decide` makes of the locked rollout, records it and tells the consoles; null: nothing to change. */
+const AUDIT_ACTIONS: Record<RolloutAction, AuditAction> = {
+  promote: 'remote.promoted',
+  canary: 'remote.canary-started',
+  'stop-canary': 'remote.canary-stopped',
+  rollback: 'remote.rolled-back',
+};
+
+/** What the audit entry shows of a rollout. */
+const rolloutState = ({ live, canary, canary_percent }: Rollout) => ({ live, canary, canary_percent });
+
+/**
+ * Applies the change `decide` makes of the locked rollout, records it in the history and the audit
+ * trail, and tells the consoles; null: nothing to change (nothing recorded).
+ */
 async function changeRollout(
   db: Db,
   remote: string,
-  actor: string,
+  by: AuditBy,
   decide: (trx: Transaction<Database>, rollout: Rollout) => Promise<Change | null>,
 ): Promise<RemoteDeployment> {
   await db.transaction(async (trx) => {
-    const change = await decide(trx, await lockRollout(trx, db, remote));
+    const before = await lockRollout(trx, db, remote);
+    const change = await decide(trx, before);
     if (!change) return;
     await updateRollout(trx, remote, change.rollout);
     await insertRolloutChange(trx, {
@@ -90,8 +105,14 @@ async function changeRollout(
       from_version: change.from,
       to_version: change.to,
       percent: change.percent ?? null,
-      actor,
+      actor: actorLabel(by),
       created_ms: Date.now(),
+    });
+    await recordAudit(trx, db, by, {
+      action: AUDIT_ACTIONS[change.action],
+      outcome: 'success',
+      target: { kind: 'remote', id: remote, label: remote },
+      details: { before: rolloutState(before), after: rolloutState({ ...before, ...change.rollout }) },
     });
     await writeEvents(trx, db, [remotesEvent(remote)]);
   });
@@ -110,10 +131,10 @@ export async function promote(
   config: RegistryConfig,
   remote: string,
   version: number,
-  actor: string,
+  by: AuditBy,
 ): Promise<RemoteDeployment> {
   checkCompatible(config, remote, storedManifest(await versionOf(db.kysely, remote, version)));
-  return changeRollout(db, remote, actor, async (trx, rollout) => {
+  return changeRollout(db, remote, by, async (trx, rollout) => {
     // Pruned meanwhile: gone.
     await versionOf(trx, remote, version);
     if (rollout.live === version) {
@@ -129,8 +150,8 @@ export async function promote(
  * from, so a second rollback walks further back. No gate: a rollback must always be possible, and
  * the shell checks each manifest again when it loads it.
  */
-export async function rollback(db: Db, remote: string, actor: string): Promise<RemoteDeployment> {
-  return changeRollout(db, remote, actor, async (trx, rollout) => {
+export async function rollback(db: Db, remote: string, by: AuditBy): Promise<RemoteDeployment> {
+  return changeRollout(db, remote, by, async (trx, rollout) => {
     const before = rollout.live === null ? null : await findVersionBefore(trx, remote, rollout.live);
     if (before === null || !(await findVersion(trx, remote, before))) {
       throw new Conflict(`${remote} has no earlier live version to roll back to.`);
@@ -146,10 +167,10 @@ export async function startCanary(
   remote: string,
   version: number,
   percent: number,
-  actor: string,
+  by: AuditBy,
 ): Promise<RemoteDeployment> {
   checkCompatible(config, remote, storedManifest(await versionOf(db.kysely, remote, version)));
-  return changeRollout(db, remote, actor, async (trx, rollout) => {
+  return changeRollout(db, remote, by, async (trx, rollout) => {
     await versionOf(trx, remote, version);
     if (rollout.live === null) throw new Conflict(`${remote} has no live version yet: promote one before a canary.`);
     if (rollout.live === version) {
@@ -165,8 +186,8 @@ export async function startCanary(
   });
 }
 
-export async function stopCanary(db: Db, remote: string, actor: string): Promise<RemoteDeployment> {
-  return changeRollout(db, remote, actor, async (_trx, rollout) => {
+export async function stopCanary(db: Db, remote: string, by: AuditBy): Promise<RemoteDeployment> {
+  return changeRollout(db, remote, by, async (_trx, rollout) => {
     if (rollout.canary === null) throw new Conflict(`${remote} has no canary running.`);
     return { rollout: { live: rollout.live, ...noCanary }, action: 'stop-canary', from: rollout.canary, to: null };
   });

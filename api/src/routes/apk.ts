@@ -1,17 +1,20 @@
 // user/download_apk/: the mobile app package named by VERITAS_APK_PATH, for admins.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ApkFile, NoQuery } from '@veritas/shared/domain';
+import { auditByOf } from '../audit/actor';
+import { recordAuditAlone } from '../audit/trail';
 import { requireRole } from '../plugins/authentication';
 import { openApk } from '../apk-file';
 import { sendStream } from '../http';
 import { canDownloadApk } from '../roles';
 
 export const apkRoutes: FastifyPluginAsyncTypebox<{ apkPath?: string }> = async (app, { apkPath }) => {
+  const { db } = app;
   // The answer is the package's bytes, streamed from the file; its schema documents it.
   app.get(
     '/user/download_apk/',
     {
-      config: { errorField: 'error' },
+      config: { errorField: 'error', audit: { action: 'apk.downloaded' } },
       schema: {
         tags: ['users'],
         summary: 'The mobile app package',
@@ -27,6 +30,12 @@ export const apkRoutes: FastifyPluginAsyncTypebox<{ apkPath?: string }> = async 
     },
     async (request, reply) => {
       const apk = await openApk(apkPath, request.log);
+      await recordAuditAlone(db, auditByOf(request), {
+        action: 'apk.downloaded',
+        outcome: 'success',
+        target: { kind: 'apk', label: 'veritas_app.apk' },
+        details: { bytes: apk.size },
+      });
       reply
         .type('application/vnd.android.package-archive')
         .header('content-disposition', 'attachment; filename="veritas_app.apk"')

@@ -4,11 +4,13 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ACCESS_COOKIE, REFRESH_COOKIE, clearSessionCookies, setSessionCookies, setXsrfCookie } from '../auth/cookies';
 import { endSessionOfTokens, rotateRefreshToken } from '../auth/sessions';
 import { signInToConsole } from '../auth/sign-in';
+import { targetOfBodyField, type AuditedRoute } from '../audit/refusals';
 import { Unauthorized } from '../errors';
 import {
   Credentials,
   LoggedInAnswer,
   LoginResponse,
+  MAX_USERNAME_LENGTH,
   MessageAnswer,
   NoQuery,
   RoleResponse,
@@ -17,6 +19,12 @@ import {
 
 const tags = ['sign-in'];
 
+/** Both sign-ins record their refusals (throttled, deactivated, no access), naming the username tried. */
+export const SIGN_IN_AUDIT: AuditedRoute = {
+  action: 'session.sign-in',
+  target: targetOfBodyField('user', 'username', MAX_USERNAME_LENGTH),
+};
+
 /** Public: they read only credentials or the session cookies. */
 export const signInRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app;
@@ -24,7 +32,7 @@ export const signInRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/user/login/',
     {
-      config: { errorField: 'res' },
+      config: { errorField: 'res', audit: SIGN_IN_AUDIT },
       schema: {
         tags,
         summary: 'Sign in to the console: sets the session cookies (roles without a console get is_webview false)',
@@ -49,7 +57,7 @@ export const signInRoutes: FastifyPluginAsyncTypebox = async (app) => {
     response: { 200: MessageAnswer },
   };
   app.post('/user/refresh/', { schema: refresh }, async (request, reply) => {
-    const tokens = await rotateRefreshToken(db, request.cookies[REFRESH_COOKIE]);
+    const tokens = await rotateRefreshToken(db, request.cookies[REFRESH_COOKIE], request.ip);
     if (!tokens) {
       clearSessionCookies(reply);
       throw new Unauthorized('Session expired. Please sign in again.');
@@ -61,7 +69,7 @@ export const signInRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // No body: whichever session cookie is still there names the session to end.
   const logout = { tags, summary: 'End the session and clear its cookies', response: { 200: MessageAnswer } };
   app.post('/user/logout/', { schema: logout }, async (request, reply) => {
-    await endSessionOfTokens(db, request.cookies[ACCESS_COOKIE], request.cookies[REFRESH_COOKIE]);
+    await endSessionOfTokens(db, request.cookies[ACCESS_COOKIE], request.cookies[REFRESH_COOKIE], request.ip);
     clearSessionCookies(reply);
     return { message: 'Logged out' };
   });

@@ -1,11 +1,17 @@
 // api/exclude_list/ (src/exclude-list/): read by any console user, edited by admins.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ExcludeList, ExcludedBrand, MessageAnswer, NoQuery } from '@veritas/shared/domain';
+import { auditByOf } from '../audit/actor';
+import { targetOfBodyField } from '../audit/refusals';
 import { requireRole } from '../plugins/authentication';
 import { excludeBrand, includeBrand, listExcludedBrands } from '../exclude-list/exclude-list';
 import { canEditWhiteLabels } from '../roles';
 
 const tags = ['white labels'];
+
+const AUDITED = {
+  audit: { action: 'exclude-list.changed', target: targetOfBodyField('exclude-list', 'brand') },
+} as const;
 
 export const excludeListRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app;
@@ -22,6 +28,7 @@ export const excludeListRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/api/exclude_list/',
     {
+      config: AUDITED,
       preValidation: editors,
       schema: {
         tags,
@@ -32,7 +39,7 @@ export const excludeListRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const { brand } = request.body;
-      await excludeBrand(db, brand);
+      await excludeBrand(db, auditByOf(request), brand);
       reply.code(201);
       return { brand };
     },
@@ -41,6 +48,7 @@ export const excludeListRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/api/exclude_list/remove/',
     {
+      config: AUDITED,
       preValidation: editors,
       schema: {
         tags,
@@ -51,7 +59,7 @@ export const excludeListRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const { brand } = request.body;
-      await includeBrand(db, brand);
+      await includeBrand(db, auditByOf(request), brand);
       return { message: `${brand} removed from the exclude list` };
     },
   );

@@ -12,8 +12,9 @@ import {
   ScanAnswer,
   VerifyAnswer,
 } from '@veritas/shared/domain';
-import { revokeSession } from '../auth/sessions';
+import { signOut } from '../auth/sessions';
 import { appScans, signInToApp } from '../scan/answers';
+import { SIGN_IN_AUDIT } from './auth';
 
 const tags = ['mobile app'];
 
@@ -23,7 +24,7 @@ export const appSignInRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/app/login/',
     {
-      config: { errorField: 'res' },
+      config: { errorField: 'res', audit: SIGN_IN_AUDIT },
       schema: {
         tags,
         summary: 'Sign in to the mobile app: answers the bearer token of its calls',
@@ -41,7 +42,7 @@ export const appRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // No body: the token names the session to end.
   const logout = { tags, summary: "End the token's session", response: { 200: MessageAnswer } };
   app.post('/app/logout/', { schema: logout }, async (request) => {
-    await revokeSession(db, request.user.sessionId);
+    await signOut(db, request.user.sessionId, request.user, request.ip, 'app');
     return { message: 'Signed out' };
   });
 

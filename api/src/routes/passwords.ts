@@ -3,8 +3,9 @@
 // Errors carry `error`, like the users' actions, throttling's 429 included.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ChangePassword, MessageAnswer, ResetPassword } from '@veritas/shared/domain';
+import { auditByOf } from '../audit/actor';
 import { changePassword, resetPassword } from '../users/passwords';
-import { USER_ACTION } from './users';
+import { USER_ACTION, auditedUserAction } from './users';
 
 const tags = ['users'];
 
@@ -14,7 +15,13 @@ export const passwordRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/user/change_password/',
     {
-      config: USER_ACTION,
+      config: {
+        ...USER_ACTION,
+        audit: {
+          action: 'password.changed',
+          target: ({ user }) => (user ? { kind: 'user', id: user.id, label: user.username } : null),
+        },
+      },
       schema: {
         tags,
         summary: "Change one's own password; ends one's other sessions",
@@ -32,7 +39,7 @@ export const passwordRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/user/reset_password/',
     {
-      config: USER_ACTION,
+      config: auditedUserAction('password.reset'),
       schema: {
         tags,
         summary: "Set another user's password; ends all their sessions",
@@ -41,7 +48,8 @@ export const passwordRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const username = await resetPassword(db, request.user, request.body.user_id, request.body.new_password);
+      const { user_id: userId, new_password: password } = request.body;
+      const username = await resetPassword(db, request.user, auditByOf(request), userId, password);
       return { message: `Password of user ${username} reset successfully. Their sessions have been signed out.` };
     },
   );

@@ -19,8 +19,11 @@ import {
   RemoteParams,
   TokenCreatePayload,
   TokenParams,
+  type AuditAction,
 } from '@veritas/shared/domain';
 import { createAccessToken, listAccessTokens, revokeAccessToken, tokenAllows } from '../access-tokens/access-tokens';
+import { auditByOf } from '../audit/actor';
+import { targetOfBodyField, type AuditedRoute } from '../audit/refusals';
 import { Forbidden } from '../errors';
 import { documentAccess } from '../plugins/openapi';
 import { allowOrigin, listAllowedOrigins, removeOrigin } from '../registry/origins';
@@ -33,9 +36,18 @@ const tags = ['registry'];
 /** A build's files travel base64 in JSON: a third more than their bytes (MAX_BUILD_BYTES). */
 const PUBLISH_BODY_LIMIT = 64 * 1024 * 1024;
 
-/** Who did it, as the history shows it. */
-const actorOf = (request: FastifyRequest) =>
-  request.deployToken ? `token "${request.deployToken.label}"` : request.user.username;
+/** The audit config of an action on the remote its path names, so that its refusals are recorded. */
+const onRemote = (action: AuditAction): { audit: AuditedRoute } => ({
+  audit: {
+    action,
+    target: (request) => {
+      const { remote } = request.params as { remote?: unknown };
+      return typeof remote === 'string'
+        ? { kind: 'remote', id: remote.slice(0, 100), label: remote.slice(0, 100) }
+        : null;
+    },
+  },
+});
 
 /** The remote's calls: a token whose scope names the remote (or `deploy:*`), or an admin's session. */
 async function mayDeploy(request: FastifyRequest): Promise<void> {
@@ -112,6 +124,7 @@ const deploymentRoutes: FastifyPluginAsyncTypebox<{ config: RegistryConfig }> = 
     '/registry/remotes/:remote/versions/',
     {
       bodyLimit: PUBLISH_BODY_LIMIT,
+      config: onRemote('remote.published'),
       preValidation: mayDeploy,
       schema: {
         tags,
@@ -124,7 +137,7 @@ const deploymentRoutes: FastifyPluginAsyncTypebox<{ config: RegistryConfig }> = 
     async (request, reply) => {
       const { files, baseUrl, integrity, note } = request.body;
       const input = baseUrl === undefined ? { files: files! } : { baseUrl, integrity: integrity! };
-      const answer = await publish(db, config, request.params.remote, input, note ?? null, actorOf(request));
+      const answer = await publish(db, config, request.params.remote, input, note ?? null, auditByOf(request));
       reply.code(answer.created ? 201 : 200);
       return answer;
     },
@@ -133,6 +146,7 @@ const deploymentRoutes: FastifyPluginAsyncTypebox<{ config: RegistryConfig }> = 
   remotes.post(
     '/registry/remotes/:remote/promote/',
     {
+      config: onRemote('remote.promoted'),
       preValidation: mayDeploy,
       schema: {
         tags,
@@ -142,12 +156,13 @@ const deploymentRoutes: FastifyPluginAsyncTypebox<{ config: RegistryConfig }> = 
         response: { 200: RemoteDeployment },
       },
     },
-    async (request) => promote(db, config, request.params.remote, Number(request.body.version), actorOf(request)),
+    async (request) => promote(db, config, request.params.remote, Number(request.body.version), auditByOf(request)),
   );
 
   remotes.post(
     '/registry/remotes/:remote/canary/',
     {
+      config: onRemote('remote.canary-started'),
       preValidation: mayDeploy,
       schema: {
         tags,
@@ -159,7 +174,7 @@ const deploymentRoutes: FastifyPluginAsyncTypebox<{ config: RegistryConfig }> = 
     },
     async (request) => {
       const { version, percent } = request.body;
-      return startCanary(db, config, request.params.remote, Number(version), percent, actorOf(request));
+      return startCanary(db, config, request.params.remote, Number(version), percent, auditByOf(request));
     },
   );
 
@@ -167,15 +182,17 @@ const deploymentRoutes: FastifyPluginAsyncTypebox<{ config: RegistryConfig }> = 
   remotes.post(
     '/registry/remotes/:remote/canary/stop/',
     {
+      config: onRemote('remote.canary-stopped'),
       preValidation: mayDeploy,
       schema: { tags, summary: 'End the canary', params, response: { 200: RemoteDeployment } },
     },
-    async (request) => stopCanary(db, request.params.remote, actorOf(request)),
+    async (request) => stopCanary(db, request.params.remote, auditByOf(request)),
   );
 
   remotes.post(
     '/registry/remotes/:remote/rollback/',
     {
+      config: onRemote('remote.rolled-back'),
       preValidation: mayDeploy,
       schema: {
         tags,
@@ -184,7 +201,7 @@ const deploymentRoutes: FastifyPluginAsyncTypebox<{ config: RegistryConfig }> = 
         response: { 200: RemoteDeployment },
       },
     },
-    async (request) => rollback(db, request.params.remote, actorOf(request)),
+    async (request) => rollback(db, request.params.remote, auditByOf(request)),
   );
 };
 
@@ -209,6 +226,7 @@ const accessRoutes: FastifyPluginAsyncTypebox = async (access) => {
   access.post(
     '/registry/tokens/',
     {
+      config: { audit: { action: 'token.created', target: targetOfBodyField('token', 'label') } },
       preValidation,
       schema: {
         tags,
@@ -218,7 +236,7 @@ const accessRoutes: FastifyPluginAsyncTypebox = async (access) => {
       },
     },
     async (request, reply) => {
-      const created = await createAccessToken(db, request.body, request.user.username);
+      const created = await createAccessToken(db, request.body, auditByOf(request));
       reply.code(201);
       return created;
     },
@@ -228,10 +246,11 @@ const accessRoutes: FastifyPluginAsyncTypebox = async (access) => {
   access.post(
     '/registry/tokens/:id/revoke/',
     {
+      config: { audit: { action: 'token.revoked' } },
       preValidation,
       schema: { tags, summary: 'Revoke a deploy token', params: TokenParams, response: { 200: AccessToken } },
     },
-    async (request) => revokeAccessToken(db, Number(request.params.id)),
+    async (request) => revokeAccessToken(db, Number(request.params.id), auditByOf(request)),
   );
 
   access.get(
@@ -251,6 +270,7 @@ const accessRoutes: FastifyPluginAsyncTypebox = async (access) => {
   access.post(
     '/registry/origins/',
     {
+      config: { audit: { action: 'origin.added', target: targetOfBodyField('origin', 'origin') } },
       preValidation,
       schema: {
         tags,
@@ -260,7 +280,7 @@ const accessRoutes: FastifyPluginAsyncTypebox = async (access) => {
       },
     },
     async (request, reply) => {
-      const origins = await allowOrigin(db, request.body.origin, request.user.username);
+      const origins = await allowOrigin(db, request.body.origin, auditByOf(request));
       reply.code(201);
       return { origins };
     },
@@ -269,6 +289,7 @@ const accessRoutes: FastifyPluginAsyncTypebox = async (access) => {
   access.post(
     '/registry/origins/remove/',
     {
+      config: { audit: { action: 'origin.removed', target: targetOfBodyField('origin', 'origin') } },
       preValidation,
       schema: {
         tags,
@@ -277,6 +298,6 @@ const accessRoutes: FastifyPluginAsyncTypebox = async (access) => {
         response: { 200: AllowedOriginList },
       },
     },
-    async (request) => ({ origins: await removeOrigin(db, request.body.origin) }),
+    async (request) => ({ origins: await removeOrigin(db, request.body.origin, auditByOf(request)) }),
   );
 };

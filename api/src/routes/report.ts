@@ -2,6 +2,7 @@
 // CSV file streamed page by page. Errors carry `error` (the console's Download page reads it).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ReportFile, ReportRange } from '@veritas/shared/domain';
+import { auditByOf } from '../audit/actor';
 import { pagedBody, sendStream } from '../http';
 import { reportFile } from '../report/report-file';
 
@@ -19,7 +20,7 @@ export const reportRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const report = reportFile(app.db, request.body);
+      const report = reportFile(app.db, auditByOf(request), request.body);
       reply
         .type('text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="${report.fileName}"`)

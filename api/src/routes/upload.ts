@@ -32,7 +32,12 @@ export const uploadRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       // The console shows a failed upload's `error` field (docs/errors.md#upload). The multipart
       // parts are read as a stream (readChunk), so the form is documented, not validated.
-      config: { errorField: 'error', documentedBody: UploadForm },
+      // Only the role gate's 403 is a refusal to record: a 409 asks to send the chunk again later.
+      config: {
+        errorField: 'error',
+        documentedBody: UploadForm,
+        audit: { action: 'upload.completed', refusals: [403] },
+      },
       preValidation: requireRole(canUpload, 'Only admins can upload shipment files.'),
       schema: {
         tags: ['devices'],
@@ -42,6 +47,11 @@ export const uploadRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) =>
-      receiveChunk(db, request.user.id, await readChunk(request.isMultipart() ? request.parts() : null, limits)),
+      receiveChunk(
+        db,
+        request.user.id,
+        await readChunk(request.isMultipart() ? request.parts() : null, limits),
+        request.ip,
+      ),
   );
 };

@@ -3,6 +3,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
   CreatedUser,
+  MAX_USERNAME_LENGTH,
+  type AuditAction,
   MessageAnswer,
   NoQuery,
   UserAction,
@@ -10,11 +12,28 @@ import {
   UserList,
   canDeleteUser,
 } from '@veritas/shared/domain';
+import type { FastifyRequest } from 'fastify';
+import { auditByOf } from '../audit/actor';
+import { targetOfBodyField } from '../audit/refusals';
+import type { AuditTarget } from '../audit/trail';
+import { MAX_SERIAL_ID, type Db } from '../db/schema';
 import { requireRole } from '../plugins/authentication';
+import { findUserById } from '../users/repository';
 import { createUser, deleteUser, listUsers, setUserActive } from '../users/accounts';
 
 /** The users' actions answer errors with `error` (the console's Deactivate Users page reads it). */
 export const USER_ACTION = { errorField: 'error' } as const;
+
+/** The user a body's user_id names, for the audit entry of a refused action on it. */
+export async function userOfBody(request: FastifyRequest, db: Db): Promise<AuditTarget | null> {
+  const id = Number((request.body as { user_id?: unknown } | undefined)?.user_id);
+  if (!Number.isSafeInteger(id) || id < 1 || id > MAX_SERIAL_ID) return null;
+  const user = await findUserById(db.kysely, id);
+  return { kind: 'user', id, label: user?.username ?? `#${id}` };
+}
+
+/** The audit config of a users' action on the user its body names. */
+export const auditedUserAction = (action: AuditAction) => ({ ...USER_ACTION, audit: { action, target: userOfBody } });
 
 const tags = ['users'];
 
@@ -23,10 +42,13 @@ export const usersRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/user/create/',
-    { schema: { tags, summary: 'Create a user', body: UserCreatePayload, response: { 201: CreatedUser } } },
+    {
+      config: { audit: { action: 'user.created', target: targetOfBodyField('user', 'username', MAX_USERNAME_LENGTH) } },
+      schema: { tags, summary: 'Create a user', body: UserCreatePayload, response: { 201: CreatedUser } },
+    },
     async (request, reply) => {
       const { username, role } = request.body;
-      const id = await createUser(db, request.user, request.body);
+      const id = await createUser(db, request.user, auditByOf(request), request.body);
       reply.code(201);
       return { message: 'User created successfully', id, username, role };
     },
@@ -38,12 +60,12 @@ export const usersRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/user/delete_user/',
     {
-      config: USER_ACTION,
+      config: auditedUserAction('user.deleted'),
       preValidation: requireRole(canDeleteUser, 'Only a super admin can delete users.'),
       schema: { tags, summary: 'Delete a user', body: UserAction, response: { 200: MessageAnswer } },
     },
     async (request) => {
-      const username = await deleteUser(db, request.user, request.body.user_id);
+      const username = await deleteUser(db, request.user, auditByOf(request), request.body.user_id);
       return { message: `User ${username} deleted successfully` };
     },
   );
@@ -52,7 +74,7 @@ export const usersRoutes: FastifyPluginAsyncTypebox = async (app) => {
     app.post(
       `/user/${verb}_user/`,
       {
-        config: USER_ACTION,
+        config: auditedUserAction(verb === 'activate' ? 'user.activated' : 'user.deactivated'),
         schema: {
           tags,
           summary: `${verb === 'activate' ? 'Activate' : 'Deactivate'} a user`,
@@ -61,7 +83,8 @@ export const usersRoutes: FastifyPluginAsyncTypebox = async (app) => {
         },
       },
       async (request) => {
-        const username = await setUserActive(db, request.user, request.body.user_id, verb === 'activate');
+        const { user_id: userId } = request.body;
+        const username = await setUserActive(db, request.user, auditByOf(request), userId, verb === 'activate');
         return { message: `User ${username} ${verb}d successfully` };
       },
     );

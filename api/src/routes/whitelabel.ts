@@ -3,6 +3,8 @@
 // Error bodies carry `message`, which the console shows.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Brand, BrandList, ManufacturerList, ManufacturerQuery, NoQuery, SaveBrand } from '@veritas/shared/domain';
+import { auditByOf } from '../audit/actor';
+import { targetOfBodyField } from '../audit/refusals';
 import { requireRole } from '../plugins/authentication';
 import { canEditWhiteLabels } from '../roles';
 import { findManufacturers, listBrands, saveBrand } from '../whitelabel/brands';
@@ -26,7 +28,14 @@ export const whitelabelRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/api/whitelable/',
     {
-      config,
+      config: {
+        ...config,
+        audit: {
+          // A refused save is recorded as an update: whether it would have created the brand is not known.
+          action: 'brand.updated',
+          target: targetOfBodyField('brand', 'brand'),
+        },
+      },
       preValidation: requireRole(canEditWhiteLabels, 'You do not have permission to change white labels.'),
       schema: {
         tags,
@@ -36,7 +45,7 @@ export const whitelabelRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const { created, brand } = await saveBrand(db, request.body);
+      const { created, brand } = await saveBrand(db, auditByOf(request), request.body);
       if (created) reply.code(201);
       return brand;
     },

@@ -24,10 +24,10 @@ const canUseApp = (user: FieldUser) =>
 
 /** app/login/: the credentials' user, if field staff, with a new bearer token. */
 export async function signInToApp(db: Db, credentials: Static<typeof Credentials>, clientAddress: string) {
-  const { id, role } = await signInUser(db, credentials, clientAddress);
-  const user = (await fieldUserOf(db, id))!;
+  const account = await signInUser(db, credentials, clientAddress, 'app');
+  const user = (await fieldUserOf(db, account.id))!;
   if (!canUseApp(user)) throw new Forbidden('This account cannot use the mobile app.');
-  return { token: await startAppSession(db, id), role, hub_code: user.groupCode };
+  return { token: await startAppSession(db, account, clientAddress), role: account.role, hub_code: user.groupCode };
 }
 
 const REFUSALS: Record<Exclude<RefusalCode, RefusedDevice>, (facts: ScanRefusal['facts']) => DomainError> = {

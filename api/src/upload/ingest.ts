@@ -184,12 +184,13 @@ export async function ingestUpload(db: Db, lease: Pick<Lease, 'upload' | 'keep'>
 /**
  * Runs a held upload's ingest to its end and keeps its result. On failure the lease is given up (a
  * resent chunk retries), on a stop handed over (another instance takes it at once); a lost lease
- * belongs to the instance that took it.
+ * belongs to the instance that took it. `address` is the client's whose call completes it (null for
+ * the sweeper's takeover).
  */
-export async function completeUpload(db: Db, lease: Lease): Promise<UploadResult> {
+export async function completeUpload(db: Db, lease: Lease, address: string | null = null): Promise<UploadResult> {
   try {
     const result = await ingestUpload(db, lease);
-    await finishUpload(db, lease, result);
+    await finishUpload(db, lease, result, address);
     return result;
   } catch (error) {
     if (!(error instanceof LeaseLost)) {

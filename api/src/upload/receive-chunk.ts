@@ -23,9 +23,9 @@ function checkSameUpload(owner: { user_id: number; total_chunks: number }, userI
 }
 
 /** Runs the ingest of an upload this call holds and answers its result. */
-async function ingest(db: Db, lease: Lease) {
+async function ingest(db: Db, lease: Lease, address: string) {
   try {
-    return await completeUpload(db, lease);
+    return await completeUpload(db, lease, address);
   } catch (error) {
     // Too slow to renew, another instance took it over: it answers a later resend.
     if (error instanceof LeaseLost) throw new Conflict('This upload is being processed.');
@@ -34,29 +34,32 @@ async function ingest(db: Db, lease: Lease) {
 }
 
 /** An upload being processed: 409 while its lease is live; once it ran out, this call takes it over. */
-async function takeOverOrWait(db: Db, uploadId: string) {
+async function takeOverOrWait(db: Db, uploadId: string, address: string) {
   const lease = await takeOver(db, uploadId);
   if (!lease) throw new Conflict('This upload is being processed.');
-  return ingest(db, lease);
+  return ingest(db, lease, address);
 }
 
 /** All chunks are present: process them, unless another call already does or did. */
-async function complete(db: Db, userId: number, chunk: Chunk) {
+async function complete(db: Db, userId: number, chunk: Chunk, address: string) {
   const lease = await claimUpload(db, userId, chunk);
-  if (lease) return ingest(db, lease);
+  if (lease) return ingest(db, lease, address);
   const upload = await uploadOf(db, chunk.uploadId);
   if (upload?.status === 'done') return JSON.parse(upload.result!);
-  return takeOverOrWait(db, chunk.uploadId);
+  return takeOverOrWait(db, chunk.uploadId, address);
 }
 
-/** Stores the chunk of a call; the call that brings the last missing chunk answers the result. */
-export async function receiveChunk(db: Db, userId: number, chunk: Chunk) {
+/**
+ * Stores the chunk of a call from `address`; the call that brings the last missing chunk answers
+ * the result (and its ingest's audit entry names that address).
+ */
+export async function receiveChunk(db: Db, userId: number, chunk: Chunk, address: string) {
   const isLast = chunk.chunkIndex === chunk.totalChunks - 1;
 
   const upload = await uploadOf(db, chunk.uploadId);
   if (upload) {
     checkSameUpload(upload, userId, chunk);
-    if (upload.status === 'processing') return takeOverOrWait(db, chunk.uploadId);
+    if (upload.status === 'processing') return takeOverOrWait(db, chunk.uploadId, address);
     // Already complete: a chunk sent again changes nothing; the final one gets the result again.
     return isLast ? JSON.parse(upload.result!) : received(chunk);
   }
@@ -67,7 +70,7 @@ export async function receiveChunk(db: Db, userId: number, chunk: Chunk) {
 
   await storeChunk(db, userId, chunk);
   const indexes = await receivedIndexes(db, chunk.uploadId);
-  if (indexes.length === chunk.totalChunks) return complete(db, userId, chunk);
+  if (indexes.length === chunk.totalChunks) return complete(db, userId, chunk, address);
   if (isLast) {
     const present = new Set(indexes);
     const missing = Array.from({ length: chunk.totalChunks }, (_, index) => index).filter(

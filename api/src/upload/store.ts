@@ -1,5 +1,8 @@
 // Where chunked uploads live between calls: the database, so any server instance can take the
 // next chunk (docs/csv.md#sending-in-chunks).
+import type { UploadResult } from '@veritas/shared/domain';
+import { sql } from 'kysely';
+import { recordAudit, userBy } from '../audit/trail';
 import type { Db, UploadsTable } from '../db/schema';
 import { nowIso } from '../db/schema';
 import { LEASE_MS, Lease, LeaseLost, type LeaseOptions } from './lease';
@@ -115,9 +118,15 @@ export async function claimUpload(
 
 /**
  * Keeps the result for a repeated final chunk and drops the chunks, if the lease is still this
- * run's: an instance that lost it leaves the upload to the one that took it over.
+ * run's: an instance that lost it leaves the upload to the one that took it over. The upload's
+ * audit entry (its user, the file, its size and counts) is written with it.
  */
-export async function finishUpload(db: Db, lease: Lease, result: unknown): Promise<void> {
+export async function finishUpload(
+  db: Db,
+  lease: Lease,
+  result: UploadResult,
+  address: string | null = null,
+): Promise<void> {
   const { uploadId } = lease.upload;
   await db.transaction(async (trx) => {
     const { numUpdatedRows } = await trx
@@ -128,7 +137,31 @@ export async function finishUpload(db: Db, lease: Lease, result: unknown): Promi
       .where('lease_until_ms', '=', lease.until)
       .executeTakeFirst();
     if (numUpdatedRows === 0n) throw new LeaseLost(uploadId);
+    const upload = await trx
+      .selectFrom('uploads as up')
+      .innerJoin('users as u', 'u.id', 'up.user_id')
+      .select(['up.file_name', 'u.id', 'u.username', 'u.role'])
+      .where('up.upload_id', '=', uploadId)
+      .executeTakeFirstOrThrow();
+    const size = await trx
+      .selectFrom('upload_chunks')
+      .select(sql<number | string | null>`sum(length(data))`.as('bytes'))
+      .where('upload_id', '=', uploadId)
+      .executeTakeFirst();
     await trx.deleteFrom('upload_chunks').where('upload_id', '=', uploadId).execute();
+    await recordAudit(trx, db, userBy(upload, address), {
+      action: 'upload.completed',
+      outcome: 'success',
+      target: { kind: 'upload', id: uploadId, label: upload.file_name },
+      details: {
+        file_name: upload.file_name,
+        bytes: Number(size?.bytes ?? 0),
+        processed: result.processed,
+        skipped: result.skipped,
+        duplicates: result.duplicates_total,
+        errors: result.errors_total,
+      },
+    });
   });
 }
 

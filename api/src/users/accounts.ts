@@ -12,6 +12,7 @@ import {
 import { hashPassword } from '../auth/passwords';
 import { revokeUserSessions, type SessionUser } from '../auth/sessions';
 import { forgetOperator } from '../dashboard/summaries';
+import { recordAudit, type AuditBy } from '../audit/trail';
 import type { Db } from '../db/schema';
 import { BadRequest, Forbidden } from '../errors';
 import { userEvent, writeEvents } from '../events/write';
@@ -22,8 +23,11 @@ import { targetOf } from './user-target';
 
 type Actor = Pick<SessionUser, 'id' | 'role'>;
 
+const userTarget = (user: { id: number; username: string }) =>
+  ({ kind: 'user', id: user.id, label: user.username }) as const;
+
 /** Creates the user after every check a form can fail; answers its id. */
-export async function createUser(db: Db, actor: Actor, input: UserCreatePayload): Promise<number> {
+export async function createUser(db: Db, actor: Actor, by: AuditBy, input: UserCreatePayload): Promise<number> {
   const { username, email, password, role } = input;
   // The password rule (shared with the console's form) depends on the username.
   const weakness = passwordProblem(password, username);
@@ -48,6 +52,12 @@ export async function createUser(db: Db, actor: Actor, input: UserCreatePayload)
   const password_hash = await hashPassword(password);
   return db.transaction(async (trx) => {
     const id = await insertUser(trx, { username, email, password_hash, role, group_id: groupId });
+    await recordAudit(trx, db, by, {
+      action: 'user.created',
+      outcome: 'success',
+      target: userTarget({ id, username }),
+      details: { after: { username, email, role, group: input.group ?? null } },
+    });
     await writeEvents(trx, db, [userEvent('created', username, role)]);
     return id;
   });
@@ -68,25 +78,44 @@ export async function listUsers(db: Db, actor: Actor): Promise<UserListItem[]> {
 }
 
 /** Deletes the user (whom the route lets only a super admin delete); answers its username. */
-export async function deleteUser(db: Db, actor: Actor, userId: number | string): Promise<string> {
+export async function deleteUser(db: Db, actor: Actor, by: AuditBy, userId: number | string): Promise<string> {
   const target = await targetOf(db.kysely, userId, actor.id, 'delete', () => true);
   await db.transaction(async (trx) => {
     await deleteUserById(trx, target.id);
     // The user's submissions lose their submitter (on delete set null): so do the dashboard's summaries.
     await forgetOperator(trx, target.id);
+    await recordAudit(trx, db, by, {
+      action: 'user.deleted',
+      outcome: 'success',
+      target: userTarget(target),
+      details: { before: { username: target.username, role: target.role } },
+    });
   });
   return target.username;
 }
 
 /** Deactivates (ending every session) or activates the user; answers its username. */
-export async function setUserActive(db: Db, actor: Actor, userId: number | string, active: boolean): Promise<string> {
+export async function setUserActive(
+  db: Db,
+  actor: Actor,
+  by: AuditBy,
+  userId: number | string,
+  active: boolean,
+): Promise<string> {
   const verb = active ? 'activate' : 'deactivate';
   const target = await targetOf(db.kysely, userId, actor.id, verb, (role) => canManageUser(actor.role, role));
   await db.transaction(async (trx) => {
     const changed = await updateUserActive(trx, target.id, active ? 1 : 0);
     if (!active) await revokeUserSessions({ kysely: trx }, target.id);
-    // An event only when the user's state changed: activating an active user changes nothing on screen.
-    if (changed) await writeEvents(trx, db, [userEvent(`${verb}d`, target.username, target.role)]);
+    // An entry and an event only when the user's state changed: activating an active user changes nothing.
+    if (!changed) return;
+    await recordAudit(trx, db, by, {
+      action: active ? 'user.activated' : 'user.deactivated',
+      outcome: 'success',
+      target: userTarget(target),
+      details: { before: { is_active: !active }, after: { is_active: active } },
+    });
+    await writeEvents(trx, db, [userEvent(`${verb}d`, target.username, target.role)]);
   });
   return target.username;
 }

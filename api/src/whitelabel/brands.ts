@@ -3,6 +3,7 @@
 import type { Static } from '@sinclair/typebox';
 import type { Brand, ManufacturerResult, SaveBrand } from '@veritas/shared/domain';
 import { manufacturerKey } from '../db/oui-registry';
+import { recordAudit, type AuditBy } from '../audit/trail';
 import type { Db } from '../db/schema';
 import { BadRequest, Conflict, NotFound } from '../errors';
 import {
@@ -50,12 +51,21 @@ async function registryNames(db: Db, names: string[]): Promise<string[]> {
   return keys.map((key) => known.get(key)!);
 }
 
-async function createBrand(db: Db, brand: string): Promise<Brand> {
+async function createBrand(db: Db, by: AuditBy, brand: string): Promise<Brand> {
   const exists = async () => (await findBrandByKey(db.kysely, brandKey(brand))) !== undefined;
   const duplicate = () => new Conflict('This brand already exists', { field: 'brand' });
   if (await exists()) throw duplicate();
   try {
-    const id = await insertBrand(db.kysely, brand, brandKey(brand));
+    const id = await db.transaction(async (trx) => {
+      const id = await insertBrand(trx, brand, brandKey(brand));
+      await recordAudit(trx, db, by, {
+        action: 'brand.created',
+        outcome: 'success',
+        target: { kind: 'brand', id, label: brand },
+        details: { after: { manufacturers: [] } },
+      });
+      return id;
+    });
     return { id, brand, white_labeled_brands: { data: [] } };
   } catch (error) {
     // Another request created it since the check: the unique brand_key refused this one.
@@ -83,11 +93,12 @@ export async function listBrands(db: Db): Promise<Brand[]> {
  */
 export async function saveBrand(
   db: Db,
+  by: AuditBy,
   { brand, data, id }: Static<typeof SaveBrand>,
 ): Promise<{ created: boolean; brand: Brand }> {
   const names = manufacturerNames(data ?? []);
   const byId = id !== undefined && id !== null;
-  if (!byId && names.length === 0) return { created: true, brand: await createBrand(db, brand) };
+  if (!byId && names.length === 0) return { created: true, brand: await createBrand(db, by, brand) };
 
   const stored = byId ? await findBrandById(db.kysely, Number(id)) : await findBrandByKey(db.kysely, brandKey(brand));
   if (!stored) throw new NotFound(byId ? 'Brand not found.' : `Brand "${brand}" not found.`);
@@ -95,7 +106,17 @@ export async function saveBrand(
     throw new BadRequest('brand', `Brand ${stored.id} is "${stored.brand}", not "${brand}".`);
   }
   const manufacturers = await registryNames(db, names);
-  await db.transaction((trx) => replaceBrandManufacturers(trx, stored.id, manufacturers));
+  // The manufacturers decide the E005 and E006 fraud flags: the entry keeps the list before and after.
+  await db.transaction(async (trx) => {
+    const before = (await findBrandManufacturers(trx, [stored.id])).map((row) => row.manufacturer);
+    await replaceBrandManufacturers(trx, stored.id, manufacturers);
+    await recordAudit(trx, db, by, {
+      action: 'brand.updated',
+      outcome: 'success',
+      target: { kind: 'brand', id: stored.id, label: stored.brand },
+      details: { before: { manufacturers: before }, after: { manufacturers } },
+    });
+  });
   return {
     created: false,
     brand: { id: stored.id, brand: stored.brand, white_labeled_brands: { data: manufacturers } },

@@ -112,6 +112,7 @@ const instant = (name: string) =>
   );
 
 export const AUDIT_PAGE_LIMIT = 200;
+const limitMessage = `limit must be a whole number from 1 to ${AUDIT_PAGE_LIMIT}.`;
 
 /** The filters of audit/ and audit/export/: each narrows, together they all must hold. */
 export const AuditFilterQuery = Type.Object({
@@ -140,15 +141,11 @@ export const AuditPageQuery = Type.Object({
     }),
   ),
   limit: Type.Optional(
-    Type.Integer({
-      minimum: 1,
-      maximum: AUDIT_PAGE_LIMIT,
-      errorMessages: {
-        missing: `limit must be a whole number from 1 to ${AUDIT_PAGE_LIMIT}.`,
-        type: `limit must be a whole number from 1 to ${AUDIT_PAGE_LIMIT}.`,
-        minimum: `limit must be a whole number from 1 to ${AUDIT_PAGE_LIMIT}.`,
-        maximum: `limit must be a whole number from 1 to ${AUDIT_PAGE_LIMIT}.`,
-      },
+    Type.String({
+      transform: ['trim'],
+      // 1 to 200 without leading zeros (a query's values are text; nothing is coerced).
+      pattern: '^([1-9]\\d?|1\\d\\d|200)$',
+      errorMessages: { missing: limitMessage, pattern: limitMessage },
     }),
   ),
 });

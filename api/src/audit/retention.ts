@@ -1,0 +1,78 @@
+// The audit trail's retention (docs/audit.md#retention): the one path that deletes entries. It
+// deletes those older than the retention period (never the newest), and records itself in the trail
+// with the seq and hash of the last entry it deleted, so the chain's check starts from there.
+// Each instance runs it once a day (routes/audit.ts); `pnpm --filter api audit:prune` runs it at
+// once. The append-only triggers stay on for everything else: on PostgreSQL this transaction alone
+// says it prunes (a transaction-local setting the trigger reads); SQLite's trigger is dropped and
+// created again inside this transaction.
+import { sql } from 'kysely';
+import { SQLITE_AUDIT_TRIGGERS } from '../db/migrations/010-audit-log';
+import type { Db } from '../db/schema';
+import { lockEventOrder } from '../events/write';
+import { SYSTEM, recordAudit } from './trail';
+
+export const DEFAULT_RETENTION_DAYS = 400;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** What a pruning deleted: nothing (null), or the entries up to `throughSeq`. */
+export interface Pruned {
+  deleted: number;
+  throughSeq: number;
+}
+
+/** Deletes the entries older than `retentionDays` (whole days before `now`) and records it. */
+export async function pruneAuditLog(db: Db, retentionDays: number, now = Date.now()): Promise<Pruned | null> {
+  const cutoffMs = now - retentionDays * DAY_MS;
+  return db.transaction(async (trx) => {
+    // One pruning at a time, in order with the entries written meanwhile.
+    await lockEventOrder(trx, db);
+    // Never the newest entry, however old: the next entry links to it.
+    const newest = await trx.selectFrom('audit_log').select('seq').orderBy('seq', 'desc').limit(1).executeTakeFirst();
+    const last = await trx
+      .selectFrom('audit_log')
+      .select(['seq', 'hash'])
+      .where('created_ms', '<', cutoffMs)
+      .where('seq', '<', newest?.seq ?? 0)
+      .orderBy('created_ms', 'desc')
+      .orderBy('seq', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    if (!last) return null;
+    const throughSeq = Number(last.seq);
+    if (db.engine === 'postgres') {
+      await sql`select set_config('veritas.audit_retention', 'prune', true)`.execute(trx);
+    } else {
+      await sql`drop trigger audit_log_no_delete`.execute(trx);
+    }
+    const { numDeletedRows } = await trx.deleteFrom('audit_log').where('seq', '<=', throughSeq).executeTakeFirst();
+    if (db.engine === 'postgres') {
+      await sql`select set_config('veritas.audit_retention', '', true)`.execute(trx);
+    } else {
+      await sql.raw(SQLITE_AUDIT_TRIGGERS[1]!).execute(trx);
+    }
+    const deleted = Number(numDeletedRows);
+    await recordAudit(trx, db, SYSTEM, {
+      action: 'audit.pruned',
+      outcome: 'success',
+      target: { kind: 'audit-log', label: 'Audit log' },
+      details: {
+        retention_days: retentionDays,
+        before: new Date(cutoffMs).toISOString(),
+        deleted,
+        through_seq: throughSeq,
+        through_hash: last.hash,
+      },
+    });
+    return { deleted, throughSeq };
+  });
+}
+
+/** VERITAS_AUDIT_RETENTION_DAYS, a whole number of days ≥ 1; default 400. */
+export function retentionDaysFrom(text: string | undefined): number {
+  if (text === undefined || text === '') return DEFAULT_RETENTION_DAYS;
+  const days = Number(text);
+  if (!Number.isSafeInteger(days) || days < 1) {
+    throw new Error('VERITAS_AUDIT_RETENTION_DAYS must be a whole number of days, 1 or more');
+  }
+  return days;
+}
