@@ -61,8 +61,7 @@ async function idsAfter(id: number): Promise<number[]> {
 }
 
 /** The ids a stream received, but the audit trail's (see idsAfter). */
-const received = (stream: EventStreamReader) =>
-  stream.events.filter((e) => e.event !== 'audit').map((e) => e.id);
+const received = (stream: EventStreamReader) => stream.events.filter((e) => e.event !== 'audit').map((e) => e.id);
 
 const newestId = async () =>
   Number((await sql<{ n: string | null }>`select max(id) as n from events`.execute(api.db.kysely)).rows[0]!.n ?? 0);
