@@ -2,7 +2,7 @@
 // validator). The schemas are @veritas/shared/domain's (shared/src/api/), written with the builders
 // of shared/src/api/fields.ts; this ajv gives their keywords and formats a meaning: `transform`
 // trims, `errorMessages` carries each field's messages (read by errors.ts), and the formats `id`,
-// `calendar-day` and `time-zone`. Nothing is coerced (ajv's coerceTypes, which Fastify turns on
+// `calendar-day`, `time-zone` and `date-time`. Nothing is coerced (ajv's coerceTypes, which Fastify turns on
 // by default, would accept 12 for a name or true for an id).
 import { Ajv } from 'ajv';
 import ajvKeywords from 'ajv-keywords';
