@@ -80,6 +80,24 @@ async function deviceList(page: Page): Promise<Locator> {
   return row;
 }
 
+/** The Audit Log with its entries (every sign-in, the suite's own included, is one). */
+async function auditLog(page: Page): Promise<Locator> {
+  await page.goto('/AuditLog');
+  const row = page.locator('tr[data-seq]').first();
+  await row.waitFor();
+  return row;
+}
+
+/** The Audit Log with the newest entry's details open, from the keyboard. */
+async function auditEntryDetails(page: Page): Promise<Locator> {
+  const row = await auditLog(page);
+  await row.getByRole('button', { name: /^Details of entry/ }).focus();
+  await page.keyboard.press('Enter');
+  const details = page.getByRole('region', { name: /^Details of entry/ });
+  await details.waitFor();
+  return details;
+}
+
 async function whiteLabelEditor(page: Page): Promise<Locator> {
   await page.goto('/WhiteLabel');
   const toggle = page.locator('.wl-card__toggle').first();
@@ -386,6 +404,18 @@ const STATES: A11yState[] = [
       return { shown: update };
     },
   },
+  { name: 'AuditLog: entries loaded', reach: async (page) => ({ shown: await auditLog(page) }) },
+  { name: "AuditLog: an entry's details open", reach: async (page) => ({ shown: await auditEntryDetails(page) }) },
+  {
+    name: 'AuditLog: filtered to nothing',
+    async reach(page) {
+      await page.goto('/AuditLog?actor=nobody-at-all');
+      const empty = page.getByText('No entries match these filters.');
+      await empty.waitFor();
+      return { shown: empty };
+    },
+  },
+  { name: 'AuditLog at 375 px', viewport: PHONE, reach: async (page) => ({ shown: await auditLog(page) }) },
 ];
 
 /**
@@ -407,6 +437,7 @@ const KEYBOARD_SCREENS = [
   'Download: dates chosen',
   "WhiteLabel: a brand's editor with unsaved changes",
   'Deployments: remotes, tokens and origins',
+  "AuditLog: an entry's details open",
 ];
 
 let browser: Browser;

@@ -6,6 +6,7 @@
 // version 3 is live.
 import fs from 'node:fs';
 import path from 'node:path';
+import REMOTES from '@veritas/shared/remotes.json';
 import type { Page } from 'playwright-core';
 import { signedInApi, type ApiSession } from '../support/api-session';
 import { DEMO, baseUrl, freshPagePerTest, signIn } from '../support/browser';
@@ -57,11 +58,11 @@ beforeEach(() => {
 
 const pageTitle = () => page.getByRole('heading', { level: 1 }).first();
 
-test('pnpm start published the five built remotes as their first versions, live', async () => {
+test('pnpm start published every built remote as its first version, live', async () => {
   const { remotes } = await superAdmin.get<{ remotes: (Deployment & { remote: string })[] }>(
     '/veritas/registry/remotes/',
   );
-  expect(remotes.map((r) => r.remote).sort()).toEqual(['dashboard', 'data', 'devices', 'users', 'whitelabel']);
+  expect(remotes.map((r) => r.remote).sort()).toEqual(Object.keys(REMOTES).sort());
   for (const remote of remotes) expect(remote.live).not.toBeNull();
 });
 

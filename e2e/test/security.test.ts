@@ -146,6 +146,7 @@ describe('in the browser', () => {
       ['/Download', 'Download Data'],
       ['/Deactivateuser', 'Deactivate Users'],
       ['/WhiteLabel', 'White Labeled Brands'],
+      ['/AuditLog', 'Audit Log'],
     ];
     for (const [route, heading] of pages) {
       await page.goto(route);

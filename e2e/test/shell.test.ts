@@ -18,17 +18,17 @@ async function menuItems(menu: string): Promise<string[]> {
   return items.map((t) => t.trim());
 }
 
-test('menus: admin sees every Data item and both User Management items', async () => {
+test('menus: admin sees every Data item and every User Management item', async () => {
   await signIn(page, DEMO.admin);
   expect(await menuItems('Data')).toEqual(['Upload', 'Download APK', 'White Label', 'Download', 'Stats']);
-  expect(await menuItems('User Management')).toEqual(['Create User', 'Deactivate User']);
+  expect(await menuItems('User Management')).toEqual(['Create User', 'Deactivate User', 'Audit Log']);
 });
 
 test('menus: executive sees only Download and Stats in Data; admin-only routes are not reachable by URL', async () => {
   await signIn(page, DEMO.executive);
   expect(await menuItems('Data')).toEqual(['Download', 'Stats']);
   expect(await menuItems('User Management')).toEqual(['Create User', 'Deactivate User']);
-  for (const route of ['/Upload', '/WhiteLabel']) {
+  for (const route of ['/Upload', '/WhiteLabel', '/AuditLog']) {
     await page.goto(route);
     await page.waitForLoadState('networkidle');
     expect(new URL(page.url()).pathname).not.toBe(route);

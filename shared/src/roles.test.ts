@@ -42,9 +42,19 @@ describe('menus (docs/screens.md#top-bar)', () => {
     },
   );
 
-  test.each<Role>([...ROLES])('%s sees Create User and Deactivate User in User Management', (role) => {
-    expect(labels('User Management', role)).toEqual(['Create User', 'Deactivate User']);
-  });
+  test.each<Role>(['admin', 'super_admin'])(
+    '%s sees Create User, Deactivate User and Audit Log in User Management',
+    (role) => {
+      expect(labels('User Management', role)).toEqual(['Create User', 'Deactivate User', 'Audit Log']);
+    },
+  );
+
+  test.each<Role>(['operators', 'executive', 'incharge', 'central_ops'])(
+    '%s sees Create User and Deactivate User in User Management',
+    (role) => {
+      expect(labels('User Management', role)).toEqual(['Create User', 'Deactivate User']);
+    },
+  );
 
   test('a user whose role could not be loaded sees only the items open to every role', () => {
     expect(labels('Data', null)).toEqual(['Download', 'Stats']);
@@ -52,33 +62,39 @@ describe('menus (docs/screens.md#top-bar)', () => {
   });
 
   test('menu items point at their routes', () => {
-    const routes = Object.fromEntries(
-      menuItems('Data', 'admin').map((item) => [item.label, 'route' in item ? item.route : item.action]),
-    );
-    expect(routes).toEqual({
+    const routes = (menu: 'Data' | 'User Management') =>
+      Object.fromEntries(
+        menuItems(menu, 'admin').map((item) => [item.label, 'route' in item ? item.route : item.action]),
+      );
+    expect(routes('Data')).toEqual({
       Upload: 'Upload',
       'Download APK': 'downloadApk',
       'White Label': 'WhiteLabel',
       Download: 'Download',
       Stats: 'ListDevices',
     });
+    expect(routes('User Management')).toEqual({
+      'Create User': 'createuser',
+      'Deactivate User': 'Deactivateuser',
+      'Audit Log': 'AuditLog',
+    });
   });
 });
 
 describe('route access', () => {
   const everyone = ['Dashboard', 'ListDevices', 'createuser', 'Download', 'Deactivateuser'];
-  const adminsOnly = ['Upload', 'WhiteLabel', 'Deployments'];
+  const adminsOnly = ['Upload', 'WhiteLabel', 'AuditLog', 'Deployments'];
 
   test.each<Role>([...ROLES])('%s may open the routes open to every role', (role) => {
     for (const route of everyone) expect(canAccessRoute(role, route)).toBe(true);
   });
 
-  test.each<Role>(['admin', 'super_admin'])('%s may open Upload, WhiteLabel and Deployments', (role) => {
+  test.each<Role>(['admin', 'super_admin'])('%s may open Upload, WhiteLabel, AuditLog and Deployments', (role) => {
     for (const route of adminsOnly) expect(canAccessRoute(role, route)).toBe(true);
   });
 
   test.each<Role>(['operators', 'executive', 'incharge', 'central_ops'])(
-    '%s may not open Upload, WhiteLabel or Deployments',
+    '%s may not open Upload, WhiteLabel, AuditLog or Deployments',
     (role) => {
       for (const route of adminsOnly) expect(canAccessRoute(role, route)).toBe(false);
     },

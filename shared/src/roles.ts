@@ -73,6 +73,7 @@ export const MENU_ITEMS: readonly MenuItem[] = [
   { menu: 'Data', label: 'Stats', route: 'ListDevices' },
   { menu: 'User Management', label: 'Create User', route: 'createuser' },
   { menu: 'User Management', label: 'Deactivate User', route: 'Deactivateuser' },
+  { menu: 'User Management', label: 'Audit Log', route: 'AuditLog' },
 ];
 
 /** The items of `menu` that `role` sees. */

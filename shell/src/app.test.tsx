@@ -118,13 +118,13 @@ describe('layout', () => {
 
 describe('menus per role (docs/screens.md#top-bar)', () => {
   test.each<Role>(['admin', 'super_admin'])(
-    '%s: Data menu has Upload, Download APK, White Label, Download, Stats',
+    '%s: Data menu has Upload, Download APK, White Label, Download, Stats; User Management adds Audit Log',
     async (role) => {
       signedInAs(api, role);
       renderShell('/Dashboard');
 
       expect(await menuLabels('Data')).toEqual(['Upload', 'Download APK', 'White Label', 'Download', 'Stats']);
-      expect(await menuLabels('User Management')).toEqual(['Create User', 'Deactivate User']);
+      expect(await menuLabels('User Management')).toEqual(['Create User', 'Deactivate User', 'Audit Log']);
     },
   );
 
@@ -214,7 +214,7 @@ describe('menus per role (docs/screens.md#top-bar)', () => {
 });
 
 describe('role gating by URL', () => {
-  test.each(['/Upload', '/WhiteLabel'])(
+  test.each(['/Upload', '/WhiteLabel', '/AuditLog'])(
     'an executive typing %s lands on the Dashboard; the remote is never loaded',
     async (path) => {
       signedInAs(api, 'executive');
@@ -222,7 +222,7 @@ describe('role gating by URL', () => {
 
       await expectAt('/Dashboard', 'REPLACE');
       expect(mockedLoadRemote).not.toHaveBeenCalledWith(
-        expect.stringMatching(/^(data\/Upload|whitelabel\/WhiteLabel)$/),
+        expect.stringMatching(/^(data\/Upload|whitelabel\/WhiteLabel|audit\/AuditLog)$/),
       );
     },
   );
@@ -230,6 +230,7 @@ describe('role gating by URL', () => {
   test.each([
     ['/Upload', 'data/Upload'],
     ['/WhiteLabel', 'whitelabel/WhiteLabel'],
+    ['/AuditLog', 'audit/AuditLog'],
   ])('an admin opening %s sees %s', async (path, id) => {
     signedInAs(api, 'admin');
     renderShell(path);

@@ -1,0 +1,126 @@
+// Audit Log (route AuditLog, docs/screens.md#audit-log): the server's trail of security-relevant
+// actions, newest first, a page of 50 at a time, under filters kept in the URL query, with its
+// CSV export, and new entries that match the filters added live. Admins and super admins.
+// Default export: the shell's page.
+import { httpStatus, serverMessage, useLiveEvents, useSearchParams } from '@veritas/shared';
+import { keepPreviousData, useInfiniteQueryNow, useQueryClient } from '@veritas/shared/query';
+import { useMemo, useState } from 'react';
+import { AUDIT_KEY, addLiveEntry, auditPagesQuery, exportHref } from './api/audit';
+import { filterFromParams, paramsOfFilter, queryOfFilter, type AuditFilter } from './audit-filter';
+import { AuditFilters } from './audit-filters';
+import { AuditTable } from './audit-table';
+import './audit.css';
+
+export const MESSAGES = {
+  loading: 'Loading audit log…',
+  forbidden: 'Only admins can read the audit log.',
+  loadFailed: 'Failed to load the audit log',
+  olderFailed: 'Failed to load older entries',
+} as const;
+
+const entriesText = (n: number) => `${n} ${n === 1 ? 'entry' : 'entries'}`;
+const freshText = (n: number) => `${n} new ${n === 1 ? 'entry' : 'entries'}`;
+
+/** What a failed call says: the server's message, else the fallback; a 403 always the admins-only line. */
+const failureText = (error: unknown, fallback: string) =>
+  httpStatus(error) === 403 ? MESSAGES.forbidden : (serverMessage(error) ?? fallback);
+
+export default function AuditLogPage() {
+  const [params, setParams] = useSearchParams();
+  const filter = filterFromParams(params);
+  const query = queryOfFilter(filter);
+  const queryText = JSON.stringify(query);
+  const client = useQueryClient();
+  const {
+    data,
+    error,
+    isPending,
+    isPlaceholderData,
+    isFetchNextPageError,
+    hasNextPage,
+    isFetchingNextPage,
+    fetchNextPage,
+    refetch,
+  } = useInfiniteQueryNow({ ...auditPagesQuery(query), placeholderData: keepPreviousData });
+  const entries = useMemo(() => data?.pages.flatMap((page) => page.entries) ?? [], [data]);
+
+  // How many live entries were added to the entries of these filters.
+  const [fresh, setFresh] = useState({ query: queryText, count: 0 });
+  const freshCount = fresh.query === queryText ? fresh.count : 0;
+  useLiveEvents('audit', (message) => {
+    if (message.type === 'reset') return void client.invalidateQueries({ queryKey: AUDIT_KEY });
+    if (addLiveEntry(client, query, message.data))
+      setFresh((current) => ({ query: queryText, count: (current.query === queryText ? current.count : 0) + 1 }));
+  });
+
+  const apply = (next: AuditFilter) => setParams(paramsOfFilter(next), { replace: true });
+  const forbidden = httpStatus(error) === 403;
+
+  function showOlder() {
+    if (hasNextPage && !isFetchingNextPage && !isPlaceholderData) void fetchNextPage();
+  }
+
+  return (
+    <section className="vx-page al-page">
+      <header>
+        <h1 className="vx-page-title">Audit Log</h1>
+        <p className="vx-muted al-subtitle">Security-relevant actions recorded by the server, newest first.</p>
+      </header>
+
+      <AuditFilters filter={filter} onApply={apply} />
+
+      <div className="al-toolbar">
+        <p className="al-count vx-muted">
+          {data && `${entriesText(entries.length)} shown${hasNextPage ? '; older entries follow' : ''}`}
+        </p>
+        <p className="al-fresh" role="status">
+          {freshCount > 0 && freshText(freshCount)}
+        </p>
+        {!forbidden && (
+          <a className="vx-btn" href={exportHref(query)} download>
+            Export CSV
+          </a>
+        )}
+      </div>
+
+      {error && !isFetchNextPageError && (
+        <div className="vx-notice vx-notice--error al-failure" role="alert">
+          <span>{failureText(error, MESSAGES.loadFailed)}</span>
+          {!forbidden && (
+            <button type="button" className="vx-btn" onClick={() => void refetch()}>
+              Retry
+            </button>
+          )}
+        </div>
+      )}
+
+      {data ? (
+        <AuditTable entries={entries} busy={isPlaceholderData} />
+      ) : (
+        isPending && (
+          <p className="vx-loading vx-muted" role="status">
+            {MESSAGES.loading}
+          </p>
+        )
+      )}
+
+      {data && (hasNextPage || data.pages.length > 1) && (
+        <div className="al-older">
+          <button
+            type="button"
+            className="vx-btn"
+            aria-disabled={!hasNextPage || isFetchingNextPage || isPlaceholderData || undefined}
+            onClick={showOlder}
+          >
+            {isFetchingNextPage ? 'Loading older entries…' : hasNextPage ? 'Show older entries' : 'No older entries'}
+          </button>
+          {isFetchNextPageError && (
+            <span className="vx-error-text al-older__error" role="alert">
+              {failureText(error, MESSAGES.olderFailed)}
+            </span>
+          )}
+        </div>
+      )}
+    </section>
+  );
+}
