@@ -434,6 +434,7 @@ describe('reading the trail', () => {
       );
       pages.push(...page.body.entries.map((e) => e.seq));
       next = page.body.next;
+      if (next) expect(page.body.entries).toHaveLength(7);
     } while (next);
     expect(pages).toEqual(Array.from({ length: pages[0]! }, (_, i) => pages[0]! - i));
 

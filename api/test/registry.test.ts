@@ -3,6 +3,7 @@
 // pruning, and publishes that fail or run at once.
 import crypto from 'node:crypto';
 import { sql } from 'kysely';
+import { REMOTE_NAMES } from '@veritas/shared/domain';
 import { ADMIN_USERNAME, ENGINE, build, signIn } from './support/build';
 import { CONSOLE_SHARED, entryOf, fakeBuild, filesOf, publishAs, sriOf } from './support/registry';
 
@@ -256,13 +257,7 @@ describe('rollout', () => {
 
   test('every remote of remotes.json is listed, with or without versions', async () => {
     const list = await api.as.admin!.get('registry/remotes/');
-    expect(list.body.remotes.map((r: { remote: string }) => r.remote)).toEqual([
-      'dashboard',
-      'devices',
-      'users',
-      'data',
-      'whitelabel',
-    ]);
+    expect(list.body.remotes.map((r: { remote: string }) => r.remote)).toEqual(REMOTE_NAMES);
     expect(list.body.remotes[0]).toEqual({
       remote: 'dashboard',
       live: null,

@@ -2,7 +2,7 @@
 // target_kind, target, outcome, from, to; days in the browser's zone), as audit/ takes them
 // (since and until are instants), and the same rules applied in the page to a live entry.
 import type { AuditAction, AuditEntry, AuditFilterQuery, AuditOutcome, AuditTargetKind } from '@veritas/shared';
-import { AUDIT_ACTIONS, AUDIT_OUTCOMES, AUDIT_TARGET_KINDS } from '@veritas/shared/domain';
+import { AUDIT_ACTIONS, AUDIT_OUTCOMES, AUDIT_TARGET_KINDS } from '@veritas/shared/audit-vocabulary';
 
 /** The filters as the form and the URL hold them; '' is "any". */
 export interface AuditFilter {

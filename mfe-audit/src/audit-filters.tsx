@@ -2,7 +2,7 @@
 // Enter), the dropdowns and the days as soon as they change, together with the text typed so far.
 // The applied filters are the URL's; what is typed but not applied is this form's own.
 import { SearchSelect, type SelectOption } from '@veritas/shared';
-import { AUDIT_ACTIONS, AUDIT_OUTCOMES, AUDIT_TARGET_KINDS } from '@veritas/shared/domain';
+import { AUDIT_ACTIONS, AUDIT_OUTCOMES, AUDIT_TARGET_KINDS } from '@veritas/shared/audit-vocabulary';
 import { useState, type FormEvent } from 'react';
 import { MAX_ACTOR_LENGTH, MAX_TARGET_LENGTH, NO_FILTER, isFiltered, type AuditFilter } from './audit-filter';
 

@@ -29,6 +29,7 @@ describe('the contract rules', () => {
   test('the entry points are the TypeScript ones of "exports", without the test helpers', () => {
     expect(Object.keys(runtimeEntryPoints(readPackageJson().exports))).toEqual([
       '.',
+      './audit-vocabulary',
       './domain',
       './query',
       './remote-compatibility',

@@ -1,4 +1,4 @@
-// Reading the audit trail (docs/audit.md#the-audit-log-screen): pages newest first with a keyset
+// Reading the audit trail (docs/audit.md#reading-it, docs/screens.md#audit-log): pages newest first with a keyset
 // cursor, and the CSV export of the same filters, streamed. Every filter has an index with seq
 // (migration 010), and the time range is first turned into a range of seq through the index on
 // created_ms (which never decreases along seq), so a page is one index range at any size.
@@ -53,10 +53,8 @@ async function entriesBefore(query: AuditQuery, before: number | null, limit: nu
 }
 
 /** A page of entries matching the filters, newest first, older than `before`. */
-export async function auditPage(
-  db: Db,
-  { before, limit = DEFAULT_LIMIT, ...filter }: AuditPageQuery,
-): Promise<AuditPage> {
+export async function auditPage(db: Db, { before, limit: limitText, ...filter }: AuditPageQuery): Promise<AuditPage> {
+  const limit = limitText ? Number(limitText) : DEFAULT_LIMIT;
   const query = await filtered(db, filter);
   if (!query) return { entries: [], next: null };
   // One more than asked tells whether a page follows.

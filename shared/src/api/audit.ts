@@ -1,61 +1,19 @@
 // The audit trail (docs/audit.md): what the server records of every security-relevant action, in
 // the action's own transaction, and the calls of the Audit Log screen (audit/, admins only).
 import { Type, type Static } from '@sinclair/typebox';
+import { AUDIT_ACTIONS, AUDIT_ACTOR_KINDS, AUDIT_OUTCOMES, AUDIT_TARGET_KINDS } from '../audit-vocabulary';
 import { Choice, Nullable, OneOf, Text } from './fields';
 
-/** Every action the trail records, by its name; the screen's action filter lists them in this order. */
-export const AUDIT_ACTIONS = [
-  'session.sign-in',
-  'session.sign-out',
-  'session.family-revoked',
-  'password.changed',
-  'password.reset',
-  'user.created',
-  'user.activated',
-  'user.deactivated',
-  'user.deleted',
-  'group.created',
-  'brand.created',
-  'brand.updated',
-  'exclude-list.changed',
-  'upload.completed',
-  'report.downloaded',
-  'apk.downloaded',
-  'remote.published',
-  'remote.promoted',
-  'remote.canary-started',
-  'remote.canary-stopped',
-  'remote.rolled-back',
-  'token.created',
-  'token.revoked',
-  'origin.added',
-  'origin.removed',
-  'audit.pruned',
-] as const;
-export type AuditAction = (typeof AUDIT_ACTIONS)[number];
-
-/** success: it was done; failure: it was tried and failed (wrong password); refused: a rule said no (403, 409, 429). */
-export const AUDIT_OUTCOMES = ['success', 'failure', 'refused'] as const;
-export type AuditOutcome = (typeof AUDIT_OUTCOMES)[number];
-
-/** Who acted: a signed-in user, a deploy token, nobody known yet (a sign-in: the username tried), or the server itself. */
-export const AUDIT_ACTOR_KINDS = ['user', 'token', 'anonymous', 'system'] as const;
-export type AuditActorKind = (typeof AUDIT_ACTOR_KINDS)[number];
-
-export const AUDIT_TARGET_KINDS = [
-  'user',
-  'group',
-  'brand',
-  'exclude-list',
-  'upload',
-  'report',
-  'apk',
-  'remote',
-  'token',
-  'origin',
-  'audit-log',
-] as const;
-export type AuditTargetKind = (typeof AUDIT_TARGET_KINDS)[number];
+export {
+  AUDIT_ACTIONS,
+  AUDIT_ACTOR_KINDS,
+  AUDIT_OUTCOMES,
+  AUDIT_TARGET_KINDS,
+  type AuditAction,
+  type AuditActorKind,
+  type AuditOutcome,
+  type AuditTargetKind,
+} from '../audit-vocabulary';
 
 /** One entry of the trail, as audit/ answers it and the live event `audit` carries it. */
 export const AuditEntry = Type.Object({
