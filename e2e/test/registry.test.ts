@@ -6,6 +6,7 @@
 // version 3 is live.
 import fs from 'node:fs';
 import path from 'node:path';
+import { version as SHARED_VERSION } from '@veritas/shared/package.json';
 import REMOTES from '@veritas/shared/remotes.json';
 import type { Page } from 'playwright-core';
 import { signedInApi, type ApiSession } from '../support/api-session';
@@ -95,8 +96,16 @@ test('promote: an open console shows the new version at its next navigation, wit
 test('the gate refuses a build against a newer @veritas/shared or another React, naming the mismatch; live stays', async () => {
   const before = await devices();
   const build = path.join(repoRoot, 'mfe-devices');
+  // The next major version of the console's own contract.
+  const newer = `${Number(SHARED_VERSION.split('.')[0]) + 1}.0.0`;
   for (const [pkg, range, message] of [
-    ['@veritas/shared', '^2.0.0', /needs @veritas\/shared \^2\.0\.0, the console provides \d+\.\d+\.\d+/],
+    [
+      '@veritas/shared',
+      `^${newer}`,
+      new RegExp(
+        `needs @veritas/shared \\^${newer.replace(/\./g, '\\.')}, the console provides ${SHARED_VERSION.replace(/\./g, '\\.')}`,
+      ),
+    ],
     ['react', '^18.2.0', /needs react \^18\.2\.0, the console provides 19\.\d+\.\d+/],
   ] as const) {
     // Beside the repository's packages, where the deploy command's tsx is found, as for any remote.
