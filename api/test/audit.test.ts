@@ -11,6 +11,7 @@ import { sql } from 'kysely';
 import type { AuditEntry } from '@veritas/shared/domain';
 import { verifyChain } from '../src/audit/chain';
 import { pruneAuditLog } from '../src/audit/retention';
+import { auditPage } from '../src/audit/search';
 import { ADMIN_USERNAME, Client, ENGINE, PASSWORD, build, uploadCsv } from './support/build';
 import { EventStreamReader } from './support/event-stream';
 import { CONSOLE_SHARED, fakeBuild, filesOf, withToken } from './support/registry';
@@ -462,6 +463,25 @@ describe('reading the trail', () => {
       expect(answer.status).toBe(400);
       expect(answer.body.field).toBe(bad.split('=')[0]);
     }
+  });
+
+  test('a page that runs out of time answers what it found and where to go on; following next finds the rest', async () => {
+    const filter = { actor: 'exec1' };
+    const whole = await auditPage(api.db, { ...filter, limit: '200' });
+    expect(whole.next).toBeNull();
+    // No time at all and a window of 3 entries: every page is one window, most of them short.
+    const found: number[] = [];
+    let before: string | undefined;
+    let pages = 0;
+    do {
+      const page = await auditPage(api.db, { ...filter, limit: '5', before }, { budgetMs: 0, firstWindow: 3 });
+      expect(page.entries.length).toBeLessThanOrEqual(5);
+      found.push(...page.entries.map((e) => e.seq));
+      before = page.next ?? undefined;
+      pages++;
+    } while (before);
+    expect(found).toEqual(whole.entries.map((e) => e.seq));
+    expect(pages).toBeGreaterThan(whole.entries.length / 5);
   });
 
   test('the export: the filtered set as CSV, newest first, formula-safe', async () => {

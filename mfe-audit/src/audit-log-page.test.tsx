@@ -145,6 +145,24 @@ describe('the table', () => {
     renderPage('/AuditLog?action=token.revoked');
     expect(await screen.findByText('No entries match these filters.')).toBeInTheDocument();
   });
+
+  test('an empty page whose search stopped in time says so, and Show older entries searches on', async () => {
+    const older = entry(3, { action: 'token.revoked' });
+    serve([older], (request) =>
+      params(request).before === '1000'
+        ? [200, { entries: [older], next: null }]
+        : [200, { entries: [], next: '1000' }],
+    );
+    renderPage('/AuditLog?action=token.revoked');
+    expect(
+      await screen.findByText(
+        'No entries match these filters among the newest searched. Show older entries to search further.',
+      ),
+    ).toBeInTheDocument();
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Show older entries' }));
+    expect(await screen.findByText('1 entry shown')).toBeInTheDocument();
+    expect(pageCalls()[1]).toMatchObject({ before: '1000' });
+  });
 });
 
 describe('filters in the URL', () => {

@@ -95,7 +95,7 @@ export default function AuditLogPage() {
       )}
 
       {data ? (
-        <AuditTable entries={entries} busy={isPlaceholderData} />
+        <AuditTable entries={entries} busy={isPlaceholderData} more={hasNextPage} />
       ) : (
         isPending && (
           <p className="vx-loading vx-muted" role="status">

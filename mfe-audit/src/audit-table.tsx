@@ -6,11 +6,23 @@ import { EntryDetails } from './entry-details';
 import { NONE, actorText, formatTime, targetText } from './entry-text';
 
 export const EMPTY = 'No entries match these filters.';
+/** Empty so far: the server's search stopped in time before reaching the oldest entry (docs/audit.md#reading-it). */
+export const EMPTY_SO_FAR =
+  'No entries match these filters among the newest searched. Show older entries to search further.';
 const COLUMNS = 7;
 
 const detailsId = (entry: AuditEntry) => `al-entry-${entry.seq}`;
 
-export function AuditTable({ entries, busy }: { entries: readonly AuditEntry[]; busy: boolean }) {
+export function AuditTable({
+  entries,
+  busy,
+  more,
+}: {
+  entries: readonly AuditEntry[];
+  busy: boolean;
+  /** Older entries may still match. */
+  more: boolean;
+}) {
   const [open, setOpen] = useState<ReadonlySet<number>>(new Set());
   const toggle = (seq: number) =>
     setOpen((current) => {
@@ -38,7 +50,7 @@ export function AuditTable({ entries, busy }: { entries: readonly AuditEntry[]; 
           {entries.length === 0 ? (
             <tr>
               <td colSpan={COLUMNS} className="al-empty vx-muted">
-                {EMPTY}
+                {more ? EMPTY_SO_FAR : EMPTY}
               </td>
             </tr>
           ) : (
