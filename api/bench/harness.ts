@@ -133,9 +133,18 @@ export interface ServerProcess {
 
 const SERVE = 'serve-bench-server';
 
+/** What a benchmark may change of the server it starts: auditTrail false to measure what the trail costs. */
+export type BenchServerOptions = Pick<ServerOptions, 'auditTrail'>;
+
 /** Starts the API over the prepared database in a child process (this same file, see below). */
-export async function startServerProcess(options: EngineOptions, env: NodeJS.ProcessEnv = {}): Promise<ServerProcess> {
-  const child = fork(__filename, [SERVE, JSON.stringify(options)], { env: { ...process.env, ...env } });
+export async function startServerProcess(
+  options: EngineOptions,
+  env: NodeJS.ProcessEnv = {},
+  server: BenchServerOptions = {},
+): Promise<ServerProcess> {
+  const child = fork(__filename, [SERVE, JSON.stringify({ ...options, ...server })], {
+    env: { ...process.env, ...env },
+  });
   const port = await new Promise<number>((resolve, reject) => {
     child.once('message', (message) => resolve(Number(message)));
     child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
@@ -172,4 +181,73 @@ export async function storedRecords(db: Db): Promise<number> {
     .select((eb) => eb.fn.coalesce(eb.fn.sum<string>('total'), eb.lit(0)).as('total'))
     .executeTakeFirstOrThrow();
   return Number(row.total);
+}
+
+/**
+ * `work` on an empty database of its own beside the engine's (a folder beside SQLite's, another
+ * database on PostgreSQL's server), removed afterwards: for benchmarks that compare runs, each
+ * from the same start.
+ */
+export async function withFreshDatabase<T>(
+  options: EngineOptions,
+  run: number,
+  work: (fresh: EngineOptions) => Promise<T>,
+): Promise<T> {
+  if (!options.databaseUrl) {
+    const dataDir = `${options.dataDir}-run${run}`;
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    try {
+      return await work({ dataDir });
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  }
+  const url = new URL(options.databaseUrl);
+  const name = `${url.pathname.slice(1) || 'veritas_bench'}_run${run}`;
+  const admin = new PgClient({ connectionString: options.databaseUrl });
+  await admin.connect();
+  try {
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.query(`CREATE DATABASE ${name}`);
+    url.pathname = `/${name}`;
+    try {
+      return await work({ dataDir: `${options.dataDir}-run${run}`, databaseUrl: url.toString() });
+    } finally {
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    }
+  } finally {
+    await admin.end();
+  }
+}
+
+/** How many pairs of runs, with the audit trail and without, the benchmarks of its cost make (BENCH_AUDIT_PAIRS). */
+export const AUDIT_PAIRS = Math.max(1, Number(process.env.BENCH_AUDIT_PAIRS ?? 3));
+
+/**
+ * Runs `once` AUDIT_PAIRS times with the audit trail and as many without, alternating (on, off,
+ * off, on, on, off…: a drift of the machine weighs on both alike), each run numbered; prints the
+ * median figure of each and what the trail costs in %. `once` answers its figure, higher being
+ * better (rows/s, calls/s).
+ */
+export async function compareAuditTrail(
+  unit: string,
+  once: (auditTrail: boolean, run: number) => Promise<number>,
+): Promise<{ on: number; off: number; costPercent: number }> {
+  const figures = { on: [] as number[], off: [] as number[] };
+  for (let run = 0; run < 2 * AUDIT_PAIRS; run++) {
+    const pair = Math.floor(run / 2);
+    const auditTrail = (run % 2 === 0) === (pair % 2 === 0);
+    console.log(`   -- run ${run + 1} of ${2 * AUDIT_PAIRS}, audit trail ${auditTrail ? 'on' : 'off'}`);
+    figures[auditTrail ? 'on' : 'off'].push(await once(auditTrail, run + 1));
+  }
+  const on = median(figures.on);
+  const off = median(figures.off);
+  const costPercent = ((off - on) / off) * 100;
+  const list = (values: number[]) => values.map((v) => Math.round(v).toLocaleString('en-US')).join(', ');
+  console.log(
+    `   audit trail on: median ${Math.round(on).toLocaleString('en-US')} ${unit} (${list(figures.on)}); ` +
+      `off: median ${Math.round(off).toLocaleString('en-US')} ${unit} (${list(figures.off)}); ` +
+      `the trail costs ${costPercent.toFixed(1)}% (goal ≤ 5%)`,
+  );
+  return { on, off, costPercent };
 }

@@ -1,17 +1,27 @@
 // Benchmark of the field-scan engine under the simulator: many operators, hub and RC staff
 // working one shipment at once through the app's HTTP calls, as fast as the server answers.
 // Prints app calls per second and latency per engine (the server runs in its own process).
+// Each engine runs BENCH_AUDIT_PAIRS (default 3) pairs of simulations, with the audit trail and
+// without (createServer({ auditTrail: false })), alternating, each on a fresh database: the median
+// calls/s of each and what the trail costs (goal ≤ 5%).
 import { DEMO_PASSWORD, loadVolumeData } from '../seed';
 import { formatSummary, runSimulation } from '../sim/simulation';
-import { forEachEngine, startServerProcess, withDatabase, type EngineOptions } from './harness';
+import {
+  compareAuditTrail,
+  forEachEngine,
+  startServerProcess,
+  withDatabase,
+  withFreshDatabase,
+  type EngineOptions,
+} from './harness';
 
 const OPERATORS = 16;
 const RECORDS = 3000;
 
-async function bench(label: string, options: EngineOptions) {
-  console.log(`\n== ${label}: ${OPERATORS} operators working ${RECORDS.toLocaleString('en-US')} items at once`);
+/** One simulation on a fresh database; prints its summary, answers its calls/s. */
+async function simulateOnce(options: EngineOptions, auditTrail: boolean): Promise<number> {
   await withDatabase(options, (db) => loadVolumeData(db, { records: 0 }));
-  const server = await startServerProcess(options);
+  const server = await startServerProcess(options, {}, { auditTrail });
   try {
     const summary = await runSimulation({
       url: server.base,
@@ -23,9 +33,17 @@ async function bench(label: string, options: EngineOptions) {
       seed: 7,
     });
     console.log(formatSummary(summary).replace(/^/gm, '   '));
+    return summary.calls / (summary.elapsedMs / 1000);
   } finally {
     server.stop();
   }
+}
+
+async function bench(label: string, options: EngineOptions) {
+  console.log(`\n== ${label}: ${OPERATORS} operators working ${RECORDS.toLocaleString('en-US')} items at once`);
+  await compareAuditTrail('calls/s', (auditTrail, run) =>
+    withFreshDatabase(options, run, (fresh) => simulateOnce(fresh, auditTrail)),
+  );
 }
 
 forEachEngine(bench).catch((error: unknown) => {
