@@ -128,6 +128,8 @@ export interface ServerProcess {
   peakRssBytes(): number;
   /** Resets the peak to the current resident memory, so a later read covers what follows. */
   resetPeakRss(): void;
+  /** CPU seconds the server has used so far (user + system): on a shared machine steadier than the clock. */
+  cpuSeconds(): number;
   stop(): void;
 }
 
@@ -156,6 +158,11 @@ export async function startServerProcess(
     peakRssBytes: () => Number(/VmHWM:\s+(\d+) kB/.exec(status())?.[1] ?? 0) * 1024,
     // Writing 5 to clear_refs resets VmHWM (Linux ≥ 4.0).
     resetPeakRss: () => fs.writeFileSync(`/proc/${child.pid}/clear_refs`, '5'),
+    // /proc/<pid>/stat: utime and stime, in ticks of 1/100 s, are the 12th and 13th fields after the command.
+    cpuSeconds: () => {
+      const fields = fs.readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      return (Number(fields[11]) + Number(fields[12])) / 100;
+    },
     stop: () => child.kill(),
   };
 }
@@ -223,31 +230,46 @@ export async function withFreshDatabase<T>(
 /** How many pairs of runs, with the audit trail and without, the benchmarks of its cost make (BENCH_AUDIT_PAIRS). */
 export const AUDIT_PAIRS = Math.max(1, Number(process.env.BENCH_AUDIT_PAIRS ?? 3));
 
+/** A run's figure (higher is better: rows/s, calls/s) and the same work per second of the server's CPU. */
+export interface AuditRunFigure {
+  rate: number;
+  perCpuSecond: number;
+}
+
 /**
  * Runs `once` AUDIT_PAIRS times with the audit trail and as many without, alternating (on, off,
  * off, on, on, off…: a drift of the machine weighs on both alike), each run numbered; prints the
- * median figure of each and what the trail costs in %. `once` answers its figure, higher being
- * better (rows/s, calls/s).
+ * median figures of each and what the trail costs in %, by the clock and by the server's CPU time
+ * (which another load on the machine disturbs less).
  */
 export async function compareAuditTrail(
   unit: string,
-  once: (auditTrail: boolean, run: number) => Promise<number>,
-): Promise<{ on: number; off: number; costPercent: number }> {
-  const figures = { on: [] as number[], off: [] as number[] };
+  once: (auditTrail: boolean, run: number) => Promise<AuditRunFigure>,
+): Promise<{ on: AuditRunFigure; off: AuditRunFigure }> {
+  const figures = { on: [] as AuditRunFigure[], off: [] as AuditRunFigure[] };
   for (let run = 0; run < 2 * AUDIT_PAIRS; run++) {
     const pair = Math.floor(run / 2);
     const auditTrail = (run % 2 === 0) === (pair % 2 === 0);
     console.log(`   -- run ${run + 1} of ${2 * AUDIT_PAIRS}, audit trail ${auditTrail ? 'on' : 'off'}`);
     figures[auditTrail ? 'on' : 'off'].push(await once(auditTrail, run + 1));
   }
-  const on = median(figures.on);
-  const off = median(figures.off);
-  const costPercent = ((off - on) / off) * 100;
-  const list = (values: number[]) => values.map((v) => Math.round(v).toLocaleString('en-US')).join(', ');
-  console.log(
-    `   audit trail on: median ${Math.round(on).toLocaleString('en-US')} ${unit} (${list(figures.on)}); ` +
-      `off: median ${Math.round(off).toLocaleString('en-US')} ${unit} (${list(figures.off)}); ` +
-      `the trail costs ${costPercent.toFixed(1)}% (goal ≤ 5%)`,
-  );
-  return { on, off, costPercent };
+  const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+  const medians = (runs: AuditRunFigure[]): AuditRunFigure => ({
+    rate: median(runs.map((r) => r.rate)),
+    perCpuSecond: median(runs.map((r) => r.perCpuSecond)),
+  });
+  const on = medians(figures.on);
+  const off = medians(figures.off);
+  const cost = (key: keyof AuditRunFigure) => `${(((off[key] - on[key]) / off[key]) * 100).toFixed(1)}%`;
+  for (const [name, runs, figure] of [
+    ['on: ', figures.on, on],
+    ['off:', figures.off, off],
+  ] as const) {
+    console.log(
+      `   audit trail ${name} median ${fmt(figure.rate)} ${unit} (${runs.map((r) => fmt(r.rate)).join(', ')}); ` +
+        `${fmt(figure.perCpuSecond)} per server CPU second (${runs.map((r) => fmt(r.perCpuSecond)).join(', ')})`,
+    );
+  }
+  console.log(`   the trail costs ${cost('rate')} of ${unit}, ${cost('perCpuSecond')} per CPU second (goal ≤ 5%)`);
+  return { on, off };
 }

@@ -14,6 +14,7 @@ import { hashPassword } from '../src/auth/passwords';
 import { nowIso } from '../src/db/schema';
 import { CHUNK_BYTES } from '../src/upload/store';
 import { WebClient } from '../sim/web-client';
+import { auditHead } from './audit-volume';
 import {
   compareAuditTrail,
   forEachEngine,
@@ -21,6 +22,7 @@ import {
   startServerProcess,
   withDatabase,
   withFreshDatabase,
+  type AuditRunFigure,
   type EngineOptions,
 } from './harness';
 
@@ -96,7 +98,12 @@ async function prepare(options: EngineOptions) {
 }
 
 /** One upload of `file` on a prepared database; prints its figures, answers its rows/s. */
-async function uploadOnce(label: string, options: EngineOptions, file: Buffer, auditTrail: boolean): Promise<number> {
+async function uploadOnce(
+  label: string,
+  options: EngineOptions,
+  file: Buffer,
+  auditTrail: boolean,
+): Promise<AuditRunFigure> {
   await prepare(options);
   const totalChunks = Math.ceil(file.length / CHUNK_BYTES);
   const server = await startServerProcess(options, {}, { auditTrail });
@@ -143,9 +150,10 @@ async function uploadOnce(label: string, options: EngineOptions, file: Buffer, a
     console.log(
       `   server peak RSS ${mb(peak)} (${mb(rssBefore)} before the upload)   ${peak <= GOAL_PEAK_RSS ? 'OK' : 'MISSED'} (goal ≤ ${mb(GOAL_PEAK_RSS)})`,
     );
-    return rate;
+    return { rate, perCpuSecond: ROWS / cpu };
   } finally {
     server.stop();
+    console.log(`   ${await withDatabase(options, auditHead)} audit entries written`);
   }
 }
 
