@@ -128,14 +128,25 @@ export interface ServerProcess {
   peakRssBytes(): number;
   /** Resets the peak to the current resident memory, so a later read covers what follows. */
   resetPeakRss(): void;
+  /** CPU seconds the server has used so far (user + system): on a shared machine steadier than the clock. */
+  cpuSeconds(): number;
   stop(): void;
 }
 
 const SERVE = 'serve-bench-server';
 
+/** What a benchmark may change of the server it starts: auditTrail false to measure what the trail costs. */
+export type BenchServerOptions = Pick<ServerOptions, 'auditTrail'>;
+
 /** Starts the API over the prepared database in a child process (this same file, see below). */
-export async function startServerProcess(options: EngineOptions, env: NodeJS.ProcessEnv = {}): Promise<ServerProcess> {
-  const child = fork(__filename, [SERVE, JSON.stringify(options)], { env: { ...process.env, ...env } });
+export async function startServerProcess(
+  options: EngineOptions,
+  env: NodeJS.ProcessEnv = {},
+  server: BenchServerOptions = {},
+): Promise<ServerProcess> {
+  const child = fork(__filename, [SERVE, JSON.stringify({ ...options, ...server })], {
+    env: { ...process.env, ...env },
+  });
   const port = await new Promise<number>((resolve, reject) => {
     child.once('message', (message) => resolve(Number(message)));
     child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
@@ -147,6 +158,11 @@ export async function startServerProcess(options: EngineOptions, env: NodeJS.Pro
     peakRssBytes: () => Number(/VmHWM:\s+(\d+) kB/.exec(status())?.[1] ?? 0) * 1024,
     // Writing 5 to clear_refs resets VmHWM (Linux ≥ 4.0).
     resetPeakRss: () => fs.writeFileSync(`/proc/${child.pid}/clear_refs`, '5'),
+    // /proc/<pid>/stat: utime and stime, in ticks of 1/100 s, are the 12th and 13th fields after the command.
+    cpuSeconds: () => {
+      const fields = fs.readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      return (Number(fields[11]) + Number(fields[12])) / 100;
+    },
     stop: () => child.kill(),
   };
 }
@@ -172,4 +188,88 @@ export async function storedRecords(db: Db): Promise<number> {
     .select((eb) => eb.fn.coalesce(eb.fn.sum<string>('total'), eb.lit(0)).as('total'))
     .executeTakeFirstOrThrow();
   return Number(row.total);
+}
+
+/**
+ * `work` on an empty database of its own beside the engine's (a folder beside SQLite's, another
+ * database on PostgreSQL's server), removed afterwards: for benchmarks that compare runs, each
+ * from the same start.
+ */
+export async function withFreshDatabase<T>(
+  options: EngineOptions,
+  run: number,
+  work: (fresh: EngineOptions) => Promise<T>,
+): Promise<T> {
+  if (!options.databaseUrl) {
+    const dataDir = `${options.dataDir}-run${run}`;
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    try {
+      return await work({ dataDir });
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  }
+  const url = new URL(options.databaseUrl);
+  const name = `${url.pathname.slice(1) || 'veritas_bench'}_run${run}`;
+  const admin = new PgClient({ connectionString: options.databaseUrl });
+  await admin.connect();
+  try {
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.query(`CREATE DATABASE ${name}`);
+    url.pathname = `/${name}`;
+    try {
+      return await work({ dataDir: `${options.dataDir}-run${run}`, databaseUrl: url.toString() });
+    } finally {
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    }
+  } finally {
+    await admin.end();
+  }
+}
+
+/** How many pairs of runs, with the audit trail and without, the benchmarks of its cost make (BENCH_AUDIT_PAIRS). */
+export const AUDIT_PAIRS = Math.max(1, Number(process.env.BENCH_AUDIT_PAIRS ?? 3));
+
+/** A run's figure (higher is better: rows/s, calls/s) and the same work per second of the server's CPU. */
+export interface AuditRunFigure {
+  rate: number;
+  perCpuSecond: number;
+}
+
+/**
+ * Runs `once` AUDIT_PAIRS times with the audit trail and as many without, alternating (on, off,
+ * off, on, on, off…: a drift of the machine weighs on both alike), each run numbered; prints the
+ * median figures of each and what the trail costs in %, by the clock and by the server's CPU time
+ * (which another load on the machine disturbs less).
+ */
+export async function compareAuditTrail(
+  unit: string,
+  once: (auditTrail: boolean, run: number) => Promise<AuditRunFigure>,
+): Promise<{ on: AuditRunFigure; off: AuditRunFigure }> {
+  const figures = { on: [] as AuditRunFigure[], off: [] as AuditRunFigure[] };
+  for (let run = 0; run < 2 * AUDIT_PAIRS; run++) {
+    const pair = Math.floor(run / 2);
+    const auditTrail = (run % 2 === 0) === (pair % 2 === 0);
+    console.log(`   -- run ${run + 1} of ${2 * AUDIT_PAIRS}, audit trail ${auditTrail ? 'on' : 'off'}`);
+    figures[auditTrail ? 'on' : 'off'].push(await once(auditTrail, run + 1));
+  }
+  const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+  const medians = (runs: AuditRunFigure[]): AuditRunFigure => ({
+    rate: median(runs.map((r) => r.rate)),
+    perCpuSecond: median(runs.map((r) => r.perCpuSecond)),
+  });
+  const on = medians(figures.on);
+  const off = medians(figures.off);
+  const cost = (key: keyof AuditRunFigure) => `${(((off[key] - on[key]) / off[key]) * 100).toFixed(1)}%`;
+  for (const [name, runs, figure] of [
+    ['on: ', figures.on, on],
+    ['off:', figures.off, off],
+  ] as const) {
+    console.log(
+      `   audit trail ${name} median ${fmt(figure.rate)} ${unit} (${runs.map((r) => fmt(r.rate)).join(', ')}); ` +
+        `${fmt(figure.perCpuSecond)} per server CPU second (${runs.map((r) => fmt(r.perCpuSecond)).join(', ')})`,
+    );
+  }
+  console.log(`   the trail costs ${cost('rate')} of ${unit}, ${cost('perCpuSecond')} per CPU second (goal ≤ 5%)`);
+  return { on, off };
 }

@@ -1,18 +1,36 @@
 // Benchmark of the field-scan engine under the simulator: many operators, hub and RC staff
 // working one shipment at once through the app's HTTP calls, as fast as the server answers.
 // Prints app calls per second and latency per engine (the server runs in its own process).
+// Each engine runs BENCH_AUDIT_PAIRS (default 3) pairs of simulations, with the audit trail and
+// without (createServer({ auditTrail: false })), alternating, each on a fresh database: the median
+// calls/s of each and what the trail costs (goal ≤ 5%).
+import os from 'node:os';
 import { DEMO_PASSWORD, loadVolumeData } from '../seed';
 import { formatSummary, runSimulation } from '../sim/simulation';
-import { forEachEngine, startServerProcess, withDatabase, type EngineOptions } from './harness';
+import { auditHead } from './audit-volume';
+import {
+  compareAuditTrail,
+  forEachEngine,
+  startServerProcess,
+  withDatabase,
+  withFreshDatabase,
+  type AuditRunFigure,
+  type EngineOptions,
+} from './harness';
 
 const OPERATORS = 16;
 const RECORDS = 3000;
 
-async function bench(label: string, options: EngineOptions) {
-  console.log(`\n== ${label}: ${OPERATORS} operators working ${RECORDS.toLocaleString('en-US')} items at once`);
+/**
+ * One simulation on a fresh database; prints its summary, answers its calls/s and its app calls per
+ * second of the server's CPU over the whole run (the field staff's creation and the shipment's
+ * upload included: the same in every run).
+ */
+async function simulateOnce(options: EngineOptions, auditTrail: boolean): Promise<AuditRunFigure> {
   await withDatabase(options, (db) => loadVolumeData(db, { records: 0 }));
-  const server = await startServerProcess(options);
+  const server = await startServerProcess(options, {}, { auditTrail });
   try {
+    const cpuBefore = server.cpuSeconds();
     const summary = await runSimulation({
       url: server.base,
       adminUser: 'admin_demo',
@@ -22,10 +40,23 @@ async function bench(label: string, options: EngineOptions) {
       rate: 0,
       seed: 7,
     });
+    const cpu = server.cpuSeconds() - cpuBefore;
     console.log(formatSummary(summary).replace(/^/gm, '   '));
+    console.log(
+      `   server CPU time ${cpu.toFixed(2)} s for the whole run (load average ${os.loadavg()[0]!.toFixed(2)})`,
+    );
+    return { rate: summary.calls / (summary.elapsedMs / 1000), perCpuSecond: summary.calls / cpu };
   } finally {
     server.stop();
+    console.log(`   ${await withDatabase(options, auditHead)} audit entries written`);
   }
+}
+
+async function bench(label: string, options: EngineOptions) {
+  console.log(`\n== ${label}: ${OPERATORS} operators working ${RECORDS.toLocaleString('en-US')} items at once`);
+  await compareAuditTrail('calls/s', (auditTrail, run) =>
+    withFreshDatabase(options, run, (fresh) => simulateOnce(fresh, auditTrail)),
+  );
 }
 
 forEachEngine(bench).catch((error: unknown) => {

@@ -4,6 +4,9 @@
 // its peak memory, on SQLite and on PostgreSQL 15 when it is installed (a throwaway cluster) or
 // VERITAS_TEST_PG_URL names a server.
 // Goals: ≥ 50,000 rows/s on SQLite; peak RSS of the server ≤ 300 MB. BENCH_ROWS scales it down.
+// Each engine runs BENCH_AUDIT_PAIRS (default 3) pairs of uploads, with the audit trail and without
+// (createServer({ auditTrail: false })), alternating, each on a fresh database: the median rows/s
+// of each and what the trail costs (goal ≤ 5%).
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -11,7 +14,17 @@ import { hashPassword } from '../src/auth/passwords';
 import { nowIso } from '../src/db/schema';
 import { CHUNK_BYTES } from '../src/upload/store';
 import { WebClient } from '../sim/web-client';
-import { forEachEngine, mb, startServerProcess, withDatabase, type EngineOptions } from './harness';
+import { auditHead } from './audit-volume';
+import {
+  compareAuditTrail,
+  forEachEngine,
+  mb,
+  startServerProcess,
+  withDatabase,
+  withFreshDatabase,
+  type AuditRunFigure,
+  type EngineOptions,
+} from './harness';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 500_000);
 const GOAL_ROWS_PER_SECOND = 50_000;
@@ -84,13 +97,16 @@ async function prepare(options: EngineOptions) {
   });
 }
 
-async function bench(label: string, options: EngineOptions) {
+/** One upload of `file` on a prepared database; prints its figures, answers its rows/s. */
+async function uploadOnce(
+  label: string,
+  options: EngineOptions,
+  file: Buffer,
+  auditTrail: boolean,
+): Promise<AuditRunFigure> {
   await prepare(options);
-  const file = shipmentCsv(ROWS);
   const totalChunks = Math.ceil(file.length / CHUNK_BYTES);
-  console.log(`\n== ${label}: ${ROWS.toLocaleString('en-US')} rows, ${mb(file.length)} in ${totalChunks} chunks`);
-
-  const server = await startServerProcess(options);
+  const server = await startServerProcess(options, {}, { auditTrail });
   try {
     const client = new WebClient(server.base);
     if ((await client.login(ADMIN.username, ADMIN.password)).status !== 200) throw new Error('login failed');
@@ -134,9 +150,20 @@ async function bench(label: string, options: EngineOptions) {
     console.log(
       `   server peak RSS ${mb(peak)} (${mb(rssBefore)} before the upload)   ${peak <= GOAL_PEAK_RSS ? 'OK' : 'MISSED'} (goal ≤ ${mb(GOAL_PEAK_RSS)})`,
     );
+    return { rate, perCpuSecond: ROWS / cpu };
   } finally {
     server.stop();
+    console.log(`   ${await withDatabase(options, auditHead)} audit entries written`);
   }
+}
+
+async function bench(label: string, options: EngineOptions) {
+  const file = shipmentCsv(ROWS);
+  const totalChunks = Math.ceil(file.length / CHUNK_BYTES);
+  console.log(`\n== ${label}: ${ROWS.toLocaleString('en-US')} rows, ${mb(file.length)} in ${totalChunks} chunks`);
+  await compareAuditTrail('rows/s', (auditTrail, run) =>
+    withFreshDatabase(options, run, (fresh) => uploadOnce(label, fresh, file, auditTrail)),
+  );
 }
 
 forEachEngine(bench).catch((error: unknown) => {
