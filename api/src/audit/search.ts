@@ -64,7 +64,7 @@ async function entriesIn(query: AuditQuery, low: number | null, below: number | 
 /** The smaller of two upper bounds, null being none. */
 const lower = (a: number | null, b: number | null) => (a === null ? b : b === null ? a : Math.min(a, b));
 
-/** How long a page searches before answering what it found. */
+/** How long a page may search before answering what it found. */
 const PAGE_BUDGET_MS = 150;
 /** The first window of seq a page searches; each next one is twice as wide. */
 const FIRST_WINDOW = 50_000;
@@ -73,8 +73,9 @@ const FIRST_WINDOW = 50_000;
  * A page of entries matching the filters, newest first, older than `before`. It searches windows
  * of seq, newest first, each one index range per filter, until the page is full or the range is
  * exhausted. Filters that seldom hold together could otherwise read one filter's whole index to
- * find no entry: after PAGE_BUDGET_MS the page answers what it found (maybe nothing) with `next`
- * where its search stopped, so every page answers in bounded time and `next` continues it.
+ * find no entry: when the next window would likely end past PAGE_BUDGET_MS (it takes about twice
+ * the last one's time), the page answers what it found (maybe nothing) with `next` where its
+ * search stopped, so every page answers in bounded time and `next` continues it.
  */
 export async function auditPage(
   db: Db,
@@ -101,15 +102,18 @@ export async function auditPage(
   const entries: AuditEntry[] = [];
   for (let window = firstWindow; ; window *= 2) {
     const from = Math.max(floor, below - window);
+    const windowStarted = performance.now();
     // One more than asked tells whether a page follows.
     entries.push(...(await entriesIn(query, from, below, limit + 1 - entries.length)));
+    const windowMs = performance.now() - windowStarted;
     if (entries.length > limit) {
       entries.length = limit;
       return { entries, next: String(entries[limit - 1]!.seq) };
     }
     below = from;
     if (below <= floor) return { entries, next: null };
-    if (performance.now() - started > budgetMs) return { entries, next: String(below) };
+    // The next window is twice as wide: stop now when it would likely end past the budget.
+    if (performance.now() - started + 2 * windowMs > budgetMs) return { entries, next: String(below) };
   }
 }
 
