@@ -15,7 +15,14 @@
 // sort each instead of millions of inserts). Rows are generated as they are written: memory stays
 // flat at any count.
 import { once } from 'node:events';
-import type { AuditAction, AuditActorKind, AuditOutcome, AuditTargetKind, Role } from '@veritas/shared/domain';
+import {
+  REMOTE_NAMES,
+  type AuditAction,
+  type AuditActorKind,
+  type AuditOutcome,
+  type AuditTargetKind,
+  type Role,
+} from '@veritas/shared/domain';
 import { seededRandom, type RandomSource } from '@veritas/shared/testing/records';
 import { sql } from 'kysely';
 import type { PoolClient } from 'pg';
@@ -154,9 +161,9 @@ class AuditMix {
     const refused = (action: AuditAction, target: Draft['target'], message: string) =>
       by(fieldUser(), action, target, { status: 403, message }, 'refused');
     const remote = (action: AuditAction) => {
-      const name = r.pick(['mfe-devices', 'mfe-dashboard', 'mfe-users', 'mfe-data', 'mfe-whitelabel']);
+      const name = r.pick(REMOTE_NAMES);
       const version = 1 + Math.floor(r.next() * 200);
-      const entry = by(admin(), action, { kind: 'remote', id: `${name}@${version}`, label: name });
+      const entry = by(admin(), action, { kind: 'remote', id: name, label: name });
       return {
         ...entry,
         actorKind: r.chance(0.5) ? ('token' as const) : entry.actorKind,
