@@ -16,8 +16,7 @@ import {
   deleteVersions,
   findLastVersionNumber,
   findVersionBefore,
-  findVersionByContent,
-  findVersionByManifest,
+  findVersionByHash,
   findVersions,
   insertBlob,
   insertVersion,
@@ -260,7 +259,7 @@ function causeOf(error: unknown): string {
  */
 async function store(db: Db, keep: number, publication: Publication): Promise<{ created: boolean; row: VersionRow }> {
   const { remote } = publication;
-  const before = await findVersionByContent(db.kysely, remote, publication.contentHash);
+  const before = await findVersionByHash(db.kysely, remote, 'content_hash', publication.contentHash);
   if (before) return { created: false, row: before };
   // Compressed before the transaction: the locks are held for the queries only.
   const blobs = await Promise.all(
@@ -270,10 +269,10 @@ async function store(db: Db, keep: number, publication: Publication): Promise<{ 
     await lockBlobs(trx, db);
     await lockRollout(trx, db, remote);
     // Published meanwhile (another instance, the same pipeline run twice): that version.
-    const existing = await findVersionByContent(trx, remote, publication.contentHash);
+    const existing = await findVersionByHash(trx, remote, 'content_hash', publication.contentHash);
     if (existing) return { created: false, row: existing };
     if (publication.baseUrl === null) {
-      const same = await findVersionByManifest(trx, remote, publication.manifestHash);
+      const same = await findVersionByHash(trx, remote, 'manifest_hash', publication.manifestHash);
       if (same) {
         throw new Conflict(
           `Version ${same.version} of ${remote} has the same ${MANIFEST_FILE} but other files: its files would be served under one folder. Build with content hashes in the file names.`,
@@ -324,7 +323,7 @@ async function store(db: Db, keep: number, publication: Publication): Promise<{ 
         note: publication.note,
       },
     });
-    return { created: true, row: (await findVersionByContent(trx, remote, publication.contentHash))! };
+    return { created: true, row: (await findVersionByHash(trx, remote, 'content_hash', publication.contentHash))! };
   });
 }
 

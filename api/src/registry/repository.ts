@@ -33,12 +33,21 @@ export async function findVersion(kysely: Kysely<Database>, remote: string, vers
     .executeTakeFirst();
 }
 
-export async function findVersionByContent(kysely: Kysely<Database>, remote: string, contentHash: string) {
+/**
+ * The version of `remote` with this hash of its content (the same build published again) or of its
+ * mf-manifest.json (another build whose files would be served under the same folder).
+ */
+export async function findVersionByHash(
+  kysely: Kysely<Database>,
+  remote: string,
+  column: 'content_hash' | 'manifest_hash',
+  hash: string,
+) {
   return kysely
     .selectFrom('remote_versions')
     .select(VERSION_COLUMNS)
     .where('remote', '=', remote)
-    .where('content_hash', '=', contentHash)
+    .where(column, '=', hash)
     .executeTakeFirst();
 }
 
@@ -50,16 +59,6 @@ export async function findVersions(kysely: Kysely<Database>, remote: string) {
     .where('remote', '=', remote)
     .orderBy('version', 'desc')
     .execute();
-}
-
-/** Another version of `remote` whose mf-manifest.json is the same (its files' folder would be the same). */
-export async function findVersionByManifest(kysely: Kysely<Database>, remote: string, manifestHash: string) {
-  return kysely
-    .selectFrom('remote_versions')
-    .select('version')
-    .where('remote', '=', remote)
-    .where('manifest_hash', '=', manifestHash)
-    .executeTakeFirst();
 }
 
 export async function findLastVersionNumber(kysely: Kysely<Database>, remote: string): Promise<number> {

@@ -5,6 +5,7 @@ import { useQueryError, useQueryNow } from '@veritas/shared/query';
 import { useId, useState, type FormEvent } from 'react';
 import { originsQuery, useAddOrigin, useRemoveOrigin } from './api';
 import { ConfirmDialog } from './confirm-dialog';
+import { TableNotice } from './table-notice';
 
 const NO_ORIGINS: AllowedOrigin[] = [];
 /** The registry's rule (OriginPayload): https, a host, maybe a port, nothing after it. */
@@ -89,17 +90,9 @@ export function OriginsSection() {
           </thead>
           <tbody>
             {loading ? (
-              <tr>
-                <td colSpan={4} className="vx-muted">
-                  Loading origins…
-                </td>
-              </tr>
+              <TableNotice columns={4}>Loading origins…</TableNotice>
             ) : origins.length === 0 ? (
-              <tr>
-                <td colSpan={4} className="vx-muted">
-                  No allowed origins
-                </td>
-              </tr>
+              <TableNotice columns={4}>No allowed origins</TableNotice>
             ) : (
               origins.map((item) => (
                 <tr key={item.origin}>

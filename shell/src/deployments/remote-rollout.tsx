@@ -4,6 +4,7 @@ import { formatDateTime, toast, type RemoteDeployment, type RemoteVersion, type 
 import { useId, useState, type ReactNode } from 'react';
 import { useRolloutChange, type RolloutChange as Change } from './api';
 import { ConfirmDialog } from './confirm-dialog';
+import { TableNotice } from './table-notice';
 
 const ACTION_LABELS: Record<RolloutChange['action'], string> = {
   promote: 'Promote',
@@ -202,11 +203,7 @@ export function RemoteRollout({ remote, deployment }: { remote: string; deployme
           </thead>
           <tbody>
             {versions.length === 0 ? (
-              <tr>
-                <td colSpan={5} className="vx-muted">
-                  No versions kept
-                </td>
-              </tr>
+              <TableNotice columns={5}>No versions kept</TableNotice>
             ) : (
               versions.map((version) => {
                 const isLive = version.version === live;
@@ -266,11 +263,7 @@ export function RemoteRollout({ remote, deployment }: { remote: string; deployme
           </thead>
           <tbody>
             {history.length === 0 ? (
-              <tr>
-                <td colSpan={5} className="vx-muted">
-                  No changes yet
-                </td>
-              </tr>
+              <TableNotice columns={5}>No changes yet</TableNotice>
             ) : (
               history.map((change) => (
                 <tr key={change.id}>

@@ -5,6 +5,7 @@ import { useQueryError, useQueryNow } from '@veritas/shared/query';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { tokensQuery, useCreateToken, useRevokeToken } from './api';
 import { ConfirmDialog } from './confirm-dialog';
+import { TableNotice } from './table-notice';
 
 const ALL_REMOTES = 'deploy:*';
 const NO_TOKENS: AccessToken[] = [];
@@ -197,17 +198,9 @@ export function TokensSection({ remotes }: { remotes: readonly string[] }) {
           </thead>
           <tbody>
             {loading ? (
-              <tr>
-                <td colSpan={7} className="vx-muted">
-                  Loading tokens…
-                </td>
-              </tr>
+              <TableNotice columns={7}>Loading tokens…</TableNotice>
             ) : tokens.length === 0 ? (
-              <tr>
-                <td colSpan={7} className="vx-muted">
-                  No deploy tokens
-                </td>
-              </tr>
+              <TableNotice columns={7}>No deploy tokens</TableNotice>
             ) : (
               tokens.map((token) => {
                 const state = status(token, now);
