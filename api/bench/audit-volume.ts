@@ -24,12 +24,12 @@ import {
   type Role,
 } from '@veritas/shared/domain';
 import { seededRandom, type RandomSource } from '@veritas/shared/testing/records';
-import { sql } from 'kysely';
 import type { PoolClient } from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { GENESIS_HASH, entryHash } from '../src/audit/chain';
 import type { AuditRow } from '../src/audit/trail';
 import type { Db } from '../src/db/schema';
+import { secondaryIndexes } from '../seed/volume-data';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -426,24 +426,6 @@ type Head = { seq: number; createdMs: number; hash: string } | null;
 const headOf = (row: { seq: number | string; created_ms: number | string; hash: string } | undefined): Head =>
   row ? { seq: Number(row.seq), createdMs: Number(row.created_ms), hash: row.hash } : null;
 
-/** The secondary indexes of audit_log (not its primary key), as their DDL. */
-async function secondaryIndexes(db: Db): Promise<{ name: string; ddl: string }[]> {
-  if (db.engine === 'postgres') {
-    const { rows } = await sql<{ name: string; ddl: string }>`
-      select indexname as name, indexdef as ddl from pg_indexes
-      where schemaname = current_schema() and tablename = 'audit_log'
-        and indexname not in (select conname from pg_constraint where conrelid = 'audit_log'::regclass)`.execute(
-      db.kysely,
-    );
-    return rows;
-  }
-  const { rows } = await sql<{ name: string; ddl: string }>`
-    select name, sql as ddl from sqlite_master where type = 'index' and tbl_name = 'audit_log' and sql is not null`.execute(
-    db.kysely,
-  );
-  return rows;
-}
-
 /** COPY text format: tab-separated, \N for null, backslash escapes. */
 function copyValue(value: string | number | null): string {
   if (value === null) return '\\N';
@@ -490,7 +472,7 @@ async function loadPostgres(db: Db, options: AuditVolumeOptions): Promise<AuditL
     );
     const head = headOf(rows[0]);
     const rebuild = entries >= Math.max(100_000, head?.seq ?? 0);
-    const indexes = rebuild ? await secondaryIndexes(db) : [];
+    const indexes = rebuild ? await secondaryIndexes(db, 'audit_log') : [];
     for (const { name } of indexes) await client.query(`drop index ${name}`);
     await copyRows(client, auditRows(entries, head, options), progress);
     inserted = Date.now();
@@ -530,7 +512,7 @@ async function loadSqlite(db: Db, options: AuditVolumeOptions): Promise<AuditLoa
     );
   const head = readHead();
   const rebuild = entries >= Math.max(100_000, head?.seq ?? 0);
-  const indexes = rebuild ? await secondaryIndexes(db) : [];
+  const indexes = rebuild ? await secondaryIndexes(db, 'audit_log') : [];
   const row = `(${COLUMNS.map(() => '?').join(', ')})`;
   const insertOf = (count: number) =>
     sqlite.prepare(`insert into audit_log (${COLUMNS.join(', ')}) values ${Array(count).fill(row).join(', ')}`);

@@ -15,6 +15,7 @@
 import http from 'node:http';
 import { parseArgs } from 'node:util';
 import type { AuditPage, AuditVerification } from '@veritas/shared/domain';
+import { firstSeqFrom } from '../src/audit/search';
 import type { Db } from '../src/db/schema';
 import { DEMO_PASSWORD } from '../seed';
 import { seedDemoOrganization } from '../seed/demo';
@@ -93,22 +94,15 @@ async function signIn(base: string, username: string): Promise<string> {
  * seq), for its plan.
  */
 async function pageQuery(db: Db, filter: Filter) {
-  const firstSeqFrom = async (ms: number) => {
-    const row = await db.kysely
-      .selectFrom('audit_log')
-      .select('seq')
-      .where('created_ms', '>=', ms)
-      .orderBy('created_ms')
-      .orderBy('seq')
-      .limit(1)
-      .executeTakeFirst();
-    return row ? Number(row.seq) : null;
-  };
   let query = db.kysely.selectFrom('audit_log').selectAll();
   if (filter.since)
-    query = query.where('seq', '>=', (await firstSeqFrom(Date.parse(filter.since))) ?? Number.MAX_SAFE_INTEGER);
+    query = query.where(
+      'seq',
+      '>=',
+      (await firstSeqFrom(db.kysely, Date.parse(filter.since))) ?? Number.MAX_SAFE_INTEGER,
+    );
   if (filter.until) {
-    const high = await firstSeqFrom(Date.parse(filter.until));
+    const high = await firstSeqFrom(db.kysely, Date.parse(filter.until));
     if (high !== null) query = query.where('seq', '<', high);
   }
   if (filter.actor) query = query.where('actor_name', '=', filter.actor);

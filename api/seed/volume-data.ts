@@ -155,19 +155,22 @@ function* volumeRows(
   for (let i = 0; i < count; i++) yield storedRow(volumeRecord(i, volume), userIds);
 }
 
-/** The secondary indexes of device_records (not the primary key nor the tracking ID's unique one), as their DDL. */
-async function secondaryIndexes(db: Db): Promise<{ name: string; ddl: string }[]> {
+/**
+ * The secondary indexes of `table` (not its primary key nor its unique constraints), as their DDL:
+ * dropped before a bulk load and built again after it.
+ */
+export async function secondaryIndexes(db: Db, table: string): Promise<{ name: string; ddl: string }[]> {
   if (db.engine === 'postgres') {
     const { rows } = await sql<{ name: string; ddl: string }>`
       select indexname as name, indexdef as ddl from pg_indexes
-      where schemaname = current_schema() and tablename = 'device_records'
-        and indexname not in (select conname from pg_constraint where conrelid = 'device_records'::regclass)`.execute(
+      where schemaname = current_schema() and tablename = ${table}
+        and indexname not in (select conname from pg_constraint where conrelid = ${table}::regclass)`.execute(
       db.kysely,
     );
     return rows;
   }
   const { rows } = await sql<{ name: string; ddl: string }>`
-    select name, sql as ddl from sqlite_master where type = 'index' and tbl_name = 'device_records' and sql is not null`.execute(
+    select name, sql as ddl from sqlite_master where type = 'index' and tbl_name = ${table} and sql is not null`.execute(
     db.kysely,
   );
   return rows;
@@ -282,7 +285,7 @@ export async function bulkLoad(
   if (await db.kysely.selectFrom('device_records').select('id').limit(1).executeTakeFirst()) {
     throw new Error('The bulk loader fills a database without device records; this one has some.');
   }
-  const indexes = await secondaryIndexes(db);
+  const indexes = await secondaryIndexes(db, 'device_records');
   const iterator = rows[Symbol.iterator]();
   const started = Date.now();
   let inserted: number;

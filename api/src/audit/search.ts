@@ -14,7 +14,7 @@ const EXPORT_PAGE = 1000;
 type AuditQuery = SelectQueryBuilder<Database, 'audit_log', object>;
 
 /** The smallest seq written at or after `ms`; null when none was. */
-async function firstSeqFrom(kysely: Kysely<Database>, ms: number): Promise<number | null> {
+export async function firstSeqFrom(kysely: Kysely<Database>, ms: number): Promise<number | null> {
   const row = await kysely
     .selectFrom('audit_log')
     .select('seq')
