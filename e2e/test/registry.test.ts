@@ -57,8 +57,6 @@ beforeEach(() => {
   page = tab.page();
 });
 
-const pageTitle = () => page.getByRole('heading', { level: 1 }).first();
-
 test('pnpm start published every built remote as its first version, live', async () => {
   const { remotes } = await superAdmin.get<{ remotes: (Deployment & { remote: string })[] }>(
     '/veritas/registry/remotes/',
@@ -81,7 +79,8 @@ test('promote: an open console shows the new version at its next navigation, wit
 
   await page.getByRole('button', { name: 'Data' }).click();
   await page.getByRole('menuitem', { name: 'Stats' }).click();
-  await expect(pageTitle().textContent()).resolves.toBe('Device Pick List (build 2)');
+  // The new version's code is fetched at this navigation: wait for its title, not the page's first.
+  await page.getByRole('heading', { name: 'Device Pick List (build 2)', exact: true, level: 1 }).waitFor();
 
   const rolledBack = await superAdmin.post<Deployment>('/veritas/registry/remotes/devices/rollback/');
   expect(rolledBack.live).toBe(original.live);
