@@ -4,7 +4,8 @@
 // the load's rows per second, then the median time of each call over HTTP, server in its own
 // process: first page, a page by hub, by status, with a rare search (six characters from the
 // middle of an existing tracking ID) and a common short one ('12'), 100 pages followed by cursor
-// (to depth 10,000), counts with and without a search, the hub choices. Prints, asserts nothing.
+// (to depth 10,000), tracking-ID searches as typed (whole, start, end, middle, 1 to 5
+// characters: page and count), counts with and without a search, the hub choices. Prints, asserts nothing.
 // BENCH_DATABASE_URL or BENCH_DATA_DIR: a database loaded beforehand (load:volume) is read instead.
 import http from 'node:http';
 import zlib from 'node:zlib';
@@ -28,6 +29,7 @@ interface Body {
   records?: DeviceRecord[];
   next?: string | null;
   total?: number;
+  more?: boolean;
   hubs?: string[];
 }
 
@@ -115,6 +117,29 @@ async function bench(label: string, options: EngineOptions) {
     await timed("page with common q '12'", page({ q: '12' }), rows);
     await timed("page with common q '12' and hub", page({ q: '12', hub: 'HUB17' }), rows);
 
+    // Tracking-ID search as people type it: the whole ID (pasted or scanned), its start, its end,
+    // the middle, lower-cased, then needles of 1 to 5 characters; each page, then its count.
+    const counted = ({ body }: Answer) => `total ${fmt(body.total!)}${body.more ? '+' : ''}`;
+    const count = (params: Record<string, string>) => () => get(url('devices/count/', params), cookie);
+    const needles: [string, string][] = [
+      ['whole ID', trackingId],
+      ['whole ID, lower case', trackingId.toLowerCase()],
+      ['first 8 characters', trackingId.slice(0, 8)],
+      ['first 10 characters', trackingId.slice(0, 10)],
+      ['last 6 characters', trackingId.slice(-6)],
+      ['last 8 characters', trackingId.slice(-8)],
+      ['6 from the middle', rare],
+      ['5 characters', trackingId.slice(-7, -2)],
+      ['4 characters', trackingId.slice(-6, -2)],
+      ['3 characters', trackingId.slice(-5, -2)],
+      ['2 characters', trackingId.slice(-4, -2)],
+      ['1 character', trackingId.slice(-3, -2)],
+    ];
+    for (const [what, q] of needles) {
+      await timed(`page, q = ${what} '${q}'`, page({ q }), rows);
+      await timed(`count, q = ${what}`, count({ q }), counted);
+    }
+
     const depth = async (): Promise<Answer> => {
       const begun = process.hrtime.bigint();
       let after: string | undefined;
@@ -127,8 +152,6 @@ async function bench(label: string, options: EngineOptions) {
     };
     await timed('100 pages by cursor, to depth 10,000', depth, ({ ms }) => `${(ms / 100).toFixed(1)} ms a page`);
 
-    const counted = ({ body }: Answer) => `total ${fmt(body.total!)}`;
-    const count = (params: Record<string, string>) => () => get(url('devices/count/', params), cookie);
     await timed('count, no filter', count({}), counted);
     await timed('count by hub and status', count({ hub: 'HUB17', status: 'submitted' }), counted);
     await timed(`count with rare q '${rare}'`, count({ q: rare }), counted);
