@@ -25,6 +25,7 @@ import { Migrator, sql } from 'kysely';
 import { migrationsFor } from '../src/db/migrations';
 import { MISSING_TIME_MS, STATUS_KEYS, derivedColumns, type RecordFacts } from '../src/writes/derived-columns';
 import { deviceCount, devicePage, type DeviceFilter, type SearchTuning } from '../src/devices/pick-list';
+import { countDevices } from '../src/devices/page-query';
 import { catchUpSearchIndex } from '../src/devices/search-index';
 import { CATALOGUE } from '../seed/field/catalogue';
 import { migrateToLatest, openDatabase } from '../src/server';
@@ -911,5 +912,58 @@ describe('migration 006', () => {
       await db.kysely.destroy();
       await older.drop();
     }
+  });
+});
+
+describe('a search over many records', () => {
+  const filter = (needle: string, more: Partial<DeviceFilter> = {}): DeviceFilter => ({
+    needle,
+    hubKey: null,
+    status: null,
+    result: null,
+    ...more,
+  });
+  const trackingIds = (page: { records: string[] }) =>
+    page.records.map((json) => (JSON.parse(json) as DeviceRecord).tracking_id.tracking_id);
+
+  test('the count of a search stops past 10,000 matches and says there are more; without a search it is exact', async () => {
+    const many = await freshDatabase();
+    const db = openDatabase(many.options);
+    try {
+      await migrateToLatest(db);
+      const volume: VolumeOptions = {
+        rand: seededRandom(11),
+        now: Date.parse('2025-06-15T00:00:00Z'),
+        hubs: VOLUME_HUBS,
+        devices: CATALOGUE,
+      };
+      // FMPP3100000000 to FMPP3100010049: 'FMPP310000' would hold exactly 10,000.
+      await bulkLoad(
+        db,
+        Array.from({ length: 10_050 }, (_, i) => storedRow(volumeRecord(i, volume), new Map())),
+      );
+      await catchUpSearchIndex(db);
+      const countOf = (q: string) => countDevices(db, { q });
+      await expect(countOf('')).resolves.toEqual({ total: 10_050 });
+      for (const q of ['f', 'mp', 'fmpp', 'FMPP31000'])
+        await expect(countOf(q)).resolves.toEqual({ total: 10_000, more: true });
+      await expect(countOf('fmpp31000100')).resolves.toEqual({ total: 50 });
+      await expect(countOf('FMPP3100010049')).resolves.toEqual({ total: 1 });
+      await expect(countOf('0010049')).resolves.toEqual({ total: 1 });
+    } finally {
+      await db.kysely.destroy();
+      await many.drop();
+    }
+  });
+
+  test("a search's rarest fragment finds more records than the search; only the search's matches are answered", async () => {
+    // Twelve characters: the index is asked for six of them, which more records hold.
+    const needle = 'fmpp31000000';
+    const expected = expectedIds({ q: needle });
+    expect(expected.length).toBeGreaterThan(0);
+    const ids = trackingIds(await devicePage(api.db, filter(needle), null, 500));
+    expect(ids.every((id) => id.toLowerCase().includes(needle))).toBe(true);
+    expect(ids.length).toBe(expected.length);
+    expect(await deviceCount(api.db, filter(needle))).toBe(expected.length);
   });
 });

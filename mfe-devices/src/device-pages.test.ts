@@ -140,8 +140,10 @@ describe('calls', () => {
 
   test('the total: api/devices/count/ with the filters; an answer without a number is an error', async () => {
     api.on('GET api/devices/count/', [200, { total: 42 }]);
-    await expect(fetchDeviceCount('api/devices/?status=pending', signal)).resolves.toBe(42);
+    await expect(fetchDeviceCount('api/devices/?status=pending', signal)).resolves.toEqual({ total: 42, more: false });
     expect(api.requests[0]!.config.params).toEqual({ status: 'pending' });
+    api.on('GET api/devices/count/', [200, { total: 10_000, more: true }]);
+    await expect(fetchDeviceCount('api/devices/?q=1', signal)).resolves.toEqual({ total: 10_000, more: true });
     api.on('GET api/devices/count/', [200, { total: '42' }]);
     await expect(fetchDeviceCount('api/devices/', signal)).rejects.toThrow('did not answer a total');
   });

@@ -384,3 +384,14 @@ test('a failed count is only logged; the rows show, without a count', async () =
   expect(screen.queryByTestId('record-count')).not.toBeInTheDocument();
   log.mockRestore();
 });
+
+test("a search the server counted only up to its cap shows the cap with a plus: '10000+ records'", async () => {
+  serve(records(250));
+  api.on('GET api/devices/count/', (request) =>
+    params(request).q ? [200, { total: 10_000, more: true }] : [200, { total: 250 }],
+  );
+  renderList('/ListDevices?q=trk');
+  await loaded();
+  await waitFor(() => expect(count()).toHaveTextContent('10000+ records'));
+  expect(count()).toHaveAttribute('data-count', '10000');
+});

@@ -16,11 +16,13 @@ export function PagedDeviceList() {
   const [details, setDetails] = useState<DeviceRecord | null>(null);
 
   // The count is the server's total. While the next one is on its way the previous stays, so
-  // typing does not blink it; a list whose first page failed is empty: 0 records.
-  const [kept, setKept] = useState<number | undefined>(undefined);
-  if (pages.total !== undefined && pages.total !== kept) setKept(pages.total);
+  // typing does not blink it; a list whose first page failed is empty: 0 records. A search the
+  // server counted only up to its cap shows "10000+ records".
+  const current = pages.total === undefined ? undefined : { total: pages.total, more: pages.moreThanTotal };
+  const [kept, setKept] = useState(current);
+  if (current !== undefined && (current.total !== kept?.total || current.more !== kept.more)) setKept(current);
   const firstPageFailed = pages.error !== undefined && pages.items.length === 0;
-  const total = firstPageFailed ? 0 : (pages.total ?? (pages.counting ? kept : undefined));
+  const shown = firstPageFailed ? { total: 0, more: false } : (current ?? (pages.counting ? kept : undefined));
   const placeholder = pages.error !== undefined && !pages.loadingMore ? 'Not loaded. Scroll to try again.' : 'Loading…';
 
   return (
@@ -55,9 +57,9 @@ export function PagedDeviceList() {
           ariaLabel="Filter by result"
           clearable
         />
-        {!pages.loading && total !== undefined && (
-          <span className="dl-count vx-muted" data-testid="record-count" data-count={total}>
-            {`${total} ${total === 1 ? 'record' : 'records'}`}
+        {!pages.loading && shown !== undefined && (
+          <span className="dl-count vx-muted" data-testid="record-count" data-count={shown.total}>
+            {`${shown.total}${shown.more ? '+' : ''} ${shown.total === 1 && !shown.more ? 'record' : 'records'}`}
           </span>
         )}
       </div>

@@ -66,6 +66,8 @@ export interface DevicePages {
   shownKey: string | null;
   /** How many rows the list asked for holds; undefined until the server has said (or when it failed to). */
   total: number | undefined;
+  /** A search matched more than `total` records, which the server did not count further. */
+  moreThanTotal: boolean;
   /** The total of the list asked for is on its way. */
   counting: boolean;
   /** More pages follow the rows loaded. */
@@ -161,7 +163,8 @@ export function useDevicePages(filters: DeviceFilters): DevicePages {
 
   const items = useMemo(() => (pages.data ? rowsOf(pages.data.pages) : NO_ROWS), [pages.data]);
   // The count goes with the rows shown: while they are the previous list's, its count is not shown.
-  const total = count.isPlaceholderData || pages.isPlaceholderData ? undefined : count.data;
+  const counted = count.isPlaceholderData || pages.isPlaceholderData ? undefined : count.data;
+  const total = counted?.total;
   const hasMore = answered && pages.hasNextPage;
 
   // What the latest render showed, for the table's calls, which come from its effects.
@@ -189,6 +192,7 @@ export function useDevicePages(filters: DeviceFilters): DevicePages {
     items,
     shownKey: pages.isPending && !pages.isPlaceholderData ? null : (shownKey ?? key),
     total,
+    moreThanTotal: counted?.more ?? false,
     counting: count.isPlaceholderData || count.isPending || pages.isPlaceholderData,
     hasMore,
     loading: pages.isPending && !pages.isPlaceholderData,

@@ -2,10 +2,25 @@
 // the filters, the ids of named records, and the position a page continues after, as the server
 // wrote it in the previous page's `next`.
 import type { Static } from '@sinclair/typebox';
-import { ALL_HUBS, MAX_IDS, idsMessage, type DeviceFilterQuery, type DevicePageQuery } from '@veritas/shared/domain';
+import {
+  ALL_HUBS,
+  MAX_IDS,
+  idsMessage,
+  type DeviceCount,
+  type DeviceFilterQuery,
+  type DevicePageQuery,
+} from '@veritas/shared/domain';
 import type { Db } from '../db/schema';
 import { BadRequest } from '../errors';
-import { decodePosition, deviceCount, devicePage, devicesByIds, encodePosition, type DeviceFilter } from './pick-list';
+import {
+  COUNT_CAP,
+  decodePosition,
+  deviceCount,
+  devicePage,
+  devicesByIds,
+  encodePosition,
+  type DeviceFilter,
+} from './pick-list';
 
 const DEFAULT_LIMIT = 100;
 /** A record id as ids lists it: 1 and up, at most 16 digits (checked again as a safe integer). */
@@ -55,7 +70,12 @@ export async function devicePageText(db: Db, query: Static<typeof DevicePageQuer
   return `{"records":[${page.records.join(',')}],"next":${JSON.stringify(page.next)}}`;
 }
 
-/** api/devices/count/: how many records pass the query's filters. */
-export async function countDevices(db: Db, query: Static<typeof DeviceFilterQuery>) {
-  return { total: await deviceCount(db, filterOf(query)) };
+/** api/devices/count/: how many records pass the query's filters; past COUNT_CAP matches of a search, `more`. */
+export async function countDevices(
+  db: Db,
+  query: Static<typeof DeviceFilterQuery>,
+): Promise<Static<typeof DeviceCount>> {
+  const filter = filterOf(query);
+  const total = await deviceCount(db, filter);
+  return filter.needle && total > COUNT_CAP ? { total: COUNT_CAP, more: true } : { total };
 }

@@ -21,10 +21,18 @@
 // of IDs long ago); the rest of the page then comes from the candidates below where the walk
 // stopped. C = √(limit × records under the filter) balances the two: with M matches spread
 // evenly, candidates cost M and a walk limit × N / M, equal at M = C.
+// On PostgreSQL a sample of the IDs (id-sample.ts) first says whether the search is common (then
+// it walks without asking the index), and the trigram index is asked only for the search's
+// rarest fragment, every candidate then tested exactly: a whole tracking ID reads a few buffers
+// instead of every digit trigram's list.
+//
+// A count with a search stops past COUNT_CAP matches: beyond it a number tells nobody anything,
+// and counting every match of a short search reads millions of records.
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { Db, StatusKey } from '../db/schema';
 import { recordJsonOf } from '../records';
 import { MISSING_TIME_MS } from '../writes/derived-columns';
+import { estimateSearch, type SearchEstimate } from './id-sample';
 import { inTail } from './search-index';
 
 export interface DeviceFilter {
@@ -70,6 +78,9 @@ export const SEARCH_TUNING: SearchTuning = {
 /** Shortest search the trigram indexes serve. */
 const TRIGRAM_LENGTH = 3;
 
+/** A count with a search counts this many matches at most (docs/screens.md#server-side-pick-list). */
+export const COUNT_CAP = 10_000;
+
 interface Key {
   id: number;
   sort_ms: number | string;
@@ -90,6 +101,8 @@ const likePattern = (needle: string) => `%${needle.replace(/[\\%_]/g, '\\$&')}%`
 /** An FTS5 phrase: the trigram tokenizer matches it as a substring, case-insensitively. */
 const ftsPhrase = (needle: string) => `"${needle.replace(/"/g, '""')}"`;
 
+const NO_FILTER: DeviceFilter = { needle: '', hubKey: null, status: null, result: null };
+
 /** The records under the filter's hub, status and result (not the search) from `after` on, in the order, keys only. */
 function ordered(db: Db, filter: DeviceFilter, after: Position | null) {
   let query = db.kysely.selectFrom('device_records as d').select(['d.id', 'd.sort_ms']);
@@ -101,21 +114,31 @@ function ordered(db: Db, filter: DeviceFilter, after: Position | null) {
 }
 
 /** The candidates route: records the trigram index finds, sorted; `limit` of them from `after` on. */
-async function candidates(db: Db, filter: DeviceFilter, after: Position | null, limit: number): Promise<Key[]> {
+async function candidates(
+  db: Db,
+  filter: DeviceFilter,
+  after: Position | null,
+  limit: number,
+  estimate: SearchEstimate | null,
+): Promise<Key[]> {
   if (db.engine === 'postgres') {
-    // The ids first (an array), so the plan is the trigram index, then the rows by primary key.
-    return ordered(db, filter, after)
-      .where(
-        sql<SqlBool>`d.id = any(array(select id from device_records where lower(tracking_id) like ${likePattern(filter.needle)}))`,
-      )
-      .limit(limit)
-      .execute();
+    return ordered(db, filter, after).where(pgCandidates(filter.needle, estimate)).limit(limit).execute();
   }
   return ordered(db, filter, after)
     .where(sqliteCandidates(filter.needle))
     .where(contains(db, filter.needle))
     .limit(limit)
     .execute();
+}
+
+/**
+ * PostgreSQL: the records holding the search's fragment by the trigram index (the ids first, an
+ * array, so the plan is the index, then the rows by primary key), tested for the whole search.
+ */
+function pgCandidates(needle: string, estimate: SearchEstimate | null): RawBuilder<SqlBool> {
+  const pattern = likePattern(estimate?.fragment ?? needle);
+  return sql<SqlBool>`d.id = any(array(select id from device_records where lower(tracking_id) like ${pattern}))
+    and strpos(lower(d.tracking_id), ${needle}) > 0`;
 }
 
 /**
@@ -127,13 +150,12 @@ function sqliteCandidates(needle: string): RawBuilder<SqlBool> {
 }
 
 /** How many records contain the search by the trigram index, counting no further than `cap + 1`. */
-async function candidatesUpTo(db: Db, needle: string, cap: number): Promise<number> {
+async function candidatesUpTo(db: Db, needle: string, cap: number, estimate: SearchEstimate | null): Promise<number> {
   const { rows } =
     db.engine === 'postgres'
       ? await sql<{ n: number | string }>`select count(*) as n from (
-          select 1 from device_records where lower(tracking_id) like ${likePattern(needle)} limit ${cap + 1}) c`.execute(
-          db.kysely,
-        )
+          select 1 from device_records where lower(tracking_id) like ${likePattern(estimate?.fragment ?? needle)}
+            and strpos(lower(tracking_id), ${needle}) > 0 limit ${cap + 1}) c`.execute(db.kysely)
       : await sql<{ n: number }>`select count(*) as n from (
           select rowid from device_search where device_search match ${ftsPhrase(needle)}
           union all
@@ -199,10 +221,15 @@ async function searched(
   }
   const records = await countWithoutSearch(db, filter);
   const cap = Math.min(tuning.maxCandidates, Math.max(tuning.minCandidates, Math.round(Math.sqrt(limit * records))));
-  if ((await candidatesUpTo(db, filter.needle, cap)) <= cap) return candidates(db, filter, after, limit);
+  const estimate = db.engine === 'postgres' ? await estimateSearch(db, filter.needle) : null;
+  // Common by the sample: more than C matches, so the walk is the cheaper way (see above).
+  const common = estimate !== null && estimate.share * records > cap;
+  if (!common && (await candidatesUpTo(db, filter.needle, cap, estimate)) <= cap) {
+    return candidates(db, filter, after, limit, estimate);
+  }
   const { found, stoppedAt } = await walk(db, filter, after, limit, tuning.walkFactor * cap);
   if (stoppedAt === null) return found;
-  return [...found, ...(await candidates(db, filter, stoppedAt, limit - found.length))];
+  return [...found, ...(await candidates(db, filter, stoppedAt, limit - found.length, estimate))];
 }
 
 /** One page: `limit` records from `after` on, and where the next page starts. */
@@ -245,31 +272,42 @@ export async function devicesByIds(db: Db, filter: DeviceFilter, ids: readonly n
   );
 }
 
-/** How many records match the filter. Without a search: a sum over the summaries. */
+/**
+ * How many records match the filter. Without a search: a sum over the summaries, exact. With one:
+ * counted no further than COUNT_CAP + 1, so more than COUNT_CAP means "more than COUNT_CAP".
+ */
 export async function deviceCount(db: Db, filter: DeviceFilter, tuning: SearchTuning = SEARCH_TUNING): Promise<number> {
   if (!filter.needle) return countWithoutSearch(db, filter);
-  const count = async (query: ReturnType<typeof ordered>) =>
-    Number(
-      (
-        await query
-          .clearSelect()
-          .clearOrderBy()
-          .select((eb) => eb.fn.countAll<number | string>().as('n'))
-          .executeTakeFirstOrThrow()
-      ).n,
-    );
-  if ([...filter.needle].length >= TRIGRAM_LENGTH) {
-    // Few candidates: count them (cost: the matches); many: test every record (cost: the records).
-    const cap = Math.max(tuning.minCandidates, Math.round(tuning.countShare * (await countWithoutSearch(db, filter))));
-    if ((await candidatesUpTo(db, filter.needle, cap)) <= cap) {
-      if (db.engine === 'postgres')
-        return count(
-          ordered(db, filter, null).where(sql<SqlBool>`lower(d.tracking_id) like ${likePattern(filter.needle)}`),
-        );
-      return count(ordered(db, filter, null).where(sqliteCandidates(filter.needle)).where(contains(db, filter.needle)));
-    }
+  const upToCap = async (query: ReturnType<typeof ordered>) => {
+    const matches = query
+      .clearSelect()
+      .clearOrderBy()
+      .select(sql<number>`1`.as('one'))
+      .limit(COUNT_CAP + 1);
+    const { n } = await db.kysely
+      .selectFrom(matches.as('m'))
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .executeTakeFirstOrThrow();
+    return Number(n);
+  };
+  const walked = () => upToCap(ordered(db, filter, null).where(contains(db, filter.needle)));
+  if ([...filter.needle].length < TRIGRAM_LENGTH) return walked();
+  const records = await countWithoutSearch(db, filter);
+  if (db.engine === 'postgres') {
+    // The cheaper of testing the filter's records in order until COUNT_CAP match, and testing
+    // every record holding the search's fragment, by the sample's shares.
+    const estimate = await estimateSearch(db, filter.needle);
+    const walkReads = estimate.share > 0 ? Math.min(COUNT_CAP / estimate.share, records) : records;
+    const candidateReads = estimate.fragmentShare * (await countWithoutSearch(db, NO_FILTER));
+    if (walkReads < candidateReads) return walked();
+    return upToCap(ordered(db, filter, null).where(pgCandidates(filter.needle, estimate)));
   }
-  return count(ordered(db, filter, null).where(contains(db, filter.needle)));
+  // Few candidates: count them (cost: the matches); many: test every record (cost: the records).
+  const cap = Math.max(tuning.minCandidates, Math.round(tuning.countShare * records));
+  if ((await candidatesUpTo(db, filter.needle, cap, null)) <= cap) {
+    return upToCap(ordered(db, filter, null).where(sqliteCandidates(filter.needle)).where(contains(db, filter.needle)));
+  }
+  return walked();
 }
 
 /** distinctHubCodes over every record: each hub once, in the spelling of its first record, sorted. */

@@ -48,10 +48,16 @@ export async function fetchDevicePage(
 }
 
 /** GET api/devices/count/?<filters>: how many records the list named `key` holds. */
-export async function fetchDeviceCount(key: string, signal?: AbortSignal): Promise<number> {
-  const { data } = await http.get<{ total: number }>(COUNT_PATH, { params: paramsOfKey(key), signal });
+/** A list's count: `more` when a search matched more records than `total` and the server counted no further. */
+export interface DeviceTotal {
+  total: number;
+  more: boolean;
+}
+
+export async function fetchDeviceCount(key: string, signal?: AbortSignal): Promise<DeviceTotal> {
+  const { data } = await http.get<{ total: number; more?: boolean }>(COUNT_PATH, { params: paramsOfKey(key), signal });
   if (typeof data?.total !== 'number') throw new Error(`${COUNT_PATH} did not answer a total`);
-  return data.total;
+  return { total: data.total, more: data.more === true };
 }
 
 /** The most ids one call of devicesByIds may ask for (docs/events.md). */

@@ -124,6 +124,13 @@ export const DevicePage = Type.Object({
   next: Nullable(Type.String({ description: 'The `after` of the next page; null on the last.' })),
 });
 
-export const DeviceCount = Type.Object({ total: Type.Integer() });
+export const DeviceCount = Type.Object({
+  total: Type.Integer(),
+  more: Type.Optional(
+    Type.Literal(true, {
+      description: 'A search matched more records than total (10,000), and was not counted further.',
+    }),
+  ),
+});
 
 export const DeviceHubs = Type.Object({ hubs: Type.Array(Type.String()) });
