@@ -9,6 +9,7 @@ import { clientErrorHandler } from './errors';
 import { retentionDaysFrom } from './audit/retention';
 import { migrateToLatest, openDatabase } from './db/connection';
 import type { Db } from './db/schema';
+import { prepareIdSample } from './devices/id-sample';
 import { scheduleSearchIndexing } from './devices/search-index';
 import { cachedAllowedOrigins } from './registry/origins';
 import { publishBuilt } from './registry/publish-built';
@@ -150,6 +151,8 @@ export async function createServer(options: ServerOptions = {}): Promise<Veritas
     await ensureAdmin(db, config.adminUsername, config.adminPassword);
     // Records a stopped server had not yet added to SQLite's search table.
     scheduleSearchIndexing(db);
+    // PostgreSQL's tracking-ID sample, ready before the first searches.
+    if (db.engine === 'postgres') prepareIdSample(db);
     await options.seed?.(db);
     if (options.publishBuilt) await publishBuilt(db, registry, options.publishBuilt);
   } catch (error) {

@@ -5,9 +5,9 @@
 // - which part of it the trigram index answers cheaply. Tracking IDs are a short prefix followed by
 //   sequential digits, so the prefix's trigrams are in every record and each digit trigram in
 //   about one in a hundred: pg_trgm reads every trigram's list of records for LIKE '%needle%'
-//   (about 20,000 buffers at 10M records for a whole ID). The fragment of at most six characters
-//   whose trigrams are rarest in the sample finds a superset of the matches in a few buffers; the
-//   exact test (strpos) then keeps the real ones.
+//   (about 20,000 buffers at 10M records for a whole ID). The fragment of 3 to 6 characters that
+//   costs least by the sample (its trigrams' lists, and the records holding it) finds a superset
+//   of the matches in a few buffers; the exact test (strpos) then keeps the real ones.
 // The sample is a statistic, never an answer: every route stays exact whatever it holds.
 import { sql } from 'kysely';
 import type { Db } from '../db/schema';
@@ -16,53 +16,72 @@ import type { Db } from '../db/schema';
 const SAMPLE_SIZE = 5000;
 /** Taken again after this long: uploads change what is common. */
 const SAMPLE_TTL_MS = 10 * 60_000;
-/** The longest fragment asked of the trigram index: four trigrams, each a list to read. */
+/** The longest fragment asked of the trigram index: four trigrams, each a list to read; more narrow it little. */
 const FRAGMENT_LENGTH = 6;
 
 interface IdSample {
   /** Lower-cased tracking IDs. */
   ids: string[];
-  /** Each trigram of the sample: the share of sampled IDs holding it. */
-  trigramShare: Map<string, number>;
+  /** Each bigram and trigram of the sample: the share of sampled IDs holding it. */
+  gramShare: Map<string, number>;
   takenAt: number;
 }
 
-const samples = new WeakMap<Db, Promise<IdSample>>();
+/** The latest sample of each database, and whether a new one is being taken. */
+const samples = new WeakMap<Db, { sample: IdSample | null; taking: boolean }>();
 
 async function takeSample(db: Db): Promise<IdSample> {
-  // TABLESAMPLE SYSTEM reads whole pages at random: a few dozen pages, not the table.
-  const { rows: size } = await sql<{ n: number | string }>`
-    select greatest(reltuples, 0) as n from pg_class where oid = 'device_records'::regclass`.execute(db.kysely);
-  const records = Number(size[0]?.n ?? 0);
-  const percent = records > SAMPLE_SIZE ? (100 * SAMPLE_SIZE) / records : 100;
+  // Records drawn one by one by id (ids are dense: AUTOINCREMENT, and records are never deleted):
+  // TABLESAMPLE draws pages, and a page holds IDs stored together, a range of one shipment.
+  const bounds = await db.kysely
+    .selectFrom('device_records')
+    .select((eb) => [eb.fn.min('id').as('low'), eb.fn.max('id').as('high')])
+    .executeTakeFirst();
+  const low = Number(bounds?.low ?? 0);
+  const high = Number(bounds?.high ?? 0);
+  const drawn = [
+    ...new Set(Array.from({ length: SAMPLE_SIZE }, () => low + Math.floor(Math.random() * (high - low + 1)))),
+  ];
   const { rows } = await sql<{ id: string }>`
-    select lower(tracking_id) as id from device_records tablesample system (${percent}) limit ${SAMPLE_SIZE}`.execute(
-    db.kysely,
-  );
+    select lower(tracking_id) as id from device_records where id = any(${drawn})`.execute(db.kysely);
   const ids = rows.map((row) => row.id);
   const held = new Map<string, number>();
-  for (const id of ids) for (const trigram of new Set(trigramsOf(id))) held.set(trigram, (held.get(trigram) ?? 0) + 1);
-  const trigramShare = new Map([...held].map(([trigram, n]) => [trigram, n / Math.max(ids.length, 1)]));
-  return { ids, trigramShare, takenAt: Date.now() };
-}
-
-function trigramsOf(text: string): string[] {
-  const chars = [...text];
-  return chars.slice(0, -2).map((_, i) => chars.slice(i, i + 3).join(''));
-}
-
-/** The database's sample, taken when missing or stale (PostgreSQL only: SQLite's FTS5 needs none). */
-async function sampleOf(db: Db): Promise<IdSample> {
-  const current = samples.get(db);
-  if (current) {
-    const sample = await current.catch(() => null);
-    if (sample && Date.now() - sample.takenAt < SAMPLE_TTL_MS) return sample;
+  for (const id of ids) {
+    for (const gram of new Set([...gramsOf(id, 2), ...gramsOf(id, 3)])) held.set(gram, (held.get(gram) ?? 0) + 1);
   }
-  const next = takeSample(db);
-  samples.set(db, next);
-  // A failed sample is taken again at the next search.
-  next.catch(() => samples.delete(db));
-  return next;
+  const gramShare = new Map([...held].map(([gram, n]) => [gram, n / Math.max(ids.length, 1)]));
+  return { ids, gramShare, takenAt: Date.now() };
+}
+
+function gramsOf(text: string, length: number): string[] {
+  const chars = [...text];
+  return chars.slice(0, 1 - length).map((_, i) => chars.slice(i, i + length).join(''));
+}
+
+/**
+ * The database's sample, or null before the first is taken. Taking one reads 5,000 records at
+ * random (a second or so on a cold 10M table), so it happens beside the searches, which meanwhile
+ * use the last one, or none.
+ */
+function sampleOf(db: Db): IdSample | null {
+  let state = samples.get(db);
+  if (!state) samples.set(db, (state = { sample: null, taking: false }));
+  const stale = !state.sample || Date.now() - state.sample.takenAt >= SAMPLE_TTL_MS;
+  if (stale && !state.taking) {
+    const taking = state;
+    taking.taking = true;
+    takeSample(db)
+      .then((sample) => (taking.sample = sample))
+      // Taken again at a later search (a database restarting, or closed with the server).
+      .catch(() => undefined)
+      .finally(() => (taking.taking = false));
+  }
+  return state.sample;
+}
+
+/** Starts taking the database's sample, if it has none or an old one. */
+export function prepareIdSample(db: Db): void {
+  sampleOf(db);
 }
 
 export interface SearchEstimate {
@@ -74,24 +93,43 @@ export interface SearchEstimate {
   fragmentShare: number;
 }
 
-/** How common a lower-cased search of 3 characters or more is, and its cheapest fragment. */
-export async function estimateSearch(db: Db, needle: string): Promise<SearchEstimate> {
-  const sample = await sampleOf(db);
+/**
+ * Fetching and testing a candidate record reads about this many times more buffers than a
+ * record's entry in a trigram list (EXPLAIN (ANALYZE, BUFFERS) at 10M records).
+ */
+const CANDIDATE_COST = 200;
+
+/** How common a lower-cased search of 3 characters or more is, and its cheapest fragment; null without a sample yet. */
+export function estimateSearch(db: Db, needle: string): SearchEstimate | null {
+  const sample = sampleOf(db);
+  if (!sample) return null;
   const sampled = Math.max(sample.ids.length, 1);
-  const share = sample.ids.filter((id) => id.includes(needle)).length / sampled;
+  const unseen = 1 / (2 * sampled);
+  const gramShare = (gram: string) => sample.gramShare.get(gram) ?? unseen;
+  const shareOf = (text: string) => sample.ids.filter((id) => id.includes(text)).length / sampled;
+  // A fragment too rare for the sample: each trigram after the first as likely after its first two
+  // characters as in the sample (a Markov chain of trigrams).
+  const estimatedShare = (fragment: string) => {
+    const seen = shareOf(fragment);
+    if (seen > 0) return seen;
+    const [first, ...rest] = gramsOf(fragment, 3);
+    const chained = rest.reduce(
+      (share, trigram) => share * Math.min(1, gramShare(trigram) / gramShare(trigram.slice(0, 2))),
+      gramShare(first!),
+    );
+    return Math.min(chained, unseen);
+  };
   const chars = [...needle];
-  const length = Math.min(FRAGMENT_LENGTH, chars.length);
-  let fragment = needle;
-  let leastCost = Infinity;
-  for (let start = 0; start + length <= chars.length; start++) {
-    const candidate = chars.slice(start, start + length).join('');
-    // A trigram never sampled costs least: its list is short.
-    const cost = trigramsOf(candidate).reduce((sum, trigram) => sum + (sample.trigramShare.get(trigram) ?? 0), 0);
-    if (cost < leastCost) {
-      fragment = candidate;
-      leastCost = cost;
+  // Each fragment of 3 to 6 characters costs its trigrams' lists and its candidates; the least wins.
+  let best = { fragment: needle, share: 1, cost: Infinity };
+  for (let length = 3; length <= Math.min(FRAGMENT_LENGTH, chars.length); length++) {
+    for (let start = 0; start + length <= chars.length; start++) {
+      const fragment = chars.slice(start, start + length).join('');
+      const lists = gramsOf(fragment, 3).reduce((sum, trigram) => sum + gramShare(trigram), 0);
+      const share = estimatedShare(fragment);
+      const cost = lists + CANDIDATE_COST * share;
+      if (cost < best.cost) best = { fragment, share, cost };
     }
   }
-  const fragmentHeld = sample.ids.filter((id) => id.includes(fragment)).length / sampled;
-  return { share, fragment, fragmentShare: Math.max(fragmentHeld, share) };
+  return { share: shareOf(needle), fragment: best.fragment, fragmentShare: best.share };
 }

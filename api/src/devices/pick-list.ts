@@ -221,7 +221,7 @@ async function searched(
   }
   const records = await countWithoutSearch(db, filter);
   const cap = Math.min(tuning.maxCandidates, Math.max(tuning.minCandidates, Math.round(Math.sqrt(limit * records))));
-  const estimate = db.engine === 'postgres' ? await estimateSearch(db, filter.needle) : null;
+  const estimate = db.engine === 'postgres' ? estimateSearch(db, filter.needle) : null;
   // Common by the sample: more than C matches, so the walk is the cheaper way (see above).
   const common = estimate !== null && estimate.share * records > cap;
   if (!common && (await candidatesUpTo(db, filter.needle, cap, estimate)) <= cap) {
@@ -278,10 +278,10 @@ export async function devicesByIds(db: Db, filter: DeviceFilter, ids: readonly n
  */
 export async function deviceCount(db: Db, filter: DeviceFilter, tuning: SearchTuning = SEARCH_TUNING): Promise<number> {
   if (!filter.needle) return countWithoutSearch(db, filter);
+  // In the order: a walk then meets matches spread over time, not a range of IDs stored together.
   const upToCap = async (query: ReturnType<typeof ordered>) => {
     const matches = query
       .clearSelect()
-      .clearOrderBy()
       .select(sql<number>`1`.as('one'))
       .limit(COUNT_CAP + 1);
     const { n } = await db.kysely
@@ -293,10 +293,10 @@ export async function deviceCount(db: Db, filter: DeviceFilter, tuning: SearchTu
   const walked = () => upToCap(ordered(db, filter, null).where(contains(db, filter.needle)));
   if ([...filter.needle].length < TRIGRAM_LENGTH) return walked();
   const records = await countWithoutSearch(db, filter);
-  if (db.engine === 'postgres') {
+  const estimate = db.engine === 'postgres' ? estimateSearch(db, filter.needle) : null;
+  if (estimate) {
     // The cheaper of testing the filter's records in order until COUNT_CAP match, and testing
     // every record holding the search's fragment, by the sample's shares.
-    const estimate = await estimateSearch(db, filter.needle);
     const walkReads = estimate.share > 0 ? Math.min(COUNT_CAP / estimate.share, records) : records;
     const candidateReads = estimate.fragmentShare * (await countWithoutSearch(db, NO_FILTER));
     if (walkReads < candidateReads) return walked();
@@ -305,7 +305,11 @@ export async function deviceCount(db: Db, filter: DeviceFilter, tuning: SearchTu
   // Few candidates: count them (cost: the matches); many: test every record (cost: the records).
   const cap = Math.max(tuning.minCandidates, Math.round(tuning.countShare * records));
   if ((await candidatesUpTo(db, filter.needle, cap, null)) <= cap) {
-    return upToCap(ordered(db, filter, null).where(sqliteCandidates(filter.needle)).where(contains(db, filter.needle)));
+    const candidates =
+      db.engine === 'postgres'
+        ? pgCandidates(filter.needle, null)
+        : sql<SqlBool>`${sqliteCandidates(filter.needle)} and ${contains(db, filter.needle)}`;
+    return upToCap(ordered(db, filter, null).where(candidates));
   }
   return walked();
 }
