@@ -1,7 +1,9 @@
 // The report as generate_csv sends it (written by PostgreSQL's COPY, or here from SQLite's pages)
 // against the report's rules written in TypeScript, csvLine(reportCells(row)): byte for byte, over
 // values made to break CSV and spreadsheets.
+import http from 'node:http';
 import fc from 'fast-check';
+import { sql } from 'kysely';
 import type { Insertable } from 'kysely';
 import type { DeviceRecordsTable } from '../src/db/schema';
 import { crlfRecordEnds } from '../src/report/copy-report';
@@ -9,7 +11,7 @@ import { UTF8_BOM, csvLine } from '../src/report/csv';
 import { dayRange, localMidnight } from '../src/report/dates';
 import { REPORT_COLUMNS, reportCells, type ReportRow } from '../src/report/rows';
 import { derivedColumns } from '../src/writes/derived-columns';
-import { build, type Client } from './support/build';
+import { ENGINE, build, type Client } from './support/build';
 
 const api = build({
   groups: [{ code: 'HUB1', organization: 'hub' }],
@@ -213,4 +215,78 @@ describe('COPY record ends', () => {
       }
     }
   });
+});
+
+const onPostgres = ENGINE === 'postgres' ? test : test.skip;
+
+describe('a report the database stops', () => {
+  onPostgres(
+    'a COPY ended by the server mid-stream cuts the download short and is recorded as report.downloaded, not complete',
+    async () => {
+      const day = '2011-07-01';
+      const start = Date.parse(dayRange(localMidnight(day)!, localMidnight(day)!).first);
+      const padding = 'x'.repeat(300);
+      await insertRecords(
+        Array.from({ length: 60_000 }, (_, i) => ({
+          tracking_id: `CUT${i}`,
+          created_date: new Date(start + i).toISOString(),
+          device_model_name: padding,
+          is_blindpick: 0,
+          is_submit: 0,
+          is_verified: 0,
+          is_verified_rc: 0,
+          is_verified_rc_by: 0,
+        })),
+      );
+      const client = api.as.executive!;
+      const cut = await new Promise<{ bytes: number; ended: boolean }>((resolve) => {
+        const request = http.request(`${api.url}/veritas/api/generate_csv/`, {
+          method: 'POST',
+          headers: {
+            cookie: [...client.cookies].map(([name, c]) => `${name}=${c.value}`).join('; '),
+            'x-xsrf-token': client.cookie('XSRF-TOKEN') ?? '',
+            'content-type': 'application/json',
+          },
+        });
+        request.on('response', (response) => {
+          let bytes = 0;
+          let ended = false;
+          response.once('data', async () => {
+            // The client stops reading, so the COPY waits on it; then the database ends it.
+            response.pause();
+            let copies = 0;
+            while (copies === 0) {
+              const { rows } = await sql<{ ended: boolean }>`select pg_terminate_backend(pid) as ended
+                from pg_stat_activity where datname = current_database() and query like 'copy (%'`.execute(
+                api.db.kysely,
+              );
+              copies = rows.length;
+            }
+            response.resume();
+          });
+          response.on('data', (chunk: Buffer) => (bytes += chunk.length));
+          response.on('end', () => (ended = true));
+          response.on('close', () => resolve({ bytes, ended }));
+        });
+        request.on('error', () => resolve({ bytes: 0, ended: false }));
+        request.end(JSON.stringify({ start_date: day, end_date: day }));
+      });
+      expect(cut.ended).toBe(false);
+      expect(cut.bytes).toBeLessThan(60_000 * padding.length);
+
+      let entry: { details: string | null; outcome: string } | undefined;
+      while (!entry) {
+        entry = await api.db.kysely
+          .selectFrom('audit_log')
+          .select(['details', 'outcome'])
+          .where('action', '=', 'report.downloaded')
+          .where('details', 'like', `%${day}%`)
+          .executeTakeFirst();
+      }
+      expect(entry.outcome).toBe('failure');
+      const details = JSON.parse(entry.details!) as { rows: number; complete: boolean };
+      expect(details.complete).toBe(false);
+      expect(details.rows).toBeLessThan(60_000);
+    },
+  );
 });
