@@ -3,12 +3,12 @@ import type { FastifyReply } from 'fastify';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 
 /**
- * A response body written from a generator of large text chunks (a page of records each).
+ * A response body written from a generator of large chunks of text or bytes (a page of records each).
  * Bytes, not objects, so the generator runs only as fast as the client reads. better-sqlite3
  * answers a page's query synchronously, so a turn of the event loop between chunks lets other
  * requests in: they wait for one page at most, never for a run of pages the socket had room for.
  */
-export function pagedBody(chunks: AsyncIterable<string>): Readable {
+export function pagedBody(chunks: AsyncIterable<string | Buffer>): Readable {
   async function* withTurns() {
     for await (const chunk of chunks) {
       yield chunk;

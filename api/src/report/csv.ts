@@ -8,7 +8,7 @@ export const UTF8_BOM = '\uFEFF';
 export const LINE_END = '\r\n';
 
 // CSV injection (OWASP): spreadsheet programs run a cell starting with one of these as a formula.
-const FORMULA_START = new Set(['=', '+', '-', '@', '\t', '\r']);
+export const FORMULA_START = new Set(['=', '+', '-', '@', '\t', '\r']);
 const NEEDS_QUOTES = /[",\r\n]/;
 
 /** One cell: null and undefined are empty; a formula start is defused with a leading '. */

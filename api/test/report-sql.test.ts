@@ -1,0 +1,292 @@
+// The report as generate_csv sends it (written by PostgreSQL's COPY, or here from SQLite's pages)
+// against the report's rules written in TypeScript, csvLine(reportCells(row)): byte for byte, over
+// values made to break CSV and spreadsheets.
+import http from 'node:http';
+import fc from 'fast-check';
+import { sql } from 'kysely';
+import type { Insertable } from 'kysely';
+import type { DeviceRecordsTable } from '../src/db/schema';
+import { crlfRecordEnds } from '../src/report/copy-report';
+import { UTF8_BOM, csvLine } from '../src/report/csv';
+import { dayRange, localMidnight } from '../src/report/dates';
+import { REPORT_COLUMNS, reportCells, type ReportRow } from '../src/report/rows';
+import { derivedColumns } from '../src/writes/derived-columns';
+import { ENGINE, build, type Client } from './support/build';
+
+const api = build({
+  groups: [{ code: 'HUB1', organization: 'hub' }],
+  users: [{ username: 'exec1', role: 'executive', group: 'HUB1' }],
+  signIn: { executive: 'exec1' },
+});
+
+/** Text that CSV quoting and formula escaping must handle: their characters, at the start and inside. */
+const TRICKY = [
+  '',
+  ' ',
+  '=SUM(A1:A9)',
+  '+44 20',
+  '-1',
+  '@SUM(1)',
+  '\tTAB',
+  '\rCR',
+  '\nLF',
+  'a,b',
+  'say "hi"',
+  '"',
+  '""',
+  'line1\nline2',
+  'line1\r\nline2',
+  'ends with LF\n',
+  '=HYPERLINK("http://x","y")',
+  "'quoted'",
+  'back\\slash',
+  '\\.',
+  'Ünïcødé ✓ 😀 日本語',
+  'NULL',
+  'plain',
+];
+const trickyText = fc.oneof(
+  fc.constantFrom(...TRICKY),
+  fc.string({
+    unit: fc.constantFrom('=', '+', '-', '@', '\t', '\r', '\n', '"', ',', ' ', 'a', 'é', '😀'),
+    maxLength: 8,
+  }),
+);
+const maybe = <T>(arbitrary: fc.Arbitrary<T>) => fc.option(arbitrary, { nil: null });
+
+const DAY = '2011-06-15';
+const range = dayRange(localMidnight(DAY)!, localMidnight(DAY)!);
+const dayStart = Date.parse(range.first);
+const dayEnd = Date.parse(range.last);
+
+/** Stored times: ISO text within the day (its first and last millisecond included), or anything a file held. */
+const storedTime = fc.oneof(
+  fc.constantFrom(range.first, range.last),
+  fc.integer({ min: dayStart, max: dayEnd }).map((ms) => new Date(ms).toISOString()),
+);
+
+type NewRecord = Omit<Insertable<DeviceRecordsTable>, 'sort_ms' | 'status_key'>;
+
+const flag = fc.constantFrom(0, 1);
+const record = (userIds: number[]) =>
+  fc.record({
+    hub_code: maybe(trickyText),
+    created_date: storedTime,
+    device_type: maybe(trickyText),
+    is_blindpick: flag,
+    blind_brand: maybe(trickyText),
+    blind_model: maybe(trickyText),
+    device_model_name: maybe(trickyText),
+    device_brand: maybe(trickyText),
+    is_submit: flag,
+    submit_time: maybe(fc.oneof(storedTime, trickyText)),
+    submitted_by_id: maybe(fc.constantFrom(...userIds)),
+    submitted_device_name: maybe(trickyText),
+    submitted_manufacturer: maybe(trickyText),
+    device_result: maybe(trickyText),
+    is_verified: flag,
+    verify_time: maybe(storedTime),
+    verified_by_id: maybe(fc.constantFrom(...userIds)),
+    is_verified_rc: flag,
+    verified_by_rc_id: maybe(fc.constantFrom(...userIds)),
+    verify_time_rc: maybe(storedTime),
+    is_verified_rc_by: flag,
+  });
+
+/** Users whose names need quoting or escaping, straight into the database. */
+async function trickyUsers(): Promise<number[]> {
+  const names = ['=cmd|calc', '-rm', '@admin', 'O"Brien', 'Smith, J', 'two\nlines', 'Zoë ✓'];
+  const rows = await api.db.kysely
+    .insertInto('users')
+    .values(
+      names.map((username, i) => ({
+        username,
+        email: `tricky${i}@example.com`,
+        password_hash: 'x',
+        role: 'operators' as const,
+        is_active: 1,
+        group_id: null,
+        created_at: new Date().toISOString(),
+      })),
+    )
+    .returning('id')
+    .execute();
+  return rows.map((row) => row.id);
+}
+
+async function insertRecords(records: NewRecord[]): Promise<void> {
+  const facts = { hub_code: null, created_date: null, submit_time: null, verify_time: null, device_result: null };
+  for (let start = 0; start < records.length; start += 500) {
+    await api.db.kysely
+      .insertInto('device_records')
+      .values(records.slice(start, start + 500).map((r) => ({ ...r, ...derivedColumns({ ...facts, ...r }) })))
+      .execute();
+  }
+}
+
+/** The report as csvLine(reportCells(row)) writes it, from the stored records read plainly. */
+async function referenceReport(): Promise<Buffer> {
+  const records = await api.db.kysely
+    .selectFrom('device_records as d')
+    .leftJoin('users as sb', 'sb.id', 'd.submitted_by_id')
+    .leftJoin('users as vb', 'vb.id', 'd.verified_by_id')
+    .leftJoin('users as rb', 'rb.id', 'd.verified_by_rc_id')
+    .selectAll('d')
+    .select(['sb.username as submitted_by', 'vb.username as verified_by', 'rb.username as verified_by_rc'])
+    .where('d.created_date', '>=', range.first)
+    .where('d.created_date', '<=', range.last)
+    .orderBy('d.created_date')
+    .orderBy('d.id')
+    .execute();
+  const lines = records.map((r) => {
+    const row: ReportRow = [
+      r.id,
+      r.tracking_id,
+      r.hub_code,
+      r.created_date!,
+      r.device_type,
+      r.is_blindpick,
+      r.blind_brand,
+      r.blind_model,
+      r.device_model_name,
+      r.device_brand,
+      r.is_submit,
+      r.submit_time,
+      r.submitted_by,
+      r.submitted_device_name,
+      r.submitted_manufacturer,
+      r.device_result,
+      r.is_verified,
+      r.verify_time,
+      r.verified_by,
+      r.verified_by_rc,
+      r.verify_time_rc,
+      r.is_verified_rc_by,
+    ];
+    return csvLine(reportCells(row));
+  });
+  return Buffer.from(UTF8_BOM + csvLine(REPORT_COLUMNS) + lines.join(''));
+}
+
+async function downloadBytes(client: Client): Promise<Buffer> {
+  const response = await fetch(`${api.url}/veritas/api/generate_csv/`, {
+    method: 'POST',
+    headers: {
+      cookie: [...client.cookies].map(([name, c]) => `${name}=${c.value}`).join('; '),
+      'x-xsrf-token': client.cookie('XSRF-TOKEN') ?? '',
+      'content-type': 'application/json',
+    },
+    body: JSON.stringify({ start_date: DAY, end_date: DAY }),
+  });
+  expect(response.status).toBe(200);
+  return Buffer.from(await response.arrayBuffer());
+}
+
+describe('the report as the database writes it', () => {
+  test('is byte for byte the report csvLine(reportCells(row)) writes: quoting, formula starts, empty and missing cells, unicode, stored times, order', async () => {
+    const userIds = await trickyUsers();
+    const sampled = fc.sample(record(userIds), { numRuns: 4000, seed: 20111506 });
+    const records: NewRecord[] = sampled.map((r, i) => ({ ...r, tracking_id: `${TRICKY[i % TRICKY.length]}#${i}` }));
+    // Outside the day, or not a time: never in the report.
+    const outside = [new Date(dayStart - 1).toISOString(), new Date(dayEnd + 1).toISOString(), 'not-a-date', null];
+    records.push(...outside.map((created_date, i) => ({ ...sampled[i]!, tracking_id: `OUT${i}`, created_date })));
+    await insertRecords(records);
+
+    const reference = await referenceReport();
+    expect(reference.toString('utf8').split('\r\n').length).toBeGreaterThan(4000);
+    const report = await downloadBytes(api.as.executive!);
+    expect(report.length).toBe(reference.length);
+    expect(report.equals(reference)).toBe(true);
+  });
+});
+
+describe('COPY record ends', () => {
+  const copied = 'a,"x\ny",b\n"",c,"say ""hi""\n"\n"\n",,\n' + 'd,"""\n""",e\n';
+  const expected = 'a,"x\ny",b\r\n"",c,"say ""hi""\n"\r\n"\n",,\r\n' + 'd,"""\n""",e\r\n';
+
+  test('each LF that ends a record becomes CRLF, an LF inside a quoted cell stays, wherever the chunks are cut', () => {
+    const bytes = Buffer.from(copied);
+    for (let first = 0; first <= bytes.length; first++) {
+      for (let second = first; second <= bytes.length; second++) {
+        const toCrlf = crlfRecordEnds();
+        const parts = [bytes.subarray(0, first), bytes.subarray(first, second), bytes.subarray(second)].map(toCrlf);
+        expect(Buffer.concat(parts.map((part) => part.text)).toString()).toBe(expected);
+        expect(parts.reduce((rows, part) => rows + part.rows, 0)).toBe(4);
+      }
+    }
+  });
+});
+
+const onPostgres = ENGINE === 'postgres' ? test : test.skip;
+
+describe('a report the database stops', () => {
+  onPostgres(
+    'a COPY ended by the server mid-stream cuts the download short and is recorded as report.downloaded, not complete',
+    async () => {
+      const day = '2011-07-01';
+      const start = Date.parse(dayRange(localMidnight(day)!, localMidnight(day)!).first);
+      const padding = 'x'.repeat(300);
+      await insertRecords(
+        Array.from({ length: 60_000 }, (_, i) => ({
+          tracking_id: `CUT${i}`,
+          created_date: new Date(start + i).toISOString(),
+          device_model_name: padding,
+          is_blindpick: 0,
+          is_submit: 0,
+          is_verified: 0,
+          is_verified_rc: 0,
+          is_verified_rc_by: 0,
+        })),
+      );
+      const client = api.as.executive!;
+      const cut = await new Promise<{ bytes: number; ended: boolean }>((resolve) => {
+        const request = http.request(`${api.url}/veritas/api/generate_csv/`, {
+          method: 'POST',
+          headers: {
+            cookie: [...client.cookies].map(([name, c]) => `${name}=${c.value}`).join('; '),
+            'x-xsrf-token': client.cookie('XSRF-TOKEN') ?? '',
+            'content-type': 'application/json',
+          },
+        });
+        request.on('response', (response) => {
+          let bytes = 0;
+          let ended = false;
+          response.once('data', async () => {
+            // The client stops reading, so the COPY waits on it; then the database ends it.
+            response.pause();
+            let copies = 0;
+            while (copies === 0) {
+              const { rows } = await sql<{ ended: boolean }>`select pg_terminate_backend(pid) as ended
+                from pg_stat_activity where datname = current_database() and query like 'copy (%'`.execute(
+                api.db.kysely,
+              );
+              copies = rows.length;
+            }
+            response.resume();
+          });
+          response.on('data', (chunk: Buffer) => (bytes += chunk.length));
+          response.on('end', () => (ended = true));
+          response.on('close', () => resolve({ bytes, ended }));
+        });
+        request.on('error', () => resolve({ bytes: 0, ended: false }));
+        request.end(JSON.stringify({ start_date: day, end_date: day }));
+      });
+      expect(cut.ended).toBe(false);
+      expect(cut.bytes).toBeLessThan(60_000 * padding.length);
+
+      let entry: { details: string | null; outcome: string } | undefined;
+      while (!entry) {
+        entry = await api.db.kysely
+          .selectFrom('audit_log')
+          .select(['details', 'outcome'])
+          .where('action', '=', 'report.downloaded')
+          .where('details', 'like', `%${day}%`)
+          .executeTakeFirst();
+      }
+      expect(entry.outcome).toBe('failure');
+      const details = JSON.parse(entry.details!) as { rows: number; complete: boolean };
+      expect(details.complete).toBe(false);
+      expect(details.rows).toBeLessThan(60_000);
+    },
+  );
+});
