@@ -3,10 +3,9 @@
 // peak resident memory in each run, the simulator's calls/s and p95, and what the streams received
 // (every stream must receive every event: the fewest and the most a stream got).
 import fs from 'node:fs';
-import http from 'node:http';
 import { DEMO_PASSWORD, loadVolumeData } from '../seed';
 import { formatSummary, runSimulation, type SimulationSummary } from '../sim/simulation';
-import { WebClient } from '../sim/web-client';
+import { openEventStreams } from './event-streams';
 import { forEachEngine, mb, startServerProcess, withDatabase, type EngineOptions, type ServerProcess } from './harness';
 
 const STREAMS = Number(process.env.BENCH_STREAMS ?? 500);
@@ -17,35 +16,6 @@ const RECORDS = 2000;
 function cpuSeconds(pid: number): number {
   const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-
-interface Stream {
-  events: number;
-  request: http.ClientRequest;
-}
-
-/** Opens api/events/ with the session cookie; counts the events (their `id:` lines) it receives. */
-function openStream(base: string, cookie: string): Promise<Stream> {
-  return new Promise((resolve, reject) => {
-    const stream = { events: 0 } as Stream;
-    stream.request = http.get(
-      `${base}/veritas/api/events/`,
-      { headers: { cookie, accept: 'text/event-stream' }, agent: false },
-      (response) => {
-        if (response.statusCode !== 200) return reject(new Error(`api/events/: status ${response.statusCode}`));
-        response.setEncoding('utf8');
-        let rest = '';
-        response.on('data', (text: string) => {
-          const lines = (rest + text).split('\n');
-          rest = lines.pop()!;
-          for (const line of lines) if (line.startsWith('id:')) stream.events++;
-        });
-        resolve(stream);
-      },
-    );
-    // Before the answer, a failure fails the benchmark; after it, the only one expected is destroy() at the end.
-    stream.request.on('error', reject);
-  });
 }
 
 async function simulate(server: ServerProcess, seed: number) {
@@ -84,19 +54,8 @@ async function bench(label: string, options: EngineOptions) {
   try {
     report('no stream', await simulate(server, 7));
 
-    const client = new WebClient(server.base);
-    const login = await client.login('admin_demo', DEMO_PASSWORD);
-    if (login.status !== 200) throw new Error(`sign-in: ${login.status}`);
-    const cookie = [...client.cookies].map(([name, c]) => `${name}=${c.value}`).join('; ');
     server.resetPeakRss();
-    const streams: Stream[] = [];
-    for (let i = 0; i < STREAMS; i += 50) {
-      streams.push(
-        ...(await Promise.all(
-          Array.from({ length: Math.min(50, STREAMS - i) }, () => openStream(server.base, cookie)),
-        )),
-      );
-    }
+    const streams = await openEventStreams(server.base, STREAMS);
     console.log(`   ${STREAMS} streams open: peak RSS ${mb(server.peakRssBytes())}`);
 
     const run = await simulate(server, 8);

@@ -253,6 +253,42 @@ describe('served a page at a time (device-pages)', () => {
     expect(countCalls()).toHaveLength(2);
   });
 
+  test('a lone change is re-read without waiting; changes coming while it is on its way are gathered into one re-read after it', async () => {
+    jest.useFakeTimers();
+    serve(records(50));
+    renderList();
+    await loaded();
+    const held: (() => void)[] = [];
+    api.on('GET api/devices/', (request) => {
+      const ids = new Set(params(request).ids!.split(',').map(Number));
+      const answer = listed(params(request)).filter((row) => ids.has(row.record.id));
+      return new Promise((resolve) =>
+        held.push(() => resolve([200, { records: answer.map((row) => row.record), next: null }])),
+      );
+    });
+    const lone = detached(all[1]!);
+    change('detached', lone);
+    // No timer has run: the re-read went out at once.
+    await act(async () => {});
+    expect(idCalls()).toEqual([{ ids: String(lone.id) }]);
+
+    const burst = [2, 3, 4].map((i) => detached(all[i]!));
+    for (const record of burst) {
+      change('detached', record);
+      await act(async () => {});
+    }
+    expect(idCalls()).toHaveLength(1);
+    await act(async () => held.shift()!());
+    await act(() => jest.advanceTimersByTimeAsync(REREAD_AFTER_MS));
+    expect(idCalls()).toHaveLength(2);
+    expect(idCalls()[1]!.ids!.split(',').map(Number)).toEqual(burst.map((record) => record.id));
+    await act(async () => held.shift()!());
+    await waitFor(() =>
+      expect(row('TRK-0004')!.querySelector('[data-column="status"]')).toHaveTextContent('Detatched'),
+    );
+    expect(idCalls()).toHaveLength(2);
+  });
+
   test('the count is asked again at most once a second, and once more after the last change', async () => {
     jest.useFakeTimers();
     serve(records(50));

@@ -1,6 +1,6 @@
 // The pick list served a page at a time (server feature 'device-pages'): filters held in the URL
 // query, the rows loaded as the user scrolls, and the hub choices.
-import { subscribeLiveEvents, throttle, useLiveEvents, useSearchParams } from '@veritas/shared';
+import { gatherBursts, subscribeLiveEvents, throttle, useLiveEvents, useSearchParams } from '@veritas/shared';
 import {
   keepPreviousData,
   useInfiniteQueryNow,
@@ -94,8 +94,11 @@ export interface DevicePages {
 
 type Pages = InfiniteData<DevicePage, PageParam>;
 
-/** Changed records are gathered this long, then re-read in one call (docs/screens.md#live-updates). */
-export const REREAD_AFTER_MS = 200;
+/**
+ * A changed record is re-read at once; those changed while a re-read is on its way, or within this
+ * long after one began, are gathered and re-read together after it (docs/screens.md#live-updates).
+ */
+export const REREAD_AFTER_MS = 100;
 /** The total, and the first page after an upload or a reset, are fetched again at most this often. */
 export const REFRESH_EVERY_MS = 1000;
 
@@ -215,12 +218,14 @@ function reloadFirstPage(client: QueryClient, queryKey: readonly unknown[], key:
 
 /**
  * docs/screens.md#live-updates. The records of 'submitted', 'verified' and 'detached' events are
- * gathered for REREAD_AFTER_MS, then re-read through the list's own query (api/devices/?ids=, at
- * most MAX_IDS a call): each goes to its place, stays, or leaves the rows loaded, and the total is
- * asked again (at most once per REFRESH_EVERY_MS). An upload's records carry their created date,
- * which may fall anywhere in the list: while the top of the list is in view its first page is
- * fetched again; otherwise only the total, and the first page once the user is back at the top,
- * so the rows the user is reading do not move. A reset fetches the list again. Answers showFrom.
+ * re-read through the list's own query (api/devices/?ids=, at most MAX_IDS a call): at once, or,
+ * those coming while a re-read is on its way or within REREAD_AFTER_MS of its start, together
+ * after it (one re-read at a time, so an older answer never lands over a newer one). Each goes to
+ * its place, stays, or leaves the rows loaded, and the total is asked again (at most once per
+ * REFRESH_EVERY_MS). An upload's records carry their created date, which may fall anywhere in the
+ * list: while the top of the list is in view its first page is fetched again; otherwise only the
+ * total, and the first page once the user is back at the top, so the rows the user is reading do
+ * not move. A reset fetches the list again. Answers showFrom.
  */
 function useLiveDevicePages(
   key: string,
@@ -250,13 +255,14 @@ function useLiveDevicePages(
       recount();
     }, REFRESH_EVERY_MS);
     reloadTop.current = reload;
-    const reread = throttle(
-      () => {
-        const { key, pagesKey } = latest.current;
-        const ids = [...changed];
-        changed.clear();
-        for (let at = 0; at < ids.length; at += MAX_IDS) {
-          const asked = ids.slice(at, at + MAX_IDS);
+    const reread = gatherBursts(() => {
+      const { key, pagesKey } = latest.current;
+      const ids = [...changed];
+      changed.clear();
+      const calls = [];
+      for (let at = 0; at < ids.length; at += MAX_IDS) {
+        const asked = ids.slice(at, at + MAX_IDS);
+        calls.push(
           devicesByIds(key, asked).then((matching) => {
             const askedSet = new Set(asked);
             client.setQueryData<Pages>(
@@ -264,13 +270,12 @@ function useLiveDevicePages(
               (data) =>
                 data && changeRows(data, (rows, boundary) => placeChangedRows(rows, askedSet, matching, boundary)),
             );
-          }, logPageError);
-        }
-        recount();
-      },
-      REREAD_AFTER_MS,
-      { leading: false },
-    );
+          }, logPageError),
+        );
+      }
+      recount();
+      return Promise.all(calls);
+    }, REREAD_AFTER_MS);
     const unsubscribe = subscribeLiveEvents('records', (message) => {
       if (message.type === 'reset') {
         changed.clear();

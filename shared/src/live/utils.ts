@@ -37,6 +37,50 @@ export function throttle(run: () => void, interval: number, { leading = true }: 
 }
 
 /**
+ * Runs `run` one call at a time, for the calls made meanwhile: a call when no run is under way nor
+ * began within `gap` ms starts one at once (after the current task, so the calls of one task share
+ * it); calls during a run, or within `gap` ms of its start, are gathered into one run after both.
+ * So a lone call is not delayed, and only a burst is gathered. The promise of `run` must not reject.
+ */
+export function gatherBursts(run: () => Promise<unknown>, gap: number): Throttled {
+  let wanted = false;
+  let running = false;
+  let scheduled = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let lastStart = Number.NEGATIVE_INFINITY;
+  const schedule = () => {
+    if (scheduled || running || !wanted) return;
+    scheduled = true;
+    const wait = lastStart + gap - Date.now();
+    // After the current task's other calls; a promise, as (faked) timers would come later.
+    if (wait <= 0) void Promise.resolve().then(start);
+    else timer = setTimeout(start, wait);
+  };
+  const start = () => {
+    scheduled = false;
+    timer = undefined;
+    if (!wanted || running) return;
+    wanted = false;
+    running = true;
+    lastStart = Date.now();
+    void run().finally(() => {
+      running = false;
+      schedule();
+    });
+  };
+  const gathered = () => {
+    wanted = true;
+    schedule();
+  };
+  gathered.cancel = () => {
+    wanted = false;
+    clearTimeout(timer);
+    scheduled = false;
+  };
+  return gathered;
+}
+
+/**
  * The records with the changed ones put in: each replaces the record of its id, or is added. The
  * order is kept (the pages sort what they show).
  */
