@@ -2,7 +2,7 @@
 // RUNS over a database already holding millions of records, for the federated console and for the
 // same pages built as one bundle (bench/one-bundle: the shell and the pick list compiled together,
 // no federation), and the ratio of the two. Two navigations: a page load of /ListDevices, and a
-// navigation inside the console from the Dashboard after a moment left idle.
+// navigation inside the console from the Deployments page after a moment left idle.
 // Run (after pnpm build): BENCH_DATABASE_URL=postgres://… pnpm --filter e2e bench:first-rows
 //                     or: BENCH_DATA_DIR=/path/of/sqlite/data pnpm --filter e2e bench:first-rows
 import { spawnSync } from 'node:child_process';
@@ -86,24 +86,23 @@ async function signedInPage(browser: Browser, baseURL: string): Promise<Page> {
   return page;
 }
 
-async function dashboard(page: Page): Promise<void> {
-  await page.goto('/Dashboard');
-  await page.locator('[data-state="ready"]').waitFor({ timeout: 60_000 });
-}
-
 /** A page load of /ListDevices → its first row, in ms. */
 async function pageLoad(page: Page): Promise<number> {
-  await dashboard(page);
+  await page.goto('about:blank');
   const startedAt = Date.now();
   await page.goto('/ListDevices');
   await page.locator(FIRST_ROW).first().waitFor({ timeout: 60_000 });
   return Date.now() - startedAt;
 }
 
-/** From the Dashboard, left idle for a moment, a navigation inside the console to /ListDevices → its first row, in ms. */
+/**
+ * From the Deployments page (the shell's own, in both builds), left idle for a moment, a
+ * navigation inside the console to /ListDevices → its first row, in ms.
+ */
 async function inConsole(page: Page): Promise<number> {
-  await dashboard(page);
-  await page.waitForTimeout(1000);
+  await page.goto('/Deployments');
+  await page.getByRole('heading', { name: 'Deployments' }).waitFor({ timeout: 60_000 });
+  await page.waitForTimeout(1500);
   return page.evaluate(
     (selector) =>
       new Promise<number>((resolve) => {
