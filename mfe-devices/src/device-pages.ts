@@ -1,61 +1,22 @@
 // The pick list served a page at a time (docs/screens.md#device-pick-list, server feature
 // 'device-pages'): its filters, how they sit in the URL query and in the calls (api/devices.ts).
-import { ALL_HUBS, DEVICE_ERRORS, type RecordStatus, type SelectOption } from '@veritas/shared';
-import { DEVICES_PATH } from './api/devices';
+import { ALL_HUBS, type SelectOption } from '@veritas/shared';
+import { choiceOf, type DeviceFilters } from '@veritas/shared/device-list';
 
-/** The choice 'All Hubs', 'All Statuses' or 'All Results': that filter does not narrow the list. */
-export const ALL = ALL_HUBS;
-
-/** The Status filter: the server's value for each status text of docs/screens.md#status. */
-export const STATUS_FILTERS = [
-  { value: 'pending', label: 'Pending' },
-  { value: 'submitted', label: 'Submitted for verification' },
-  { value: 'verified', label: 'verified at hub' },
-  { value: 'detached', label: 'Detatched' },
-] as const satisfies readonly { value: string; label: RecordStatus }[];
-
-export type StatusFilter = (typeof STATUS_FILTERS)[number]['value'];
-
-export const STATUS_CHOICES: readonly SelectOption[] = [{ value: ALL, label: 'All Statuses' }, ...STATUS_FILTERS];
-
-/** The Result filter: passed, then each code of the device error catalogue with its title. */
-export const RESULT_FILTERS: readonly SelectOption[] = [
-  { value: 'passed', label: 'Passed' },
-  ...DEVICE_ERRORS.map(({ code, title }) => ({ value: code, label: `${code}: ${title}` })),
-];
-
-export const RESULT_CHOICES: readonly SelectOption[] = [{ value: ALL, label: 'All Results' }, ...RESULT_FILTERS];
-
-/** The filters as chosen: null when nothing is chosen, ALL for an 'All …' choice. */
-export interface DeviceFilters {
-  /** The tracking-ID text as typed (sent without surrounding spaces). */
-  q: string;
-  /** A hub code or ALL. */
-  hub: string | null;
-  /** A StatusFilter or ALL. */
-  status: string | null;
-  /** 'passed', an error code, or ALL. */
-  result: string | null;
-}
-
-export const NO_FILTERS: DeviceFilters = { q: '', hub: null, status: null, result: null };
-
-/** The choice of `choices` a value names, ignoring case; null for none or an unknown one. */
-function choiceOf(choices: readonly SelectOption[], value: string | null): string | null {
-  const wanted = value?.trim().toLowerCase();
-  return (wanted && choices.find((c) => c.value.toLowerCase() === wanted)?.value) || null;
-}
-
-/** The filters of the URL query ?q=&hub=&status=&result=; unknown statuses and results are ignored. */
-export function filtersFromQuery(params: URLSearchParams): DeviceFilters {
-  const hub = params.get('hub')?.trim();
-  return {
-    q: params.get('q') ?? '',
-    hub: hub ? (hub.toLowerCase() === ALL ? ALL : hub) : null,
-    status: choiceOf(STATUS_CHOICES, params.get('status')),
-    result: choiceOf(RESULT_CHOICES, params.get('result')),
-  };
-}
+// The filters as the calls take them are the first calls' (docs/architecture.md#first-rows).
+export {
+  ALL,
+  devicesKey,
+  filterParams,
+  filtersFromQuery,
+  NO_FILTERS,
+  RESULT_CHOICES,
+  RESULT_FILTERS,
+  STATUS_CHOICES,
+  STATUS_FILTERS,
+  type DeviceFilters,
+  type StatusFilter,
+} from '@veritas/shared/device-list';
 
 /** The filters as the URL query holds them: what was chosen, the text as typed; nothing for an empty one. */
 export function queryOfFilters(filters: DeviceFilters): Record<string, string> {
@@ -67,27 +28,9 @@ export function queryOfFilters(filters: DeviceFilters): Record<string, string> {
   return query;
 }
 
-/** The parameters of api/devices/ and api/devices/count/: the text trimmed; empty filters and 'All …' left out. */
-export function filterParams(filters: DeviceFilters): Record<string, string> {
-  const params: Record<string, string> = {};
-  const q = filters.q.trim();
-  if (q) params.q = q;
-  for (const name of ['hub', 'status', 'result'] as const) {
-    const value = filters[name];
-    if (value && value !== ALL) params[name] = value;
-  }
-  return params;
-}
-
-/** The list a set of filters names: the call's path and its filters. */
-export function devicesKey(filters: DeviceFilters): string {
-  const query = new URLSearchParams(filterParams(filters)).toString();
-  return query ? `${DEVICES_PATH}?${query}` : DEVICES_PATH;
-}
-
 /** The Hub filter's choices: 'All Hubs', the server's hubs, and the hub of the URL if the server did not name it. */
 export function hubChoices(hubs: readonly string[], chosen: string | null): SelectOption[] {
-  const options = [{ value: ALL, label: 'All Hubs' }, ...hubs.map((hub) => ({ value: hub, label: hub }))];
+  const options = [{ value: ALL_HUBS, label: 'All Hubs' }, ...hubs.map((hub) => ({ value: hub, label: hub }))];
   if (chosen && !options.some((o) => o.value.toLowerCase() === chosen.toLowerCase()))
     options.push({ value: chosen, label: chosen });
   return options;

@@ -2,6 +2,7 @@
 // every page loads with (docs/architecture.md#loading-data). Not part of the main entry, which the
 // shell loads before its login form: the shell's signed-in layout and the remotes import it.
 import {
+  hashKey,
   QueryClient,
   QueryClientProvider,
   useInfiniteQuery,
@@ -9,6 +10,8 @@ import {
   usePrefetchQuery,
   useQuery,
   type DefaultError,
+  type FetchInfiniteQueryOptions,
+  type FetchQueryOptions,
   type QueryKey,
   type UseInfiniteQueryOptions,
   type UsePrefetchInfiniteQueryOptions,
@@ -57,14 +60,42 @@ export function QueryProvider({ children, client = queryClient }: { children: Re
   return <QueryClientProvider client={client}>{children}</QueryClientProvider>;
 }
 
+/** A first call of a page: a query, or the first page of an infinite one. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any answer, key and cursor
+export type VisitQuery = FetchQueryOptions<any, any, any, any> | InfiniteVisitQuery;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any answer, key and cursor
+type InfiniteVisitQuery = FetchInfiniteQueryOptions<any, any, any, any, any>;
+
+const isInfinite = (query: VisitQuery): query is InfiniteVisitQuery => query.initialPageParam !== undefined;
+
+/** When the calls of the page being navigated to were started (startVisitQueries), by query hash. */
+const visitStartedAt = new Map<string, number>();
+
+/**
+ * Starts the first calls of a page being navigated to, alongside its code
+ * (docs/architecture.md#first-rows). Their answers count as this visit's: the page's first
+ * render, however much later, does not fetch them again.
+ */
+export function startVisitQueries(queries: readonly VisitQuery[], client: QueryClient = queryClient): void {
+  visitStartedAt.clear();
+  const now = Date.now();
+  for (const query of queries) {
+    visitStartedAt.set(hashKey(query.queryKey), now);
+    if (isInfinite(query)) void client.prefetchInfiniteQuery(query);
+    else void client.prefetchQuery(query);
+  }
+}
+
 /**
  * refetchOnMount for a component whose first render started its call: an answer that arrived
- * since that render (before React committed the component) is this visit's, not one to fetch
- * again; an older one (a page visited before) is fetched again.
+ * since that render (before React committed the component), or since the navigation started the
+ * call (startVisitQueries), is this visit's, not one to fetch again; an older one (a page visited
+ * before) is fetched again.
  */
 function useRefetchOnMountUnlessFetchedSinceFirstRender() {
   const [firstRenderAt] = useState(Date.now);
-  return (query: { state: { dataUpdatedAt: number } }) => query.state.dataUpdatedAt < firstRenderAt;
+  return (query: { queryHash: string; state: { dataUpdatedAt: number } }) =>
+    query.state.dataUpdatedAt < Math.min(firstRenderAt, visitStartedAt.get(query.queryHash) ?? Infinity);
 }
 
 /**

@@ -7,6 +7,8 @@ import {
   type LazyExoticComponent,
   type ReactNode,
 } from 'react';
+import { useLocation, useSession, type RemoteRouteName } from '@veritas/shared';
+import { startFirstData } from '@veritas/shared/first-data';
 import { knownLocation, loadRemotePage, locateRemote, remoteOf, type RemoteLocation, type RemotePage } from './remotes';
 
 type PageModule = { default: ComponentType };
@@ -117,7 +119,15 @@ export function LoadedPage({ title, choose }: { title: string; choose: () => Com
   );
 }
 
-/** A page of the protected layout, rendered by its remote. */
-export function RemoteRoute({ page }: { page: RemotePage }) {
-  return <LoadedPage title={page.title} choose={() => pageComponent(page)} />;
+/**
+ * A page of the protected layout, rendered by its remote. Entering the route starts the page's
+ * first calls together with its code (docs/architecture.md#first-rows).
+ */
+export function RemoteRoute({ route, page }: { route: RemoteRouteName; page: RemotePage }) {
+  const { search } = useLocation();
+  const choose = () => {
+    startFirstData(route, search, useSession.getState().features);
+    return pageComponent(page);
+  };
+  return <LoadedPage title={page.title} choose={choose} />;
 }

@@ -32,7 +32,7 @@ export default function SignedInRoutes() {
             path={route}
             element={
               <RoleGate route={route}>
-                <RemoteRoute key={route} page={REMOTE_PAGES[route]} />
+                <RemoteRoute key={route} route={route} page={REMOTE_PAGES[route]} />
               </RoleGate>
             }
           />

@@ -1,0 +1,159 @@
+// Benchmark: navigation → the pick list's first row (docs/architecture.md#first-rows), medians of
+// RUNS over a database already holding millions of records, for the federated console and for the
+// same pages built as one bundle (bench/one-bundle: the shell and the pick list compiled together,
+// no federation), and the ratio of the two. Two navigations: a page load of /ListDevices, and a
+// navigation inside the console from the Deployments page after a moment left idle.
+// Run (after pnpm build): BENCH_DATABASE_URL=postgres://… pnpm --filter e2e bench:first-rows
+//                     or: BENCH_DATA_DIR=/path/of/sqlite/data pnpm --filter e2e bench:first-rows
+import { spawnSync } from 'node:child_process';
+import { createReadStream, existsSync, statSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { DEMO, DEMO_PASSWORD, launchBrowser, signIn } from '../support/browser';
+import { repoRoot, startServer, stopServer } from '../support/server';
+import { median } from './harness';
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 7);
+const FIRST_ROW = '[data-testid="device-row"]';
+const ONE_BUNDLE_DIR = path.join(repoRoot, '.bench/one-bundle');
+const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.json': 'application/json',
+  '.map': 'application/json',
+};
+
+function target(): Record<string, string> {
+  if (process.env.BENCH_DATABASE_URL) return { DATABASE_URL: process.env.BENCH_DATABASE_URL };
+  if (process.env.BENCH_DATA_DIR) return { VERITAS_DATA_DIR: process.env.BENCH_DATA_DIR };
+  throw new Error(
+    'Set BENCH_DATABASE_URL (PostgreSQL) or BENCH_DATA_DIR (SQLite) to a database loaded with load:volume',
+  );
+}
+
+function buildOneBundle(): void {
+  const webpack = path.join(repoRoot, 'node_modules/.bin/webpack');
+  const config = path.join(repoRoot, 'e2e/bench/one-bundle/webpack.config.cjs');
+  const build = spawnSync(webpack, ['--config', config, '--mode', 'production'], {
+    cwd: path.join(repoRoot, 'shell'),
+    encoding: 'utf8',
+  });
+  if (build.status !== 0) throw new Error(`the one-bundle build failed:\n${build.stdout}\n${build.stderr}`);
+}
+
+/**
+ * The one-bundle build on an origin of its own, as the console serves the shell (index.html for
+ * any page path, content-hashed files immutable), with the API (/veritas, /remotes.json) passed on
+ * to the console's server.
+ */
+async function serveOneBundle(api: string): Promise<{ url: string; close(): Promise<void> }> {
+  const server = http.createServer((request, response) => {
+    const { pathname } = new URL(request.url!, 'http://localhost');
+    if (pathname.startsWith('/veritas/') || pathname === '/remotes.json') {
+      const upstream = http.request(new URL(request.url!, api), { method: request.method, headers: request.headers });
+      upstream.on('response', (answer) => {
+        response.writeHead(answer.statusCode!, answer.headers);
+        answer.pipe(response);
+      });
+      upstream.on('error', () => response.destroy());
+      request.pipe(upstream);
+      return;
+    }
+    const file = path.join(ONE_BUNDLE_DIR, pathname);
+    const served = file.startsWith(ONE_BUNDLE_DIR) && existsSync(file) && statSync(file).isFile() ? file : null;
+    const sent = served ?? path.join(ONE_BUNDLE_DIR, 'index.html');
+    response.writeHead(200, {
+      'Content-Type': CONTENT_TYPES[path.extname(sent)] ?? 'application/octet-stream',
+      'Cache-Control': sent.endsWith('index.html') ? 'no-cache' : 'public, max-age=31536000, immutable',
+    });
+    createReadStream(sent).pipe(response);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+async function signedInPage(browser: Browser, baseURL: string): Promise<Page> {
+  const context = await browser.newContext({ baseURL, viewport: { width: 1366, height: 900 } });
+  // tsx names the functions it compiles (__name); the callbacks sent to the page need it there too.
+  await context.addInitScript({ content: 'globalThis.__name = (f) => f;' });
+  const page = await context.newPage();
+  await signIn(page, DEMO.admin, DEMO_PASSWORD);
+  return page;
+}
+
+/** A page load of /ListDevices → its first row, in ms. */
+async function pageLoad(page: Page): Promise<number> {
+  await page.goto('about:blank');
+  const startedAt = Date.now();
+  await page.goto('/ListDevices');
+  await page.locator(FIRST_ROW).first().waitFor({ timeout: 60_000 });
+  return Date.now() - startedAt;
+}
+
+/**
+ * From the Deployments page (the shell's own, in both builds), left idle for a moment, a
+ * navigation inside the console to /ListDevices → its first row, in ms.
+ */
+async function inConsole(page: Page): Promise<number> {
+  await page.goto('/Deployments');
+  await page.getByRole('heading', { name: 'Deployments' }).waitFor({ timeout: 60_000 });
+  await page.waitForTimeout(1500);
+  return page.evaluate(
+    (selector) =>
+      new Promise<number>((resolve) => {
+        const start = performance.now();
+        const check = () =>
+          document.querySelector(selector) ? resolve(performance.now() - start) : requestAnimationFrame(check);
+        window.history.pushState({}, '', '/ListDevices');
+        window.dispatchEvent(new PopStateEvent('popstate'));
+        requestAnimationFrame(check);
+      }),
+    FIRST_ROW,
+  );
+}
+
+async function main(): Promise<void> {
+  buildOneBundle();
+  const figures: Record<string, number[]> = {
+    'page load, federated': [],
+    'page load, one bundle': [],
+    'in the console, federated': [],
+    'in the console, one bundle': [],
+  };
+  const server = await startServer({ ...target(), VERITAS_DEMO: '0' });
+  const oneBundle = await serveOneBundle(server.url);
+  const browser = await launchBrowser();
+  try {
+    const federated = await signedInPage(browser, server.url);
+    const bundled = await signedInPage(browser, oneBundle.url);
+    // Alternating, so that both builds see the same state of the machine and of the database.
+    for (let run = 0; run < RUNS; run++) {
+      figures['page load, federated']!.push(await pageLoad(federated));
+      figures['page load, one bundle']!.push(await pageLoad(bundled));
+      figures['in the console, federated']!.push(await inConsole(federated));
+      figures['in the console, one bundle']!.push(await inConsole(bundled));
+    }
+  } finally {
+    await browser.close();
+    await oneBundle.close();
+    await stopServer(server);
+  }
+  for (const [name, values] of Object.entries(figures))
+    console.log(
+      `navigation → first pick-list row, ${name}: median ${median(values).toFixed(0)} ms (runs ${values.map((v) => v.toFixed(0)).join(', ')})`,
+    );
+  for (const navigation of ['page load', 'in the console']) {
+    const ratio = median(figures[`${navigation}, federated`]!) / median(figures[`${navigation}, one bundle`]!);
+    console.log(`${navigation}: federated / one bundle = ${ratio.toFixed(2)}× (goal ≤ 1.2×)`);
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
