@@ -30,7 +30,9 @@ describe('the contract rules', () => {
     expect(Object.keys(runtimeEntryPoints(readPackageJson().exports))).toEqual([
       '.',
       './audit-vocabulary',
+      './device-list',
       './domain',
+      './first-data',
       './query',
       './remote-compatibility',
     ]);

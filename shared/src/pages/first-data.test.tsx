@@ -24,7 +24,7 @@ function PickList() {
   const pages = useInfiniteQueryNow(devicePagesQuery(key, () => -1));
   const count = useQueryNow(deviceCountQuery(key));
   if (!pages.data || count.data === undefined) return <p>loading</p>;
-  return <p>{`${pages.data.pages[0]!.items.length} of ${count.data}`}</p>;
+  return <p>{`${pages.data.pages[0]!.items.length} of ${count.data.total}`}</p>;
 }
 
 describe('first data of a route (docs/architecture.md#first-rows)', () => {
