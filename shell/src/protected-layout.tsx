@@ -11,7 +11,6 @@ import { useEffect, type ReactNode } from 'react';
 import { Navigate, useNavigate } from '@veritas/shared';
 import { CheckingSignIn } from './checking-sign-in';
 import { Layout } from './layout';
-import { preloadRemotesWhenIdle } from './remotes';
 
 /** The layout for signed-in users: checks the login on mount (docs/screens.md#protected-layout) and sends everyone else to /login. */
 export function ProtectedLayout() {
@@ -37,13 +36,6 @@ export function ProtectedLayout() {
   // docs/architecture.md#live-events: the tab's event stream, open while the session is signed in
   // with 'live-events' (the store decides), for as long as the layout is shown.
   useEffect(() => startLiveEvents(), []);
-
-  // docs/architecture.md#first-rows: the code of the pages the menus offer this role, fetched while
-  // the browser has nothing else to do.
-  const role = useSession((s) => s.role);
-  useEffect(() => {
-    if (isAuthenticated) return preloadRemotesWhenIdle(role);
-  }, [isAuthenticated, role]);
 
   // What one user loaded is not shown to the next one signing in on this tab.
   useEffect(() => {

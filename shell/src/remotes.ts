@@ -1,5 +1,5 @@
-import { loadRemote, preloadRemote, registerRemotes } from '@module-federation/enhanced/runtime';
-import { canAccessRoute, subscribeLiveEvents, type RemoteRouteName, type Role } from '@veritas/shared';
+import { loadRemote, registerRemotes } from '@module-federation/enhanced/runtime';
+import { subscribeLiveEvents, type RemoteRouteName } from '@veritas/shared';
 import REMOTES from '@veritas/shared/remotes.json';
 import type { ComponentType } from 'react';
 import { setEntryIntegrity } from './integrity-plugin';
@@ -186,46 +186,6 @@ export async function loadRemoteModule<T>(id: string, location?: RemoteLocation)
 
 export function loadRemotePage(page: RemotePage, location?: RemoteLocation): Promise<{ default: ComponentType }> {
   return loadRemoteModule<{ default: ComponentType }>(page.id, location);
-}
-
-/** The remotes with a page `role` may open, and those pages' exposed modules. */
-export function remotesOfRole(role: Role | null): Map<RemoteName, string[]> {
-  const remotes = new Map<RemoteName, string[]>();
-  for (const [route, page] of Object.entries(REMOTE_PAGES)) {
-    if (!canAccessRoute(role, route)) continue;
-    const remote = remoteOf(page);
-    remotes.set(remote, [...(remotes.get(remote) ?? []), page.id.slice(remote.length + 1)]);
-  }
-  return remotes;
-}
-
-/**
- * The manifest, entry script and page chunks of each remote `role` may open, fetched ahead of its
- * pages (docs/architecture.md#first-rows). A remote that fails to preload is loaded afresh by its
- * page, which shows the error card if it fails again; nothing else notices.
- */
-export async function preloadRemotesOf(role: Role | null): Promise<void> {
-  await Promise.all(
-    [...remotesOfRole(role)].map(async ([name, exposes]) => {
-      try {
-        register(name, await locateRemote(name), false);
-        await preloadRemote([{ nameOrAlias: name, exposes }]);
-      } catch (error) {
-        failed.add(name);
-        console.warn(`${name} could not be preloaded`, error);
-      }
-    }),
-  );
-}
-
-/**
- * Preloads the remotes `role` may open once the browser is idle (where it can say so); answers a
- * function that cancels a preload not started yet.
- */
-export function preloadRemotesWhenIdle(role: Role | null): () => void {
-  if (typeof requestIdleCallback !== 'function') return () => {};
-  const idle = requestIdleCallback(() => void preloadRemotesOf(role));
-  return () => cancelIdleCallback(idle);
 }
 
 /** The remote a page is loaded from. */
