@@ -722,15 +722,16 @@ describe('the summaries', () => {
   });
 });
 
-describe('search routes (in-process, with small thresholds)', () => {
-  const filter = (needle: string, more: Partial<DeviceFilter> = {}): DeviceFilter => ({
-    needle,
-    hubKey: null,
-    status: null,
-    result: null,
-    ...more,
-  });
+/** A pick-list filter with a search, and any other filters of `more`. */
+const searchFilter = (needle: string, more: Partial<DeviceFilter> = {}): DeviceFilter => ({
+  needle,
+  hubKey: null,
+  status: null,
+  result: null,
+  ...more,
+});
 
+describe('search routes (in-process, with small thresholds)', () => {
   async function pages(f: DeviceFilter, limit: number, tuning: SearchTuning): Promise<number[]> {
     const ids: number[] = [];
     let after = null;
@@ -771,14 +772,14 @@ describe('search routes (in-process, with small thresholds)', () => {
           result: more.result ?? '',
         };
         for (const limit of [3, 25]) {
-          expect({ tuning, needle, limit, ids: await pages(filter(needle, more), limit, tuning) }).toEqual({
+          expect({ tuning, needle, limit, ids: await pages(searchFilter(needle, more), limit, tuning) }).toEqual({
             tuning,
             needle,
             limit,
             ids: expectedIds(query),
           });
         }
-        expect(await deviceCount(api.db, filter(needle, more), tuning)).toBe(expectedIds(query).length);
+        expect(await deviceCount(api.db, searchFilter(needle, more), tuning)).toBe(expectedIds(query).length);
       }
     }
   });
@@ -917,13 +918,6 @@ describe('migration 006', () => {
 });
 
 describe('a search over many records', () => {
-  const filter = (needle: string, more: Partial<DeviceFilter> = {}): DeviceFilter => ({
-    needle,
-    hubKey: null,
-    status: null,
-    result: null,
-    ...more,
-  });
   const trackingIds = (page: { records: string[] }) =>
     page.records.map((json) => (JSON.parse(json) as DeviceRecord).tracking_id.tracking_id);
 
@@ -967,9 +961,9 @@ describe('a search over many records', () => {
       while (estimateSearch(api.db, needle) === null) await new Promise((resolve) => setTimeout(resolve, 20));
       expect(estimateSearch(api.db, needle)!.fragment.length).toBeLessThan(needle.length);
     }
-    const ids = trackingIds(await devicePage(api.db, filter(needle), null, 500));
+    const ids = trackingIds(await devicePage(api.db, searchFilter(needle), null, 500));
     expect(ids.every((id) => id.toLowerCase().includes(needle))).toBe(true);
     expect(ids.length).toBe(expected.length);
-    expect(await deviceCount(api.db, filter(needle))).toBe(expected.length);
+    expect(await deviceCount(api.db, searchFilter(needle))).toBe(expected.length);
   });
 });
