@@ -3,6 +3,7 @@ import { Route, Routes } from '@veritas/shared';
 import { lazy, Suspense } from 'react';
 import { LoginPage } from './login-page';
 import { CheckingSignIn } from './checking-sign-in';
+import { answerAtOnce } from './page-code';
 import './shell.css';
 
 type SignedInModule = typeof import('./signed-in-routes');
@@ -18,12 +19,7 @@ export function preloadSignedInRoutes(): Promise<SignedInModule> {
 // so the login page's first load stays small (docs/architecture.md#the-shells-first-load). React
 // reveals a lazy tree no sooner than 300 ms after its fallback showed: routes already loaded are
 // handed over as a thenable that answers at once, so no fallback shows and nothing waits.
-const SignedInRoutes = lazy(() => {
-  const loaded = signedInModule;
-  if (!loaded) return preloadSignedInRoutes();
-  const atOnce = { then: (resolve: (module: SignedInModule) => void) => resolve(loaded) };
-  return atOnce as unknown as Promise<SignedInModule>;
-});
+const SignedInRoutes = lazy(() => (signedInModule ? answerAtOnce(signedInModule) : preloadSignedInRoutes()));
 
 /** The routes of the console (docs/screens.md#routes). */
 export function App() {

@@ -1,16 +1,10 @@
-import {
-  canAccessRoute,
-  loadSession,
-  setLoginRedirect,
-  startLiveEvents,
-  useSession,
-  type RouteName,
-} from '@veritas/shared';
+import { canAccessRoute, setLoginRedirect, startLiveEvents, useSession, type RouteName } from '@veritas/shared';
 import { QueryProvider, queryClient } from '@veritas/shared/query';
 import { useEffect, type ReactNode } from 'react';
 import { Navigate, useNavigate } from '@veritas/shared';
 import { CheckingSignIn } from './checking-sign-in';
 import { Layout } from './layout';
+import { sessionCheck } from './session-check';
 
 /** The layout for signed-in users: checks the login on mount (docs/screens.md#protected-layout) and sends everyone else to /login. */
 export function ProtectedLayout() {
@@ -22,7 +16,7 @@ export function ProtectedLayout() {
     // An expired session found by any call (shell or remote) leaves through the router, without a reload.
     setLoginRedirect(toLogin);
     let active = true;
-    void loadSession().then((signedIn) => {
+    void sessionCheck().then((signedIn) => {
       if (active && !signedIn) toLogin();
     });
     return () => {

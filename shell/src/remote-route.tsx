@@ -1,60 +1,47 @@
-import {
-  Component,
-  Suspense,
-  lazy,
-  useState,
-  type ComponentType,
-  type LazyExoticComponent,
-  type ReactNode,
-} from 'react';
+import { Component, Suspense, useEffect, useReducer, useState, type ReactNode } from 'react';
 import { useLocation, useSession, type RemoteRouteName } from '@veritas/shared';
 import { startFirstData } from '@veritas/shared/first-data';
+import { PageCode } from './page-code';
 import { knownLocation, loadRemotePage, locateRemote, remoteOf, type RemoteLocation, type RemotePage } from './remotes';
 
-type PageModule = { default: ComponentType };
+// One load per page and entry (the URL of the remote's manifest), kept across navigations: a new
+// version of a remote is a new entry, so its pages load anew while a page of the old version
+// already shown keeps its component. A failed one is dropped so the next render (Retry, or coming
+// back to the route) starts a new load.
+const pageCodes = new Map<string, PageCode>();
 
-// One load and one lazy component per page and entry (the URL of the remote's manifest), kept
-// across navigations: a new version of a remote is a new entry, so its pages load anew while a page
-// of the old version already shown keeps its component. A failed one is dropped so the next
-// render (Retry, or coming back to the route) starts a new load.
-const pageLoads = new Map<string, Promise<PageModule>>();
-const lazyPages = new Map<string, LazyExoticComponent<ComponentType>>();
-
-const pageKey = (page: RemotePage, location: RemoteLocation) => `${page.id} ${location.entry}`;
-
-function loadPageAt(page: RemotePage, location: RemoteLocation): Promise<PageModule> {
-  const key = pageKey(page, location);
-  let load = pageLoads.get(key);
-  if (!load) {
-    load = loadRemotePage(page, location).catch((error: unknown) => {
-      pageLoads.delete(key);
-      lazyPages.delete(key);
-      throw error;
-    });
-    pageLoads.set(key, load);
+function pageCodeAt(page: RemotePage, location: RemoteLocation): PageCode {
+  const key = `${page.id} ${location.entry}`;
+  let code = pageCodes.get(key);
+  if (!code) {
+    code = new PageCode(
+      loadRemotePage(page, location).catch((error: unknown) => {
+        pageCodes.delete(key);
+        throw error;
+      }),
+    );
+    pageCodes.set(key, code);
   }
-  return load;
-}
-
-function lazyPageAt(page: RemotePage, location: RemoteLocation): LazyExoticComponent<ComponentType> {
-  const key = pageKey(page, location);
-  let component = lazyPages.get(key);
-  if (!component) {
-    component = lazy(() => loadPageAt(page, location));
-    lazyPages.set(key, component);
-  }
-  return component;
+  return code;
 }
 
 /**
- * The page's component for this navigation: with /remotes.json fresh, the one of the remote's
- * current entry; otherwise one that reads /remotes.json again first (a rollout may have changed
- * the entry) and then loads the page from where it says.
+ * The page's code for this navigation: with /remotes.json fresh, the one of the remote's current
+ * entry; otherwise one that reads /remotes.json again first (a rollout may have changed the entry)
+ * and then loads the page from where it says.
  */
-export function pageComponent(page: RemotePage): ComponentType {
+export function pageCode(page: RemotePage): PageCode {
   const location = knownLocation(remoteOf(page));
-  if (location) return lazyPageAt(page, location);
-  return lazy(async () => loadPageAt(page, await locateRemote(remoteOf(page))));
+  if (location) return pageCodeAt(page, location);
+  return new PageCode(locateRemote(remoteOf(page)).then((located) => pageCodeAt(page, located).load));
+}
+
+/**
+ * Starts loading a page's code before its route renders (a page load of its URL, while the
+ * sign-in is checked). A failure is left to the route, which loads again.
+ */
+export function preloadPage(page: RemotePage): void {
+  pageCode(page).load.catch(() => {});
 }
 
 interface BoundaryProps {
@@ -91,30 +78,54 @@ class RemoteErrorBoundary extends Component<BoundaryProps, { failed: boolean }> 
   }
 }
 
+/** The page once its code is in; until then a loading state that is not React's fallback (page-code.ts). */
+function PageOnceLoaded({ title, code }: { title: string; code: PageCode }) {
+  const module = code.module;
+  const [, arrived] = useReducer((n: number) => n + 1, 0);
+  const [failure, setFailure] = useState<{ error: unknown } | null>(null);
+  useEffect(() => {
+    if (module) return;
+    let current = true;
+    code.load.then(
+      () => current && arrived(),
+      (error: unknown) => current && setFailure({ error }),
+    );
+    return () => {
+      current = false;
+    };
+  }, [code, module]);
+  // To the error boundary around it.
+  if (failure) throw failure.error;
+  const loading = (
+    <p className="shell-remote-loading" role="status">
+      Loading {title}…
+    </p>
+  );
+  if (!module) return loading;
+  const Page = code.component;
+  return (
+    <Suspense fallback={loading}>
+      <Page />
+    </Suspense>
+  );
+}
+
 /**
  * A lazily loaded page of the protected layout: loading state, error card with Retry. `choose`
- * answers its component when the route is entered, and again on Retry.
+ * answers its code when the route is entered, and again on Retry.
  */
-export function LoadedPage({ title, choose }: { title: string; choose: () => ComponentType }) {
+export function LoadedPage({ title, choose }: { title: string; choose: () => PageCode }) {
   const [attempt, setAttempt] = useState(0);
   // Chosen when the route is entered and taken anew on Retry (a failed load was dropped); a
   // rollout meanwhile does not replace a page already shown.
-  const [Page, setPage] = useState(choose);
+  const [code, setCode] = useState(choose);
   const retry = () => {
-    setPage(choose);
+    setCode(choose);
     setAttempt((n) => n + 1);
   };
   return (
     <RemoteErrorBoundary key={attempt} title={title} onRetry={retry}>
-      <Suspense
-        fallback={
-          <p className="shell-remote-loading" role="status">
-            Loading {title}…
-          </p>
-        }
-      >
-        <Page />
-      </Suspense>
+      <PageOnceLoaded title={title} code={code} />
     </RemoteErrorBoundary>
   );
 }
@@ -127,7 +138,7 @@ export function RemoteRoute({ route, page }: { route: RemoteRouteName; page: Rem
   const { search } = useLocation();
   const choose = () => {
     startFirstData(route, search, useSession.getState().features);
-    return pageComponent(page);
+    return pageCode(page);
   };
   return <LoadedPage title={page.title} choose={choose} />;
 }

@@ -125,15 +125,15 @@ describe('a rollout announced live', () => {
 test('a new entry is registered anew with force and its pages get a new lazy component; a page shown keeps its version', async () => {
   const list = serveLists({ devices: V3 }, { devices: V4 });
   // First navigation: nothing read yet, so the page reads the list first.
-  const first = route.pageComponent(DEVICES_PAGE);
+  const first = route.pageCode(DEVICES_PAGE).component;
   const shown = await show(first, 'shown');
   expect(shown).toHaveTextContent(`devices/ListDevices from ${origin}${V3.entry}`);
   // Fresh: the next navigation takes the component of that entry at once.
-  const v3Page = route.pageComponent(DEVICES_PAGE);
-  expect(route.pageComponent(DEVICES_PAGE)).toBe(v3Page);
+  const v3Page = route.pageCode(DEVICES_PAGE).component;
+  expect(route.pageCode(DEVICES_PAGE).component).toBe(v3Page);
 
   remotes.markRemoteListStale();
-  const next = route.pageComponent(DEVICES_PAGE);
+  const next = route.pageCode(DEVICES_PAGE).component;
   expect(next).not.toBe(v3Page);
   const opened = await show(next, 'opened');
   expect(list).toHaveBeenCalledTimes(2);
@@ -143,9 +143,9 @@ test('a new entry is registered anew with force and its pages get a new lazy com
   expect(opened).toHaveTextContent(`devices/ListDevices from ${origin}${V4.entry}`);
   expect(shown).toHaveTextContent(`devices/ListDevices from ${origin}${V3.entry}`);
   expect(shown).toBeInTheDocument();
-  const v4Page = route.pageComponent(DEVICES_PAGE);
+  const v4Page = route.pageCode(DEVICES_PAGE).component;
   expect(v4Page).not.toBe(v3Page);
-  expect(route.pageComponent(DEVICES_PAGE)).toBe(v4Page);
+  expect(route.pageCode(DEVICES_PAGE).component).toBe(v4Page);
 });
 
 test("a registration hands the entry's integrity to the integrity plugin", async () => {

@@ -1,0 +1,68 @@
+// A page load of a remote's page (docs/architecture.md#first-rows): the sign-in check and the
+// page's code start before the first render, and the page shows without its loading state.
+import { screen, waitFor } from '@testing-library/react';
+import type { MockApi } from '@veritas/shared/testing';
+import {
+  mockedLoadRemote,
+  renderShell,
+  serveRemoteList,
+  serveRemotePages,
+  signedInAs,
+  signedOut,
+  startApi,
+} from '../test/harness';
+import { preloadSignedInRoutes } from './app';
+import { startSessionCheck } from './session-check';
+
+jest.mock('@module-federation/enhanced/runtime', () => ({ loadRemote: jest.fn(), registerRemotes: jest.fn() }));
+
+let api: MockApi;
+
+afterEach(() => api.restore());
+
+/** Every text the document showed while `run` went on. */
+async function textsShownDuring(run: () => Promise<void>): Promise<string[]> {
+  const shown: string[] = [];
+  const observer = new MutationObserver(() => shown.push(document.body.textContent ?? ''));
+  observer.observe(document.body, { subtree: true, childList: true, characterData: true });
+  await run();
+  observer.disconnect();
+  return shown;
+}
+
+test("a page load loads the page's code while the sign-in is checked, and shows the page without a loading state", async () => {
+  api = signedInAs(startApi(), 'admin');
+  serveRemoteList();
+  serveRemotePages();
+
+  startSessionCheck();
+  (await preloadSignedInRoutes()).preloadPageAt('/listdevices/');
+  await waitFor(() => expect(mockedLoadRemote).toHaveBeenCalledWith('devices/ListDevices'));
+
+  const shown = await textsShownDuring(async () => {
+    renderShell('/ListDevices');
+    await screen.findByRole('heading', { name: 'devices/ListDevices page' });
+  });
+  expect(shown.some((text) => text.includes('Loading Stats…'))).toBe(false);
+  // The layout took the check the page load started instead of asking again.
+  expect(api.requestsTo('GET user/is_LoggedIn/')).toHaveLength(1);
+  expect(mockedLoadRemote).toHaveBeenCalledTimes(1);
+});
+
+test("a session found over by the page load's check leads to /login through the router, replacing the entry", async () => {
+  api = signedOut(startApi());
+  serveRemoteList();
+  // jsdom reports a page navigation (window.location.replace) as not implemented.
+  const log = jest.spyOn(console, 'error').mockImplementation(() => {});
+
+  // The check fails before the layout mounts.
+  startSessionCheck();
+  await waitFor(() => expect(api.requestsTo('POST user/refresh/')).toHaveLength(1));
+  await new Promise((resolve) => setTimeout(resolve, 10));
+  renderShell('/Dashboard');
+
+  await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/login'));
+  expect(screen.getByTestId('location')).toHaveAttribute('data-navigation', 'REPLACE');
+  expect(log.mock.calls.flat().join(' ')).not.toMatch(/navigation/);
+  log.mockRestore();
+});
