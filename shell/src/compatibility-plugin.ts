@@ -3,7 +3,8 @@
 // @veritas/shared/remote-compatibility, the rule the registry applies at publish and promote). A
 // build that cannot run here fails to load, so its page shows the error card rather than half
 // working (docs/architecture.md#loading-error-card-and-retry). The gate (and semver with it) loads
-// on first use, outside the shell's first load.
+// on first use, outside the shell's first load: asked for as a remote's load starts, it comes in
+// with the manifest instead of after it.
 import type { ModuleFederationRuntimePlugin } from '@module-federation/enhanced/runtime';
 
 type LoadRemoteSnapshot = NonNullable<ModuleFederationRuntimePlugin['loadRemoteSnapshot']>;
@@ -33,13 +34,20 @@ export function providedShared(options: SnapshotArgs['options']): Record<string,
   return provided;
 }
 
+const loadGate = () => import('@veritas/shared/remote-compatibility');
+
 export default function compatibilityPlugin(): ModuleFederationRuntimePlugin {
   return {
     name: 'veritas-remote-compatibility',
+    beforeRequest(args) {
+      // A failure here shows when the manifest is checked, which loads the gate again.
+      loadGate().catch(() => {});
+      return args;
+    },
     async loadRemoteSnapshot(args) {
       // A snapshot from the global store (no manifest read now) was checked when it was read.
       if (!args.manifestJson) return args;
-      const { compatibilityProblems } = await import('@veritas/shared/remote-compatibility');
+      const { compatibilityProblems } = await loadGate();
       const remote = args.moduleInfo.name;
       const problems = compatibilityProblems(remote, args.manifestJson, providedShared(args.options));
       if (problems.length > 0) throw new IncompatibleRemoteError(remote, problems);
