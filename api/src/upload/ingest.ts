@@ -68,12 +68,19 @@ class Tally {
   }
 }
 
-/** Valid rows waiting for their insert; a tracking ID seen earlier in the batch is a duplicate at once. */
+/**
+ * Valid rows waiting for their insert; a tracking ID seen earlier in the batch is a duplicate at once.
+ * A batch's insert runs while the next batch is read: on PostgreSQL the database stores one batch
+ * as this process parses and checks the next, instead of each waiting for the other. Inserts still
+ * run one at a time, in file order, each after the lease was kept.
+ */
 class Batch {
   private records: ShipmentRecord[] = [];
   private rowNumbers: number[] = [];
   private trackingIds = new Set<string>();
   private repeats: { row: number; trackingId: string }[] = [];
+  /** The insert of the batch before. */
+  private writing: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly store: RecordStore,
@@ -95,23 +102,34 @@ class Batch {
     this.rowNumbers.push(row);
   }
 
-  /** Inserts the batch; a tracking ID already stored (by an earlier batch too) makes a duplicate. */
+  /** Starts the batch's insert once the one before it is done (throwing its failure). */
   async flush() {
+    await this.writing;
     await this.lease.keep();
-    const stored = this.records.length === 0 ? [] : await this.store(this.records, this.rowNumbers);
-    const duplicates = this.repeats;
-    stored.forEach((isNew, i) => {
-      if (isNew) this.tally.processed++;
-      else duplicates.push({ row: this.rowNumbers[i]!, trackingId: this.records[i]!.tracking_id });
-    });
-    duplicates.sort((a, b) => a.row - b.row);
-    for (const { row, trackingId } of duplicates) this.tally.duplicate(row, trackingId);
-
+    this.writing = this.write(this.records, this.rowNumbers, this.repeats);
+    // Handled here: a failure waits for the next flush() or done() to throw it.
+    this.writing.catch(() => undefined);
     this.records = [];
     this.rowNumbers = [];
     this.trackingIds = new Set();
     this.repeats = [];
     await nextTurn();
+  }
+
+  /** The last insert started has ended (throwing its failure). */
+  done(): Promise<void> {
+    return this.writing;
+  }
+
+  /** Inserts the rows; a tracking ID already stored (by an earlier batch too) makes a duplicate. */
+  private async write(records: ShipmentRecord[], rowNumbers: number[], duplicates: Batch['repeats']) {
+    const stored = records.length === 0 ? [] : await this.store(records, rowNumbers);
+    stored.forEach((isNew, i) => {
+      if (isNew) this.tally.processed++;
+      else duplicates.push({ row: rowNumbers[i]!, trackingId: records[i]!.tracking_id });
+    });
+    duplicates.sort((a, b) => a.row - b.row);
+    for (const { row, trackingId } of duplicates) this.tally.duplicate(row, trackingId);
   }
 }
 
@@ -163,20 +181,27 @@ export async function ingestUpload(db: Db, lease: Pick<Lease, 'upload' | 'keep'>
 
   const decoder = new Utf8Text();
   let empty = true;
-  for await (const data of chunkData(db, uploadId, totalChunks)) {
-    await lease.keep();
-    const text = decoder.decode(data);
-    if (text) empty = false;
-    await take(reader.push(text));
-  }
-  const rest = decoder.end();
-  if (rest) empty = false;
-  await take(reader.push(rest));
-  await take(reader.end());
+  try {
+    for await (const data of chunkData(db, uploadId, totalChunks)) {
+      await lease.keep();
+      const text = decoder.decode(data);
+      if (text) empty = false;
+      await take(reader.push(text));
+    }
+    const rest = decoder.end();
+    if (rest) empty = false;
+    await take(reader.push(rest));
+    await take(reader.end());
 
-  if (empty) throw new BadRequest('file', 'The file is empty');
-  if (columns === undefined) throw new BadRequest('file', 'The file has no header row: it holds only blank lines.');
-  await batch.flush();
+    if (empty) throw new BadRequest('file', 'The file is empty');
+    if (columns === undefined) throw new BadRequest('file', 'The file has no header row: it holds only blank lines.');
+    await batch.flush();
+    await batch.done();
+  } catch (error) {
+    // The insert under way ends before the lease is given up or handed over (completeUpload).
+    await batch.done().catch(() => undefined);
+    throw error;
+  }
   scheduleSearchIndexing(db);
   return tally.result();
 }
