@@ -220,8 +220,10 @@ const REPORT_CELLS_SQL: Record<ReportColumn, RawBuilder<string | null>> = {
   expected_brand: formulaSafe(sql`case when ${blind} then d.blind_brand else d.device_brand end`),
   expected_model: formulaSafe(sql`case when ${blind} then d.blind_model else d.device_model_name end`),
   is_blindpick: sql`case when ${blind} then 'true' else 'false' end`,
-  status: sql`case when d.is_submit = 0 then 'Pending' when d.is_verified = 0 then 'Submitted for verification'
-    when d.is_verified_rc_by = 0 then 'verified at hub' else 'Detatched' end`,
+  // recordStatus's wording, taken from it.
+  status: sql`case when d.is_submit = 0 then ${sql.lit(recordStatus(0, 0, 0))}
+    when d.is_verified = 0 then ${sql.lit(recordStatus(1, 0, 0))}
+    when d.is_verified_rc_by = 0 then ${sql.lit(recordStatus(1, 1, 0))} else ${sql.lit(recordStatus(1, 1, 1))} end`,
   submitted_by: column('sb.username'),
   submit_time: column('d.submit_time'),
   submitted_device: column('d.submitted_device_name'),
