@@ -1,8 +1,26 @@
-// Consoles holding api/events/ open, as the event benchmarks open them: one session (admin_demo)
-// shared by every stream, each counting the events it receives.
+// What the event benchmarks (bench:events, e2e's bench:live) play: consoles holding api/events/
+// open, one session (admin_demo) shared by every stream, each counting the events it receives; and
+// the simulator's field work that sends them events.
 import http from 'node:http';
 import { DEMO_PASSWORD } from '../seed';
+import { runSimulation, type SimulationSummary } from '../sim/simulation';
 import { WebClient } from '../sim/web-client';
+
+export const SIMULATED_OPERATORS = 16;
+export const SIMULATED_RECORDS = 2000;
+
+/** One run of the simulator against `base` (no trailing slash): its operators and items as fast as answered. */
+export function simulateFieldWork(base: string, seed: number): Promise<SimulationSummary> {
+  return runSimulation({
+    url: base,
+    adminUser: 'admin_demo',
+    adminPassword: DEMO_PASSWORD,
+    operators: SIMULATED_OPERATORS,
+    records: SIMULATED_RECORDS,
+    rate: 0,
+    seed,
+  });
+}
 
 export interface EventStreamClient {
   events: number;

@@ -3,14 +3,12 @@
 // peak resident memory in each run, the simulator's calls/s and p95, and what the streams received
 // (every stream must receive every event: the fewest and the most a stream got).
 import fs from 'node:fs';
-import { DEMO_PASSWORD, loadVolumeData } from '../seed';
-import { formatSummary, runSimulation, type SimulationSummary } from '../sim/simulation';
-import { openEventStreams } from './event-streams';
+import { loadVolumeData } from '../seed';
+import { formatSummary } from '../sim/simulation';
+import { SIMULATED_OPERATORS, SIMULATED_RECORDS, openEventStreams, simulateFieldWork } from './event-streams';
 import { forEachEngine, mb, startServerProcess, withDatabase, type EngineOptions, type ServerProcess } from './harness';
 
 const STREAMS = Number(process.env.BENCH_STREAMS ?? 500);
-const OPERATORS = 16;
-const RECORDS = 2000;
 
 /** CPU seconds the process has used so far (user + system; /proc/<pid>/stat fields 14 and 15, in clock ticks of 1/100 s). */
 function cpuSeconds(pid: number): number {
@@ -23,15 +21,7 @@ async function simulate(server: ServerProcess, seed: number) {
   server.resetPeakRss();
   const cpuBefore = cpuSeconds(pid);
   const started = Date.now();
-  const summary: SimulationSummary = await runSimulation({
-    url: server.base,
-    adminUser: 'admin_demo',
-    adminPassword: DEMO_PASSWORD,
-    operators: OPERATORS,
-    records: RECORDS,
-    rate: 0,
-    seed,
-  });
+  const summary = await simulateFieldWork(server.base, seed);
   const seconds = (Date.now() - started) / 1000;
   const cpu = (cpuSeconds(pid) - cpuBefore) / seconds;
   return { summary, cpu, peakRss: server.peakRssBytes() };
@@ -47,7 +37,7 @@ function report(label: string, run: Awaited<ReturnType<typeof simulate>>) {
 
 async function bench(label: string, options: EngineOptions) {
   console.log(
-    `\n== ${label}: the simulator (${OPERATORS} operators, ${RECORDS} items) with 0, then ${STREAMS} event streams open`,
+    `\n== ${label}: the simulator (${SIMULATED_OPERATORS} operators, ${SIMULATED_RECORDS} items) with 0, then ${STREAMS} event streams open`,
   );
   await withDatabase(options, (db) => loadVolumeData(db, { records: 0 }));
   const server = await startServerProcess(options);

@@ -2,12 +2,8 @@
 // the instance at URL, as bench:events does, then runs the simulator (16 operators, 2,000 items, as
 // fast as answered) against it, one run after another, until it is stopped (SIGTERM). Prints
 // "ready" once the simulator's scans reach the streams, and at the end the events each received.
-import { DEMO_PASSWORD } from '../seed';
-import { runSimulation } from '../sim/simulation';
-import { openEventStreams } from './event-streams';
+import { openEventStreams, simulateFieldWork } from './event-streams';
 
-const OPERATORS = 16;
-const RECORDS = 2000;
 /** Events a stream has received once the simulator's scans flow. */
 const FLOWING = 200;
 
@@ -27,16 +23,7 @@ async function main() {
     clearInterval(ready);
     console.log('ready');
   }, 50);
-  for (let seed = 1; !stopping; seed++)
-    await runSimulation({
-      url: base,
-      adminUser: 'admin_demo',
-      adminPassword: DEMO_PASSWORD,
-      operators: OPERATORS,
-      records: RECORDS,
-      rate: 0,
-      seed,
-    });
+  for (let seed = 1; !stopping; seed++) await simulateFieldWork(base, seed);
 }
 
 main().catch((error: unknown) => {
