@@ -18,6 +18,7 @@ import type { Page } from 'playwright-core';
 import { DEMO, DEMO_PASSWORD, launchBrowser, signIn } from '../support/browser';
 import { repoRoot, startServer, stopServer } from '../support/server';
 import { startFleet } from '../../scripts/fleet';
+import { median } from './harness';
 
 const SCANS = Number(process.env.BENCH_SCANS ?? 40);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
@@ -34,7 +35,6 @@ interface PendingRecord {
 const DEMO_SHIPMENT = 'FMPP31';
 
 const percentile = (sorted: number[], p: number) => sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)]!;
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 interface Figures {
   p50: number;
