@@ -22,12 +22,11 @@ const FRAGMENT_LENGTH = 6;
 export interface IdSample {
   /** Lower-cased tracking IDs. */
   ids: string[];
-  /** Each bigram and trigram of the sample: the share of sampled IDs holding it. */
-  gramShare: Map<string, number>;
   /**
-   * Each trigram of the sample: the sampled IDs holding it (their indexes in `ids`). A fragment's
-   * share is counted among the holders of its rarest trigram, not over every ID: testing each
-   * fragment of a whole ID against every sampled ID cost 7 ms of CPU per search.
+   * Each bigram and trigram of the sample: the sampled IDs holding it (their indexes in `ids`), so
+   * its share, too. A fragment's share is counted among the holders of its rarest trigram, not
+   * over every ID: testing each fragment of a whole ID against every sampled ID cost 7 ms of CPU
+   * per search.
    */
   holders: Map<string, number[]>;
   takenAt: number;
@@ -55,19 +54,15 @@ async function takeSample(db: Db): Promise<IdSample> {
 
 /** The sample of these lower-cased tracking IDs. */
 export function sampleOfIds(ids: string[]): IdSample {
-  const held = new Map<string, number>();
   const holders = new Map<string, number[]>();
   ids.forEach((id, index) => {
-    for (const gram of new Set(gramsOf(id, 2))) held.set(gram, (held.get(gram) ?? 0) + 1);
-    for (const gram of new Set(gramsOf(id, 3))) {
-      held.set(gram, (held.get(gram) ?? 0) + 1);
+    for (const gram of new Set([...gramsOf(id, 2), ...gramsOf(id, 3)])) {
       let holding = holders.get(gram);
       if (!holding) holders.set(gram, (holding = []));
       holding.push(index);
     }
   });
-  const gramShare = new Map([...held].map(([gram, n]) => [gram, n / Math.max(ids.length, 1)]));
-  return { ids, gramShare, holders, takenAt: Date.now() };
+  return { ids, holders, takenAt: Date.now() };
 }
 
 function gramsOf(text: string, length: number): string[] {
@@ -126,7 +121,7 @@ export function estimateSearch(db: Db, needle: string): SearchEstimate | null {
 export function estimateFromSample(sample: IdSample, needle: string): SearchEstimate {
   const sampled = Math.max(sample.ids.length, 1);
   const unseen = 1 / (2 * sampled);
-  const gramShare = (gram: string) => sample.gramShare.get(gram) ?? unseen;
+  const gramShare = (gram: string) => (sample.holders.get(gram)?.length ?? 0) / sampled || unseen;
   const shareOf = (text: string) => {
     let rarest: number[] = [];
     for (const [i, trigram] of gramsOf(text, 3).entries()) {
