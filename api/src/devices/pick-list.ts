@@ -357,7 +357,12 @@ export async function deviceCount(db: Db, filter: DeviceFilter, tuning: SearchTu
   }
   // Few candidates: count them (cost: the matches); many: test every record (cost: the records).
   const cap = Math.max(tuning.minCandidates, Math.round(tuning.countShare * records));
-  if ((await candidatesUpTo(db, filter.needle, cap)) <= cap) {
+  const matches = await candidatesUpTo(db, filter.needle, cap);
+  if (matches <= cap) {
+    // Without a hub, status or result, the index's matches counted are the answer.
+    if (filter.hubKey === null && filter.status === null && filter.result === null) {
+      return Math.min(matches, COUNT_CAP + 1);
+    }
     const candidates =
       db.engine === 'postgres'
         ? pgCandidates(filter.needle, null)
