@@ -19,8 +19,8 @@
 // up to a cap C, and the page is sorted from them when they are at most C. More → walk, but at
 // most 4 × C (walkFactor) records (matches can be common overall yet far from where the page
 // starts: a shipment's range of IDs long ago); the rest of the page then comes from the
-// candidates below where the walk stopped. C = √(limit × records under the filter) balances the two: with M matches spread
-// evenly, candidates cost M and a walk limit × N / M, equal at M = C.
+// candidates below where the walk stopped. C = √(limit × records under the filter) balances the
+// two: with M matches spread evenly, candidates cost M and a walk limit × N / M, equal at M = C.
 // On PostgreSQL a sample of the IDs (id-sample.ts) first says whether the search is common (then
 // it walks without asking the index), and the trigram index is asked only for the search's
 // rarest fragment, every candidate then tested exactly: a whole tracking ID reads a few buffers
