@@ -149,11 +149,18 @@ function pgCandidates(needle: string, estimate: SearchEstimate | null): RawBuild
 }
 
 /**
- * SQLite: the records the search table finds, and those it does not hold yet (search-index.ts),
- * which the exact test (`contains`) then sorts out.
+ * SQLite: the ids of the records containing the search: those the search table finds, and those it
+ * does not hold yet (search-index.ts), tested.
  */
+function sqliteMatchIds(needle: string): RawBuilder<unknown> {
+  return sql`select rowid as id from device_search where device_search match ${ftsPhrase(needle)}
+    union all
+    select id from device_records where ${inTail} and instr(lower(tracking_id), ${needle}) > 0`;
+}
+
+/** SQLite: the record is among sqliteMatchIds. */
 function sqliteCandidates(needle: string): RawBuilder<SqlBool> {
-  return sql<SqlBool>`d.id in (select rowid from device_search where device_search match ${ftsPhrase(needle)} union all select id from device_records where ${inTail})`;
+  return sql<SqlBool>`d.id in (${sqliteMatchIds(needle)})`;
 }
 
 /**
@@ -166,10 +173,7 @@ function indexMatches(db: Db, needle: string, fragment: string, max: number): Ra
     ? sql`select d.id, d.sort_ms, d.hub_key, d.status_key, d.result_key from device_records d
         where lower(d.tracking_id) like ${likePattern(fragment)} and strpos(lower(d.tracking_id), ${needle}) > 0
         limit ${max}`
-    : sql`select rowid as id from device_search where device_search match ${ftsPhrase(needle)}
-        union all
-        select id from device_records where ${inTail} and instr(lower(tracking_id), ${needle}) > 0
-        limit ${max}`;
+    : sql`${sqliteMatchIds(needle)} limit ${max}`;
 }
 
 /**
