@@ -80,11 +80,16 @@ async function deviceList(page: Page): Promise<Locator> {
   return row;
 }
 
-/** The Audit Log with its entries (every sign-in, the suite's own included, is one). */
+/**
+ * The Audit Log with its entries (every sign-in, the suite's own included, is one), and its filter
+ * dropdowns in: their code loads on first use, and until then each is a disabled stand-in, which a
+ * keyboard walk started meanwhile would leave unrecorded.
+ */
 async function auditLog(page: Page): Promise<Locator> {
   await page.goto('/AuditLog');
   const row = page.locator('tr[data-seq]').first();
   await row.waitFor();
+  for (const name of ['Action', 'Target kind', 'Outcome']) await page.getByRole('combobox', { name }).waitFor();
   return row;
 }
 
