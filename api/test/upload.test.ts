@@ -346,6 +346,24 @@ describe('upload: chunks', () => {
   });
 });
 
+/**
+ * On PostgreSQL, makes an insert of a device record whose tracking ID matches the pattern wait
+ * half a second (SQLite's triggers cannot wait, and its inserts run one at a time anyway); null
+ * removes it.
+ */
+async function slowInsertsOf(db: Db, pattern: string | null) {
+  if (ENGINE !== 'postgres') return;
+  await sql`drop trigger if exists slow_inserts on device_records`.execute(db.kysely);
+  if (pattern) {
+    await sql`create or replace function slow_inserts() returns trigger language plpgsql as $$ begin if new.tracking_id like ${sql.lit(pattern)} then perform pg_sleep(0.5); end if; return new; end $$`.execute(
+      db.kysely,
+    );
+    await sql`create trigger slow_inserts before insert on device_records for each row execute function slow_inserts()`.execute(
+      db.kysely,
+    );
+  }
+}
+
 /** Makes inserts of device records whose tracking ID matches the pattern fail; null removes it. */
 async function failInsertsOf(db: Db, pattern: string | null) {
   if (ENGINE === 'sqlite') {
@@ -709,6 +727,65 @@ describe('upload: shipment CSV rules (docs/csv.md#columns)', () => {
       ],
     });
     expect((await stored()).get(a)).toMatchObject({ device_brand: 'First' });
+  });
+
+  test('a tracking ID repeated in a later batch, while the batch of its first row is still being stored: the first is stored, the repeats go to duplicates', async () => {
+    // Batches of 1,000 rows; on PostgreSQL two are inserted at once (src/upload/ingest.ts).
+    const ids = Array.from({ length: 3000 }, () => tid());
+    // The last row of a batch, repeated at once in the next, whose insert may reach it first.
+    const [a, b] = [ids[999]!, ids[1999]!];
+    ids[1000] = a;
+    ids[2000] = b;
+    ids[2499] = a;
+    const answer = await upload(csv(HEADER, ...ids.map((id, i) => row(id, 'HUB1', `mobile,Row ${i + 1},,,,,`))));
+    expect(answer.body).toMatchObject({
+      processed: 2997,
+      skipped: 3,
+      duplicates: [
+        { row: 1001, tracking_id: a },
+        { row: 2001, tracking_id: b },
+        { row: 2500, tracking_id: a },
+      ],
+      duplicates_total: 3,
+    });
+    const records = await stored();
+    expect(records.get(a)).toMatchObject({ device_brand: 'Row 1000' });
+    expect(records.get(b)).toMatchObject({ device_brand: 'Row 2000' });
+  });
+
+  test('batches are counted in file order whichever insert ends first: duplicates listed by row, counts exact', async () => {
+    const existing = [tid(), tid(), tid()];
+    await upload(csv(HEADER, ...existing.map((id) => row(id))));
+    const ids = Array.from({ length: 2000 }, () => tid());
+    // On PostgreSQL the first batch is held up, so the second batch's insert ends first.
+    ids[0] = tid('SLOW');
+    ids[9] = existing[0]!;
+    ids[1009] = existing[1]!;
+    ids[1019] = existing[2]!;
+    await slowInsertsOf(api.db, 'SLOW%');
+    let answer: Answer;
+    try {
+      answer = await upload(csv(HEADER, ...ids.map((id) => row(id))));
+    } finally {
+      await slowInsertsOf(api.db, null);
+    }
+    expect(answer.body).toMatchObject({
+      processed: 1997,
+      skipped: 3,
+      duplicates: [
+        { row: 10, tracking_id: existing[0] },
+        { row: 1010, tracking_id: existing[1] },
+        { row: 1020, tracking_id: existing[2] },
+      ],
+      duplicates_total: 3,
+    });
+    const counts = (await api.db.kysely.selectFrom('events').select(['id', 'data']).orderBy('id').execute())
+      .map((event) => JSON.parse(event.data))
+      .filter((data) => data.action === 'uploaded')
+      .slice(-2)
+      .map((data) => data.count);
+    // One event per batch stored, in commit order: the second batch's (998 rows) first on PostgreSQL.
+    expect(counts).toEqual(ENGINE === 'postgres' ? [998, 999] : [999, 998]);
   });
 
   test('a repeat of a row that broke a rule is not a duplicate: the valid one is stored', async () => {
