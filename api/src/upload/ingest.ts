@@ -5,7 +5,7 @@
 // (store-records.ts), so the counts, the errors and the duplicates listed are those of one clean run.
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { UploadResult } from '@veritas/shared/domain';
-import type { Db } from '../db/schema';
+import type { Db, Engine } from '../db/schema';
 import { BadRequest } from '../errors';
 import { CsvRecordReader, type CsvRecord } from './csv-records';
 import { checkRow, readHeader, type ColumnPositions, type ShipmentRecord } from './shipment-rows';
@@ -15,12 +15,6 @@ import { recordStore, type RecordStore } from './store-records';
 import { scheduleSearchIndexing } from '../devices/search-index';
 import { Utf8Text } from './utf8-text';
 
-/**
- * Rows per insert (one transaction on SQLite, one statement on PostgreSQL). better-sqlite3 is
- * synchronous, so each batch blocks the event loop: small batches, with a turn of the loop between
- * them, keep other requests served during a long ingest.
- */
-const BATCH_ROWS = 1000;
 /** Entries listed in duplicates and errors; the totals count them all. */
 export const LISTED_MAX = 1000;
 
@@ -69,13 +63,20 @@ class Tally {
 }
 
 /**
- * Inserts under way at once on PostgreSQL, each in its own transaction: a backend inserting a batch
- * into device_records and its indexes is what bounds an upload there, and two of them store 1.4
- * times the rows per second of one (api/README.md#upload). They cannot deadlock: they hold no
- * tracking ID in common (Batch), lock the summary rows in one order (summary-tables.ts) and take
- * the events' lock last (events/write.ts). SQLite has one writer, on this thread: one at a time.
+ * How each engine's batches are paced: rows per insert (each batch one transaction) and inserts
+ * under way at once. better-sqlite3 is synchronous, so each batch blocks the event loop: small
+ * batches, with a turn of the loop between them, keep other requests served during a long ingest;
+ * SQLite has one writer, on this thread, so one at a time. On PostgreSQL a backend inserting a
+ * batch into device_records and its indexes is what bounds an upload: two at once keep two cores
+ * busy, and at 500 rows each the rows in flight, and the server's peak memory, stay those of one
+ * batch of 1,000 (api/README.md#upload). They cannot deadlock: they hold no tracking ID in common
+ * (Batch), lock the summary rows in one order (summary-tables.ts) and take the events' lock last
+ * (events/write.ts).
  */
-const POSTGRES_BATCHES_AT_ONCE = 2;
+const PACE: Readonly<Record<Engine, { rows: number; atOnce: number }>> = {
+  sqlite: { rows: 1000, atOnce: 1 },
+  postgres: { rows: 500, atOnce: 2 },
+};
 
 /** A batch whose insert was started: its tracking IDs, its insert, then its rows counted. */
 interface Write {
@@ -104,11 +105,11 @@ class Batch {
     private readonly store: RecordStore,
     private readonly tally: Tally,
     private readonly lease: Pick<Lease, 'keep'>,
-    private readonly atOnce: number,
+    private readonly pace: (typeof PACE)[Engine],
   ) {}
 
   get full() {
-    return this.records.length >= BATCH_ROWS;
+    return this.records.length >= this.pace.rows;
   }
 
   add(row: number, record: ShipmentRecord) {
@@ -122,9 +123,9 @@ class Batch {
     this.rowNumbers.push(row);
   }
 
-  /** Starts the batch's insert once fewer than `atOnce` are under way (throwing the failure of one). */
+  /** Starts the batch's insert once fewer than `pace.atOnce` are under way (throwing the failure of one). */
   async flush() {
-    while (this.writes.length >= this.atOnce) await this.writes.shift()!.counted;
+    while (this.writes.length >= this.pace.atOnce) await this.writes.shift()!.counted;
     await this.lease.keep();
     const { records, rowNumbers, repeats, trackingIds } = this;
     const inserted = records.length === 0 ? Promise.resolve([]) : this.store(records, rowNumbers);
@@ -180,8 +181,7 @@ export async function ingestUpload(db: Db, lease: Pick<Lease, 'upload' | 'keep'>
   const { uploadId, totalChunks, createdAt, resumed } = lease.upload;
   const hubs = await hubCodes(db);
   const tally = new Tally();
-  const atOnce = db.engine === 'postgres' ? POSTGRES_BATCHES_AT_ONCE : 1;
-  const batch = new Batch(recordStore(db, { uploadId, resumed }), tally, lease, atOnce);
+  const batch = new Batch(recordStore(db, { uploadId, resumed }), tally, lease, PACE[db.engine]);
   const reader = new CsvRecordReader();
   let columns: ColumnPositions | undefined;
   let row = 0;
