@@ -347,20 +347,23 @@ describe('upload: chunks', () => {
 });
 
 /**
- * On PostgreSQL, makes an insert of a device record whose tracking ID matches the pattern wait
- * half a second (SQLite's triggers cannot wait, and its inserts run one at a time anyway); null
- * removes it.
+ * Uploads `content`, on PostgreSQL with each insert of a record whose tracking ID starts with SLOW
+ * waiting half a second, which holds up its batch (SQLite's triggers cannot wait, and its inserts
+ * run one at a time anyway).
  */
-async function slowInsertsOf(db: Db, pattern: string | null) {
-  if (ENGINE !== 'postgres') return;
-  await sql`drop trigger if exists slow_inserts on device_records`.execute(db.kysely);
-  if (pattern) {
-    await sql`create or replace function slow_inserts() returns trigger language plpgsql as $$ begin if new.tracking_id like ${sql.lit(pattern)} then perform pg_sleep(0.5); end if; return new; end $$`.execute(
-      db.kysely,
-    );
-    await sql`create trigger slow_inserts before insert on device_records for each row execute function slow_inserts()`.execute(
-      db.kysely,
-    );
+async function uploadHeldUp(content: string): Promise<Answer> {
+  if (ENGINE !== 'postgres') return upload(content);
+  const { kysely } = api.db;
+  await sql`create or replace function slow_inserts() returns trigger language plpgsql as $$ begin if new.tracking_id like 'SLOW%' then perform pg_sleep(0.5); end if; return new; end $$`.execute(
+    kysely,
+  );
+  await sql`create trigger slow_inserts before insert on device_records for each row execute function slow_inserts()`.execute(
+    kysely,
+  );
+  try {
+    return await upload(content);
+  } finally {
+    await sql`drop trigger slow_inserts on device_records`.execute(kysely);
   }
 }
 
@@ -739,13 +742,7 @@ describe('upload: shipment CSV rules (docs/csv.md#columns)', () => {
     ids[500] = a;
     ids[1000] = b;
     ids[2499] = a;
-    await slowInsertsOf(api.db, 'SLOW%');
-    let answer: Answer;
-    try {
-      answer = await upload(csv(HEADER, ...ids.map((id, i) => row(id, 'HUB1', `mobile,Row ${i + 1},,,,,`))));
-    } finally {
-      await slowInsertsOf(api.db, null);
-    }
+    const answer = await uploadHeldUp(csv(HEADER, ...ids.map((id, i) => row(id, 'HUB1', `mobile,Row ${i + 1},,,,,`))));
     expect(answer.body).toMatchObject({
       processed: 2997,
       skipped: 3,
@@ -771,13 +768,7 @@ describe('upload: shipment CSV rules (docs/csv.md#columns)', () => {
     ids[9] = existing[0]!;
     ids[509] = existing[1]!;
     ids[519] = existing[2]!;
-    await slowInsertsOf(api.db, 'SLOW%');
-    let answer: Answer;
-    try {
-      answer = await upload(csv(HEADER, ...ids.map((id) => row(id))));
-    } finally {
-      await slowInsertsOf(api.db, null);
-    }
+    const answer = await uploadHeldUp(csv(HEADER, ...ids.map((id) => row(id))));
     expect(answer.body).toMatchObject({
       processed: 1997,
       skipped: 3,
