@@ -353,18 +353,27 @@ describe('upload: chunks', () => {
  */
 async function uploadHeldUp(content: string): Promise<Answer> {
   if (ENGINE !== 'postgres') return upload(content);
-  const { kysely } = api.db;
-  await sql`create or replace function slow_inserts() returns trigger language plpgsql as $$ begin if new.tracking_id like 'SLOW%' then perform pg_sleep(0.5); end if; return new; end $$`.execute(
-    kysely,
-  );
-  await sql`create trigger slow_inserts before insert on device_records for each row execute function slow_inserts()`.execute(
-    kysely,
-  );
+  await postgresInsertTrigger(api.db, 'slow_inserts', 'SLOW%', 'perform pg_sleep(0.5)');
   try {
     return await upload(content);
   } finally {
-    await sql`drop trigger slow_inserts on device_records`.execute(kysely);
+    await postgresInsertTrigger(api.db, 'slow_inserts', null, '');
   }
+}
+
+/**
+ * On PostgreSQL, a trigger `name` running `statement` before each insert of a device record whose
+ * tracking ID is like `pattern`; null drops it.
+ */
+async function postgresInsertTrigger(db: Db, name: string, pattern: string | null, statement: string) {
+  await sql`drop trigger if exists ${sql.raw(name)} on device_records`.execute(db.kysely);
+  if (!pattern) return;
+  await sql`create or replace function ${sql.raw(name)}() returns trigger language plpgsql as $$ begin if new.tracking_id like ${sql.lit(pattern)} then ${sql.raw(statement)}; end if; return new; end $$`.execute(
+    db.kysely,
+  );
+  await sql`create trigger ${sql.raw(name)} before insert on device_records for each row execute function ${sql.raw(name)}()`.execute(
+    db.kysely,
+  );
 }
 
 /** Makes inserts of device records whose tracking ID matches the pattern fail; null removes it. */
@@ -378,15 +387,7 @@ async function failInsertsOf(db: Db, pattern: string | null) {
     }
     return;
   }
-  await sql`drop trigger if exists fail_inserts on device_records`.execute(db.kysely);
-  if (pattern) {
-    await sql`create or replace function fail_inserts() returns trigger language plpgsql as $$ begin if new.tracking_id like ${sql.lit(pattern)} then raise exception 'injected failure'; end if; return new; end $$`.execute(
-      db.kysely,
-    );
-    await sql`create trigger fail_inserts before insert on device_records for each row execute function fail_inserts()`.execute(
-      db.kysely,
-    );
-  }
+  await postgresInsertTrigger(db, 'fail_inserts', pattern, "raise exception 'injected failure'");
 }
 
 describe('upload: roles', () => {
