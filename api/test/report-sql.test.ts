@@ -6,9 +6,9 @@ import fc from 'fast-check';
 import { sql } from 'kysely';
 import type { Insertable } from 'kysely';
 import type { DeviceRecordsTable } from '../src/db/schema';
-import { crlfRecordEnds } from '../src/report/copy-report';
+import { SLICE_ROWS, copiedReportLines, crlfRecordEnds } from '../src/report/copy-report';
 import { UTF8_BOM, csvLine } from '../src/report/csv';
-import { dayRange, localMidnight } from '../src/report/dates';
+import { dayRange, localMidnight, type IsoRange } from '../src/report/dates';
 import { REPORT_COLUMNS, reportCells, type ReportRow } from '../src/report/rows';
 import { derivedColumns } from '../src/writes/derived-columns';
 import { ENGINE, build, type Client } from './support/build';
@@ -93,10 +93,10 @@ const record = (userIds: number[]) =>
     is_verified_rc_by: flag,
   });
 
-/** Users whose names need quoting or escaping, straight into the database. */
+/** Users whose names need quoting or escaping, straight into the database (once), and their ids. */
 async function trickyUsers(): Promise<number[]> {
   const names = ['=cmd|calc', '-rm', '@admin', 'O"Brien', 'Smith, J', 'two\nlines', 'Zoë ✓'];
-  const rows = await api.db.kysely
+  await api.db.kysely
     .insertInto('users')
     .values(
       names.map((username, i) => ({
@@ -109,23 +109,26 @@ async function trickyUsers(): Promise<number[]> {
         created_at: new Date().toISOString(),
       })),
     )
-    .returning('id')
+    .onConflict((conflict) => conflict.column('username').doNothing())
     .execute();
+  const rows = await api.db.kysely.selectFrom('users').select('id').where('username', 'in', names).execute();
   return rows.map((row) => row.id);
 }
 
+/** The facts derivedColumns reads, for a record that has none of them. */
+const FACTS = { hub_code: null, created_date: null, submit_time: null, verify_time: null, device_result: null };
+
 async function insertRecords(records: NewRecord[]): Promise<void> {
-  const facts = { hub_code: null, created_date: null, submit_time: null, verify_time: null, device_result: null };
   for (let start = 0; start < records.length; start += 500) {
     await api.db.kysely
       .insertInto('device_records')
-      .values(records.slice(start, start + 500).map((r) => ({ ...r, ...derivedColumns({ ...facts, ...r }) })))
+      .values(records.slice(start, start + 500).map((r) => ({ ...r, ...derivedColumns({ ...FACTS, ...r }) })))
       .execute();
   }
 }
 
 /** The report as csvLine(reportCells(row)) writes it, from the stored records read plainly. */
-async function referenceReport(): Promise<Buffer> {
+async function referenceReport(within: IsoRange = range): Promise<Buffer> {
   const records = await api.db.kysely
     .selectFrom('device_records as d')
     .leftJoin('users as sb', 'sb.id', 'd.submitted_by_id')
@@ -133,8 +136,8 @@ async function referenceReport(): Promise<Buffer> {
     .leftJoin('users as rb', 'rb.id', 'd.verified_by_rc_id')
     .selectAll('d')
     .select(['sb.username as submitted_by', 'vb.username as verified_by', 'rb.username as verified_by_rc'])
-    .where('d.created_date', '>=', range.first)
-    .where('d.created_date', '<=', range.last)
+    .where('d.created_date', '>=', within.first)
+    .where('d.created_date', '<=', within.last)
     .orderBy('d.created_date')
     .orderBy('d.id')
     .execute();
@@ -219,10 +222,124 @@ describe('COPY record ends', () => {
 
 const onPostgres = ENGINE === 'postgres' ? test : test.skip;
 
+/** The report's lines as copiedReportLines sends them in slices of `sliceRows`, and their count. */
+async function copiedInSlices(within: IsoRange, sliceRows: number, meanwhile?: () => Promise<void>) {
+  const texts: Buffer[] = [];
+  let rows = 0;
+  for await (const chunk of copiedReportLines(api.db, api.db.pg!, within, sliceRows)) {
+    texts.push(chunk.text);
+    rows += chunk.rows;
+    if (texts.length === 1) await meanwhile?.();
+  }
+  return { text: Buffer.concat(texts), rows };
+}
+
+describe('the report copied in slices, two at once', () => {
+  onPostgres(
+    'slices of any size make the same bytes as one COPY, cut between records of the same created_date',
+    async () => {
+      const day = '2011-06-20';
+      const within = dayRange(localMidnight(day)!, localMidnight(day)!);
+      // Five instants for 600 records: most slices start and end inside a run of equal created_dates.
+      const instants = [0, 1, 2, 3, 4].map((i) => new Date(Date.parse(within.first) + i * 3_600_000).toISOString());
+      const sampled = fc.sample(record(await trickyUsers()), { numRuns: 600, seed: 20110620 });
+      await insertRecords(
+        sampled.map((r, i) => ({
+          ...r,
+          tracking_id: `SLICE#${i}`,
+          created_date: instants[(i * 7) % instants.length]!,
+        })),
+      );
+      const reference = await referenceReport(within);
+      const lines = reference.subarray(Buffer.byteLength(UTF8_BOM + csvLine(REPORT_COLUMNS)));
+      for (const sliceRows of [1, 7, 599, 600, 601, SLICE_ROWS]) {
+        const copied = await copiedInSlices(within, sliceRows);
+        expect({ sliceRows, rows: copied.rows }).toEqual({ sliceRows, rows: 600 });
+        expect(copied.text.equals(lines)).toBe(true);
+      }
+    },
+  );
+
+  onPostgres(
+    'every slice reads the snapshot of the first: what is stored or changed while the report is copied is not in it',
+    async () => {
+      const day = '2011-06-21';
+      const within = dayRange(localMidnight(day)!, localMidnight(day)!);
+      const at = (ms: number) => new Date(Date.parse(within.first) + ms).toISOString();
+      const blank = { is_blindpick: 0, is_submit: 0, is_verified: 0, is_verified_rc: 0, is_verified_rc_by: 0 };
+      const stored = (trackingId: string, ms: number): NewRecord => ({
+        ...blank,
+        tracking_id: trackingId,
+        created_date: at(ms),
+      });
+      await insertRecords(Array.from({ length: 100 }, (_, i) => stored(`SNAP${i}`, i)));
+
+      // The pool's other connections are held, so the report's second one waits after the first has taken its snapshot.
+      const pool = api.db.pg!;
+      const held = await Promise.all(Array.from({ length: pool.options.max! - 1 }, () => pool.connect()));
+      const report = copiedInSlices(within, 10, async () => {
+        // Once the first chunk is sent, while later slices are still to be copied.
+        await insertRecords([stored('SNAP-LAST', 1000)]);
+        await api.db.kysely
+          .updateTable('device_records')
+          .set({ device_type: 'CHANGED' })
+          .where('tracking_id', '=', 'SNAP99')
+          .execute();
+      });
+      while (pool.waitingCount === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+      // In the second slice, the first the second connection copies.
+      const early = stored('SNAP-EARLY', 15);
+      const insertEarly = api.db.kysely
+        .insertInto('device_records')
+        .values({ ...early, ...derivedColumns({ ...FACTS, ...early }) })
+        .compile();
+      await held[0]!.query(insertEarly.sql, [...insertEarly.parameters]);
+      for (const client of held) client.release();
+
+      const copied = await report;
+      expect(copied.rows).toBe(100);
+      expect(copied.text.toString()).not.toMatch(/SNAP-EARLY|SNAP-LAST|CHANGED/);
+      expect((await copiedInSlices(within, 10)).text.toString()).toMatch(/SNAP-EARLY[^]*SNAP-LAST/);
+    },
+  );
+
+  onPostgres(
+    'a report left after its first chunk closes both connections, the slice copied ahead included, without an uncaught error',
+    async () => {
+      const day = '2011-06-22';
+      const within = dayRange(localMidnight(day)!, localMidnight(day)!);
+      const at = (ms: number) => new Date(Date.parse(within.first) + ms).toISOString();
+      const blank = { is_blindpick: 0, is_submit: 0, is_verified: 0, is_verified_rc: 0, is_verified_rc_by: 0 };
+      await insertRecords(
+        Array.from({ length: 100 }, (_, i) => ({ ...blank, tracking_id: `LEFT${i}`, created_date: at(i) })),
+      );
+      // The slice copied ahead has nobody reading it: its connection's error would otherwise end the server.
+      const uncaught: unknown[] = [];
+      const keep = (error: unknown) => uncaught.push(error);
+      process.on('uncaughtException', keep);
+      for await (const chunk of copiedReportLines(api.db, api.db.pg!, within, 10)) {
+        expect(chunk.rows).toBeGreaterThan(0);
+        break;
+      }
+      // The closed connections report their end on later turns of the event loop.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      process.off('uncaughtException', keep);
+      expect(uncaught).toEqual([]);
+      const { rows } = await sql<{ open: number }>`select count(*)::int as open from pg_stat_activity
+      where datname = current_database() and query like 'copy (%' and pid <> pg_backend_pid()`.execute(api.db.kysely);
+      expect(rows[0]!.open).toBe(0);
+    },
+  );
+});
+
 describe('a report the database stops', () => {
   onPostgres(
-    'a COPY ended by the server mid-stream cuts the download short and is recorded as report.downloaded, not complete',
+    'COPYs ended by the server mid-stream, the slice being sent and the one copied ahead, cut the download short without an uncaught error, recorded as report.downloaded, not complete',
     async () => {
+      // An error of the slice copied ahead, which nothing reads yet, would otherwise end the server.
+      const uncaught: unknown[] = [];
+      const keep = (error: unknown) => uncaught.push(error);
+      process.on('uncaughtException', keep);
       const day = '2011-07-01';
       const start = Date.parse(dayRange(localMidnight(day)!, localMidnight(day)!).first);
       const padding = 'x'.repeat(300);
@@ -252,16 +369,18 @@ describe('a report the database stops', () => {
           let bytes = 0;
           let ended = false;
           response.once('data', async () => {
-            // The client stops reading, so the COPY waits on it; then the database ends it.
+            // The client stops reading, so the COPYs wait on it: the slice being sent and the one
+            // copied ahead, which nothing reads yet. Then the database ends both.
             response.pause();
+            const copying = sql`from pg_stat_activity where datname = current_database() and query like 'copy (%'`;
             let copies = 0;
-            while (copies === 0) {
-              const { rows } = await sql<{ ended: boolean }>`select pg_terminate_backend(pid) as ended
-                from pg_stat_activity where datname = current_database() and query like 'copy (%'`.execute(
+            while (copies < 2) {
+              const { rows } = await sql<{ copies: number }>`select count(*)::int as copies ${copying}`.execute(
                 api.db.kysely,
               );
-              copies = rows.length;
+              copies = rows[0]!.copies;
             }
+            await sql`select pg_terminate_backend(pid) ${copying}`.execute(api.db.kysely);
             response.resume();
           });
           response.on('data', (chunk: Buffer) => (bytes += chunk.length));
@@ -287,6 +406,8 @@ describe('a report the database stops', () => {
       const details = JSON.parse(entry.details!) as { rows: number; complete: boolean };
       expect(details.complete).toBe(false);
       expect(details.rows).toBeLessThan(60_000);
+      process.off('uncaughtException', keep);
+      expect(uncaught).toEqual([]);
     },
   );
 });

@@ -241,14 +241,38 @@ const withUserNames = (records: RawBuilder<unknown>) => sql`${records} as d
   left join users vb on vb.id = d.verified_by_id
   left join users rb on rb.id = d.verified_by_rc_id`;
 
+/** A position in the report's order: the rows of a slice lie after one key, up to another. */
+export interface ReportKey {
+  created_date: string;
+  id: number;
+}
+
+/**
+ * PostgreSQL: where the slice of `rows` rows after `from` ends, by an index-only walk of
+ * device_records_created_date_id; nothing when fewer are left in the range.
+ */
+export function sliceEndQuery(db: Db, range: IsoRange, from: ReportKey, rows: number) {
+  return db.kysely
+    .selectFrom('device_records')
+    .select(['created_date', 'id'])
+    .where((w) => w(w.refTuple('created_date', 'id'), '>', w.tuple(from.created_date, from.id)))
+    .where('created_date', '<=', range.last)
+    .orderBy('created_date')
+    .orderBy('id')
+    .offset(rows - 1)
+    .limit(1);
+}
+
 /**
  * PostgreSQL: the report's query for COPY … TO STDOUT (FORMAT csv), which quotes like csvCell and
- * ends records with LF (copy-report.ts). COPY takes no parameters: the range is written as
- * literals (ISO text from dayRange).
+ * ends records with LF (copy-report.ts): the rows of the range after `from`, up to `to` or the
+ * range's end. COPY takes no parameters: the bounds are written as literals.
  */
-export function reportCopyQuery(range: IsoRange): RawBuilder<unknown> {
+export function reportCopyQuery(range: IsoRange, from: ReportKey, to: ReportKey | undefined): RawBuilder<unknown> {
   const cells = REPORT_COLUMNS.map((name) => REPORT_CELLS_SQL[name]);
+  const key = ({ created_date, id }: ReportKey) => sql`(${sql.lit(created_date)}, ${sql.lit(id)})`;
+  const end = to ? sql`(d.created_date, d.id) <= ${key(to)}` : sql`d.created_date <= ${sql.lit(range.last)}`;
   return sql`select ${sql.join(cells)} from ${withUserNames(sql.table('device_records'))}
-    where d.created_date >= ${sql.lit(range.first)} and d.created_date <= ${sql.lit(range.last)}
+    where (d.created_date, d.id) > ${key(from)} and ${end}
     order by d.created_date, d.id`;
 }
