@@ -234,6 +234,34 @@ async function copiedInSlices(within: IsoRange, sliceRows: number, meanwhile?: (
   return { text: Buffer.concat(texts), rows };
 }
 
+/** A day's range, and a record without facts created `ms` into that day. */
+function plainDay(day: string) {
+  const within = dayRange(localMidnight(day)!, localMidnight(day)!);
+  const stored = (trackingId: string, ms: number): NewRecord => ({
+    tracking_id: trackingId,
+    created_date: new Date(Date.parse(within.first) + ms).toISOString(),
+    is_blindpick: 0,
+    is_submit: 0,
+    is_verified: 0,
+    is_verified_rc: 0,
+    is_verified_rc_by: 0,
+  });
+  return { within, stored };
+}
+
+/** Keeps the uncaught errors until `stop`, which returns them. */
+function keepUncaught() {
+  const uncaught: unknown[] = [];
+  const keep = (error: unknown) => uncaught.push(error);
+  process.on('uncaughtException', keep);
+  return {
+    stop: () => {
+      process.off('uncaughtException', keep);
+      return uncaught;
+    },
+  };
+}
+
 describe('the report copied in slices, two at once', () => {
   onPostgres(
     'slices of any size make the same bytes as one COPY, cut between records of the same created_date',
@@ -263,15 +291,7 @@ describe('the report copied in slices, two at once', () => {
   onPostgres(
     'every slice reads the snapshot of the first: what is stored or changed while the report is copied is not in it',
     async () => {
-      const day = '2011-06-21';
-      const within = dayRange(localMidnight(day)!, localMidnight(day)!);
-      const at = (ms: number) => new Date(Date.parse(within.first) + ms).toISOString();
-      const blank = { is_blindpick: 0, is_submit: 0, is_verified: 0, is_verified_rc: 0, is_verified_rc_by: 0 };
-      const stored = (trackingId: string, ms: number): NewRecord => ({
-        ...blank,
-        tracking_id: trackingId,
-        created_date: at(ms),
-      });
+      const { within, stored } = plainDay('2011-06-21');
       await insertRecords(Array.from({ length: 100 }, (_, i) => stored(`SNAP${i}`, i)));
 
       // The pool's other connections are held, so the report's second one waits after the first has taken its snapshot.
@@ -306,25 +326,17 @@ describe('the report copied in slices, two at once', () => {
   onPostgres(
     'a report left after its first chunk closes both connections, the slice copied ahead included, without an uncaught error',
     async () => {
-      const day = '2011-06-22';
-      const within = dayRange(localMidnight(day)!, localMidnight(day)!);
-      const at = (ms: number) => new Date(Date.parse(within.first) + ms).toISOString();
-      const blank = { is_blindpick: 0, is_submit: 0, is_verified: 0, is_verified_rc: 0, is_verified_rc_by: 0 };
-      await insertRecords(
-        Array.from({ length: 100 }, (_, i) => ({ ...blank, tracking_id: `LEFT${i}`, created_date: at(i) })),
-      );
+      const { within, stored } = plainDay('2011-06-22');
+      await insertRecords(Array.from({ length: 100 }, (_, i) => stored(`LEFT${i}`, i)));
       // The slice copied ahead has nobody reading it: its connection's error would otherwise end the server.
-      const uncaught: unknown[] = [];
-      const keep = (error: unknown) => uncaught.push(error);
-      process.on('uncaughtException', keep);
+      const uncaught = keepUncaught();
       for await (const chunk of copiedReportLines(api.db, api.db.pg!, within, 10)) {
         expect(chunk.rows).toBeGreaterThan(0);
         break;
       }
       // The closed connections report their end on later turns of the event loop.
       await new Promise((resolve) => setTimeout(resolve, 200));
-      process.off('uncaughtException', keep);
-      expect(uncaught).toEqual([]);
+      expect(uncaught.stop()).toEqual([]);
       const { rows } = await sql<{ open: number }>`select count(*)::int as open from pg_stat_activity
       where datname = current_database() and query like 'copy (%' and pid <> pg_backend_pid()`.execute(api.db.kysely);
       expect(rows[0]!.open).toBe(0);
@@ -337,23 +349,12 @@ describe('a report the database stops', () => {
     'COPYs ended by the server mid-stream, the slice being sent and the one copied ahead, cut the download short without an uncaught error, recorded as report.downloaded, not complete',
     async () => {
       // An error of the slice copied ahead, which nothing reads yet, would otherwise end the server.
-      const uncaught: unknown[] = [];
-      const keep = (error: unknown) => uncaught.push(error);
-      process.on('uncaughtException', keep);
+      const uncaught = keepUncaught();
       const day = '2011-07-01';
-      const start = Date.parse(dayRange(localMidnight(day)!, localMidnight(day)!).first);
+      const { stored } = plainDay(day);
       const padding = 'x'.repeat(300);
       await insertRecords(
-        Array.from({ length: 60_000 }, (_, i) => ({
-          tracking_id: `CUT${i}`,
-          created_date: new Date(start + i).toISOString(),
-          device_model_name: padding,
-          is_blindpick: 0,
-          is_submit: 0,
-          is_verified: 0,
-          is_verified_rc: 0,
-          is_verified_rc_by: 0,
-        })),
+        Array.from({ length: 60_000 }, (_, i) => ({ ...stored(`CUT${i}`, i), device_model_name: padding })),
       );
       const client = api.as.executive!;
       const cut = await new Promise<{ bytes: number; ended: boolean }>((resolve) => {
@@ -406,8 +407,7 @@ describe('a report the database stops', () => {
       const details = JSON.parse(entry.details!) as { rows: number; complete: boolean };
       expect(details.complete).toBe(false);
       expect(details.rows).toBeLessThan(60_000);
-      process.off('uncaughtException', keep);
-      expect(uncaught).toEqual([]);
+      expect(uncaught.stop()).toEqual([]);
     },
   );
 });
