@@ -6,7 +6,7 @@ import type { Pool, PoolClient } from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 import type { Db } from '../db/schema';
 import type { IsoRange } from './dates';
-import { reportCopyQuery, sliceEndQuery, type ReportKey } from './rows';
+import { beforeRange, reportCopyQuery, sliceEndQuery, type ReportKey } from './rows';
 
 const LF = 0x0a;
 const CR = 0x0d;
@@ -103,7 +103,7 @@ export async function* copiedReportLines(
       return { copy, to };
     };
 
-    let next: Promise<Slice> | undefined = startSlice(first, { created_date: range.first, id: 0 });
+    let next: Promise<Slice> | undefined = startSlice(first, beforeRange(range));
     for (let slice = 0; next; slice++) {
       const { copy, to }: Slice = await next;
       next = to ? startSlice(lanes[(slice + 1) % 2]!, to) : undefined;

@@ -148,29 +148,48 @@ export function reportCells(row: ReportRow): (string | null)[] {
   ];
 }
 
+/** A position in the report's order: a page or a slice holds the records after one key. */
+export interface ReportKey {
+  created_date: string;
+  id: number;
+}
+
+/** The key before the range's first record: ids start at 1, so "after (first, 0)" is "created_date >= first". */
+export const beforeRange = (range: IsoRange): ReportKey => ({ created_date: range.first, id: 0 });
+
 /**
- * SQLite: the records whose created_date lies in the range, one page at a time. Keyset paging on
- * (created_date, id): every page is one seek and a short walk of the index
- * device_records_created_date_id, however deep into the report. Times are stored as ISO 8601
- * UTC text, so the range is compared as text: a null created_date never matches, and text that
- * is not a time ('not-a-date') sorts outside the bounds.
+ * The records of the range after `from`, in the report's order: one seek into the index
+ * device_records_created_date_id and a walk along it, however deep into the report. Times are
+ * stored as ISO 8601 UTC text, so the range is compared as text: a null created_date never
+ * matches, and text that is not a time ('not-a-date') sorts outside the bounds.
  */
+function recordsAfter(db: Db, range: IsoRange, from: ReportKey) {
+  return db.kysely
+    .selectFrom('device_records')
+    .where((w) => w(w.refTuple('created_date', 'id'), '>', w.tuple(from.created_date, from.id)))
+    .where('created_date', '<=', range.last)
+    .orderBy('created_date')
+    .orderBy('id');
+}
+
+/**
+ * PostgreSQL: where the slice of `rows` records after `from` ends, by an index-only walk; nothing
+ * when fewer are left in the range.
+ */
+export function sliceEndQuery(db: Db, range: IsoRange, from: ReportKey, rows: number) {
+  return recordsAfter(db, range, from)
+    .select(['created_date', 'id'])
+    .offset(rows - 1)
+    .limit(1);
+}
+
+/** SQLite: the records whose created_date lies in the range, one keyset page at a time. */
 export async function* reportPages(db: Db, range: IsoRange, pageSize: number): AsyncGenerator<ReportRow[]> {
   const rowJson = sql<string>`json_array(${sql.join(ROW_FIELDS.map((field) => sql.ref(field)))})`;
-  const pageAfter = async (createdDate: string, id: number): Promise<ReportRow[]> => {
+  const pageAfter = async (from: ReportKey): Promise<ReportRow[]> => {
     // The page is cut first, so the user names are joined for its rows only.
     const page = await db.kysely
-      .selectFrom((eb) =>
-        eb
-          .selectFrom('device_records')
-          .select(RECORD_COLUMNS)
-          .where((w) => w(w.refTuple('created_date', 'id'), '>', w.tuple(createdDate, id)))
-          .where('created_date', '<=', range.last)
-          .orderBy('created_date')
-          .orderBy('id')
-          .limit(pageSize)
-          .as('d'),
-      )
+      .selectFrom(recordsAfter(db, range, from).select(RECORD_COLUMNS).limit(pageSize).as('d'))
       .leftJoin('users as sb', 'sb.id', 'd.submitted_by_id')
       .leftJoin('users as vb', 'vb.id', 'd.verified_by_id')
       .leftJoin('users as rb', 'rb.id', 'd.verified_by_rc_id')
@@ -181,13 +200,12 @@ export async function* reportPages(db: Db, range: IsoRange, pageSize: number): A
     return page.map((row) => JSON.parse(row.json) as ReportRow);
   };
 
-  // Ids start at 1, so "after (first, 0)" is "created_date >= first".
-  let rows = await pageAfter(range.first, 0);
+  let rows = await pageAfter(beforeRange(range));
   while (rows.length > 0) {
     yield rows;
     if (rows.length < pageSize) return;
     const [id, , , createdDate] = rows[rows.length - 1]!;
-    rows = await pageAfter(createdDate, id);
+    rows = await pageAfter({ created_date: createdDate, id });
   }
 }
 
@@ -240,28 +258,6 @@ const withUserNames = (records: RawBuilder<unknown>) => sql`${records} as d
   left join users sb on sb.id = d.submitted_by_id
   left join users vb on vb.id = d.verified_by_id
   left join users rb on rb.id = d.verified_by_rc_id`;
-
-/** A position in the report's order: the rows of a slice lie after one key, up to another. */
-export interface ReportKey {
-  created_date: string;
-  id: number;
-}
-
-/**
- * PostgreSQL: where the slice of `rows` rows after `from` ends, by an index-only walk of
- * device_records_created_date_id; nothing when fewer are left in the range.
- */
-export function sliceEndQuery(db: Db, range: IsoRange, from: ReportKey, rows: number) {
-  return db.kysely
-    .selectFrom('device_records')
-    .select(['created_date', 'id'])
-    .where((w) => w(w.refTuple('created_date', 'id'), '>', w.tuple(from.created_date, from.id)))
-    .where('created_date', '<=', range.last)
-    .orderBy('created_date')
-    .orderBy('id')
-    .offset(rows - 1)
-    .limit(1);
-}
 
 /**
  * PostgreSQL: the report's query for COPY … TO STDOUT (FORMAT csv), which quotes like csvCell and
