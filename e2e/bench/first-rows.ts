@@ -45,12 +45,40 @@ function buildOneBundle(): void {
   if (build.status !== 0) throw new Error(`the one-bundle build failed:\n${build.stdout}\n${build.stderr}`);
 }
 
+/** What a response of the console says about its content and transport, rather than about security. */
+const REPRESENTATION_HEADERS = new Set([
+  'accept-ranges',
+  'cache-control',
+  'connection',
+  'content-encoding',
+  'content-length',
+  'content-type',
+  'date',
+  'etag',
+  'keep-alive',
+  'last-modified',
+  'transfer-encoding',
+  'vary',
+]);
+
+/**
+ * The security headers the console sends with its pages and files (CSP, Cross-Origin-Opener-Policy
+ * and the rest): the one bundle is sent with them too, so both builds pay what they cost. Chromium
+ * starts a page whose opener policy differs from the page before (here about:blank) in a browsing
+ * context group of its own, without the scripts the last one had in memory.
+ */
+async function securityHeadersOf(consoleUrl: string): Promise<Record<string, string>> {
+  const { headers } = await fetch(new URL('/ListDevices', consoleUrl));
+  return Object.fromEntries([...headers].filter(([name]) => !REPRESENTATION_HEADERS.has(name)));
+}
+
 /**
  * The one-bundle build on an origin of its own, as the console serves the shell (index.html for
- * any page path, content-hashed files immutable), with the API (/veritas, /remotes.json) passed on
- * to the console's server.
+ * any page path, content-hashed files immutable, the console's security headers), with the API
+ * (/veritas, /remotes.json) passed on to the console's server.
  */
 async function serveOneBundle(api: string): Promise<{ url: string; close(): Promise<void> }> {
+  const securityHeaders = await securityHeadersOf(api);
   const server = http.createServer((request, response) => {
     const { pathname } = new URL(request.url!, 'http://localhost');
     if (pathname.startsWith('/veritas/') || pathname === '/remotes.json') {
@@ -67,6 +95,7 @@ async function serveOneBundle(api: string): Promise<{ url: string; close(): Prom
     const served = file.startsWith(ONE_BUNDLE_DIR) && existsSync(file) && statSync(file).isFile() ? file : null;
     const sent = served ?? path.join(ONE_BUNDLE_DIR, 'index.html');
     response.writeHead(200, {
+      ...securityHeaders,
       'Content-Type': CONTENT_TYPES[path.extname(sent)] ?? 'application/octet-stream',
       'Cache-Control': sent.endsWith('index.html') ? 'no-cache' : 'public, max-age=31536000, immutable',
     });
