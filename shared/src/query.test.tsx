@@ -5,6 +5,7 @@ import { getList } from './http';
 import {
   createQueryClient,
   QueryProvider,
+  startVisitQueries,
   useInfiniteQueryNow,
   useQueryError,
   useQueryNow,
@@ -80,6 +81,29 @@ test('a page visited again shows what it had and fetches it again', async () => 
   await waitFor(() => expect(load).toHaveBeenCalledTimes(2));
   await act(async () => made[1]!.resolve('two'));
   expect(await screen.findByText('data: two')).toBeInTheDocument();
+});
+
+describe('with the clock standing still (an answer and a render in the same millisecond)', () => {
+  beforeEach(() => jest.spyOn(Date, 'now').mockReturnValue(1_700_000_000_000));
+  afterEach(() => jest.restoreAllMocks());
+
+  test('a page visited again still fetches again', async () => {
+    const { load, made } = calls<string>();
+    const first = render(withClient(<Page load={load} />));
+    await act(async () => made[0]!.resolve('one'));
+    first.unmount();
+    render(withClient(<Page load={load} />));
+    await waitFor(() => expect(load).toHaveBeenCalledTimes(2));
+  });
+
+  test("the call a navigation started is the page's first answer, not fetched again", async () => {
+    const { load, made } = calls<string>();
+    startVisitQueries([{ queryKey: ['a'], queryFn: () => load('a') }], client);
+    await act(async () => made[0]!.resolve('one'));
+    render(withClient(<Page load={load} />));
+    expect(await screen.findByText('data: one')).toBeInTheDocument();
+    expect(load).toHaveBeenCalledTimes(1);
+  });
 });
 
 test('a failure is the error, reported once to useQueryError, also under StrictMode', async () => {

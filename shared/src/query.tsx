@@ -5,6 +5,7 @@ import {
   hashKey,
   QueryClient,
   QueryClientProvider,
+  useQueryClient,
   useInfiniteQuery,
   usePrefetchInfiniteQuery,
   usePrefetchQuery,
@@ -68,8 +69,14 @@ type InfiniteVisitQuery = FetchInfiniteQueryOptions<any, any, any, any, any>;
 
 const isInfinite = (query: VisitQuery): query is InfiniteVisitQuery => query.initialPageParam !== undefined;
 
-/** When the calls of the page being navigated to were started (startVisitQueries), by query hash. */
-const visitStartedAt = new Map<string, number>();
+/**
+ * How many answers each query of the page being navigated to had when startVisitQueries started
+ * its call, by query hash. Counts, not times: an answer in the same millisecond as a render or a
+ * navigation must still count as before or after it.
+ */
+const answersAtVisitStart = new Map<string, number>();
+
+const answersOf = (client: QueryClient, queryKey: QueryKey) => client.getQueryState(queryKey)?.dataUpdateCount ?? 0;
 
 /**
  * Starts the first calls of a page being navigated to, alongside its code
@@ -77,25 +84,32 @@ const visitStartedAt = new Map<string, number>();
  * render, however much later, does not fetch them again.
  */
 export function startVisitQueries(queries: readonly VisitQuery[], client: QueryClient = queryClient): void {
-  visitStartedAt.clear();
-  const now = Date.now();
+  answersAtVisitStart.clear();
   for (const query of queries) {
-    visitStartedAt.set(hashKey(query.queryKey), now);
+    answersAtVisitStart.set(hashKey(query.queryKey), answersOf(client, query.queryKey));
     if (isInfinite(query)) void client.prefetchInfiniteQuery(query);
     else void client.prefetchQuery(query);
   }
 }
 
 /**
- * refetchOnMount for a component whose first render started its call: an answer that arrived
- * since that render (before React committed the component), or since the navigation started the
- * call (startVisitQueries), is this visit's, not one to fetch again; an older one (a page visited
- * before) is fetched again.
+ * refetchOnMount for a component whose first render with a key started its call: an answer that
+ * arrived since that render (before React committed the component), or since the navigation
+ * started the call (startVisitQueries), is this visit's, not one to fetch again; an older one (a
+ * page visited before) is fetched again.
  */
-function useRefetchOnMountUnlessFetchedSinceFirstRender() {
-  const [firstRenderAt] = useState(Date.now);
-  return (query: { queryHash: string; state: { dataUpdatedAt: number } }) =>
-    query.state.dataUpdatedAt < Math.min(firstRenderAt, visitStartedAt.get(query.queryHash) ?? Infinity);
+function useRefetchOnMountUnlessAnsweredSinceFirstRender(queryKey: QueryKey) {
+  const client = useQueryClient();
+  // Answers each key had at this component's first render with it; a record of renders, not state.
+  const [answersAtFirstRender] = useState(() => new Map<string, number>());
+  const hash = hashKey(queryKey);
+  if (!answersAtFirstRender.has(hash)) answersAtFirstRender.set(hash, answersOf(client, queryKey));
+  return (query: { queryHash: string; state: { dataUpdateCount: number } }) =>
+    query.state.dataUpdateCount <=
+    Math.min(
+      answersAtFirstRender.get(query.queryHash) ?? Infinity,
+      answersAtVisitStart.get(query.queryHash) ?? Infinity,
+    );
 }
 
 /**
@@ -107,7 +121,7 @@ export function useQueryNow<TData, TKey extends QueryKey = QueryKey>(
   options: UseQueryOptions<TData, DefaultError, TData, TKey> &
     UsePrefetchQueryOptions<TData, DefaultError, TData, TData, TKey>,
 ) {
-  const refetchOnMount = useRefetchOnMountUnlessFetchedSinceFirstRender();
+  const refetchOnMount = useRefetchOnMountUnlessAnsweredSinceFirstRender(options.queryKey);
   usePrefetchQuery(options);
   return useQuery({ refetchOnMount, ...options });
 }
@@ -117,7 +131,7 @@ export function useInfiniteQueryNow<TPage, TData, TKey extends QueryKey, TCursor
   options: UseInfiniteQueryOptions<TPage, DefaultError, TData, TKey, TCursor> &
     UsePrefetchInfiniteQueryOptions<TPage, DefaultError, TData, TKey, TCursor>,
 ) {
-  const refetchOnMount = useRefetchOnMountUnlessFetchedSinceFirstRender();
+  const refetchOnMount = useRefetchOnMountUnlessAnsweredSinceFirstRender(options.queryKey);
   usePrefetchInfiniteQuery(options);
   return useInfiniteQuery({ refetchOnMount, ...options });
 }
