@@ -4,6 +4,7 @@
 // remotes.json is the one list of the console's remotes (docs/architecture.md#adding-a-remote):
 // each entry must match its package, and no other file may list the remotes again, so adding a
 // remote is its entry plus its package.
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import REMOTES from './remotes.json';
@@ -46,19 +47,18 @@ describe('remotes.json, the one list of remotes', () => {
 
   test('no other source file lists the remotes', () => {
     const packages = entries.map(([, remote]) => remote.package);
-    const listing: string[] = [];
-    const visit = (dir: string) => {
-      for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-        if (['node_modules', 'dist', '.git', '.veritas-data'].includes(entry.name)) continue;
-        const file = path.join(dir, entry.name);
-        if (entry.isDirectory()) visit(file);
-        else if (/\.(ts|tsx|js|cjs|mjs|json|ya?ml)$/.test(entry.name) && !LIST_FILES.includes(file)) {
-          const text = fs.readFileSync(file, 'utf8');
-          if (packages.filter((pkg) => text.includes(pkg)).length > 1) listing.push(path.relative(root, file));
-        }
-      }
-    };
-    visit(root);
+    // The repo's files, tracked or new; what .gitignore leaves out (builds, data) is not source.
+    const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard'], {
+      cwd: root,
+      encoding: 'utf8',
+    })
+      .split('\n')
+      .filter((file) => /\.(ts|tsx|js|cjs|mjs|json|ya?ml)$/.test(file))
+      .map((file) => path.join(root, file))
+      .filter((file) => !LIST_FILES.includes(file) && fs.existsSync(file));
+    const listing = files
+      .filter((file) => packages.filter((pkg) => fs.readFileSync(file, 'utf8').includes(pkg)).length > 1)
+      .map((file) => path.relative(root, file));
     expect(listing).toEqual([]);
   });
 });
