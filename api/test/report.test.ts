@@ -209,6 +209,16 @@ describe('generate_csv: range', () => {
     expect(ids).not.toContain('D-invalid');
   });
 
+  test('the range compares instants, as the dashboard does: a created date written with an offset is in the report of the day its instant falls on', async () => {
+    // 01:00 local on 8 July, written five hours behind UTC: as text it reads 7 July.
+    const instant = Date.parse(localIso(2007, 7, 8, 1));
+    const behindUtc = new Date(instant - 5 * 3_600_000).toISOString().replace('Z', '-05:00');
+    expect(behindUtc.startsWith('2007-07-07')).toBe(true);
+    await insertRecords([{ tracking_id: 'Z-offset', created_date: behindUtc }]);
+    expect(trackingIds(await reportRows(as.executive!, '2007-07-07', '2007-07-07'))).toEqual([]);
+    expect(trackingIds(await reportRows(as.executive!, '2007-07-08', '2007-07-08'))).toEqual(['Z-offset']);
+  });
+
   test('rows come in created_date order, then in insertion (id) order for equal dates', async () => {
     await insertRecords([
       { tracking_id: 'O-c', created_date: localIso(2005, 5, 5, 15) },

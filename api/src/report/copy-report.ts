@@ -5,7 +5,7 @@ import type { Readable } from 'node:stream';
 import type { Pool, PoolClient } from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 import type { Db } from '../db/schema';
-import type { IsoRange } from './dates';
+import type { TimeRange } from './dates';
 import { beforeRange, reportCopyQuery, sliceEndQuery, type ReportKey } from './rows';
 
 const LF = 0x0a;
@@ -44,7 +44,7 @@ export function crlfRecordEnds() {
 
 /**
  * The planner would sort a large range after a parallel scan, holding every byte back until the
- * sort ends; walking the index device_records_created_date_id sends the first rows at once, in
+ * sort ends; walking the index device_records_by_created sends the first rows at once, in
  * order, and joins the few users through a memoized index lookup.
  */
 const STREAM_IN_INDEX_ORDER =
@@ -75,7 +75,7 @@ interface Slice {
 export async function* copiedReportLines(
   db: Db,
   pool: Pool,
-  range: IsoRange,
+  range: TimeRange,
   sliceRows = SLICE_ROWS,
 ): AsyncGenerator<{ text: Buffer; rows: number }> {
   const lanes: PoolClient[] = [];
@@ -95,7 +95,9 @@ export async function* copiedReportLines(
     /** Finds where the slice after `from` ends, and starts its COPY. */
     const startSlice = async (lane: PoolClient, from: ReportKey): Promise<Slice> => {
       const end = sliceEndQuery(db, range, from, sliceRows).compile();
-      const to: ReportKey | undefined = (await lane.query<ReportKey>(end.sql, [...end.parameters])).rows[0];
+      // PostgreSQL answers a bigint as text.
+      const [last] = (await lane.query<{ created_ms: string; id: number }>(end.sql, [...end.parameters])).rows;
+      const to: ReportKey | undefined = last && { created_ms: Number(last.created_ms), id: last.id };
       const query = reportCopyQuery(range, from, to).compile(db.kysely).sql;
       const copy = lane.query(copyTo(`copy (${query}) to stdout with (format csv)`));
       // Until its turn nobody listens to the next slice: its error is kept for then, not thrown.

@@ -17,23 +17,20 @@ export function localMidnight(day: string): Date | null {
   return exists ? midnight : null;
 }
 
-// Stored times are ISO 8601 text with four-digit years; a bound beyond them is clamped so that
-// comparing text stays comparing times.
-const FIRST_ISO_MS = Date.parse('0000-01-01T00:00:00.000Z');
-const LAST_ISO_MS = Date.parse('9999-12-31T23:59:59.999Z');
-const isoText = (ms: number) => new Date(Math.min(Math.max(ms, FIRST_ISO_MS), LAST_ISO_MS)).toISOString();
-
-/** Both ends inclusive, as ISO 8601 UTC text comparable with stored times. */
-export interface IsoRange {
-  first: string;
-  last: string;
+/**
+ * Both ends inclusive, in milliseconds since the epoch: compared with created_ms, the created date
+ * as the dashboard reads it (src/writes/derived-columns.ts).
+ */
+export interface TimeRange {
+  first: number;
+  last: number;
 }
 
 /** From the first millisecond of the start day to the last millisecond of the end day. */
-export function dayRange(start: Date, end: Date): IsoRange {
+export function dayRange(start: Date, end: Date): TimeRange {
   const dayAfterEnd = new Date(end);
   dayAfterEnd.setDate(dayAfterEnd.getDate() + 1);
-  return { first: isoText(start.getTime()), last: isoText(dayAfterEnd.getTime() - 1) };
+  return { first: start.getTime(), last: dayAfterEnd.getTime() - 1 };
 }
 
 const INSTANT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-](\d{2}):(\d{2}))$/;

@@ -6,7 +6,7 @@ import { recordAuditAlone, type AuditBy } from '../audit/trail';
 import type { Db } from '../db/schema';
 import { BadRequest } from '../errors';
 import { UTF8_BOM, csvLine } from './csv';
-import { dayRange, localMidnight, type IsoRange } from './dates';
+import { dayRange, localMidnight, type TimeRange } from './dates';
 import { copiedReportLines } from './copy-report';
 import { REPORT_COLUMNS, reportCells, reportPages } from './rows';
 
@@ -19,7 +19,7 @@ import { REPORT_COLUMNS, reportCells, reportPages } from './rows';
 const SQLITE_PAGE_SIZE = 1000;
 
 /** SQLite: the report's lines written here from JSON pages, a page at a time with its row count. */
-async function* writtenReportLines(db: Db, range: IsoRange) {
+async function* writtenReportLines(db: Db, range: TimeRange) {
   for await (const page of reportPages(db, range, SQLITE_PAGE_SIZE)) {
     yield { text: page.map((record) => csvLine(reportCells(record))).join(''), rows: page.length };
   }
@@ -31,7 +31,7 @@ async function* writtenReportLines(db: Db, range: IsoRange) {
  */
 async function* csvReport(
   db: Db,
-  range: IsoRange,
+  range: TimeRange,
   audit: { by: AuditBy; details: object },
 ): AsyncGenerator<string | Buffer> {
   let rows = 0;

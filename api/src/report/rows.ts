@@ -1,10 +1,11 @@
 // The report's rows (docs/csv.md#report-columns): the records created within a range, in
-// (created_date, id) order, with their columns as the report shows them: read as JSON arrays and
+// (created_ms, id) order, with their columns as the report shows them: read as JSON arrays and
 // written by csv.ts on SQLite, written as CSV by PostgreSQL itself (copy-report.ts).
+import { timeMs } from '@veritas/shared/domain';
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../db/schema';
 import { FORMULA_START } from './csv';
-import type { IsoRange } from './dates';
+import type { TimeRange } from './dates';
 
 export const REPORT_COLUMNS = [
   'tracking_id',
@@ -150,25 +151,25 @@ export function reportCells(row: ReportRow): (string | null)[] {
 
 /** A position in the report's order: a page or a slice holds the records after one key. */
 export interface ReportKey {
-  created_date: string;
+  created_ms: number;
   id: number;
 }
 
-/** The key before the range's first record: ids start at 1, so "after (first, 0)" is "created_date >= first". */
-export const beforeRange = (range: IsoRange): ReportKey => ({ created_date: range.first, id: 0 });
+/** The key before the range's first record: ids start at 1, so "after (first, 0)" is "created_ms >= first". */
+export const beforeRange = (range: TimeRange): ReportKey => ({ created_ms: range.first, id: 0 });
 
 /**
  * The records of the range after `from`, in the report's order: one seek into the index
- * device_records_created_date_id and a walk along it, however deep into the report. Times are
- * stored as ISO 8601 UTC text, so the range is compared as text: a null created_date never
- * matches, and text that is not a time ('not-a-date') sorts outside the bounds.
+ * device_records_by_created and a walk along it, however deep into the report. created_ms is the
+ * created date as the dashboard reads it, null when missing or unreadable: such a record is never
+ * in a report, and a report counts the records the dashboard counts.
  */
-function recordsAfter(db: Db, range: IsoRange, from: ReportKey) {
+function recordsAfter(db: Db, range: TimeRange, from: ReportKey) {
   return db.kysely
     .selectFrom('device_records')
-    .where((w) => w(w.refTuple('created_date', 'id'), '>', w.tuple(from.created_date, from.id)))
-    .where('created_date', '<=', range.last)
-    .orderBy('created_date')
+    .where((w) => w(w.refTuple('created_ms', 'id'), '>', w.tuple(from.created_ms, from.id)))
+    .where('created_ms', '<=', range.last)
+    .orderBy('created_ms')
     .orderBy('id');
 }
 
@@ -176,25 +177,30 @@ function recordsAfter(db: Db, range: IsoRange, from: ReportKey) {
  * PostgreSQL: where the slice of `rows` records after `from` ends, by an index-only walk; nothing
  * when fewer are left in the range.
  */
-export function sliceEndQuery(db: Db, range: IsoRange, from: ReportKey, rows: number) {
+export function sliceEndQuery(db: Db, range: TimeRange, from: ReportKey, rows: number) {
   return recordsAfter(db, range, from)
-    .select(['created_date', 'id'])
+    .select(['created_ms', 'id'])
     .offset(rows - 1)
     .limit(1);
 }
 
-/** SQLite: the records whose created_date lies in the range, one keyset page at a time. */
-export async function* reportPages(db: Db, range: IsoRange, pageSize: number): AsyncGenerator<ReportRow[]> {
+/** SQLite: the records whose created_ms lies in the range, one keyset page at a time. */
+export async function* reportPages(db: Db, range: TimeRange, pageSize: number): AsyncGenerator<ReportRow[]> {
   const rowJson = sql<string>`json_array(${sql.join(ROW_FIELDS.map((field) => sql.ref(field)))})`;
   const pageAfter = async (from: ReportKey): Promise<ReportRow[]> => {
     // The page is cut first, so the user names are joined for its rows only.
     const page = await db.kysely
-      .selectFrom(recordsAfter(db, range, from).select(RECORD_COLUMNS).limit(pageSize).as('d'))
+      .selectFrom(
+        recordsAfter(db, range, from)
+          .select([...RECORD_COLUMNS, 'created_ms'])
+          .limit(pageSize)
+          .as('d'),
+      )
       .leftJoin('users as sb', 'sb.id', 'd.submitted_by_id')
       .leftJoin('users as vb', 'vb.id', 'd.verified_by_id')
       .leftJoin('users as rb', 'rb.id', 'd.verified_by_rc_id')
       .select(rowJson.as('json'))
-      .orderBy('d.created_date')
+      .orderBy('d.created_ms')
       .orderBy('d.id')
       .execute();
     return page.map((row) => JSON.parse(row.json) as ReportRow);
@@ -205,7 +211,9 @@ export async function* reportPages(db: Db, range: IsoRange, pageSize: number): A
     yield rows;
     if (rows.length < pageSize) return;
     const [id, , , createdDate] = rows[rows.length - 1]!;
-    rows = await pageAfter({ created_date: createdDate, id });
+    // created_ms is derived from created_date by this very function (derived-columns.ts): the key
+    // costs no column sent with every row.
+    rows = await pageAfter({ created_ms: timeMs(createdDate)!, id });
   }
 }
 
@@ -264,11 +272,11 @@ const withUserNames = (records: RawBuilder<unknown>) => sql`${records} as d
  * ends records with LF (copy-report.ts): the rows of the range after `from`, up to `to` or the
  * range's end. COPY takes no parameters: the bounds are written as literals.
  */
-export function reportCopyQuery(range: IsoRange, from: ReportKey, to: ReportKey | undefined): RawBuilder<unknown> {
+export function reportCopyQuery(range: TimeRange, from: ReportKey, to: ReportKey | undefined): RawBuilder<unknown> {
   const cells = REPORT_COLUMNS.map((name) => REPORT_CELLS_SQL[name]);
-  const key = ({ created_date, id }: ReportKey) => sql`(${sql.lit(created_date)}, ${sql.lit(id)})`;
-  const end = to ? sql`(d.created_date, d.id) <= ${key(to)}` : sql`d.created_date <= ${sql.lit(range.last)}`;
+  const key = ({ created_ms, id }: ReportKey) => sql`(${sql.lit(created_ms)}, ${sql.lit(id)})`;
+  const end = to ? sql`(d.created_ms, d.id) <= ${key(to)}` : sql`d.created_ms <= ${sql.lit(range.last)}`;
   return sql`select ${sql.join(cells)} from ${withUserNames(sql.table('device_records'))}
-    where (d.created_date, d.id) > ${key(from)} and ${end}
-    order by d.created_date, d.id`;
+    where (d.created_ms, d.id) > ${key(from)} and ${end}
+    order by d.created_ms, d.id`;
 }

@@ -11,6 +11,7 @@ import { dashboardFigures } from './007-dashboard-figures';
 import { fleet } from './008-fleet';
 import { registry } from './009-registry';
 import { auditLog } from './010-audit-log';
+import { createdOrder } from './011-created-order';
 
 export function migrationsFor(engine: Engine): Record<string, Migration> {
   return {
@@ -24,5 +25,6 @@ export function migrationsFor(engine: Engine): Record<string, Migration> {
     '008_fleet': fleet(engine),
     '009_registry': registry(engine),
     '010_audit_log': auditLog(engine),
+    '011_created_order': createdOrder(),
   };
 }
