@@ -71,10 +71,10 @@ const isInfinite = (query: VisitQuery): query is InfiniteVisitQuery => query.ini
 
 /**
  * How many answers each query of the page being navigated to had when startVisitQueries started
- * its call, by query hash. Counts, not times: an answer in the same millisecond as a render or a
- * navigation must still count as before or after it.
+ * its call, by client and query hash. Counts, not times: an answer in the same millisecond as a
+ * render or a navigation must still count as before or after it.
  */
-const answersAtVisitStart = new Map<string, number>();
+const answersAtVisitStart = new WeakMap<QueryClient, Map<string, number>>();
 
 const answersOf = (client: QueryClient, queryKey: QueryKey) => client.getQueryState(queryKey)?.dataUpdateCount ?? 0;
 
@@ -84,9 +84,10 @@ const answersOf = (client: QueryClient, queryKey: QueryKey) => client.getQuerySt
  * render, however much later, does not fetch them again.
  */
 export function startVisitQueries(queries: readonly VisitQuery[], client: QueryClient = queryClient): void {
-  answersAtVisitStart.clear();
+  const answers = new Map<string, number>();
+  answersAtVisitStart.set(client, answers);
   for (const query of queries) {
-    answersAtVisitStart.set(hashKey(query.queryKey), answersOf(client, query.queryKey));
+    answers.set(hashKey(query.queryKey), answersOf(client, query.queryKey));
     if (isInfinite(query)) void client.prefetchInfiniteQuery(query);
     else void client.prefetchQuery(query);
   }
@@ -108,7 +109,7 @@ function useRefetchOnMountUnlessAnsweredSinceFirstRender(queryKey: QueryKey) {
     query.state.dataUpdateCount <=
     Math.min(
       answersAtFirstRender.get(query.queryHash) ?? Infinity,
-      answersAtVisitStart.get(query.queryHash) ?? Infinity,
+      answersAtVisitStart.get(client)?.get(query.queryHash) ?? Infinity,
     );
 }
 
