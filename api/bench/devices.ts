@@ -5,7 +5,8 @@
 // process: first page, a page by hub, by status, with a rare search (six characters from the
 // middle of an existing tracking ID) and a common short one ('12'), 100 pages followed by cursor
 // (to depth 10,000), tracking-ID searches as typed (whole, start, end, middle, 1 to 5
-// characters: page and count), counts with and without a search, the hub choices. Prints, asserts nothing.
+// characters, and 1 and 2 that no ID holds: page and count), counts with and without a search, the
+// hub choices. Prints, asserts nothing.
 // BENCH_DATABASE_URL or BENCH_DATA_DIR: a database loaded beforehand (load:volume) is read instead.
 import http from 'node:http';
 import zlib from 'node:zlib';
@@ -118,7 +119,8 @@ async function bench(label: string, options: EngineOptions) {
     await timed("page with common q '12' and hub", page({ q: '12', hub: 'HUB17' }), rows);
 
     // Tracking-ID search as people type it: the whole ID (pasted or scanned), its start, its end,
-    // the middle, lower-cased, then needles of 1 to 5 characters; each page, then its count.
+    // the middle, lower-cased, then needles of 1 to 5 characters, and 1 and 2 that no ID holds; each
+    // page, then its count.
     const counted = ({ body }: Answer) => `total ${fmt(body.total!)}${body.more ? '+' : ''}`;
     const count = (params: Record<string, string>) => () => get(url('devices/count/', params), cookie);
     const needles: [string, string][] = [
@@ -134,6 +136,9 @@ async function bench(label: string, options: EngineOptions) {
       ['3 characters', trackingId.slice(-5, -2)],
       ['2 characters', trackingId.slice(-4, -2)],
       ['1 character', trackingId.slice(-3, -2)],
+      // Letters no generated ID holds (the prefix is FMPP): every ID is read to find none.
+      ['1 letter no ID holds', 'q'],
+      ['2 letters no ID holds', 'zz'],
     ];
     for (const [what, q] of needles) {
       await timed(`page, q = ${what} '${q}'`, page({ q }), rows);

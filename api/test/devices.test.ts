@@ -762,6 +762,11 @@ describe('search routes (in-process, with small thresholds)', () => {
       ['3100000', { status: 'pending' }],
       ['flow', {}],
       ['r_s', {}],
+      // One or two characters: PostgreSQL reads them from the tracking-ID index when rare.
+      ['zz', {}],
+      ['r_', {}],
+      ['x', { status: 'pending' }],
+      ['q', {}],
     ];
     for (const tuning of tunings) {
       for (const [needle, more] of searches) {
@@ -781,6 +786,26 @@ describe('search routes (in-process, with small thresholds)', () => {
         }
         expect(await deviceCount(api.db, searchFilter(needle, more), tuning)).toBe(expectedIds(query).length);
       }
+    }
+  });
+});
+
+describe('a search of one or two characters', () => {
+  test('matches tracking IDs in any case, reads LIKE wildcards as text, and finds nothing where no ID holds it', async () => {
+    records = await everyRecord();
+    const searches: [string, number][] = [
+      ['zz', 1],
+      ['Zz', 1],
+      ['r_', 1],
+      ['%c', 1],
+      ['xs', 1],
+      ['q', 0],
+      ['qj', 0],
+    ];
+    for (const [q, found] of searches) {
+      const ids = (await allPages({ q }, 5)).records.map((r) => r.id);
+      expect({ q, ids }).toEqual({ q, ids: expectedIds({ q }) });
+      expect({ q, found: ids.length, count: await count({ q }) }).toEqual({ q, found, count: found });
     }
   });
 });

@@ -12,7 +12,22 @@ const shareOf = (text: string) => IDS.filter((id) => id.includes(text)).length /
 
 test("a search's share of the sample, and its chosen fragment's, equal a count over every sampled ID", () => {
   const whole = IDS[1234]!;
-  const needles = [whole, whole.slice(0, 8), whole.slice(-6), whole.slice(3, 9), 'fmpp', 'pp31', '-31', '000', 'zzzz9'];
+  const needles = [
+    whole,
+    whole.slice(0, 8),
+    whole.slice(-6),
+    whole.slice(3, 9),
+    'fmpp',
+    'pp31',
+    '-31',
+    '000',
+    'zzzz9',
+    'f',
+    '7',
+    'p3',
+    '-3',
+    'zz',
+  ];
   for (const needle of needles) {
     const estimate = estimateFromSample(sample, needle);
     expect(estimate.share).toBe(shareOf(needle));

@@ -1,7 +1,8 @@
 // A sample of the stored tracking IDs, kept per database for a while. It tells a search's route
 // (pick-list.ts) two things before any index is read:
 // - how common the search is: its share of the sample. A common one is walked (its matches are
-//   near wherever the walk starts); only a rare one asks the trigram index for its matches.
+//   near wherever the walk starts); only a rare one asks an index for its matches (the trigram
+//   index, or for one or two characters the tracking-ID index).
 // - which part of it the trigram index answers cheaply. Tracking IDs are a short prefix followed by
 //   sequential digits, so the prefix's trigrams are in every record and each digit trigram in
 //   about one in a hundred: pg_trgm reads every trigram's list of records for LIKE '%needle%'
@@ -111,7 +112,7 @@ export interface SearchEstimate {
  */
 const CANDIDATE_COST = 200;
 
-/** How common a lower-cased search of 3 characters or more is, and its cheapest fragment; null without a sample yet. */
+/** How common a lower-cased search is, and its cheapest fragment; null without a sample yet. */
 export function estimateSearch(db: Db, needle: string): SearchEstimate | null {
   const sample = sampleOf(db);
   return sample && estimateFromSample(sample, needle);
@@ -120,6 +121,12 @@ export function estimateSearch(db: Db, needle: string): SearchEstimate | null {
 /** estimateSearch by `sample`. */
 export function estimateFromSample(sample: IdSample, needle: string): SearchEstimate {
   const sampled = Math.max(sample.ids.length, 1);
+  const chars = [...needle];
+  if (chars.length < 3) {
+    // No trigram to ask for: the search is its own fragment (pick-list.ts reads the ID index for it).
+    const share = sample.ids.filter((id) => id.includes(needle)).length / sampled;
+    return { share, fragment: needle, fragmentShare: share };
+  }
   const unseen = 1 / (2 * sampled);
   const gramShare = (gram: string) => (sample.holders.get(gram)?.length ?? 0) / sampled || unseen;
   const shareOf = (text: string) => {
@@ -142,7 +149,6 @@ export function estimateFromSample(sample: IdSample, needle: string): SearchEsti
     );
     return Math.min(chained, unseen);
   };
-  const chars = [...needle];
   // Each fragment of 3 to 6 characters costs its trigrams' lists and its candidates; the least wins.
   let best = { fragment: needle, share: 1, cost: Infinity };
   for (let length = 3; length <= Math.min(FRAGMENT_LENGTH, chars.length); length++) {
