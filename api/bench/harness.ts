@@ -80,8 +80,9 @@ export async function withDatabase<T>(options: EngineOptions, work: (db: Db) => 
 }
 
 /**
- * Runs `bench` on SQLite, then on PostgreSQL when available, each on an empty database; with
- * `preloadable`, on the preloaded database alone when one is named (preloadedEngine).
+ * Runs `bench` on SQLite, then on PostgreSQL when available, each on an empty database (on one of
+ * them alone when BENCH_ENGINE is sqlite or postgres); with `preloadable`, on the preloaded
+ * database alone when one is named (preloadedEngine).
  */
 export async function forEachEngine(
   bench: (label: string, options: EngineOptions) => Promise<void>,
@@ -89,10 +90,13 @@ export async function forEachEngine(
 ): Promise<void> {
   const preloaded = preloadable ? preloadedEngine() : undefined;
   if (preloaded) return bench(preloaded.label, preloaded.options);
+  const engine = process.env.BENCH_ENGINE;
+  if (engine && engine !== 'sqlite' && engine !== 'postgres') throw new Error('BENCH_ENGINE is sqlite or postgres');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'veritas-bench-'));
   let cluster: PgCluster | undefined;
   try {
-    await bench('SQLite', { dataDir: path.join(dataDir, 'sqlite') });
+    if (engine !== 'postgres') await bench('SQLite', { dataDir: path.join(dataDir, 'sqlite') });
+    if (engine === 'sqlite') return;
 
     let pgBase = process.env.VERITAS_TEST_PG_URL;
     if (!pgBase && fs.existsSync('/usr/lib/postgresql/15/bin/initdb')) {

@@ -6,13 +6,20 @@
 // Goals: ≥ 50,000 rows/s on SQLite; peak RSS of the server ≤ 300 MB. BENCH_ROWS scales it down.
 // Each engine runs BENCH_AUDIT_PAIRS (default 3) pairs of uploads, with the audit trail and without
 // (createServer({ auditTrail: false })), alternating, each on a fresh database: the median rows/s
-// of each and what the trail costs (goal ≤ 5%).
+// of each and what the trail costs (goal ≤ 5%). Then the same rows without the upload around
+// them (databaseAlone): how near the upload comes to what the database itself takes.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import { hashPassword } from '../src/auth/passwords';
 import { nowIso } from '../src/db/schema';
+import type { Db } from '../src/db/schema';
+import { CsvRecordReader } from '../src/upload/csv-records';
+import { PACE } from '../src/upload/ingest';
+import { checkRow, readHeader, type ShipmentRecord } from '../src/upload/shipment-rows';
 import { CHUNK_BYTES } from '../src/upload/store';
+import { insertedOf, recordStore, rowOf } from '../src/upload/store-records';
+import { copyPostgres } from '../seed/volume-data';
 import { WebClient } from '../sim/web-client';
 import { auditHead } from './audit-volume';
 import {
@@ -157,6 +164,71 @@ async function uploadOnce(
   }
 }
 
+/** Stores `records` through the upload's writes, in its batches and as many at once; answers the ms it took. */
+async function storeInBatches(db: Db, records: ShipmentRecord[], rows: number[]): Promise<number> {
+  const store = recordStore(db, { uploadId: crypto.randomUUID(), resumed: false });
+  const { rows: size, atOnce } = PACE[db.engine];
+  const started = performance.now();
+  const underWay: Promise<unknown>[] = [];
+  for (let i = 0; i < records.length; i += size) {
+    underWay.push(store(records.slice(i, i + size), rows.slice(i, i + size)));
+    if (underWay.length >= atOnce) await underWay.shift();
+  }
+  await Promise.all(underWay);
+  return performance.now() - started;
+}
+
+/** The rows as device_records holds them, for COPY. */
+function storedRows(records: ShipmentRecord[], rows: number[]) {
+  const uploadId = crypto.randomUUID();
+  return records.map((record, i) => ({ ...insertedOf(record, rowOf(record), rows[i]!), upload_id: uploadId }));
+}
+
+/** The file's rows as the upload stores them: read and checked as it reads and checks them. */
+function shipmentRecords(file: Buffer): ShipmentRecord[] {
+  const hubs = new Map(HUBS.map((code) => [code, code]));
+  const reader = new CsvRecordReader();
+  const [header, ...rows] = [...reader.push(file.toString('utf8')), ...reader.end()];
+  const read = header && 'fields' in header ? readHeader(header.fields) : null;
+  if (!read || !('columns' in read)) throw new Error('the benchmark file has no usable header');
+  return rows.map((row) => {
+    const checked = 'fields' in row ? checkRow(row.fields, read.columns, hubs, nowIso()) : null;
+    if (!checked || !('record' in checked)) throw new Error('the benchmark file has a row the upload refuses');
+    return checked.record;
+  });
+}
+
+/**
+ * How fast the database takes the same rows without the upload around them: the upload's own
+ * writes (recordStore: insert, summaries and event per batch, in the upload's batches, in process,
+ * with no HTTP, chunks or CSV), and on PostgreSQL one COPY of them straight into device_records
+ * with its indexes and foreign keys, the engine's own bulk path (no summaries, no duplicate check).
+ */
+async function databaseAlone(label: string, options: EngineOptions, records: ShipmentRecord[]): Promise<void> {
+  const rate = (ms: number) => `${Math.round(records.length / (ms / 1000)).toLocaleString('en-US')} rows/s`;
+  const rows = records.map((_, i) => i + 1);
+  const store = await withFreshDatabase(options, 0, async (fresh) => {
+    await prepare(fresh);
+    return withDatabase(fresh, (db) => storeInBatches(db, records, rows));
+  });
+  console.log(`   the upload's writes alone (no HTTP, chunks or CSV): ${rate(store)}`);
+  if (label !== 'PostgreSQL') return;
+  const copied = await withFreshDatabase(options, 0, async (fresh) => {
+    await prepare(fresh);
+    return withDatabase(fresh, async (db) => {
+      const client = await db.pg!.connect();
+      try {
+        const started = performance.now();
+        await copyPostgres(client, storedRows(records, rows)[Symbol.iterator](), () => undefined);
+        return performance.now() - started;
+      } finally {
+        client.release();
+      }
+    });
+  });
+  console.log(`   one COPY of the rows into device_records with its indexes: ${rate(copied)}`);
+}
+
 async function bench(label: string, options: EngineOptions) {
   const file = shipmentCsv(ROWS);
   const totalChunks = Math.ceil(file.length / CHUNK_BYTES);
@@ -164,6 +236,7 @@ async function bench(label: string, options: EngineOptions) {
   await compareAuditTrail('rows/s', (auditTrail, run) =>
     withFreshDatabase(options, run, (fresh) => uploadOnce(label, fresh, file, auditTrail)),
   );
+  await databaseAlone(label, options, shipmentRecords(file));
 }
 
 forEachEngine(bench).catch((error: unknown) => {

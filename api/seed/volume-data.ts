@@ -245,14 +245,15 @@ async function skipForeignKeyChecks(client: PoolClient): Promise<void> {
 /** Lines of COPY text per write to the stream. */
 const COPY_LINES_PER_WRITE = 5000;
 
-async function copyPostgres(
+/** COPY of `rows` (objects with the same keys, the columns) into device_records, as a stream. */
+export async function copyPostgres<Row extends object>(
   client: PoolClient,
-  rows: Iterator<StoredRecord>,
+  rows: Iterator<Row>,
   progress: (stored: number) => void,
 ): Promise<void> {
   let next = rows.next();
   if (next.done) return;
-  const columns = Object.keys(next.value) as (keyof StoredRecord)[];
+  const columns = Object.keys(next.value) as (keyof Row & string)[];
   const stream = client.query(copyFrom(`copy device_records (${columns.join(', ')}) from stdin`));
   const failed = once(stream, 'error').then(([error]) => Promise.reject(error as Error));
   failed.catch(() => undefined);

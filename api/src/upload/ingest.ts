@@ -73,7 +73,7 @@ class Tally {
  * (Batch), lock the summary rows in one order (summary-tables.ts) and take the events' lock last
  * (events/write.ts).
  */
-const PACE: Readonly<Record<Engine, { rows: number; atOnce: number }>> = {
+export const PACE: Readonly<Record<Engine, { rows: number; atOnce: number }>> = {
   sqlite: { rows: 1000, atOnce: 1 },
   postgres: { rows: 500, atOnce: 2 },
 };
