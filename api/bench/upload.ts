@@ -12,8 +12,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import { hashPassword } from '../src/auth/passwords';
-import { nowIso } from '../src/db/schema';
-import type { Db } from '../src/db/schema';
+import { nowIso, type Db } from '../src/db/schema';
 import { CsvRecordReader } from '../src/upload/csv-records';
 import { PACE } from '../src/upload/ingest';
 import { checkRow, readHeader, type ShipmentRecord } from '../src/upload/shipment-rows';
@@ -191,8 +190,9 @@ function shipmentRecords(file: Buffer): ShipmentRecord[] {
   const [header, ...rows] = [...reader.push(file.toString('utf8')), ...reader.end()];
   const read = header && 'fields' in header ? readHeader(header.fields) : null;
   if (!read || !('columns' in read)) throw new Error('the benchmark file has no usable header');
+  const uploadTime = nowIso();
   return rows.map((row) => {
-    const checked = 'fields' in row ? checkRow(row.fields, read.columns, hubs, nowIso()) : null;
+    const checked = 'fields' in row ? checkRow(row.fields, read.columns, hubs, uploadTime) : null;
     if (!checked || !('record' in checked)) throw new Error('the benchmark file has a row the upload refuses');
     return checked.record;
   });
