@@ -152,6 +152,9 @@ type Probe = { record(): string[]; inspect(): (FocusStop & { index: number }) | 
  */
 export async function tabThrough(page: Page): Promise<TabWalk> {
   await page.mouse.move(0, 0);
+  // A control whose code still loads (a dropdown's fallback, marked busy) is replaced when the
+  // code arrives: the new element would have no unfocused record, so the walk waits for it.
+  await page.waitForFunction(() => !document.querySelector('input[aria-busy="true"]'));
   await page.evaluate(installProbe);
   const controls = await page.evaluate(() => (window as unknown as { __vxFocusProbe: Probe }).__vxFocusProbe.record());
   const reached = new Set<number>();

@@ -40,10 +40,12 @@ export interface SearchSelectProps {
 }
 
 export function SearchSelect(props: SearchSelectProps) {
+  // Busy while the combobox's code loads: it replaces this input when it arrives.
   const fallback = (
     <input
       className="vx-input"
       disabled
+      aria-busy="true"
       placeholder={props.placeholder}
       aria-label={props.label ?? props.ariaLabel ?? props.placeholder}
     />
