@@ -241,6 +241,8 @@ async function candidatesWithin(
 
 /** How many records contain the search by the index, counting no further than `cap + 1`. */
 async function candidatesUpTo(db: Db, needle: string, cap: number): Promise<number> {
+  // A count reads no row: a short search's IDs come from the index alone, where indexMatches
+  // would also fetch each match's row for the columns a page needs.
   const matches =
     db.engine === 'postgres' && isShort(needle)
       ? pgShortSearchIds(needle, cap + 1)
