@@ -2,7 +2,8 @@
 // with their own operators and verifiers) with any number of device records in every state,
 // loaded in bulk. The demo data itself goes through the field-scan engine (demo.ts); at this
 // volume that would take hours, and benchmarks measure reading, not scanning. The records come
-// from the generator the console's tests build theirs with (@veritas/shared/testing/records).
+// from the generator the console's tests build theirs with (@veritas/shared/testing/records), in
+// the order they were created, as uploads store them.
 //
 // The load is as fast as each engine allows: the secondary indexes of device_records are dropped
 // and built again at the end (one sort each instead of millions of random inserts), PostgreSQL
@@ -147,12 +148,8 @@ async function seedVolumeHubs(db: Db, hubs: readonly VolumeHub[]): Promise<void>
 }
 
 /** The rows of the volume, one at a time (a seeded source and a fixed `now` give the same volume). */
-function* volumeRows(
-  count: number,
-  volume: VolumeOptions,
-  userIds: ReadonlyMap<string, number>,
-): Generator<StoredRecord> {
-  for (let i = 0; i < count; i++) yield storedRow(volumeRecord(i, volume), userIds);
+function* volumeRows(volume: VolumeOptions, userIds: ReadonlyMap<string, number>): Generator<StoredRecord> {
+  for (let i = 0; i < volume.count; i++) yield storedRow(volumeRecord(i, volume), userIds);
 }
 
 /**
@@ -346,6 +343,12 @@ export async function loadVolumeData(
   await seedVolumeHubs(db, volumeHubList);
   const users = await db.kysely.selectFrom('users').select(['id', 'username']).execute();
   const userIds = new Map(users.map((u) => [u.username, u.id]));
-  const volume: VolumeOptions = { rand: seededRandom(seed), now: Date.now(), hubs: volumeHubList, devices: CATALOGUE };
-  return bulkLoad(db, volumeRows(records, volume, userIds), progress);
+  const volume: VolumeOptions = {
+    rand: seededRandom(seed),
+    now: Date.now(),
+    count: records,
+    hubs: volumeHubList,
+    devices: CATALOGUE,
+  };
+  return bulkLoad(db, volumeRows(volume, userIds), progress);
 }

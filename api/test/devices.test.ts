@@ -228,6 +228,7 @@ beforeAll(async () => {
   const volume: VolumeOptions = {
     rand: seededRandom(7),
     now: Date.parse('2025-06-15T00:00:00Z'),
+    count: VOLUME_RECORDS,
     hubs: VOLUME_HUBS,
     devices: CATALOGUE,
   };
@@ -253,7 +254,13 @@ const factsOf = (r: DeviceRecord): RecordFacts => ({
 
 describe('derived columns', () => {
   test("are the console's rules: timestamp (missing last), hub compared lower-cased, status, the result shown", () => {
-    const volume: VolumeOptions = { rand: seededRandom(3), now: Date.now(), hubs: VOLUME_HUBS, devices: CATALOGUE };
+    const volume: VolumeOptions = {
+      rand: seededRandom(3),
+      now: Date.now(),
+      count: 2000,
+      hubs: VOLUME_HUBS,
+      devices: CATALOGUE,
+    };
     const all = [...EDGE_RECORDS, ...Array.from({ length: 2000 }, (_, i) => volumeRecord(i, volume))];
     for (const r of all) {
       const time = sortKey(r);
@@ -954,6 +961,7 @@ describe('a search over many records', () => {
       const volume: VolumeOptions = {
         rand: seededRandom(11),
         now: Date.parse('2025-06-15T00:00:00Z'),
+        count: 10_050,
         hubs: VOLUME_HUBS,
         devices: CATALOGUE,
       };

@@ -27,7 +27,7 @@ const DEVICES: readonly VolumeDevice[] = [
 ];
 
 function buildRecords(now: number): DeviceRecord[] {
-  const options = { rand: seededRandom(42), now, hubs: HUBS, devices: DEVICES };
+  const options = { rand: seededRandom(42), now, count: COUNT, hubs: HUBS, devices: DEVICES };
   return Array.from({ length: COUNT }, (_, i) => volumeRecord(i, options));
 }
 

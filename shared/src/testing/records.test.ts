@@ -1,10 +1,11 @@
 import { recordStatus } from '../records';
-import { makeRecord, seededRandom, volumeRecord, type VolumeOptions } from './records';
+import { makeRecord, seededRandom, VOLUME_SPAN_DAYS, volumeRecord, type VolumeOptions } from './records';
 
 const NOW = Date.parse('2026-05-01T12:00:00Z');
-const options = (seed = 1): VolumeOptions => ({
+const options = (count: number, seed = 1): VolumeOptions => ({
   rand: seededRandom(seed),
   now: NOW,
+  count,
   hubs: [
     { code: 'BLR01', operator: 'wm_blr', verifier: 'exec_blr', rc: 'rc_south' },
     { code: 'DEL02', operator: 'wm_del', verifier: 'exec_del', rc: 'rc_north' },
@@ -15,7 +16,7 @@ const options = (seed = 1): VolumeOptions => ({
   ],
 });
 const volume = (count: number, seed = 1) => {
-  const drawn = options(seed);
+  const drawn = options(count, seed);
   return Array.from({ length: count }, (_, i) => volumeRecord(i, drawn));
 };
 
@@ -52,6 +53,19 @@ describe('volumeRecord', () => {
       if (r.is_submit) expect(Date.parse(r.submit_time!)).toBeLessThanOrEqual(NOW);
       expect(r.device_result === null).toBe(!r.is_submit);
     }
+  });
+
+  test('records are numbered in the order they were created, over the span ending now, as uploads store them', () => {
+    const created = records
+      .map((r) => r.tracking_id.created_date)
+      .filter((date): date is string => date !== null && date !== 'not-a-date')
+      .map(Date.parse);
+    expect(created).toEqual([...created].sort((a, b) => a - b));
+    const dayMs = 24 * 60 * 60 * 1000;
+    expect(created[0]!).toBeGreaterThanOrEqual(NOW - VOLUME_SPAN_DAYS * dayMs);
+    expect(created[0]!).toBeLessThan(NOW - (VOLUME_SPAN_DAYS - 1) * dayMs);
+    expect(created.at(-1)!).toBeGreaterThan(NOW - dayMs);
+    expect(created.at(-1)!).toBeLessThanOrEqual(NOW);
   });
 
   test('the rare values of older data are placed by index, so a few hundred records hold each of them', () => {

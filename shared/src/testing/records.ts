@@ -82,6 +82,12 @@ export interface VolumeOptions {
   rand: RandomSource;
   /** Records were created over the SPAN_DAYS days before it (ms); later steps have not happened yet. */
   now: number;
+  /**
+   * How many records the volume holds. Record i was created about i/count of the way through the
+   * span, so the records are numbered, and a loader stores them, in the order they were created, as
+   * shipments are uploaded day after day: a day's records share the table's pages.
+   */
+  count: number;
   hubs: readonly VolumeHub[];
   devices: readonly VolumeDevice[];
 }
@@ -100,11 +106,12 @@ const ERROR_CODES = ['E004', 'E005', 'E006', 'E007', 'E008', 'E009', 'E010'];
  * Records are drawn from `rand` in order, one at a time: a seeded source and a fixed `now` give the
  * same volume, and a loader keeps only a batch in memory whatever the size.
  */
-export function volumeRecord(i: number, { rand, now, hubs, devices }: VolumeOptions): DeviceRecord {
+export function volumeRecord(i: number, { rand, now, count, hubs, devices }: VolumeOptions): DeviceRecord {
   const hub = rand.pick(hubs);
   const { type, brand, model, manufacturer } = rand.pick(devices);
   const isBlindpick = i % 7 === 3;
-  const created = now - rand.next() * VOLUME_SPAN_DAYS * DAY_MS;
+  // Anywhere within the record's own slot of the span, the last slot ending now.
+  const created = now - (1 - (i + rand.next()) / count) * VOLUME_SPAN_DAYS * DAY_MS;
   const at = (ms: number) => new Date(ms).toISOString();
 
   // States: pending, submitted, verified at hub, detached. A step in the future has not happened.
