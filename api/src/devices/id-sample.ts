@@ -7,8 +7,9 @@
 //   sequential digits, so the prefix's trigrams are in every record and each digit trigram in
 //   about one in a hundred: pg_trgm reads every trigram's list of records for LIKE '%needle%'
 //   (about 20,000 buffers at 10M records for a whole ID). The fragment of 3 to 6 characters that
-//   costs least by the sample (its trigrams' lists, and the records holding it) finds a superset
-//   of the matches in a few buffers; the exact test (strpos) then keeps the real ones.
+//   costs least by the sample (its trigrams' lists, and the records the index gives for it: those
+//   holding each of its trigrams) finds a superset of the matches in a few buffers; the exact test
+//   (strpos) then keeps the real ones.
 // The sample is a statistic, never an answer: every route stays exact whatever it holds.
 import { sql } from 'kysely';
 import type { Db } from '../db/schema';
@@ -102,7 +103,7 @@ export interface SearchEstimate {
   share: number;
   /** The fragment of the search that the trigram index answers cheaply. */
   fragment: string;
-  /** The fragment's estimated share of the records (an upper bound of the search's). */
+  /** The share of the records the trigram index gives for the fragment (a superset of the search's matches). */
   fragmentShare: number;
 }
 
@@ -129,35 +130,40 @@ export function estimateFromSample(sample: IdSample, needle: string): SearchEsti
   }
   const unseen = 1 / (2 * sampled);
   const gramShare = (gram: string) => (sample.holders.get(gram)?.length ?? 0) / sampled || unseen;
-  const shareOf = (text: string) => {
-    let rarest: number[] = [];
-    for (const [i, trigram] of gramsOf(text, 3).entries()) {
-      const holding = sample.holders.get(trigram) ?? [];
-      if (i === 0 || holding.length < rarest.length) rarest = holding;
-    }
-    return rarest.filter((index) => sample.ids[index]!.includes(text)).length / sampled;
-  };
+  const rarestHolders = (trigrams: string[]) =>
+    trigrams.map((trigram) => sample.holders.get(trigram) ?? []).reduce((a, b) => (b.length < a.length ? b : a));
+  const shareOf = (text: string) =>
+    rarestHolders(gramsOf(text, 3)).filter((index) => sample.ids[index]!.includes(text)).length / sampled;
+  // What the trigram index gives for a fragment: every record holding each of its trigrams, a
+  // superset of those holding the fragment. A fragment repeating a trigram narrows nothing by it:
+  // '99999' is asked as '999' alone, and gives every record holding '999'.
+  const indexShareOf = (trigrams: string[]) =>
+    rarestHolders(trigrams).filter((index) => trigrams.every((trigram) => sample.ids[index]!.includes(trigram)))
+      .length / sampled;
   // A fragment too rare for the sample: each trigram after the first as likely after its first two
   // characters as in the sample (a Markov chain of trigrams).
-  const estimatedShare = (fragment: string) => {
-    const seen = shareOf(fragment);
+  const estimatedIndexShare = (trigrams: string[]) => {
+    const seen = indexShareOf(trigrams);
     if (seen > 0) return seen;
-    const [first, ...rest] = gramsOf(fragment, 3);
+    const [first, ...rest] = trigrams;
     const chained = rest.reduce(
       (share, trigram) => share * Math.min(1, gramShare(trigram) / gramShare(trigram.slice(0, 2))),
       gramShare(first!),
     );
     return Math.min(chained, unseen);
   };
-  // Each fragment of 3 to 6 characters costs its trigrams' lists and its candidates; the least wins.
+  // Each fragment of 3 to 6 characters costs its trigrams' lists and its candidates; the least wins,
+  // and of equal costs the longer: the index gives the same records for '999' and '99999', and the
+  // longer pattern keeps fewer of them when it tests each (pick-list.ts's candidates are fetched again).
   let best = { fragment: needle, share: 1, cost: Infinity };
   for (let length = 3; length <= Math.min(FRAGMENT_LENGTH, chars.length); length++) {
     for (let start = 0; start + length <= chars.length; start++) {
       const fragment = chars.slice(start, start + length).join('');
-      const lists = gramsOf(fragment, 3).reduce((sum, trigram) => sum + gramShare(trigram), 0);
-      const share = estimatedShare(fragment);
+      const trigrams = [...new Set(gramsOf(fragment, 3))];
+      const lists = trigrams.reduce((sum, trigram) => sum + gramShare(trigram), 0);
+      const share = estimatedIndexShare(trigrams);
       const cost = lists + CANDIDATE_COST * share;
-      if (cost < best.cost) best = { fragment, share, cost };
+      if (cost <= best.cost) best = { fragment, share, cost };
     }
   }
   return { share: shareOf(needle), fragment: best.fragment, fragmentShare: best.share };
