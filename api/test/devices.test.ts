@@ -234,7 +234,7 @@ beforeAll(async () => {
   };
   const rows = [
     ...EDGE_RECORDS.map((record) => storedRow(record, userIds)),
-    ...Array.from({ length: VOLUME_RECORDS }, (_, i) => storedRow(volumeRecord(i, volume), userIds)),
+    ...Array.from({ length: volume.count }, (_, i) => storedRow(volumeRecord(i, volume), userIds)),
   ];
   await bulkLoad(api.db, rows);
   records = await everyRecord();
@@ -261,7 +261,7 @@ describe('derived columns', () => {
       hubs: VOLUME_HUBS,
       devices: CATALOGUE,
     };
-    const all = [...EDGE_RECORDS, ...Array.from({ length: 2000 }, (_, i) => volumeRecord(i, volume))];
+    const all = [...EDGE_RECORDS, ...Array.from({ length: volume.count }, (_, i) => volumeRecord(i, volume))];
     for (const r of all) {
       const time = sortKey(r);
       expect(derivedColumns(factsOf(r))).toEqual({
@@ -968,7 +968,7 @@ describe('a search over many records', () => {
       // FMPP3100000000 to FMPP3100010049: 'FMPP310000' would hold exactly 10,000.
       await bulkLoad(
         db,
-        Array.from({ length: 10_050 }, (_, i) => storedRow(volumeRecord(i, volume), new Map())),
+        Array.from({ length: volume.count }, (_, i) => storedRow(volumeRecord(i, volume), new Map())),
       );
       await catchUpSearchIndex(db);
       const countOf = (q: string) => countDevices(db, { q });

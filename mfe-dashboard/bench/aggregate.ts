@@ -28,7 +28,7 @@ const DEVICES: readonly VolumeDevice[] = [
 
 function buildRecords(now: number): DeviceRecord[] {
   const options = { rand: seededRandom(42), now, count: COUNT, hubs: HUBS, devices: DEVICES };
-  return Array.from({ length: COUNT }, (_, i) => volumeRecord(i, options));
+  return Array.from({ length: options.count }, (_, i) => volumeRecord(i, options));
 }
 
 function median(values: number[]): number {
