@@ -8,7 +8,8 @@
 // The load is as fast as each engine allows: the secondary indexes of device_records are dropped
 // and built again at the end (one sort each instead of millions of random inserts), PostgreSQL
 // takes the rows through COPY, SQLite through one prepared multi-row INSERT in large
-// transactions; the pick list's search table and summaries and the dashboard's are built once at the end.
+// transactions; the pick list's search table, the tracking IDs' short pieces (id-grams.ts) and the
+// summaries and the dashboard's are built once at the end.
 import { once } from 'node:events';
 import type { DeviceRecord, UserRef } from '@veritas/shared/domain';
 import { seededRandom, volumeRecord, type VolumeHub, type VolumeOptions } from '@veritas/shared/testing/records';
@@ -19,6 +20,7 @@ import { hashPassword } from '../src/auth/passwords';
 import type { Db, DeviceRecordsTable } from '../src/db/schema';
 import { nowIso } from '../src/db/schema';
 import { DEMO_PASSWORD, seedDemoOrganization } from './demo';
+import { fillIdGrams } from '../src/devices/id-grams';
 import { derivedColumns, type DerivedColumns } from '../src/writes/derived-columns';
 import { rebuildSummaries } from '../src/writes/record-changes';
 import { CATALOGUE } from './field/catalogue';
@@ -104,7 +106,7 @@ export interface VolumeLoadOptions {
 export interface VolumeLoadTimes {
   /** Generating and inserting the rows. */
   insertMs: number;
-  /** Building the indexes, the search table and the summaries afterwards. */
+  /** Building the indexes, the search tables and the summaries afterwards. */
   indexMs: number;
 }
 
@@ -272,7 +274,7 @@ export async function copyPostgres<Row extends object>(
 
 /**
  * Stores `rows` into a database without device records, as fast as the engine allows (see the
- * top of this file), then builds the indexes, the search table and the summaries. Answers how
+ * top of this file), then builds the indexes, the search tables and the summaries. Answers how
  * long the insert and the builds took.
  */
 export async function bulkLoad(
@@ -327,6 +329,7 @@ export async function bulkLoad(
     await rebuildSummaries(db);
     await sql`analyze`.execute(db.kysely);
   }
+  await fillIdGrams(db.kysely);
   return { insertMs: inserted - started, indexMs: Date.now() - inserted };
 }
 

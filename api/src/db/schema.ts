@@ -133,6 +133,11 @@ export interface DeviceHubsTable {
   first_id: number;
 }
 
+/** Each one- and two-character piece of the stored tracking IDs, lower-cased (src/devices/id-grams.ts). */
+export interface TrackingIdGramsTable {
+  gram: string;
+}
+
 /** A bigint column of milliseconds (or a bucket number): PostgreSQL's driver reads it as text. */
 export type Ms = ColumnType<number | string | null, number | null | undefined, number | null>;
 /** A bigint key column, never null. */
@@ -393,6 +398,7 @@ export interface Database {
   device_records: DeviceRecordsTable;
   device_counts: DeviceCountsTable;
   device_hubs: DeviceHubsTable;
+  tracking_id_grams: TrackingIdGramsTable;
   upload_chunks: UploadChunksTable;
   uploads: UploadsTable;
   manufacturers: ManufacturersTable;

@@ -14,8 +14,9 @@
 //   gives every record containing the search, which are then sorted. Its cost is the number of
 //   matches: small when they are rare. It needs 3 characters or more.
 // A search shorter than 3 characters can only walk; over alphanumeric tracking IDs 1–2
-// characters are found nearly everywhere, so the walk ends quickly (a 2-character search found
-// nowhere reads every record of the filter). For 3 or more, the trigram index's matches are read
+// characters are found nearly everywhere, so the walk ends quickly; one that no tracking ID holds
+// is answered first from the table of their short pieces (id-grams.ts), where the walk would read
+// every record of the filter. For 3 or more, the trigram index's matches are read
 // up to a cap C, and the page is sorted from them when they are at most C. More → walk, but at
 // most 4 × C (walkFactor) records (matches can be common overall yet far from where the page
 // starts: a shipment's range of IDs long ago); the rest of the page then comes from the
@@ -32,6 +33,7 @@ import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { Db, StatusKey } from '../db/schema';
 import { recordJsonOf } from '../records';
 import { MISSING_TIME_MS } from '../writes/derived-columns';
+import { someIdMayHold } from './id-grams';
 import { estimateSearch, type SearchEstimate } from './id-sample';
 import { inTail } from './search-index';
 
@@ -302,6 +304,7 @@ async function searched(
   limit: number,
   tuning: SearchTuning,
 ): Promise<Key[]> {
+  if (isShort(filter.needle) && !(await someIdMayHold(db, filter.needle))) return [];
   if (isShort(filter.needle) && db.engine !== 'postgres') {
     // Short, on SQLite: the database walks the order, testing each record, until `limit` match.
     return ordered(db, filter, after).where(contains(db, filter.needle)).limit(limit).execute();
@@ -385,6 +388,7 @@ export async function deviceCount(db: Db, filter: DeviceFilter, tuning: SearchTu
     return upToCap(db.engine === 'postgres' ? matching : matching.clearOrderBy());
   };
   if (isShort(filter.needle)) {
+    if (!(await someIdMayHold(db, filter.needle))) return 0;
     if (db.engine !== 'postgres') return walked();
     // The tracking-ID index's matches are the count, read no further than the cap.
     if (filter.hubKey === null && filter.status === null && filter.result === null)

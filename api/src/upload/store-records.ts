@@ -2,7 +2,8 @@
 // ID already stored is left as it is (ON CONFLICT DO NOTHING). The other columns keep their
 // defaults (nothing submitted or verified yet) but the derived ones (src/writes/derived-columns.ts),
 // written with each row. In the same transaction the rows stored are added to the summaries
-// (RecordChanges). (SQLite's tracking-ID search table takes them after the upload: search-index.ts.)
+// (RecordChanges). (SQLite's tracking-ID search table takes them after the upload: search-index.ts;
+// their one- and two-character pieces are added before them: id-grams.ts.)
 //
 // Each record stored carries its upload and row (upload_id, upload_row), so that an upload run
 // again after a run that did not finish (an instance died: lease.ts) tells the rows that run
@@ -12,6 +13,7 @@
 import { sql } from 'kysely';
 import type { Database as SQLiteDatabase } from 'better-sqlite3';
 import type { Db } from '../db/schema';
+import { recordIdGrams } from '../devices/id-grams';
 import { DERIVED_COLUMNS, DERIVED_TYPES, derivedColumns, type RecordFacts } from '../writes/derived-columns';
 import { RecordChanges, type RecordRow } from '../writes/record-changes';
 import type { ShipmentRecord } from './shipment-rows';
@@ -106,7 +108,15 @@ function changesOf(rows: RecordRow[], ids: (number | undefined)[]): RecordChange
 }
 
 export function recordStore(db: Db, target: StoreTarget): RecordStore {
-  return db.sqlite ? sqliteStore(db, db.sqlite, target) : postgresStore(db, target);
+  const store = db.sqlite ? sqliteStore(db, db.sqlite, target) : postgresStore(db, target);
+  return async (records, uploadRows) => {
+    // Before the records: the table of pieces must hold those of every stored record (id-grams.ts).
+    await recordIdGrams(
+      db,
+      records.map((record) => record.tracking_id),
+    );
+    return store(records, uploadRows);
+  };
 }
 
 /**

@@ -12,6 +12,7 @@ import { fleet } from './008-fleet';
 import { registry } from './009-registry';
 import { auditLog } from './010-audit-log';
 import { createdOrder } from './011-created-order';
+import { trackingIdGrams } from './012-tracking-id-grams';
 
 export function migrationsFor(engine: Engine): Record<string, Migration> {
   return {
@@ -26,5 +27,6 @@ export function migrationsFor(engine: Engine): Record<string, Migration> {
     '009_registry': registry(engine),
     '010_audit_log': auditLog(engine),
     '011_created_order': createdOrder(),
+    '012_tracking_id_grams': trackingIdGrams(engine),
   };
 }
