@@ -31,9 +31,9 @@ import { catchUpSearchIndex } from '../src/devices/search-index';
 import { CATALOGUE } from '../seed/field/catalogue';
 import { migrateToLatest, openDatabase } from '../src/server';
 import { fieldUserOf, submitDevice, verifyAtHub, verifyAtRc } from '../src/scan/engine';
-import { recordStore } from '../src/upload/store-records';
 import { bulkLoad, storedRow } from '../seed/volume-data';
 import { ENGINE, build, freshDatabase, signIn, uploadCsv, type Client } from './support/build';
+import { storeShipment } from './support/shipment';
 
 const api = build({
   groups: [
@@ -833,21 +833,7 @@ describe('the search table of SQLite', () => {
     'records stored after the last indexing are found before they are indexed, and indexing catches up',
     async () => {
       // Stored by the upload's own code, without the indexing that follows an upload.
-      const store = recordStore(api.db, { uploadId: 'tail-upload', resumed: false });
-      const stored = await store(
-        ['TAIL-ONE', 'tail-two'].map((tracking_id) => ({
-          tracking_id,
-          hub_code: 'HUB1',
-          created_date: '2025-06-10T00:00:00.000Z',
-          device_type: 'mobile',
-          is_blindpick: 0,
-          device_brand: 'Samsung',
-          device_model_name: 'Galaxy S23',
-          blind_brand: null,
-          blind_model: null,
-        })),
-        [1, 2],
-      );
+      const stored = await storeShipment(api.db, 'tail-upload', ['TAIL-ONE', 'tail-two']);
       expect(stored).toEqual([true, true]);
       expect(await mark()).toBeLessThan(await lastId());
       records = await everyRecord();

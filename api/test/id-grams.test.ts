@@ -7,9 +7,9 @@ import { migrationsFor } from '../src/db/migrations';
 import type { Db } from '../src/db/schema';
 import { deviceCount, devicePage, type DeviceFilter } from '../src/devices/pick-list';
 import { migrateToLatest, openDatabase } from '../src/server';
-import { recordStore } from '../src/upload/store-records';
 import { bulkLoad, storedRow } from '../seed/volume-data';
 import { freshDatabase } from './support/build';
+import { storeShipment } from './support/shipment';
 
 /** Every piece of one and two characters of `ids`, lower-cased: computed apart from the server's code. */
 const piecesOf = (ids: readonly string[]) =>
@@ -27,24 +27,7 @@ async function tableOf(db: Db): Promise<string[]> {
   return rows.map((row) => row.gram).sort();
 }
 
-/** Stores records with these tracking IDs through the upload's own code. */
-async function upload(db: Db, ids: readonly string[]): Promise<void> {
-  const store = recordStore(db, { uploadId: 'pieces-upload', resumed: false });
-  await store(
-    ids.map((tracking_id) => ({
-      tracking_id,
-      hub_code: 'HUB1',
-      created_date: '2025-06-10T00:00:00.000Z',
-      device_type: 'mobile',
-      is_blindpick: 0,
-      device_brand: 'Samsung',
-      device_model_name: 'Galaxy S23',
-      blind_brand: null,
-      blind_model: null,
-    })),
-    ids.map((_, i) => i + 2),
-  );
-}
+const upload = (db: Db, ids: readonly string[]) => storeShipment(db, 'pieces-upload', ids);
 
 async function withDatabase(work: (db: Db) => Promise<void>): Promise<void> {
   const fresh = await freshDatabase();
