@@ -260,7 +260,7 @@ async function bench(label: string, options: EngineOptions) {
         `${fmt(verification.checked)} entries in ${seconds(verified.ms)}: ${fmt(verification.checked / (verified.ms / 1000))} entries/s`,
     );
   } finally {
-    server.stop();
+    await server.stop();
   }
 }
 

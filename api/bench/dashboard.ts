@@ -214,7 +214,7 @@ async function bench(label: string, options: EngineOptions) {
       );
     }
   } finally {
-    server.stop();
+    await server.stop();
   }
 }
 

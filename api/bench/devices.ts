@@ -167,7 +167,7 @@ async function bench(label: string, options: EngineOptions) {
       ({ body }) => `${body.hubs!.length} hubs`,
     );
   } finally {
-    server.stop();
+    await server.stop();
   }
 }
 

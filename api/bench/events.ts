@@ -57,7 +57,7 @@ async function bench(label: string, options: EngineOptions) {
     console.log(formatSummary(run.summary).replace(/^/gm, '   '));
     for (const stream of streams) stream.request.destroy();
   } finally {
-    server.stop();
+    await server.stop();
   }
 }
 

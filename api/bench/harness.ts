@@ -3,6 +3,7 @@
 // process of its own, as it would run beside its clients, whose peak memory can be read.
 import { fork, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
+import { once } from 'node:events';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -134,7 +135,8 @@ export interface ServerProcess {
   resetPeakRss(): void;
   /** CPU seconds the server has used so far (user + system): on a shared machine steadier than the clock. */
   cpuSeconds(): number;
-  stop(): void;
+  /** Ends the server; resolves once it has exited, its database connections closed. */
+  stop(): Promise<void>;
 }
 
 const SERVE = 'serve-bench-server';
@@ -167,7 +169,13 @@ export async function startServerProcess(
       const fields = fs.readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
       return (Number(fields[11]) + Number(fields[12])) / 100;
     },
-    stop: () => child.kill(),
+    // Waited for: a database dropped right after would cut connections the server still holds.
+    stop: async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = once(child, 'exit');
+      child.kill();
+      await exited;
+    },
   };
 }
 

@@ -66,7 +66,7 @@ async function bench(label: string, options: EngineOptions) {
     // the session check and the machine cost before any searching.
     console.log(`   baseline, empty search: ${figures(await timed(Array<string>(SEARCHES).fill('')))}`);
   } finally {
-    server.stop();
+    await server.stop();
   }
 }
 

@@ -176,7 +176,7 @@ async function bench(label: string, options: EngineOptions) {
       );
     }
   } finally {
-    server.stop();
+    await server.stop();
   }
 }
 
@@ -216,7 +216,7 @@ async function benchPreloaded(label: string, options: EngineOptions) {
       console.log(`   ${encoding.padEnd(8)} median of ${RUNS}: ${describe(medianRun)}`);
     }
   } finally {
-    server.stop();
+    await server.stop();
   }
 }
 

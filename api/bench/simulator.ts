@@ -47,7 +47,7 @@ async function simulateOnce(options: EngineOptions, auditTrail: boolean): Promis
     );
     return { rate: summary.calls / (summary.elapsedMs / 1000), perCpuSecond: summary.calls / cpu };
   } finally {
-    server.stop();
+    await server.stop();
     console.log(`   ${await withDatabase(options, auditHead)} audit entries written`);
   }
 }

@@ -158,7 +158,7 @@ async function uploadOnce(
     );
     return { rate, perCpuSecond: ROWS / cpu };
   } finally {
-    server.stop();
+    await server.stop();
     console.log(`   ${await withDatabase(options, auditHead)} audit entries written`);
   }
 }
