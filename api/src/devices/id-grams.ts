@@ -9,7 +9,7 @@
 // costs that search its read. Records are never deleted nor their tracking IDs changed. Only
 // ASCII pieces are kept (the upload's rule for tracking IDs); a search with another character is
 // not answered from here.
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database, Db } from '../db/schema';
 
 /** ASCII character codes. */
@@ -52,8 +52,12 @@ function newSlots(trackingIds: Iterable<string>, known: Uint8Array): Set<number>
   return found;
 }
 
-/** Adds pieces to the table, in one order so that two writers adding the same ones cannot deadlock. */
-async function insertSlots(kysely: Kysely<Database>, slots: Set<number>): Promise<void> {
+/**
+ * Adds the pieces of `trackingIds` that `known` does not mark to the table, then marks them. In
+ * one order, so that two writers adding the same ones cannot deadlock.
+ */
+async function addPieces(kysely: Kysely<Database>, trackingIds: Iterable<string>, known: Uint8Array): Promise<void> {
+  const slots = newSlots(trackingIds, known);
   if (slots.size === 0) return;
   const grams = [...slots].sort((a, b) => a - b).map(slotText);
   await kysely
@@ -61,6 +65,7 @@ async function insertSlots(kysely: Kysely<Database>, slots: Set<number>): Promis
     .values(grams.map((gram) => ({ gram })))
     .onConflict((oc) => oc.column('gram').doNothing())
     .execute();
+  for (const slot of slots) known[slot] = 1;
 }
 
 /** Per database: the pieces this process knows the table holds (it never loses one). */
@@ -73,10 +78,7 @@ export async function recordIdGrams(db: Db, trackingIds: Iterable<string>): Prom
     known = new Uint8Array(SLOTS);
     knownByDb.set(db, known);
   }
-  const slots = newSlots(trackingIds, known);
-  if (slots.size === 0) return;
-  await insertSlots(db.kysely, slots);
-  for (const slot of slots) known[slot] = 1;
+  await addPieces(db.kysely, trackingIds, known);
 }
 
 /** Records read per query when filling the table from device_records. */
@@ -95,12 +97,11 @@ export async function fillIdGrams(kysely: Kysely<Database>): Promise<void> {
       .limit(FILL_CHUNK)
       .execute();
     if (rows.length === 0) return;
-    const slots = newSlots(
+    await addPieces(
+      kysely,
       rows.map((row) => row.tracking_id),
       known,
     );
-    await insertSlots(kysely, slots);
-    for (const slot of slots) known[slot] = 1;
     after = rows[rows.length - 1]!.id;
   }
 }
@@ -111,6 +112,10 @@ export async function fillIdGrams(kysely: Kysely<Database>): Promise<void> {
  */
 export async function someIdMayHold(db: Db, needle: string): Promise<boolean> {
   if (/\P{ASCII}/u.test(needle)) return true;
-  const { rows } = await sql`select 1 from tracking_id_grams where gram = ${needle}`.execute(db.kysely);
-  return rows.length > 0;
+  const piece = await db.kysely
+    .selectFrom('tracking_id_grams')
+    .select('gram')
+    .where('gram', '=', needle)
+    .executeTakeFirst();
+  return piece !== undefined;
 }
