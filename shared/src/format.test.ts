@@ -6,6 +6,26 @@ describe('formatDateTime', () => {
     expect(formatDateTime(iso)).toBe('03/05/2025, 02:07 PM');
   });
 
+  test('shows midnight as 12 AM and noon as 12 PM', () => {
+    expect(formatDateTime(new Date(2025, 11, 31, 0, 5).toISOString())).toBe('12/31/2025, 12:05 AM');
+    expect(formatDateTime(new Date(2025, 0, 1, 12, 0).toISOString())).toBe('01/01/2025, 12:00 PM');
+    expect(formatDateTime(new Date(2025, 0, 1, 11, 59).toISOString())).toBe('01/01/2025, 11:59 AM');
+  });
+
+  test("reads as Intl.DateTimeFormat('en-US') does, for every hour over a year", () => {
+    const intl = new Intl.DateTimeFormat('en-US', {
+      month: '2-digit',
+      day: '2-digit',
+      year: 'numeric',
+      hour: '2-digit',
+      minute: '2-digit',
+    });
+    for (let hour = 0; hour < 366 * 24; hour += 7) {
+      const date = new Date(2024, 0, 1, hour, hour % 60);
+      expect(formatDateTime(date.toISOString())).toBe(intl.format(date).replace(/\u202f/g, ' '));
+    }
+  });
+
   test('shows N/A for a missing time', () => {
     expect(formatDateTime(null)).toBe('N/A');
     expect(formatDateTime(undefined)).toBe('N/A');

@@ -1,18 +1,19 @@
-// Date formatting for tables and details. One formatter instance: building an
-// Intl.DateTimeFormat is costly and lists format thousands of cells.
+// Date formatting for tables and details.
 import { NOT_AVAILABLE } from './records';
 
-const dateTimeFormat = new Intl.DateTimeFormat('en-US', {
-  month: '2-digit',
-  day: '2-digit',
-  year: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-});
+const twoDigits = (n: number) => String(n).padStart(2, '0');
 
-/** Month/day/year, hour and minute in local time, e.g. '03/05/2025, 02:07 PM'; 'N/A' when missing or invalid. */
+/**
+ * Month/day/year, hour and minute in local time, e.g. '03/05/2025, 02:07 PM'; 'N/A' when missing
+ * or invalid. Spelt out rather than through Intl.DateTimeFormat('en-US'), whose output is the same:
+ * building the first such formatter in a page loads the runtime's date data, about 8 ms on the
+ * main thread before the pick list's first row can show (docs/architecture.md#first-rows).
+ */
 export function formatDateTime(iso: string | null | undefined): string {
   if (!iso) return NOT_AVAILABLE;
   const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? NOT_AVAILABLE : dateTimeFormat.format(date);
+  if (Number.isNaN(date.getTime())) return NOT_AVAILABLE;
+  const hours = date.getHours();
+  const day = `${twoDigits(date.getMonth() + 1)}/${twoDigits(date.getDate())}/${date.getFullYear()}`;
+  return `${day}, ${twoDigits(hours % 12 || 12)}:${twoDigits(date.getMinutes())} ${hours < 12 ? 'AM' : 'PM'}`;
 }
