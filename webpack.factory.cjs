@@ -137,7 +137,22 @@ function createWebpackConfig({ dir, remote, runtimePlugins = [], ...host }) {
           { test: /\.svg$/, type: 'asset/source' },
         ],
       },
-      optimization: { runtimeChunk: false, moduleIds: 'deterministic' },
+      optimization: {
+        runtimeChunk: false,
+        moduleIds: 'deterministic',
+        splitChunks: {
+          cacheGroups: {
+            // The runtime of style-loader and css-loader, which every stylesheet's module imports, in
+            // one chunk: split by chunk group, the shell's first load carried it twice.
+            styleRuntime: {
+              test: /[\\/]node_modules[\\/](style-loader|css-loader)[\\/]dist[\\/]runtime[\\/]/,
+              name: 'style-runtime',
+              chunks: 'all',
+              enforce: true,
+            },
+          },
+        },
+      },
       performance: { hints: false },
       plugins: [
         new ModuleFederationPlugin({
