@@ -1,10 +1,10 @@
 // Download Data (route Download, docs/screens.md#download-data): the report CSV of a date range, with
 // progress. Default export: the shell's page.
-import { toast } from '@veritas/shared';
+import { localDate, toast } from '@veritas/shared';
 import { useId, useState, type FormEvent } from 'react';
 import { downloadReport } from './api/downloads';
 import { ProgressBar } from './progress-bar';
-import { DATE_MESSAGES, localDate, rangeError, type DateField } from './report-dates';
+import { DATE_MESSAGES, rangeError, type DateField } from './report-dates';
 import { saveBlob } from './save-blob';
 import { formatBytes } from './sizes';
 import './data.css';

@@ -10,13 +10,6 @@ export const DATE_MESSAGES = {
 
 export type DateField = 'start' | 'end';
 
-const pad = (n: number) => String(n).padStart(2, '0');
-
-/** A day in local time as YYYY-MM-DD, the format of a date input's value and max. */
-export function localDate(date: Date = new Date()): string {
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
-}
-
 // A picker accepts years past 9999, and '10000-01-01' sorts before '2025-01-01' as text: a longer
 // value is the later day.
 function isAfter(a: string, b: string): boolean {

@@ -8,6 +8,7 @@
 // on the days of the browser's local time zone; the API's api/dashboard/ fills the same tally from
 // its summaries, on the days of the viewer's zone (zone-calendar.ts), and finishes it here too.
 import { deviceError } from './errors';
+import { twoDigits } from './format';
 import { ALL_HUBS } from './roles';
 import type { DashboardStats, ErrorSlice, RankRow } from './api/dashboard';
 import type { DeviceRecord } from './types';
@@ -78,8 +79,6 @@ export interface DashboardDays {
   labels: string[];
 }
 
-const pad = (n: number) => String(n).padStart(2, '0');
-
 /** The runtime's local midnights of today and the `days` - 1 days before it, from calendar fields. */
 export function localDays(days: number, now: Date): DashboardDays {
   const starts: number[] = [];
@@ -87,7 +86,7 @@ export function localDays(days: number, now: Date): DashboardDays {
     starts.push(new Date(now.getFullYear(), now.getMonth(), now.getDate() - i).getTime());
   const labels = starts.slice(0, days).map((start) => {
     const day = new Date(start);
-    return `${pad(day.getMonth() + 1)}/${pad(day.getDate())}`;
+    return `${twoDigits(day.getMonth() + 1)}/${twoDigits(day.getDate())}`;
   });
   return { starts, labels };
 }

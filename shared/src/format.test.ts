@@ -1,4 +1,11 @@
-import { formatDateTime } from './format';
+import { formatDateTime, localDate } from './format';
+
+describe('localDate', () => {
+  test('today is the local calendar day as YYYY-MM-DD', () => {
+    expect(localDate(new Date(2025, 0, 5, 23, 59))).toBe('2025-01-05');
+    expect(localDate(new Date(2024, 11, 31, 0, 0))).toBe('2024-12-31');
+  });
+});
 
 describe('formatDateTime', () => {
   test('shows month/day/year, hour and minute in local time', () => {
@@ -12,7 +19,7 @@ describe('formatDateTime', () => {
     expect(formatDateTime(new Date(2025, 0, 1, 11, 59).toISOString())).toBe('01/01/2025, 11:59 AM');
   });
 
-  test("reads as Intl.DateTimeFormat('en-US') does, for every hour over a year", () => {
+  test("reads as Intl.DateTimeFormat('en-US') does, for every seventh hour over a year", () => {
     const intl = new Intl.DateTimeFormat('en-US', {
       month: '2-digit',
       day: '2-digit',

@@ -1,7 +1,13 @@
-// Date formatting for tables and details.
+// Date formatting for tables, details, chart labels and date inputs.
 import { NOT_AVAILABLE } from './records';
 
-const twoDigits = (n: number) => String(n).padStart(2, '0');
+/** A number of one or two digits as two: 7 → '07'. */
+export const twoDigits = (n: number) => String(n).padStart(2, '0');
+
+/** A day in local time as YYYY-MM-DD, the format of a date input's value and max. */
+export function localDate(date: Date = new Date()): string {
+  return `${date.getFullYear()}-${twoDigits(date.getMonth() + 1)}-${twoDigits(date.getDate())}`;
+}
 
 /**
  * Month/day/year, hour and minute in local time, e.g. '03/05/2025, 02:07 PM'; 'N/A' when missing

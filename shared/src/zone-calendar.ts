@@ -5,6 +5,7 @@
 // (skipped by a daylight saving change) or exists twice (repeated by one) with the offset in force
 // before the change, and so does this.
 import type { DashboardDays } from './dashboard-stats';
+import { twoDigits } from './format';
 
 const DAY_MS = 86_400_000;
 /** Formatters are costly to build: one per zone, as Intl names it; a bound on how many are kept. */
@@ -102,8 +103,6 @@ function instantOf(local: number, offsetAt: (ms: number) => number): { instant: 
   return Number.isNaN(found) ? { instant: local - before, skipped: true } : { instant: found, skipped: false };
 }
 
-const pad = (n: number) => String(n).padStart(2, '0');
-
 /**
  * The days of a timeframe in `timeZone` (an IANA name Intl knows, see isTimeZone): today of `now`
  * and the `days` - 1 days before it, as localDays(days, now) gives them in a runtime whose local
@@ -124,7 +123,7 @@ export function zoneDays(days: number, now: Date, timeZone: string): DashboardDa
     const day = skipped
       ? wallTime(instant, timeZone)
       : { month: new Date(local).getUTCMonth(), day: new Date(local).getUTCDate() };
-    labels.push(`${pad(day.month + 1)}/${pad(day.day)}`);
+    labels.push(`${twoDigits(day.month + 1)}/${twoDigits(day.day)}`);
   }
   return { starts, labels };
 }

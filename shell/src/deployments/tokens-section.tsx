@@ -1,6 +1,6 @@
 // Deploy tokens (super_admin; docs/screens.md#deployments): create one for all remotes or one
 // remote, see its secret once, list them, revoke one.
-import { formatDateTime, serverMessage, toast, type AccessToken, type CreatedToken } from '@veritas/shared';
+import { formatDateTime, localDate, serverMessage, toast, type AccessToken, type CreatedToken } from '@veritas/shared';
 import { useQueryError, useQueryNow } from '@veritas/shared/query';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { tokensQuery, useCreateToken, useRevokeToken } from './api';
@@ -19,13 +19,6 @@ export function scopeLabel(scope: string): string {
 function status(token: AccessToken, now: number): string {
   if (token.revokedAt) return `Revoked ${formatDateTime(token.revokedAt)}`;
   return Date.parse(token.expiresAt) < now ? 'Expired' : 'Active';
-}
-
-/** Today in local time, YYYY-MM-DD: the earliest expiry offered. */
-function today(): string {
-  const date = new Date();
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
 }
 
 /** The secret of a token just created, with a read-only field to copy it from. */
@@ -162,7 +155,8 @@ export function TokensSection({ remotes }: { remotes: readonly string[] }) {
             id={expiryId}
             className="vx-input"
             type="date"
-            min={today()}
+            // Today in local time: the earliest expiry offered.
+            min={localDate()}
             value={expiresOn}
             onChange={(event) => setExpiresOn(event.target.value)}
           />
