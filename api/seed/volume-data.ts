@@ -10,13 +10,12 @@
 // takes the rows through COPY, SQLite through one prepared multi-row INSERT in large
 // transactions; the pick list's search table, the tracking IDs' short pieces (id-grams.ts) and the
 // summaries and the dashboard's are built once at the end.
-import { once } from 'node:events';
 import type { DeviceRecord, UserRef } from '@veritas/shared/domain';
 import { seededRandom, volumeRecord, type VolumeHub, type VolumeOptions } from '@veritas/shared/testing/records';
 import { sql, type Selectable } from 'kysely';
 import type { PoolClient } from 'pg';
-import { from as copyFrom } from 'pg-copy-streams';
 import { hashPassword } from '../src/auth/passwords';
+import { copyRows } from '../src/db/copy-rows';
 import type { Db, DeviceRecordsTable } from '../src/db/schema';
 import { nowIso } from '../src/db/schema';
 import { DEMO_PASSWORD, seedDemoOrganization } from './demo';
@@ -216,16 +215,6 @@ async function insertSqlite(db: Db, rows: Iterator<StoredRecord>, progress: (sto
   }
 }
 
-/** COPY text format: tab-separated, \N for null, backslash escapes. */
-function copyValue(value: unknown): string {
-  if (value === null || value === undefined) return '\\N';
-  if (typeof value === 'number') return String(value);
-  const text = String(value);
-  return /[\\\t\n\r]/.test(text)
-    ? text.replace(/[\\\t\n\r]/g, (c) => ({ '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' })[c]!)
-    : text;
-}
-
 /**
  * The user ids of the rows come from the users table itself, so the load skips checking each
  * against it (three lookups a row, most of COPY's time) where the role may: a superuser's
@@ -241,35 +230,19 @@ async function skipForeignKeyChecks(client: PoolClient): Promise<void> {
   }
 }
 
-/** Lines of COPY text per write to the stream. */
-const COPY_LINES_PER_WRITE = 5000;
-
 /** COPY of `rows` (objects with the same keys, the columns) into device_records, as a stream. */
 export async function copyPostgres<Row extends object>(
   client: PoolClient,
   rows: Iterator<Row>,
   progress: (stored: number) => void,
 ): Promise<void> {
-  let next = rows.next();
-  if (next.done) return;
-  const columns = Object.keys(next.value) as (keyof Row & string)[];
-  const stream = client.query(copyFrom(`copy device_records (${columns.join(', ')}) from stdin`));
-  const failed = once(stream, 'error').then(([error]) => Promise.reject(error as Error));
-  failed.catch(() => undefined);
-  let stored = 0;
-  while (!next.done) {
-    const lines: string[] = [];
-    while (!next.done && lines.length < COPY_LINES_PER_WRITE) {
-      const record = next.value;
-      lines.push(columns.map((column) => copyValue(record[column])).join('\t'));
-      next = rows.next();
-    }
-    stored += lines.length;
-    if (!stream.write(`${lines.join('\n')}\n`)) await Promise.race([once(stream, 'drain'), failed]);
-    progress(stored);
+  const first = rows.next();
+  if (first.done) return;
+  const columns = Object.keys(first.value) as (keyof Row & string)[];
+  function* values(): Iterator<unknown[]> {
+    for (let next = first; !next.done; next = rows.next()) yield columns.map((column) => next.value[column]);
   }
-  stream.end();
-  await Promise.race([once(stream, 'finish'), failed]);
+  await copyRows(client, 'device_records', columns, values(), progress);
 }
 
 /**

@@ -10,9 +10,9 @@ import {
   SqliteDialect,
   sql,
   type Dialect,
-  type IsolationLevel,
-  type Transaction,
+  type PostgresPoolClient,
 } from 'kysely';
+import type { Pool, PoolClient } from 'pg';
 import type { Database, Db } from './schema';
 import { migrationsFor } from './migrations';
 import { DatabaseUnavailable, PatientPool, ReconnectingDriver, isConnectionError } from './availability';
@@ -36,7 +36,13 @@ export function openDatabase({ dataDir, databaseUrl }: DbOptions): Db {
       createQueryCompiler: () => postgres.createQueryCompiler(),
     };
     const kysely = new Kysely<Database>({ dialect });
-    return { engine: 'postgres', kysely, pg: pool, transaction: transactionOn(kysely) };
+    return {
+      engine: 'postgres',
+      kysely,
+      pg: pool,
+      transaction: transactionOn(kysely),
+      clientTransaction: clientTransactionOn(pool),
+    };
   }
   fs.mkdirSync(dataDir, { recursive: true });
   const database = new SQLite(path.join(dataDir, 'veritas.sqlite'));
@@ -52,55 +58,116 @@ export function openDatabase({ dataDir, databaseUrl }: DbOptions): Db {
   return { engine: 'sqlite', kysely, sqlite: database, transaction: transactionOn(kysely) };
 }
 
+/** One attempt at a transaction: what its work is given, and how it ends. */
+interface TransactionAttempt<Handle> {
+  handle: Handle;
+  commit(): Promise<void>;
+  /** Ends it without effect (its connection released); a connection already dead is no error here. */
+  rollback(): Promise<void>;
+}
+
 /**
- * Db.transaction: `work` in a transaction, run once more on a fresh connection when the first
+ * `work` in a transaction `begin` opens, run once more on a fresh connection when the first
  * attempt failed on its connection before the COMMIT was sent (nothing was applied). A connection
  * failing during the COMMIT leaves the outcome unknown: not repeated, DatabaseUnavailable(true).
  */
-function transactionOn(kysely: Kysely<Database>): Db['transaction'] {
-  return async function transaction<T>(
-    work: (trx: Transaction<Database>) => Promise<T>,
-    { isolationLevel }: { isolationLevel?: IsolationLevel } = {},
-  ): Promise<T> {
-    for (let attempt = 1; ; attempt++) {
-      const retry = (error: unknown) => {
-        if (!isConnectionError(error)) throw error;
-        if (attempt > 1) throw new DatabaseUnavailable(false, { cause: error });
-      };
-      const builder = kysely.startTransaction();
-      let trx;
-      try {
-        trx = await (isolationLevel ? builder.setIsolationLevel(isolationLevel) : builder).execute();
-      } catch (error) {
-        retry(error);
-        continue;
-      }
-      // Kysely releases the connection on ROLLBACK even when it fails, not on a failed COMMIT.
-      // On a dropped connection the server has rolled back already, and ROLLBACK fails too.
-      const rollback = () =>
-        trx
-          .rollback()
-          .execute()
-          .catch((rollbackError: unknown) => {
-            if (!isConnectionError(rollbackError)) throw rollbackError;
-          });
-      let result: T;
-      try {
-        result = await work(trx);
-      } catch (error) {
-        await rollback();
-        retry(error);
-        continue;
-      }
-      try {
-        await trx.commit().execute();
-      } catch (error) {
-        await rollback();
-        throw isConnectionError(error) ? new DatabaseUnavailable(true, { cause: error }) : error;
-      }
-      return result;
+async function retriedTransaction<Handle, T>(
+  begin: () => Promise<TransactionAttempt<Handle>>,
+  work: (handle: Handle) => Promise<T>,
+): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    const retry = (error: unknown) => {
+      if (!isConnectionError(error)) throw error;
+      if (attempt > 1) throw new DatabaseUnavailable(false, { cause: error });
+    };
+    let transaction;
+    try {
+      transaction = await begin();
+    } catch (error) {
+      retry(error);
+      continue;
     }
-  };
+    let result: T;
+    try {
+      result = await work(transaction.handle);
+    } catch (error) {
+      await transaction.rollback();
+      retry(error);
+      continue;
+    }
+    try {
+      await transaction.commit();
+    } catch (error) {
+      await transaction.rollback();
+      throw isConnectionError(error) ? new DatabaseUnavailable(true, { cause: error }) : error;
+    }
+    return result;
+  }
+}
+
+/** On a dropped connection the server has rolled back already, and ROLLBACK fails too. */
+function unlessConnectionError(error: unknown): void {
+  if (!isConnectionError(error)) throw error;
+}
+
+/** Db.transaction: a Kysely transaction. */
+function transactionOn(kysely: Kysely<Database>): Db['transaction'] {
+  return (work, { isolationLevel } = {}) =>
+    retriedTransaction(async () => {
+      const builder = kysely.startTransaction();
+      const trx = await (isolationLevel ? builder.setIsolationLevel(isolationLevel) : builder).execute();
+      return {
+        handle: trx,
+        commit: () => trx.commit().execute(),
+        // Kysely releases the connection on ROLLBACK even when it fails, not on a failed COMMIT.
+        rollback: () => trx.rollback().execute().catch(unlessConnectionError),
+      };
+    }, work);
+}
+
+/**
+ * Kysely over one client checked out of the pool, for the statements of a transaction run on it by
+ * hand: its owner releases the client, so Kysely's release does nothing.
+ */
+function kyselyOver(client: PoolClient): Kysely<Database> {
+  const borrowed = { query: client.query.bind(client) as PostgresPoolClient['query'], release: () => undefined };
+  return new Kysely<Database>({
+    dialect: new PostgresDialect({ pool: { connect: async () => borrowed, end: async () => undefined } }),
+  });
+}
+
+/** Db.clientTransaction: BEGIN and COMMIT on a client of the pool, with a Kysely over it. */
+function clientTransactionOn(pool: Pool): NonNullable<Db['clientTransaction']> {
+  return (work) =>
+    retriedTransaction(
+      async () => {
+        const client = await pool.connect();
+        // A client whose connection failed is dropped by the pool rather than reused.
+        const release = (error?: unknown) => client.release(isConnectionError(error) ? (error as Error) : undefined);
+        try {
+          await client.query('begin');
+        } catch (error) {
+          release(error);
+          throw error;
+        }
+        return {
+          handle: { client, trx: kyselyOver(client) },
+          commit: async () => {
+            await client.query('commit');
+            release();
+          },
+          rollback: () =>
+            client.query('rollback').then(
+              () => release(),
+              (error: unknown) => {
+                client.release(true);
+                unlessConnectionError(error);
+              },
+            ),
+        };
+      },
+      ({ client, trx }) => work(client, trx),
+    );
 }
 
 /**

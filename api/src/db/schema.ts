@@ -10,7 +10,7 @@ import type {
 } from '@veritas/shared/domain';
 import type { Database as SQLiteDatabase } from 'better-sqlite3';
 import type { ColumnType, Generated, IsolationLevel, Kysely, Transaction } from 'kysely';
-import type { Pool } from 'pg';
+import type { Pool, PoolClient } from 'pg';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -441,6 +441,11 @@ export interface Db {
     work: (trx: Transaction<Database>) => Promise<T>,
     settings?: { isolationLevel?: IsolationLevel },
   ): Promise<T>;
+  /**
+   * PostgreSQL: as transaction(), with the client of its connection for what Kysely cannot say
+   * (COPY … FROM STDIN: the upload's batches) and a Kysely over that same connection.
+   */
+  clientTransaction?<T>(work: (client: PoolClient, trx: Kysely<Database>) => Promise<T>): Promise<T>;
   /** false: no audit entry is written (ServerOptions.auditTrail, for the benchmarks that measure its cost). */
   auditTrail?: false;
 }
