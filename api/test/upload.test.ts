@@ -5,7 +5,7 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import type { Db } from '../src/db/schema';
 import { CHUNK_BYTES, MAX_CHUNKS } from '../src/upload/store';
-import { LISTED_MAX } from '../src/upload/ingest';
+import { LISTED_MAX, PACE } from '../src/upload/ingest';
 import { staleUploads } from '../src/upload/lease';
 import { ADMIN_USERNAME, ENGINE, build, uploadCsv, type Answer, type Client } from './support/build';
 
@@ -734,49 +734,51 @@ describe('upload: shipment CSV rules (docs/csv.md#columns)', () => {
   });
 
   test('a tracking ID repeated in a later batch, while the batch of its first row is still being stored: the first is stored, the repeats go to duplicates', async () => {
-    // Batches of 1,000 rows on SQLite; of 500 on PostgreSQL, two inserted at once
-    // (src/upload/ingest.ts), where the first batch is held up: the second batch's insert reaches
-    // row 501 before the first reaches row 2.
-    const ids = Array.from({ length: 3000 }, () => tid());
+    // Batches of PACE rows (src/upload/ingest.ts), two inserted at once on PostgreSQL, where the
+    // first batch is held up: the second batch's insert reaches its first row before the first
+    // reaches row 2.
+    const size = PACE[ENGINE].rows;
+    const ids = Array.from({ length: 3 * size }, () => tid());
     ids[0] = tid('SLOW');
-    const [a, b] = [ids[1]!, ids[999]!];
-    ids[500] = a;
-    ids[1000] = b;
-    ids[2499] = a;
+    const [a, b] = [ids[1]!, ids[size - 1]!];
+    ids[size] = a;
+    ids[2 * size] = b;
+    ids[2.5 * size - 1] = a;
     const answer = await uploadHeldUp(csv(HEADER, ...ids.map((id, i) => row(id, 'HUB1', `mobile,Row ${i + 1},,,,,`))));
     expect(answer.body).toMatchObject({
-      processed: 2997,
+      processed: 3 * size - 3,
       skipped: 3,
       duplicates: [
-        { row: 501, tracking_id: a },
-        { row: 1001, tracking_id: b },
-        { row: 2500, tracking_id: a },
+        { row: size + 1, tracking_id: a },
+        { row: 2 * size + 1, tracking_id: b },
+        { row: 2.5 * size, tracking_id: a },
       ],
       duplicates_total: 3,
     });
     const records = await stored();
     expect(records.get(a)).toMatchObject({ device_brand: 'Row 2' });
-    expect(records.get(b)).toMatchObject({ device_brand: 'Row 1000' });
+    expect(records.get(b)).toMatchObject({ device_brand: `Row ${size}` });
   });
 
   test('batches are counted in file order whichever insert ends first: duplicates listed by row, counts exact', async () => {
     const existing = [tid(), tid(), tid()];
     await upload(csv(HEADER, ...existing.map((id) => row(id))));
-    const ids = Array.from({ length: 2000 }, () => tid());
-    // On PostgreSQL (batches of 500 rows, two at once) the first batch is held up, so the second
-    // batch's insert ends first.
+    const size = PACE[ENGINE].rows;
+    const ids = Array.from({ length: 4 * size }, () => tid());
+    // On PostgreSQL (two batches at once) the first batch is held up, so the second batch's
+    // insert ends first.
     ids[0] = tid('SLOW');
     ids[9] = existing[0]!;
-    ids[509] = existing[1]!;
-    ids[519] = existing[2]!;
+    ids[size + 9] = existing[1]!;
+    ids[size + 19] = existing[2]!;
     const answer = await uploadHeldUp(csv(HEADER, ...ids.map((id) => row(id))));
     expect(answer.body).toMatchObject({
-      processed: 1997,
+      processed: 4 * size - 3,
       skipped: 3,
       duplicates: [
         { row: 10, tracking_id: existing[0] },
-        { row: 510, tracking_id: existing[1] },
-        { row: 520, tracking_id: existing[2] },
+        { row: size + 10, tracking_id: existing[1] },
+        { row: size + 20, tracking_id: existing[2] },
       ],
       duplicates_total: 3,
     });
@@ -784,9 +786,36 @@ describe('upload: shipment CSV rules (docs/csv.md#columns)', () => {
       .map((event) => JSON.parse(event.data))
       .filter((data) => data.action === 'uploaded')
       .map((data) => data.count);
-    // One event per batch stored, in commit order: on PostgreSQL the second batch's (498 rows) first.
-    if (ENGINE === 'postgres') expect(counts.slice(-4)).toEqual([498, 499, 500, 500]);
-    else expect(counts.slice(-2)).toEqual([997, 1000]);
+    // One event per batch stored, in commit order: on PostgreSQL the second batch's first.
+    if (ENGINE === 'postgres') expect(counts.slice(-4)).toEqual([size - 2, size - 1, size, size]);
+    else expect(counts.slice(-4)).toEqual([size - 1, size - 2, size, size]);
+  });
+
+  test('after a batch holding tracking IDs already stored, the next batch of new ones is stored whole; text cells of every batch are stored exactly as sent', async () => {
+    // On PostgreSQL a batch goes by COPY, and one holding a stored tracking ID through the insert
+    // that skips it, as do the batches after it until one holds none (src/upload/store-records.ts).
+    const existing = [tid(), tid()];
+    await upload(csv(HEADER, ...existing.map((id) => row(id))));
+    const size = PACE[ENGINE].rows;
+    const ids = Array.from({ length: 5 * size }, () => tid());
+    ids[5] = existing[0]!;
+    ids[3 * size + 5] = existing[1]!;
+    const model = 'back\\slash\ttab "quoted"';
+    const answer = await upload(
+      csv(HEADER, ...ids.map((id) => row(id, 'HUB1', `mobile,Brand,"${model.replace(/"/g, '""')}",false,,,`))),
+    );
+    expect(answer.body).toMatchObject({
+      processed: 5 * size - 2,
+      duplicates: [
+        { row: 6, tracking_id: existing[0] },
+        { row: 3 * size + 6, tracking_id: existing[1] },
+      ],
+    });
+    const records = await stored();
+    for (const [i, id] of ids.entries()) {
+      if (i === 5 || i === 3 * size + 5) continue;
+      expect(records.get(id)).toMatchObject({ device_brand: 'Brand', device_model_name: model });
+    }
   });
 
   test('a repeat of a row that broke a rule is not a duplicate: the valid one is stored', async () => {

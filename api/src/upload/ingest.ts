@@ -66,16 +66,16 @@ class Tally {
  * How each engine's batches are paced: rows per insert (each batch one transaction) and inserts
  * under way at once. better-sqlite3 is synchronous, so each batch blocks the event loop: small
  * batches, with a turn of the loop between them, keep other requests served during a long ingest;
- * SQLite has one writer, on this thread, so one at a time. On PostgreSQL a backend inserting a
+ * SQLite has one writer, on this thread, so one at a time. On PostgreSQL a backend copying a
  * batch into device_records and its indexes is what bounds an upload: two at once keep two cores
- * busy, and at 500 rows each the rows in flight, and the server's peak memory, stay those of one
- * batch of 1,000 (api/README.md#upload). They cannot deadlock: they hold no tracking ID in common
+ * busy, of 1,000 rows each, as a batch's round trips and summary rows cost about as much for 500
+ * rows (api/README.md#upload). They cannot deadlock: they hold no tracking ID in common
  * (Batch), lock the summary rows in one order (summary-tables.ts) and take the events' lock last
  * (events/write.ts).
  */
 export const PACE: Readonly<Record<Engine, { rows: number; atOnce: number }>> = {
   sqlite: { rows: 1000, atOnce: 1 },
-  postgres: { rows: 500, atOnce: 2 },
+  postgres: { rows: 1000, atOnce: 2 },
 };
 
 /** A batch whose insert was started: its tracking IDs, its insert, then its rows counted. */

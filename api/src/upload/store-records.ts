@@ -12,6 +12,7 @@
 // conflicting tracking IDs); a first run does not.
 import { sql } from 'kysely';
 import type { Database as SQLiteDatabase } from 'better-sqlite3';
+import { UNIQUE_VIOLATION, copyRows } from '../db/copy-rows';
 import type { Db } from '../db/schema';
 import { recordIdGrams } from '../devices/id-grams';
 import { DERIVED_COLUMNS, DERIVED_TYPES, derivedColumns, type RecordFacts } from '../writes/derived-columns';
@@ -43,19 +44,6 @@ const COLUMNS = [
   ['blind_model', 'text'],
 ] as const satisfies readonly (readonly [keyof ShipmentRecord, string])[];
 
-/** A record's values in COLUMNS order; spelt out, as it runs for every row. */
-const valuesOf = (r: ShipmentRecord) => [
-  r.tracking_id,
-  r.hub_code,
-  r.created_date,
-  r.device_type,
-  r.is_blindpick,
-  r.device_brand,
-  r.device_model_name,
-  r.blind_brand,
-  r.blind_model,
-];
-
 /** A new record as the summaries see it (id 0 until stored): nothing has happened to it yet. */
 export function rowOf(r: ShipmentRecord): RecordRow {
   const row = {
@@ -75,6 +63,24 @@ export function rowOf(r: ShipmentRecord): RecordRow {
 }
 
 const COLUMN_NAMES = [...COLUMNS.map(([name]) => name), ...DERIVED_COLUMNS, 'upload_id', 'upload_row'];
+
+/** A record's values in COLUMN_NAMES order; its fields spelt out, as it runs for every row. */
+function storedValues(r: ShipmentRecord, row: RecordRow, uploadId: string, uploadRow: number): unknown[] {
+  const values: unknown[] = [
+    r.tracking_id,
+    r.hub_code,
+    r.created_date,
+    r.device_type,
+    r.is_blindpick,
+    r.device_brand,
+    r.device_model_name,
+    r.blind_brand,
+    r.blind_model,
+  ];
+  for (const column of DERIVED_COLUMNS) values.push(row[column]);
+  values.push(uploadId, uploadRow);
+  return values;
+}
 
 /** What the insert reads of a record: its fields, its derived columns and its row in the file, nothing more. */
 export function insertedOf(r: ShipmentRecord, row: RecordRow, uploadRow: number): Record<string, unknown> {
@@ -137,11 +143,7 @@ function sqliteStore(db: Db, sqlite: SQLiteDatabase, { uploadId, resumed }: Stor
   const insertAll = (records: ShipmentRecord[], uploadRows: number[]) => {
     const rows = records.map(rowOf);
     const ids = records.map((record, i) => {
-      const row = rows[i]!;
-      const values: unknown[] = valuesOf(record);
-      for (const column of DERIVED_COLUMNS) values.push(row[column]);
-      values.push(uploadId, uploadRows[i]);
-      const { changes, lastInsertRowid } = insert.run(values);
+      const { changes, lastInsertRowid } = insert.run(storedValues(record, rows[i]!, uploadId, uploadRows[i]!));
       return changes === 1 ? Number(lastInsertRowid) : undefined;
     });
     const inserted = ids.map((id) => id !== undefined);
@@ -163,8 +165,61 @@ function sqliteStore(db: Db, sqlite: SQLiteDatabase, { uploadId, resumed }: Stor
     });
 }
 
-/** The batch travels as one JSON parameter, so the statement text never changes. */
-function postgresStore(db: Db, { uploadId, resumed }: StoreTarget): RecordStore {
+/**
+ * PostgreSQL: each batch by COPY … FROM STDIN straight into device_records, about a third cheaper
+ * than an INSERT of the same rows (api/README.md#upload), with their ids taken from the table's
+ * sequence beforehand for the summaries. COPY cannot skip a tracking ID already stored: the batch
+ * fails as a whole (unique violation) and goes through the INSERT that skips them (postgresInsert).
+ * After such a batch, and from the start of a resumed run, batches go through the INSERT until one
+ * finds none of its tracking IDs stored: a file sent again does not fail a COPY per batch.
+ */
+function postgresStore(db: Db, target: StoreTarget): RecordStore {
+  const insert = postgresInsert(db, target);
+  let copying = !target.resumed;
+  return async (records, uploadRows) => {
+    if (copying) {
+      try {
+        return await postgresCopy(db, target.uploadId, records, uploadRows);
+      } catch (error) {
+        if ((error as { code?: unknown }).code !== UNIQUE_VIOLATION) throw error;
+        copying = false;
+      }
+    }
+    const { stored, allNew } = await insert(records, uploadRows);
+    copying = allNew;
+    return stored;
+  };
+}
+
+const COPIED_COLUMNS = ['id', ...COLUMN_NAMES];
+
+/** Stores every record of the batch by COPY (failing with UNIQUE_VIOLATION when one is stored already). */
+function postgresCopy(db: Db, uploadId: string, records: ShipmentRecord[], uploadRows: number[]): Promise<boolean[]> {
+  return db.clientTransaction!(async (client, trx) => {
+    const rows = records.map(rowOf);
+    const { rows: taken } = await client.query<{ ids: number[] }>(
+      `select array(select nextval('device_records_id_seq')::integer from generate_series(1, $1)) as ids`,
+      [records.length],
+    );
+    const ids = taken[0]!.ids;
+    function* values() {
+      for (let i = 0; i < records.length; i++)
+        yield [ids[i], ...storedValues(records[i]!, rows[i]!, uploadId, uploadRows[i]!)];
+    }
+    await copyRows(client, 'device_records', COPIED_COLUMNS, values());
+    await changesOf(rows, ids).apply(trx, db);
+    return records.map(() => true);
+  });
+}
+
+/**
+ * Stores the records of the batch not stored yet (the batch travels as one JSON parameter, so the
+ * statement text never changes); `allNew` when none was.
+ */
+function postgresInsert(
+  db: Db,
+  { uploadId, resumed }: StoreTarget,
+): (records: ShipmentRecord[], uploadRows: number[]) => Promise<{ stored: boolean[]; allNew: boolean }> {
   const columns: (readonly [string, string])[] = [
     ...COLUMNS,
     ...DERIVED_COLUMNS.map((name) => [name, DERIVED_TYPES[name]] as const),
@@ -187,7 +242,8 @@ function postgresStore(db: Db, { uploadId, resumed }: StoreTarget): RecordStore 
         records.map((record) => ids.get(record.tracking_id)),
       ).apply(trx, db);
       const isInserted = records.map((record) => ids.has(record.tracking_id));
-      if (!resumed || inserted.length === records.length) return isInserted;
+      const allNew = inserted.length === records.length;
+      if (!resumed || allNew) return { stored: isInserted, allNew };
       const own = await trx
         .selectFrom('device_records')
         .select(['tracking_id', 'upload_row'])
@@ -198,6 +254,9 @@ function postgresStore(db: Db, { uploadId, resumed }: StoreTarget): RecordStore 
           sql<string>`any(${records.filter((_, i) => !isInserted[i]).map((record) => record.tracking_id)}::text[])`,
         )
         .execute();
-      return storedOrOwn(records, uploadRows, isInserted, new Map(own.map((r) => [r.tracking_id, r.upload_row!])));
+      return {
+        stored: storedOrOwn(records, uploadRows, isInserted, new Map(own.map((r) => [r.tracking_id, r.upload_row!]))),
+        allNew,
+      };
     });
 }
