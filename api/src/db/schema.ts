@@ -430,7 +430,7 @@ export interface Db {
    * query anew). Use it only while holding a Kysely connection, which keeps other queries out.
    */
   sqlite?: SQLiteDatabase;
-  /** PostgreSQL's pool, for what Kysely cannot say (COPY, in the bulk loader). */
+  /** PostgreSQL's pool, for what Kysely cannot say (COPY: the report, the bulk loader). */
   pg?: Pool;
   /**
    * `work` in a transaction, its result once committed. Repeated once on a fresh connection when
