@@ -14,7 +14,6 @@
 // large as what the table holds, its secondary indexes are dropped and built again at the end (one
 // sort each instead of millions of inserts). Rows are generated as they are written: memory stays
 // flat at any count.
-import { once } from 'node:events';
 import {
   REMOTE_NAMES,
   type AuditAction,
@@ -24,10 +23,9 @@ import {
   type Role,
 } from '@veritas/shared/domain';
 import { seededRandom, type RandomSource } from '@veritas/shared/testing/records';
-import type { PoolClient } from 'pg';
-import { from as copyFrom } from 'pg-copy-streams';
 import { GENESIS_HASH, entryHash } from '../src/audit/chain';
 import type { AuditRow } from '../src/audit/trail';
+import { copyRows } from '../src/db/copy-rows';
 import type { Db } from '../src/db/schema';
 import { secondaryIndexes } from '../seed/volume-data';
 
@@ -426,36 +424,12 @@ type Head = { seq: number; createdMs: number; hash: string } | null;
 const headOf = (row: { seq: number | string; created_ms: number | string; hash: string } | undefined): Head =>
   row ? { seq: Number(row.seq), createdMs: Number(row.created_ms), hash: row.hash } : null;
 
-/** COPY text format: tab-separated, \N for null, backslash escapes. */
-function copyValue(value: string | number | null): string {
-  if (value === null) return '\\N';
-  if (typeof value === 'number') return String(value);
-  return /[\\\t\n\r]/.test(value)
-    ? value.replace(/[\\\t\n\r]/g, (c) => ({ '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' })[c]!)
-    : value;
-}
-
-const COPY_LINES_PER_WRITE = 5000;
-
-async function copyRows(client: PoolClient, rows: Iterator<AuditRow>, progress: (stored: number) => void) {
-  const stream = client.query(copyFrom(`copy audit_log (${COLUMNS.join(', ')}) from stdin`));
-  const failed = once(stream, 'error').then(([error]) => Promise.reject(error as Error));
-  failed.catch(() => undefined);
-  let stored = 0;
-  let next = rows.next();
-  while (!next.done) {
-    const lines: string[] = [];
-    while (!next.done && lines.length < COPY_LINES_PER_WRITE) {
-      const row = next.value;
-      lines.push(COLUMNS.map((column) => copyValue(row[column])).join('\t'));
-      next = rows.next();
-    }
-    stored += lines.length;
-    if (!stream.write(`${lines.join('\n')}\n`)) await Promise.race([once(stream, 'drain'), failed]);
-    progress(stored);
+/** The audit rows as COPY takes them: the values of COLUMNS, in order. */
+function* copiedValues(rows: Iterator<AuditRow>): Iterator<unknown[]> {
+  for (let next = rows.next(); !next.done; next = rows.next()) {
+    const row = next.value;
+    yield COLUMNS.map((column) => row[column]);
   }
-  stream.end();
-  await Promise.race([once(stream, 'finish'), failed]);
 }
 
 async function loadPostgres(db: Db, options: AuditVolumeOptions): Promise<AuditLoadResult> {
@@ -474,7 +448,7 @@ async function loadPostgres(db: Db, options: AuditVolumeOptions): Promise<AuditL
     const rebuild = entries >= Math.max(100_000, head?.seq ?? 0);
     const indexes = rebuild ? await secondaryIndexes(db, 'audit_log') : [];
     for (const { name } of indexes) await client.query(`drop index ${name}`);
-    await copyRows(client, auditRows(entries, head, options), progress);
+    await copyRows(client, 'audit_log', COLUMNS, copiedValues(auditRows(entries, head, options)), progress);
     inserted = Date.now();
     // Index builds sort in memory rather than in temporary files, with a parallel worker.
     await client.query(`set local maintenance_work_mem = '1GB'`);
