@@ -1,6 +1,7 @@
 // COPY … FROM STDIN on PostgreSQL: rows sent as text in the COPY format, the engine's bulk path
 // (no statement per row, the heap filled a page at a time). Used by the upload's batches
-// (src/upload/store-records.ts) and the bulk loader (seed/volume-data.ts).
+// (src/upload/store-records.ts) and the bulk loaders of records (seed/volume-data.ts) and of the
+// audit trail (bench/audit-volume.ts).
 import { once } from 'node:events';
 import type { PoolClient } from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
