@@ -23,6 +23,14 @@ afterAll(async () => {
   await fresh.drop();
 });
 
+/**
+ * Rejected with the missing table's error. Matched by its message, not with toThrow: better-sqlite3's
+ * native part keeps the error class of the first test file that loaded it, so in a later file of
+ * the same jest process the error is not an Error of that file's realm, and toThrow sees none.
+ */
+const failsOnMissingTable = (work: Promise<unknown>) =>
+  expect(work).rejects.toMatchObject({ message: expect.stringMatching(/no_such_table/) });
+
 const tally = async () =>
   Number((await sql<{ n: number }>`select count(*) as n from tally`.execute(db.kysely)).rows[0]!.n);
 
@@ -51,7 +59,7 @@ describe.each(kinds())('%s', (_, transaction) => {
       await sql`insert into tally values (1)`.execute(trx);
       await sql`select * from no_such_table`.execute(trx);
     });
-    await expect(failing).rejects.toThrow(/no_such_table/);
+    await failsOnMissingTable(failing);
     expect(attempts).toBe(1);
     expect(await tally()).toBe(0);
     if (db.pg) expect(db.pg.totalCount - db.pg.idleCount).toBe(0);
@@ -77,13 +85,13 @@ describe.each(kinds())('%s', (_, transaction) => {
   'clientTransaction: COPY on its client and Kysely statements on the same connection, in one transaction',
   async () => {
     await sql`delete from tally`.execute(db.kysely);
-    await expect(
+    await failsOnMissingTable(
       db.clientTransaction!(async (client, trx) => {
         await copyRows(client, 'tally', ['n'], [[1], [2], [3]][Symbol.iterator]());
         expect((await sql<{ n: string }>`select count(*) as n from tally`.execute(trx)).rows[0]!.n).toBe('3');
         await sql`select * from no_such_table`.execute(trx);
       }),
-    ).rejects.toThrow(/no_such_table/);
+    );
     expect(await tally()).toBe(0);
   },
 );
