@@ -55,11 +55,13 @@ export async function writeEvents(trx: Kysely<Database>, db: Db, events: readonl
     wakeAfterCommit(db);
     return;
   }
-  await sql`select pg_advisory_xact_lock(${sql.lit(EVENTS_LOCK)}), pg_notify(${EVENTS_CHANNEL}, '')`.execute(trx);
-  await trx
-    .insertInto('events')
-    .values(events.map((event) => ({ type: event.type, data: event.data, created_ms: now })))
-    .execute();
+  // One statement, so the lock is held a round trip less: the rows are made (and take their ids)
+  // only once the one-row subquery took the lock.
+  await sql`
+    insert into events (type, data, created_ms)
+    select event.type, event.data, ${now}::bigint
+    from (select pg_advisory_xact_lock(${sql.lit(EVENTS_LOCK)}), pg_notify(${EVENTS_CHANNEL}, '')) as locked,
+      json_to_recordset(${JSON.stringify(events)}::json) as event(type text, data text)`.execute(trx);
 }
 
 /** A user created, activated or deactivated. */
