@@ -67,16 +67,24 @@ class Tally {
  * under way at once. better-sqlite3 is synchronous, so each batch blocks the event loop: small
  * batches, with a turn of the loop between them, keep other requests served during a long ingest;
  * SQLite has one writer, on this thread, so one at a time. On PostgreSQL a backend copying a
- * batch into device_records and its indexes is what bounds an upload: two at once keep two cores
- * busy, of 1,000 rows each, as a batch's round trips and summary rows cost about as much for 500
- * rows (api/README.md#upload). They cannot deadlock: they hold no tracking ID in common
+ * batch into device_records and its indexes is what bounds an upload: three at once keep two cores
+ * busy (with two, each backend spent about a third of its time waiting for this thread between
+ * its statements), of 1,000 rows each, as a batch's round trips and summary rows cost about as
+ * much for 500 rows (api/README.md#upload). They cannot deadlock: they hold no tracking ID in common
  * (Batch), lock the summary rows in one order (summary-tables.ts) and take the events' lock last
  * (events/write.ts).
  */
 export const PACE: Readonly<Record<Engine, { rows: number; atOnce: number }>> = {
   sqlite: { rows: 1000, atOnce: 1 },
-  postgres: { rows: 1000, atOnce: 2 },
+  postgres: { rows: 1000, atOnce: 3 },
 };
+
+/**
+ * Rows read and checked between two turns of the event loop. On PostgreSQL the batches being
+ * written wait for this thread between their statements: reading a whole batch in one go (some
+ * 5 ms) left their backends idle meanwhile (api/README.md#upload).
+ */
+const ROWS_PER_TURN = 50;
 
 /** A batch whose insert was started: its tracking IDs, its insert, then its rows counted. */
 interface Write {
@@ -204,6 +212,7 @@ export async function ingestUpload(db: Db, lease: Pick<Lease, 'upload' | 'keep'>
       if ('errors' in checked) tally.error(row, checked.errors);
       else batch.add(row, checked.record);
       if (batch.full) await batch.flush();
+      else if (row % ROWS_PER_TURN === 0) await nextTurn();
     }
   }
 
