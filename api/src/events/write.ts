@@ -24,13 +24,15 @@ export interface NewEvent {
 export const EVENTS_CHANNEL = 'veritas_events';
 /** The advisory lock of the events' insert: an arbitrary constant no other lock of the API uses. */
 const EVENTS_LOCK = 0x76_65_72_69_74; // 'verit'
+/** Taking it until the transaction ends (PostgreSQL). */
+const takeEventsLock = sql`pg_advisory_xact_lock(${sql.lit(EVENTS_LOCK)})`;
 
 /**
  * Takes the events' lock until `trx` commits (PostgreSQL; SQLite has one writer anyway): what must
  * be in commit order besides the events, the audit trail's chain, is written under it too.
  */
 export async function lockEventOrder(trx: Kysely<Database>, db: Db): Promise<void> {
-  if (db.engine === 'postgres') await sql`select pg_advisory_xact_lock(${sql.lit(EVENTS_LOCK)})`.execute(trx);
+  if (db.engine === 'postgres') await sql`select ${takeEventsLock}`.execute(trx);
 }
 
 const INSERTS = new WeakMap<SQLiteDatabase, Statement>();
@@ -60,7 +62,7 @@ export async function writeEvents(trx: Kysely<Database>, db: Db, events: readonl
   await sql`
     insert into events (type, data, created_ms)
     select event.type, event.data, ${now}::bigint
-    from (select pg_advisory_xact_lock(${sql.lit(EVENTS_LOCK)}), pg_notify(${EVENTS_CHANNEL}, '')) as locked,
+    from (select ${takeEventsLock}, pg_notify(${EVENTS_CHANNEL}, '')) as locked,
       json_to_recordset(${JSON.stringify(events)}::json) as event(type text, data text)`.execute(trx);
 }
 
