@@ -68,8 +68,8 @@ class Tally {
  * batches, with a turn of the loop between them, keep other requests served during a long ingest;
  * SQLite has one writer, on this thread, so one at a time. On PostgreSQL a backend copying a
  * batch into device_records and its indexes is what bounds an upload: three at once keep two cores
- * busy (with two, each backend spent about a third of its time waiting for this thread between
- * its statements), of 1,000 rows each, as a batch's round trips and summary rows cost about as
+ * busy (with two, each backend spent about two fifths of its transactions' time waiting for this
+ * thread between its statements), of 1,000 rows each, as a batch's round trips and summary rows cost about as
  * much for 500 rows (api/README.md#upload). They cannot deadlock: they hold no tracking ID in common
  * (Batch), lock the summary rows in one order (summary-tables.ts) and take the events' lock last
  * (events/write.ts).
