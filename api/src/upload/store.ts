@@ -73,7 +73,8 @@ export async function receivedIndexes(db: Db, uploadId: string): Promise<number[
  * Bytes of a chunk read per query on PostgreSQL, which sends bytea as hex text: a string of twice
  * this size stays below V8's large-object size (128 KiB), so it is freed by the next young
  * collection; a whole chunk's (2 MiB) would wait for a full one, and an upload's chunks together
- * raised the server's peak memory by about 15 MB (api/README.md#upload).
+ * raised the server's peak memory by about 15 MB (api/README.md#upload). The chunks are kept
+ * uncompressed (migration 013), so each slice reads only its own part of the chunk.
  */
 const PG_SLICE_BYTES = 48 * 1024;
 

@@ -13,6 +13,7 @@ import { registry } from './009-registry';
 import { auditLog } from './010-audit-log';
 import { createdOrder } from './011-created-order';
 import { trackingIdGrams } from './012-tracking-id-grams';
+import { chunksUncompressed } from './013-chunks-uncompressed';
 
 export function migrationsFor(engine: Engine): Record<string, Migration> {
   return {
@@ -28,5 +29,6 @@ export function migrationsFor(engine: Engine): Record<string, Migration> {
     '010_audit_log': auditLog(engine),
     '011_created_order': createdOrder(),
     '012_tracking_id_grams': trackingIdGrams(engine),
+    '013_chunks_uncompressed': chunksUncompressed(engine),
   };
 }
