@@ -1,7 +1,7 @@
 // What every API benchmark needs: one run per engine (SQLite, then PostgreSQL 15 on a throwaway
 // cluster or VERITAS_TEST_PG_URL), a database prepared in-process, and the server in a child
 // process of its own, as it would run beside its clients, whose peak memory can be read.
-import { fork, type ChildProcess } from 'node:child_process';
+import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import { once } from 'node:events';
 import fs from 'node:fs';
@@ -9,7 +9,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { Client as PgClient } from 'pg';
-import { createServer, migrateToLatest, openDatabase, type ServerOptions } from '../src/server';
+import { migrateToLatest, openDatabase, type ServerOptions } from '../src/server';
 import type { Db } from '../src/db/schema';
 import { startPgCluster, type PgCluster } from '../test/support/pg-cluster';
 
@@ -139,19 +139,32 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
-const SERVE = 'serve-bench-server';
-
 /** What a benchmark may change of the server it starts: auditTrail false to measure what the trail costs. */
 export type BenchServerOptions = Pick<ServerOptions, 'auditTrail'>;
 
-/** Starts the API over the prepared database in a child process (this same file, see below). */
+let built = false;
+
+/**
+ * The server as it ships: the production build (`node build.mjs`: dist/server.js), made once per
+ * benchmark from the sources as they are, so a benchmark never measures an older build. Run from
+ * the sources by tsx instead, the server's peak memory counted tsx's own, about 50 MB.
+ */
+function buildServer() {
+  if (built) return;
+  execFileSync(process.execPath, ['build.mjs'], { cwd: path.join(__dirname, '..'), stdio: 'inherit' });
+  built = true;
+}
+
+/** Starts the API over the prepared database in a child process: the production build in plain Node (serve-built.mjs). */
 export async function startServerProcess(
   options: EngineOptions,
   env: NodeJS.ProcessEnv = {},
   server: BenchServerOptions = {},
 ): Promise<ServerProcess> {
-  const child = fork(__filename, [SERVE, JSON.stringify({ ...options, ...server })], {
+  buildServer();
+  const child = fork(path.join(__dirname, 'serve-built.mjs'), [JSON.stringify({ ...options, ...server })], {
     env: { ...process.env, ...env },
+    execArgv: [],
   });
   const port = await new Promise<number>((resolve, reject) => {
     child.once('message', (message) => resolve(Number(message)));
@@ -177,20 +190,6 @@ export async function startServerProcess(
       await exited;
     },
   };
-}
-
-/** The child: serves the prepared database until killed. */
-async function serve(options: ServerOptions) {
-  const { app } = await createServer({ ...options, logger: false, adminPassword: crypto.randomUUID() });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  process.send?.((app.server.address() as { port: number }).port);
-}
-
-if (process.argv[2] === SERVE) {
-  serve(JSON.parse(process.argv[3]!) as ServerOptions).catch((error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  });
 }
 
 /** How many device records a database holds (the pick list's summary: no scan of the records). */
