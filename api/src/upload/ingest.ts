@@ -69,14 +69,15 @@ class Tally {
  * SQLite has one writer, on this thread, so one at a time. On PostgreSQL a backend copying a
  * batch into device_records and its indexes is what bounds an upload: three at once keep two cores
  * busy (with two, each backend spent about two fifths of its transactions' time waiting for this
- * thread between its statements), of 1,000 rows each, as a batch's round trips and summary rows cost about as
- * much for 500 rows (api/README.md#upload). They cannot deadlock: they hold no tracking ID in common
+ * thread between its statements), of 2,000 rows each: a batch's statements and summary rows cost
+ * about as much for fewer rows, so larger batches spend less per row on them (api/README.md#upload).
+ * They cannot deadlock: they hold no tracking ID in common
  * (Batch), lock the summary rows in one order (summary-tables.ts) and take the events' lock last
  * (events/write.ts).
  */
 export const PACE: Readonly<Record<Engine, { rows: number; atOnce: number }>> = {
   sqlite: { rows: 1000, atOnce: 1 },
-  postgres: { rows: 1000, atOnce: 3 },
+  postgres: { rows: 2000, atOnce: 3 },
 };
 
 /**
