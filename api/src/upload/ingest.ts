@@ -71,9 +71,8 @@ class Tally {
  * busy (with two, each backend spent about two fifths of its transactions' time waiting for this
  * thread between its statements), of 2,000 rows each: a batch's statements and summary rows cost
  * about as much for fewer rows, so larger batches spend less per row on them (api/README.md#upload).
- * They cannot deadlock: they hold no tracking ID in common
- * (Batch), lock the summary rows in one order (summary-tables.ts) and take the events' lock last
- * (events/write.ts).
+ * They cannot deadlock: they hold no tracking ID in common (Batch), lock the summary rows in one
+ * order (summary-tables.ts) and take the events' lock last (events/write.ts).
  */
 export const PACE: Readonly<Record<Engine, { rows: number; atOnce: number }>> = {
   sqlite: { rows: 1000, atOnce: 1 },
