@@ -11,10 +11,8 @@ import type { RecordsEvent } from '@veritas/shared/domain';
 import { runSimulation, type SimulationSummary } from '../sim/simulation';
 import { openDatabase } from '../src/db/connection';
 import { createServer } from '../src/server';
-import { ADMIN_PASSWORD, ADMIN_USERNAME, Client, ENGINE } from './support/build';
+import { ADMIN_PASSWORD, ADMIN_USERNAME, Client, onPostgres } from './support/build';
 import { startPgCluster, type PgCluster } from './support/pg-cluster';
-
-const onPostgres = ENGINE === 'postgres' ? test : test.skip;
 
 let cluster: PgCluster | undefined;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'veritas-restart-'));

@@ -32,7 +32,7 @@ import { CATALOGUE } from '../seed/field/catalogue';
 import { migrateToLatest, openDatabase } from '../src/server';
 import { fieldUserOf, submitDevice, verifyAtHub, verifyAtRc } from '../src/scan/engine';
 import { bulkLoad, storedRow } from '../seed/volume-data';
-import { ENGINE, build, freshDatabase, signIn, uploadCsv, type Client } from './support/build';
+import { ENGINE, build, freshDatabase, onSqlite, signIn, uploadCsv, type Client } from './support/build';
 import { storeShipment } from './support/shipment';
 
 const api = build({
@@ -818,7 +818,6 @@ describe('a search of one or two characters', () => {
 });
 
 describe('the search table of SQLite', () => {
-  const onSqlite = ENGINE === 'sqlite' ? test : test.skip;
   const HEADER =
     'tracking_id,hub_code,device_type,device_brand,device_model_name,is_blindpick,blind_brand,blind_model,created_date';
   const mark = async () =>

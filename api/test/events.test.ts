@@ -5,7 +5,7 @@ import crypto from 'node:crypto';
 import { sql } from 'kysely';
 import { pruneEvents, REPLAY_WINDOW_MS, MAX_KEPT_EVENTS } from '../src/events/store';
 import { groupEvent, writeEvents } from '../src/events/write';
-import { ENGINE, PASSWORD, build, uploadCsv, type Client } from './support/build';
+import { ENGINE, PASSWORD, build, onPostgres, uploadCsv, type Client } from './support/build';
 import { EventStreamReader } from './support/event-stream';
 
 const api = build({
@@ -24,7 +24,6 @@ const api = build({
   ],
   signIn: { admin: 'admin1', incharge: 'inch1', centralOps: 'ops1', executive: 'exec1' },
 });
-const onPostgres = ENGINE === 'postgres' ? test : test.skip;
 
 const open = (client: Client | null, options?: Parameters<typeof EventStreamReader.open>[2], url = api.url) =>
   EventStreamReader.open(url, client, options);

@@ -11,7 +11,7 @@ import { UTF8_BOM, csvLine } from '../src/report/csv';
 import { dayRange, localMidnight, type TimeRange } from '../src/report/dates';
 import { REPORT_COLUMNS, reportCells, type ReportRow } from '../src/report/rows';
 import { derivedColumns } from '../src/writes/derived-columns';
-import { ENGINE, build, type Client } from './support/build';
+import { build, onPostgres, type Client } from './support/build';
 
 const api = build({
   groups: [{ code: 'HUB1', organization: 'hub' }],
@@ -222,8 +222,6 @@ describe('COPY record ends', () => {
     }
   });
 });
-
-const onPostgres = ENGINE === 'postgres' ? test : test.skip;
 
 /** The report's lines as copiedReportLines sends them in slices of `sliceRows`, and their count. */
 async function copiedInSlices(within: TimeRange, sliceRows: number, meanwhile?: () => Promise<void>) {

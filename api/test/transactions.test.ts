@@ -6,7 +6,7 @@ import type { PoolClient } from 'pg';
 import { migrateToLatest, openDatabase } from '../src/db/connection';
 import { copyRows } from '../src/db/copy-rows';
 import type { Database, Db } from '../src/db/schema';
-import { ENGINE, freshDatabase, type FreshDatabase } from './support/database';
+import { ENGINE, freshDatabase, onPostgres, type FreshDatabase } from './support/database';
 
 let fresh: FreshDatabase;
 let db: Db;
@@ -65,23 +65,20 @@ describe.each(kinds())('%s', (_, transaction) => {
     if (db.pg) expect(db.pg.totalCount - db.pg.idleCount).toBe(0);
   });
 
-  (ENGINE === 'postgres' ? test : test.skip)(
-    'a connection lost before COMMIT: run once more on a fresh connection, applied once',
-    async () => {
-      let attempts = 0;
-      await transaction(async (trx) => {
-        attempts++;
-        await sql`insert into tally values (1)`.execute(trx);
-        if (attempts === 1) await sql`select pg_terminate_backend(pg_backend_pid())`.execute(trx);
-      });
-      expect(attempts).toBe(2);
-      expect(await tally()).toBe(1);
-      expect(db.pg!.totalCount - db.pg!.idleCount).toBe(0);
-    },
-  );
+  onPostgres('a connection lost before COMMIT: run once more on a fresh connection, applied once', async () => {
+    let attempts = 0;
+    await transaction(async (trx) => {
+      attempts++;
+      await sql`insert into tally values (1)`.execute(trx);
+      if (attempts === 1) await sql`select pg_terminate_backend(pg_backend_pid())`.execute(trx);
+    });
+    expect(attempts).toBe(2);
+    expect(await tally()).toBe(1);
+    expect(db.pg!.totalCount - db.pg!.idleCount).toBe(0);
+  });
 });
 
-(ENGINE === 'postgres' ? test : test.skip)(
+onPostgres(
   'clientTransaction: COPY on its client and Kysely statements on the same connection, in one transaction',
   async () => {
     await sql`delete from tally`.execute(db.kysely);

@@ -7,7 +7,7 @@ import type { Db } from '../src/db/schema';
 import { CHUNK_BYTES, MAX_CHUNKS } from '../src/upload/store';
 import { LISTED_MAX, PACE } from '../src/upload/ingest';
 import { staleUploads } from '../src/upload/lease';
-import { ADMIN_USERNAME, ENGINE, build, uploadCsv, type Answer, type Client } from './support/build';
+import { ADMIN_USERNAME, ENGINE, build, onPostgres, uploadCsv, type Answer, type Client } from './support/build';
 
 const api = build({
   groups: [
@@ -87,7 +87,7 @@ describe('upload: chunks', () => {
       expect(records.get(id)).toMatchObject({ hub_code: 'HUB1', device_type: 'mobile', device_brand: 'Samsung' });
   });
 
-  (ENGINE === 'postgres' ? test : test.skip)(
+  onPostgres(
     'on PostgreSQL a chunk is kept uncompressed, so reading it in slices reads each part once (migration 013)',
     async () => {
       const ids = Array.from({ length: 2000 }, () => tid());

@@ -14,7 +14,7 @@ import { createServer, type ServerOptions, type VeritasServer } from '../../src/
 import { WebClient, type Answer, type WebClientOptions } from '../../sim/web-client';
 import { freshDatabase, type FreshDatabase } from './database';
 
-export { ENGINE, freshDatabase } from './database';
+export { ENGINE, freshDatabase, onPostgres, onSqlite } from './database';
 export { uploadCsv, type Answer } from '../../sim/web-client';
 
 /** The bootstrap super_admin of every test server. */

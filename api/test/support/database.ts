@@ -9,6 +9,10 @@ import { Client as PgClient } from 'pg';
 export const ENGINE =
   (globalThis as { __VERITAS_ENGINE__?: string }).__VERITAS_ENGINE__ === 'postgres' ? 'postgres' : 'sqlite';
 
+/** A test of one engine's own behaviour: run by that engine's jest project, reported skipped by the other. */
+export const onPostgres = ENGINE === 'postgres' ? test : test.skip;
+export const onSqlite = ENGINE === 'sqlite' ? test : test.skip;
+
 export interface FreshDatabase {
   /** What createServer and openDatabase take to reach it. */
   options: { dataDir: string; databaseUrl?: string };
