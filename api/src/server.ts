@@ -7,6 +7,7 @@ import { API_PREFIX } from './auth/cookies';
 import { ensureAdmin } from './bootstrap';
 import { clientErrorHandler } from './errors';
 import { retentionDaysFrom } from './audit/retention';
+import { startCheckpoints } from './db/checkpoints';
 import { migrateToLatest, openDatabase } from './db/connection';
 import type { Db } from './db/schema';
 import { prepareIdSample } from './devices/id-sample';
@@ -160,8 +161,13 @@ export async function createServer(options: ServerOptions = {}): Promise<Veritas
     throw error;
   }
 
+  // SQLite: the WAL copied into the database file on a thread of its own (checkpoints.ts).
+  const checkpoints = db.sqlite ? startCheckpoints(db.sqlite.name) : undefined;
   const app = Fastify({ logger: config.logger, trustProxy: config.trustProxy, clientErrorHandler });
-  app.addHook('onClose', () => db.kysely.destroy());
+  app.addHook('onClose', async () => {
+    await checkpoints?.stop();
+    await db.kysely.destroy();
+  });
   endConnectionsWhenClosing(app);
   await app.register(api, {
     prefix: API_PREFIX,

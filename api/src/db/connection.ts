@@ -50,7 +50,8 @@ export function openDatabase({ dataDir, databaseUrl }: DbOptions): Db {
   database.pragma('journal_mode = WAL');
   database.pragma('synchronous = NORMAL');
   // A checkpoint every 64 MB of WAL instead of every 4 MB: each one syncs the WAL and the database
-  // file, which cost an upload's batches a fifth of their time (api/README.md#upload).
+  // file, which cost an upload's batches a fifth of their time (api/README.md#upload). A server
+  // checkpoints on a thread of its own long before that (checkpoints.ts); this is the fallback.
   database.pragma('wal_autocheckpoint = 16384');
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');

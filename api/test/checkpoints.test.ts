@@ -1,0 +1,84 @@
+// SQLite's WAL checkpoints on a thread of their own (src/db/checkpoints.ts): what a write commits
+// reaches the database file without the writing connection checkpointing it.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Database as SQLiteDatabase } from 'better-sqlite3';
+import { startCheckpoints } from '../src/db/checkpoints';
+import { openDatabase } from '../src/server';
+import { build, freshDatabase, onSqlite } from './support/build';
+
+const MIB = 1_048_576;
+
+/** Resolves once `condition` holds, checked every 20 ms; fails after `ms`. */
+async function until(condition: () => boolean, ms = 5000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`not within ${ms} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** Commits 1 MiB into the WAL through `sqlite`, which never checkpoints it itself; answers the database file's size before. */
+function commitMebibyte(sqlite: SQLiteDatabase): number {
+  sqlite.pragma('wal_autocheckpoint = 0');
+  sqlite.exec('create table if not exists filler (data blob)');
+  sqlite.pragma('wal_checkpoint(TRUNCATE)');
+  const before = fs.statSync(sqlite.name).size;
+  sqlite.prepare('insert into filler (data) values (randomblob(?))').run(MIB);
+  return before;
+}
+
+onSqlite('SQLite checkpoints: a commit reaches the database file from the worker thread, not the writer', async () => {
+  const fresh = await freshDatabase();
+  const db = openDatabase(fresh.options);
+  try {
+    const before = commitMebibyte(db.sqlite!);
+    expect(fs.statSync(db.sqlite!.name).size).toBe(before);
+    const checkpoints = startCheckpoints(db.sqlite!.name);
+    try {
+      await until(() => fs.statSync(db.sqlite!.name).size >= before + MIB);
+    } finally {
+      await checkpoints.stop();
+    }
+  } finally {
+    await db.kysely.destroy();
+    await fresh.drop();
+  }
+});
+
+onSqlite('SQLite checkpoints: stop() ends the worker in a process that has nothing else to do', async () => {
+  const fresh = await freshDatabase();
+  const db = openDatabase(fresh.options);
+  try {
+    // The worker does not keep a process alive, yet one awaiting stop() must not exit before it ends.
+    const script = `
+      const { startCheckpoints } = require('./src/db/checkpoints.ts');
+      startCheckpoints(${JSON.stringify(db.sqlite!.name)}).stop().then(() => console.log('stopped'));`;
+    const output = execFileSync(process.execPath, ['--import', 'tsx', '-e', script], {
+      cwd: path.join(__dirname, '..'),
+      encoding: 'utf8',
+    });
+    expect(output.trim()).toBe('stopped');
+  } finally {
+    await db.kysely.destroy();
+    await fresh.drop();
+  }
+});
+
+describe('a server on SQLite', () => {
+  const api = build();
+
+  onSqlite(
+    'SQLite checkpoints: the server copies what another connection committed into the database file',
+    async () => {
+      const db = openDatabase(api.database);
+      try {
+        const before = commitMebibyte(db.sqlite!);
+        await until(() => fs.statSync(db.sqlite!.name).size >= before + MIB);
+      } finally {
+        await db.kysely.destroy();
+      }
+    },
+  );
+});
