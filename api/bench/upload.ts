@@ -12,6 +12,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import { hashPassword } from '../src/auth/passwords';
+import { startCheckpoints } from '../src/db/checkpoints';
 import { nowIso, type Db } from '../src/db/schema';
 import { CsvRecordReader } from '../src/upload/csv-records';
 import { PACE } from '../src/upload/ingest';
@@ -201,7 +202,7 @@ function shipmentRecords(file: Buffer): ShipmentRecord[] {
 /**
  * How fast the database takes the same rows without the upload around them: the upload's own
  * writes (recordStore: insert, summaries and event per batch, in the upload's batches, in process,
- * with no HTTP, chunks or CSV), and on PostgreSQL one COPY of them straight into device_records
+ * with no HTTP, chunks or CSV; SQLite checkpointing as a server does), and on PostgreSQL one COPY of them straight into device_records
  * with its indexes and foreign keys, the engine's own bulk path (no summaries, no duplicate check).
  */
 async function databaseAlone(label: string, options: EngineOptions, records: ShipmentRecord[]): Promise<void> {
@@ -209,7 +210,15 @@ async function databaseAlone(label: string, options: EngineOptions, records: Shi
   const rows = records.map((_, i) => i + 1);
   const store = await withFreshDatabase(options, 0, async (fresh) => {
     await prepare(fresh);
-    return withDatabase(fresh, (db) => storeInBatches(db, records, rows));
+    return withDatabase(fresh, async (db) => {
+      // As a server does (createServer): SQLite's checkpoints on a thread of their own.
+      const checkpoints = db.sqlite ? startCheckpoints(db.sqlite.name) : undefined;
+      try {
+        return await storeInBatches(db, records, rows);
+      } finally {
+        await checkpoints?.stop();
+      }
+    });
   });
   console.log(`   the upload's writes alone (no HTTP, chunks or CSV): ${rate(store)}`);
   if (label !== 'PostgreSQL') return;
