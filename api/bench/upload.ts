@@ -202,8 +202,9 @@ function shipmentRecords(file: Buffer): ShipmentRecord[] {
 /**
  * How fast the database takes the same rows without the upload around them: the upload's own
  * writes (recordStore: insert, summaries and event per batch, in the upload's batches, in process,
- * with no HTTP, chunks or CSV; SQLite checkpointing as a server does), and on PostgreSQL one COPY of them straight into device_records
- * with its indexes and foreign keys, the engine's own bulk path (no summaries, no duplicate check).
+ * with no HTTP, chunks or CSV; SQLite checkpointing as a server does), and on PostgreSQL one COPY
+ * of them straight into device_records with its indexes and foreign keys, the engine's own bulk
+ * path (no summaries, no duplicate check).
  */
 async function databaseAlone(label: string, options: EngineOptions, records: ShipmentRecord[]): Promise<void> {
   const rate = (ms: number) => `${Math.round(records.length / (ms / 1000)).toLocaleString('en-US')} rows/s`;
@@ -212,11 +213,11 @@ async function databaseAlone(label: string, options: EngineOptions, records: Shi
     await prepare(fresh);
     return withDatabase(fresh, async (db) => {
       // As a server does (createServer): SQLite's checkpoints on a thread of their own.
-      const checkpoints = db.sqlite ? startCheckpoints(db.sqlite.name) : undefined;
+      const checkpoints = startCheckpoints(db);
       try {
         return await storeInBatches(db, records, rows);
       } finally {
-        await checkpoints?.stop();
+        await checkpoints.stop();
       }
     });
   });

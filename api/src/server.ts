@@ -162,10 +162,10 @@ export async function createServer(options: ServerOptions = {}): Promise<Veritas
   }
 
   // SQLite: the WAL copied into the database file on a thread of its own (checkpoints.ts).
-  const checkpoints = db.sqlite ? startCheckpoints(db.sqlite.name) : undefined;
+  const checkpoints = startCheckpoints(db);
   const app = Fastify({ logger: config.logger, trustProxy: config.trustProxy, clientErrorHandler });
   app.addHook('onClose', async () => {
-    await checkpoints?.stop();
+    await checkpoints.stop();
     await db.kysely.destroy();
   });
   endConnectionsWhenClosing(app);

@@ -7,17 +7,9 @@ import type { Database as SQLiteDatabase } from 'better-sqlite3';
 import { startCheckpoints } from '../src/db/checkpoints';
 import { openDatabase } from '../src/server';
 import { build, freshDatabase, onSqlite } from './support/build';
+import { eventually } from './support/eventually';
 
 const MIB = 1_048_576;
-
-/** Resolves once `condition` holds, checked every 20 ms; fails after `ms`. */
-async function until(condition: () => boolean, ms = 5000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`not within ${ms} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 /** Commits 1 MiB into the WAL through `sqlite`, which never checkpoints it itself; answers the database file's size before. */
 function commitMebibyte(sqlite: SQLiteDatabase): number {
@@ -35,9 +27,9 @@ onSqlite('SQLite checkpoints: a commit reaches the database file from the worker
   try {
     const before = commitMebibyte(db.sqlite!);
     expect(fs.statSync(db.sqlite!.name).size).toBe(before);
-    const checkpoints = startCheckpoints(db.sqlite!.name);
+    const checkpoints = startCheckpoints(db);
     try {
-      await until(() => fs.statSync(db.sqlite!.name).size >= before + MIB);
+      await eventually(() => fs.statSync(db.sqlite!.name).size >= before + MIB, 5000);
     } finally {
       await checkpoints.stop();
     }
@@ -53,8 +45,10 @@ onSqlite('SQLite checkpoints: stop() ends the worker in a process that has nothi
   try {
     // The worker does not keep a process alive, yet one awaiting stop() must not exit before it ends.
     const script = `
+      const { openDatabase } = require('./src/db/connection.ts');
       const { startCheckpoints } = require('./src/db/checkpoints.ts');
-      startCheckpoints(${JSON.stringify(db.sqlite!.name)}).stop().then(() => console.log('stopped'));`;
+      const db = openDatabase(${JSON.stringify(fresh.options)});
+      startCheckpoints(db).stop().then(() => console.log('stopped'));`;
     const output = execFileSync(process.execPath, ['--import', 'tsx', '-e', script], {
       cwd: path.join(__dirname, '..'),
       encoding: 'utf8',
@@ -75,7 +69,7 @@ describe('a server on SQLite', () => {
       const db = openDatabase(api.database);
       try {
         const before = commitMebibyte(db.sqlite!);
-        await until(() => fs.statSync(db.sqlite!.name).size >= before + MIB);
+        await eventually(() => fs.statSync(db.sqlite!.name).size >= before + MIB, 5000);
       } finally {
         await db.kysely.destroy();
       }

@@ -11,6 +11,7 @@ import { LEASE_MS, LeaseLost, takeOver, type Lease } from '../src/upload/lease';
 import { claimUpload, finishUpload, storeChunk, type Chunk } from '../src/upload/store';
 import { SWEEP_MS } from '../src/upload/sweeper';
 import { build, uploadCsv, type Answer } from './support/build';
+import { eventually } from './support/eventually';
 
 // Only the sweeper's interval is faked: no instance of this file sweeps on its own while a test
 // sets a stale upload up for another taker; a test that wants the periodic sweep moves time on.
@@ -170,11 +171,6 @@ async function uploadRow(uploadId: string) {
     .select(['status', 'lease_until_ms', 'result'])
     .where('upload_id', '=', uploadId)
     .executeTakeFirstOrThrow();
-}
-
-/** Waits until `condition` holds (each check a database read). */
-async function eventually(condition: () => Promise<boolean>): Promise<void> {
-  while (!(await condition())) await new Promise((resolve) => setTimeout(resolve, 10));
 }
 
 /**

@@ -5,6 +5,7 @@
 // with a connection of its own copies whatever was committed every CHECKPOINT_MS, on the other
 // core; the automatic checkpoint stays as a fallback should the worker fall behind or stop.
 import { Worker } from 'node:worker_threads';
+import type { Db } from './schema';
 
 /** How often the worker copies the WAL into the database file. */
 const CHECKPOINT_MS = 50;
@@ -30,11 +31,12 @@ export interface Checkpoints {
   stop(): Promise<void>;
 }
 
-/** Starts checkpointing the WAL of the SQLite database at `file` (the server's, from start to close). */
-export function startCheckpoints(file: string): Checkpoints {
+/** Starts checkpointing the WAL of a SQLite database (a server's, from start to close); nothing on PostgreSQL. */
+export function startCheckpoints(db: Db): Checkpoints {
+  if (!db.sqlite) return { stop: async () => undefined };
   const worker = new Worker(WORKER_CODE, {
     eval: true,
-    workerData: { driver: require.resolve('better-sqlite3'), file, everyMs: CHECKPOINT_MS },
+    workerData: { driver: require.resolve('better-sqlite3'), file: db.sqlite.name, everyMs: CHECKPOINT_MS },
   });
   // The writer's automatic checkpoints take over: nothing is lost, writes are only slower.
   worker.on('error', (error) => console.error(`SQLite checkpoints stopped: ${error.message}`));

@@ -1,0 +1,16 @@
+// Waiting in a test for what another thread, process or timer brings about.
+
+/**
+ * Resolves once `condition` holds, checked every 10 ms; with `withinMs`, fails after that long
+ * (otherwise the test's own timeout bounds it).
+ */
+export async function eventually(
+  condition: () => boolean | Promise<boolean>,
+  withinMs = Number.POSITIVE_INFINITY,
+): Promise<void> {
+  const deadline = Date.now() + withinMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`not within ${withinMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
