@@ -13,6 +13,7 @@ import { openDatabase } from '../src/db/connection';
 import { createServer } from '../src/server';
 import { ADMIN_PASSWORD, ADMIN_USERNAME, Client, onPostgres } from './support/build';
 import { startPgCluster, type PgCluster } from './support/pg-cluster';
+import { eventually } from './support/eventually';
 
 let cluster: PgCluster | undefined;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'veritas-restart-'));
@@ -81,7 +82,7 @@ onPostgres(
     const second = simulate(urls[1]!, 2);
 
     // Restarted once the field work is under way on both instances.
-    while (scans < 60) await new Promise((resolve) => setTimeout(resolve, 20));
+    await eventually(() => scans >= 60);
     const restartStarted = performance.now();
     await cluster.restart();
     const restartMs = performance.now() - restartStarted;

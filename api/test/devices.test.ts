@@ -34,6 +34,7 @@ import { fieldUserOf, submitDevice, verifyAtHub, verifyAtRc } from '../src/scan/
 import { bulkLoad, storedRow } from '../seed/volume-data';
 import { ENGINE, build, freshDatabase, onSqlite, signIn, uploadCsv, type Client } from './support/build';
 import { storeShipment } from './support/shipment';
+import { eventually } from './support/eventually';
 
 const api = build({
   groups: [
@@ -976,7 +977,7 @@ describe('a search over many records', () => {
     expect(expected.length).toBeGreaterThan(0);
     if (ENGINE === 'postgres') {
       // The sample is taken beside the searches: wait for it, so that the fragment is what is asked.
-      while (estimateSearch(api.db, needle) === null) await new Promise((resolve) => setTimeout(resolve, 20));
+      await eventually(() => estimateSearch(api.db, needle) !== null);
       expect(estimateSearch(api.db, needle)!.fragment.length).toBeLessThan(needle.length);
     }
     const ids = trackingIds(await devicePage(api.db, searchFilter(needle), null, 500));

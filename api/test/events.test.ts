@@ -7,6 +7,7 @@ import { pruneEvents, REPLAY_WINDOW_MS, MAX_KEPT_EVENTS } from '../src/events/st
 import { groupEvent, writeEvents } from '../src/events/write';
 import { ENGINE, PASSWORD, build, onPostgres, uploadCsv, type Client } from './support/build';
 import { EventStreamReader } from './support/event-stream';
+import { eventually } from './support/eventually';
 
 const api = build({
   groups: [
@@ -140,13 +141,12 @@ test('ids grow in commit order: a write waits for an open one to commit before i
     .then(() => (secondDone = true));
   if (ENGINE === 'postgres') {
     // The second waits for the events lock the first holds until its commit.
-    for (;;) {
+    await eventually(async () => {
       const { rows } = await sql<{
         n: string;
       }>`select count(*) as n from pg_locks where locktype = 'advisory' and not granted`.execute(api.db.kysely);
-      if (Number(rows[0]!.n) > 0) break;
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
+      return Number(rows[0]!.n) > 0;
+    });
   }
   expect(secondDone).toBe(false);
   release();

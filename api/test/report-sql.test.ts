@@ -12,6 +12,7 @@ import { dayRange, localMidnight, type TimeRange } from '../src/report/dates';
 import { REPORT_COLUMNS, reportCells, type ReportRow } from '../src/report/rows';
 import { derivedColumns } from '../src/writes/derived-columns';
 import { build, onPostgres, type Client } from './support/build';
+import { eventually } from './support/eventually';
 
 const api = build({
   groups: [{ code: 'HUB1', organization: 'hub' }],
@@ -307,7 +308,7 @@ describe('the report copied in slices, two at once', () => {
           .where('tracking_id', '=', 'SNAP99')
           .execute();
       });
-      while (pool.waitingCount === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+      await eventually(() => pool.waitingCount > 0);
       // In the second slice, the first the second connection copies.
       const early = stored('SNAP-EARLY', 15);
       const insertEarly = api.db.kysely
