@@ -259,6 +259,7 @@ export async function bulkLoad(
     throw new Error('The bulk loader fills a database without device records; this one has some.');
   }
   const indexes = await secondaryIndexes(db, 'device_records');
+  const searchIndexes = db.engine === 'postgres' ? await secondaryIndexes(db, 'device_search') : [];
   const iterator = rows[Symbol.iterator]();
   const started = Date.now();
   let inserted: number;
@@ -276,6 +277,15 @@ export async function bulkLoad(
       await client.query(`set local maintenance_work_mem = '1GB'`);
       await client.query(`set local max_parallel_maintenance_workers = 2`);
       for (const { ddl } of indexes) await client.query(ddl);
+      // The search table (search-index.ts) filled the same way, and nothing left in its tail.
+      for (const { name } of searchIndexes) await client.query(`drop index ${name}`);
+      await client.query(
+        'insert into device_search (id, tracking_key) select id, lower(tracking_id) from device_records',
+      );
+      for (const { ddl } of searchIndexes) await client.query(ddl);
+      await client.query(
+        'update device_search_state set indexed_through = (select coalesce(max(id), 0) from device_records)',
+      );
       await client.query('commit');
     } catch (error) {
       await client.query('rollback');
@@ -285,7 +295,7 @@ export async function bulkLoad(
     }
     await rebuildSummaries(db);
     // Statistics for the planner, and a visibility map so index-only scans skip the table.
-    await sql`vacuum (analyze) device_records`.execute(db.kysely);
+    await sql`vacuum (analyze) device_records, device_search`.execute(db.kysely);
   } else {
     const sqlite = db.sqlite!;
     for (const { name } of indexes) sqlite.exec(`drop index ${name}`);

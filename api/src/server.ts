@@ -150,7 +150,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Veritas
   try {
     await migrateToLatest(db);
     await ensureAdmin(db, config.adminUsername, config.adminPassword);
-    // Records a stopped server had not yet added to SQLite's search table.
+    // Records a stopped server had not yet added to the search table.
     scheduleSearchIndexing(db);
     // PostgreSQL's tracking-ID sample, ready before the first searches.
     if (db.engine === 'postgres') prepareIdSample(db);

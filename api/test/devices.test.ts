@@ -27,12 +27,12 @@ import { MISSING_TIME_MS, STATUS_KEYS, derivedColumns, type RecordFacts } from '
 import { deviceCount, devicePage, type DeviceFilter, type SearchTuning } from '../src/devices/pick-list';
 import { countDevices } from '../src/devices/page-query';
 import { estimateSearch } from '../src/devices/id-sample';
-import { catchUpSearchIndex } from '../src/devices/search-index';
+import { catchUpSearchIndex, holdRecordInserts } from '../src/devices/search-index';
 import { CATALOGUE } from '../seed/field/catalogue';
 import { migrateToLatest, openDatabase } from '../src/server';
 import { fieldUserOf, submitDevice, verifyAtHub, verifyAtRc } from '../src/scan/engine';
 import { bulkLoad, storedRow } from '../seed/volume-data';
-import { ENGINE, build, freshDatabase, onSqlite, signIn, uploadCsv, type Client } from './support/build';
+import { ENGINE, build, freshDatabase, onPostgres, signIn, uploadCsv, type Client } from './support/build';
 import { storeShipment } from './support/shipment';
 import { eventually } from './support/eventually';
 
@@ -818,7 +818,7 @@ describe('a search of one or two characters', () => {
   });
 });
 
-describe('the search table of SQLite', () => {
+describe('the search table', () => {
   const HEADER =
     'tracking_id,hub_code,device_type,device_brand,device_model_name,is_blindpick,blind_brand,blind_model,created_date';
   const mark = async () =>
@@ -829,39 +829,75 @@ describe('the search table of SQLite', () => {
   const lastId = async () =>
     Number((await sql<{ n: number }>`select max(id) as n from device_records`.execute(api.db.kysely)).rows[0]!.n);
 
-  onSqlite(
-    'records stored after the last indexing are found before they are indexed, and indexing catches up',
-    async () => {
-      // Stored by the upload's own code, without the indexing that follows an upload.
-      const stored = await storeShipment(api.db, 'tail-upload', ['TAIL-ONE', 'tail-two']);
-      expect(stored).toEqual([true, true]);
-      expect(await mark()).toBeLessThan(await lastId());
-      records = await everyRecord();
-      for (const q of ['tail-', 'AIL-T', 'ta']) {
-        expect((await allPages({ q }, 10)).records.map((r) => r.tracking_id.tracking_id)).toEqual(
-          expectedIds({ q }).map((id) => records.find((r) => r.id === id)!.tracking_id.tracking_id),
-        );
-        expect(await count({ q })).toBe(expectedIds({ q }).length);
-      }
+  test('records stored after the last indexing are found before they are indexed, and indexing catches up', async () => {
+    // Stored by the upload's own code, without the indexing that follows an upload.
+    const stored = await storeShipment(api.db, 'tail-upload', ['TAIL-ONE', 'tail-two']);
+    expect(stored).toEqual([true, true]);
+    expect(await mark()).toBeLessThan(await lastId());
+    records = await everyRecord();
+    for (const q of ['tail-', 'AIL-T', 'ta']) {
+      expect((await allPages({ q }, 10)).records.map((r) => r.tracking_id.tracking_id)).toEqual(
+        expectedIds({ q }).map((id) => records.find((r) => r.id === id)!.tracking_id.tracking_id),
+      );
+      expect(await count({ q })).toBe(expectedIds({ q }).length);
+    }
 
-      await catchUpSearchIndex(api.db);
-      expect(await mark()).toBe(await lastId());
+    await catchUpSearchIndex(api.db);
+    expect(await mark()).toBe(await lastId());
+    if (ENGINE === 'sqlite')
       await sql`insert into device_search (device_search) values ('integrity-check')`.execute(api.db.kysely);
-      expect((await allPages({ q: 'tail-t' }, 10)).records.map((r) => r.tracking_id.tracking_id)).toEqual(['tail-two']);
-    },
-  );
+    expect((await allPages({ q: 'tail-t' }, 10)).records.map((r) => r.tracking_id.tracking_id)).toEqual(['tail-two']);
+    expect(await count({ q: 'ail-tw' })).toBe(1);
+  });
 
-  onSqlite('an upload is indexed after it is stored', async () => {
+  test('an upload is indexed after it is stored', async () => {
     const answers = await uploadCsv(
       api.as.admin!,
       'indexed.csv',
       `${HEADER}\nINDEXED-1,HUB1,mobile,Samsung,Galaxy S23,false,,,\n`,
     );
     expect(answers.at(-1)!.body).toMatchObject({ processed: 1 });
-    for (let tries = 0; tries < 100 && (await mark()) < (await lastId()); tries++)
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(await mark()).toBe(await lastId());
+    await eventually(async () => (await mark()) === (await lastId()));
   });
+
+  onPostgres(
+    'the index never passes a record whose insert is still under way, and takes it once committed',
+    async () => {
+      await catchUpSearchIndex(api.db);
+      // A batch of the upload's that took its ids and has not committed (its transaction held open).
+      let commit!: () => void;
+      const committed = new Promise<void>((resolve) => (commit = resolve));
+      let started!: () => void;
+      const holding = new Promise<void>((resolve) => (started = resolve));
+      const open = api.db.transaction(async (trx) => {
+        await holdRecordInserts(trx, api.db);
+        await sql`insert into device_records (tracking_id, sort_ms, status_key) values ('OPEN-INSERT', 0, 'pending')`.execute(
+          trx,
+        );
+        started();
+        await committed;
+      });
+      await holding;
+      // Stored after it, with a higher id, and committed first.
+      expect(await storeShipment(api.db, 'after-open', ['AFTER-OPEN'])).toEqual([true]);
+      const indexing = catchUpSearchIndex(api.db);
+      // The indexer waits for the open insert rather than mark past it.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(await mark()).toBeLessThan(await lastId());
+      commit();
+      await open;
+      await indexing;
+      expect(await mark()).toBe(await lastId());
+      const indexed = await sql<{ tracking_key: string }>`
+      select tracking_key from device_search where tracking_key in ('open-insert', 'after-open') order by tracking_key`.execute(
+        api.db.kysely,
+      );
+      expect(indexed.rows.map((row) => row.tracking_key)).toEqual(['after-open', 'open-insert']);
+      // Stored past the upload's summaries: gone again, for the counts of the tests after this one.
+      await sql`delete from device_search where tracking_key = 'open-insert'`.execute(api.db.kysely);
+      await sql`delete from device_records where tracking_id = 'OPEN-INSERT'`.execute(api.db.kysely);
+    },
+  );
 });
 
 describe('migration 006', () => {

@@ -10,9 +10,10 @@
 // order, and two ways do that, each cheap where the other is dear.
 // - Walk: read the filter's index in order, keeping the records that contain the search. Its cost
 //   is the number of records read before `limit` matches: small when matches are common.
-// - Candidates: the trigram index (PostgreSQL pg_trgm on lower(tracking_id), SQLite FTS5 trigram)
-//   gives every record containing the search, which are then sorted. Its cost is the number of
-//   matches: small when they are rare. It needs 3 characters or more.
+// - Candidates: the search table's trigram index (search-index.ts: PostgreSQL pg_trgm, SQLite
+//   FTS5), with the records it does not hold yet, gives every record containing the search, which
+//   are then sorted. Its cost is the number of matches: small when they are rare. It needs 3
+//   characters or more.
 // A search shorter than 3 characters can only walk; over alphanumeric tracking IDs 1–2
 // characters are found nearly everywhere, so the walk ends quickly; one that no tracking ID holds
 // is answered first from the table of their short pieces (id-grams.ts), where the walk would read
@@ -30,7 +31,7 @@
 // A count with a search stops past COUNT_CAP matches: beyond it a number tells nobody anything,
 // and counting every match of a short search reads millions of records.
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
-import type { Db, StatusKey } from '../db/schema';
+import type { Db, Engine, StatusKey } from '../db/schema';
 import { recordJsonOf } from '../records';
 import { MISSING_TIME_MS } from '../writes/derived-columns';
 import { someIdMayHold } from './id-grams';
@@ -144,16 +145,14 @@ async function candidates(
 }
 
 /**
- * PostgreSQL: the records holding the search's fragment by the trigram index (the ids first, an
- * array, so the plan is the index, then the rows by primary key), tested for the whole search. A
- * search of one or two characters reads the tracking-ID index instead (pgShortSearchIds).
+ * PostgreSQL: the records containing the search by its index (matchIds; the ids first, an array,
+ * so the plan is the index, then the rows by primary key). A search of one or two characters reads
+ * the tracking-ID index instead (pgShortSearchIds).
  */
 function pgCandidates(needle: string, estimate: SearchEstimate | null): RawBuilder<SqlBool> {
-  const holding = isShort(needle)
+  return isShort(needle)
     ? sql<SqlBool>`d.tracking_id = any(array(${pgShortSearchIds(needle, null)}))`
-    : sql<SqlBool>`d.id = any(array(select id from device_records
-        where lower(tracking_id) like ${likePattern(estimate?.fragment ?? needle)}))`;
-  return sql<SqlBool>`${holding} and strpos(lower(d.tracking_id), ${needle}) > 0`;
+    : sql<SqlBool>`d.id = any(array(${matchIds('postgres', needle, estimate?.fragment ?? needle)}))`;
 }
 
 /**
@@ -180,33 +179,37 @@ function pgShortSearchIds(needle: string, max: number | null): RawBuilder<unknow
 }
 
 /**
- * SQLite: the ids of the records containing the search: those the search table finds, and those it
- * does not hold yet (search-index.ts), tested.
+ * The ids of the records containing the search (3 characters or more): those the search table
+ * finds, and those it does not hold yet (search-index.ts), each tested exactly. PostgreSQL's
+ * trigram index is read for `fragment`, part of the search (id-sample.ts says why); SQLite's FTS5
+ * phrase is the whole search.
  */
-function sqliteMatchIds(needle: string): RawBuilder<unknown> {
-  return sql`select rowid as id from device_search where device_search match ${ftsPhrase(needle)}
+function matchIds(engine: Engine, needle: string, fragment: string): RawBuilder<unknown> {
+  const indexed =
+    engine === 'postgres'
+      ? sql`select id from device_search
+          where tracking_key like ${likePattern(fragment)} and strpos(tracking_key, ${needle}) > 0`
+      : sql`select rowid as id from device_search where device_search match ${ftsPhrase(needle)}`;
+  return sql`${indexed}
     union all
-    select id from device_records where ${inTail} and instr(lower(tracking_id), ${needle}) > 0`;
+    select id from device_records where ${inTail} and ${engine === 'postgres' ? sql`strpos` : sql`instr`}(lower(tracking_id), ${needle}) > 0`;
 }
 
-/** SQLite: the record is among sqliteMatchIds. */
+/** SQLite: the record is among matchIds. */
 function sqliteCandidates(needle: string): RawBuilder<SqlBool> {
-  return sql<SqlBool>`d.id in (${sqliteMatchIds(needle)})`;
+  return sql<SqlBool>`d.id in (${matchIds('sqlite', needle, needle)})`;
 }
 
 /**
- * The records containing the search by its index, each tested exactly, at most `max`: on
- * PostgreSQL with the columns a page's filter and order need, by the trigram index read for
- * `fragment`; on SQLite their ids, from the search table and its tail (search-index.ts).
+ * The records containing the search by its index, at most `max`: their ids, and on PostgreSQL the
+ * columns a page's filter and order need, read by primary key.
  */
 function indexMatches(db: Db, needle: string, fragment: string, max: number): RawBuilder<unknown> {
-  if (db.engine !== 'postgres') return sql`${sqliteMatchIds(needle)} limit ${max}`;
+  if (db.engine !== 'postgres') return sql`${matchIds(db.engine, needle, fragment)} limit ${max}`;
   const holding = isShort(needle)
     ? sql`d.tracking_id = any(array(${pgShortSearchIds(needle, max)}))`
-    : sql`lower(d.tracking_id) like ${likePattern(fragment)}`;
-  return sql`select d.id, d.sort_ms, d.hub_key, d.status_key, d.result_key from device_records d
-    where ${holding} and strpos(lower(d.tracking_id), ${needle}) > 0
-    limit ${max}`;
+    : sql`d.id = any(array(select id from (${matchIds(db.engine, needle, fragment)}) i limit ${max}))`;
+  return sql`select d.id, d.sort_ms, d.hub_key, d.status_key, d.result_key from device_records d where ${holding}`;
 }
 
 /**
@@ -241,14 +244,16 @@ async function candidatesWithin(
   return rows.flatMap((row) => (row.id === null ? [] : [{ id: row.id, sort_ms: row.sort_ms! }]));
 }
 
-/** How many records contain the search by the index, counting no further than `cap + 1`. */
-async function candidatesUpTo(db: Db, needle: string, cap: number): Promise<number> {
-  // A count reads no row: a short search's IDs come from the index alone, where indexMatches
-  // would also fetch each match's row for the columns a page needs.
-  const matches =
-    db.engine === 'postgres' && isShort(needle)
-      ? pgShortSearchIds(needle, cap + 1)
-      : indexMatches(db, needle, needle, cap + 1);
+/**
+ * How many records contain the search by the index (PostgreSQL's trigram index read for
+ * `fragment`), counting no further than `cap + 1`.
+ */
+async function candidatesUpTo(db: Db, needle: string, cap: number, fragment = needle): Promise<number> {
+  // A count reads no record: the IDs come from the indexes alone, where indexMatches would also
+  // fetch each match's row for the columns a page needs.
+  const matches = isShort(needle)
+    ? pgShortSearchIds(needle, cap + 1)
+    : sql`select id from (${matchIds(db.engine, needle, fragment)}) i limit ${cap + 1}`;
   const { rows } = await sql<{ n: number | string }>`select count(*) as n from (${matches}) c`.execute(db.kysely);
   return Number(rows[0]!.n);
 }
@@ -402,6 +407,9 @@ export async function deviceCount(db: Db, filter: DeviceFilter, tuning: SearchTu
     const walkReads = estimate.share > 0 ? Math.min(COUNT_CAP / estimate.share, records) : records;
     const candidateReads = estimate.fragmentShare * (await countWithoutSearch(db, NO_FILTER));
     if (walkReads < candidateReads) return walked();
+    // Without a hub, status or result, the search table's matches counted are the answer.
+    if (filter.hubKey === null && filter.status === null && filter.result === null)
+      return candidatesUpTo(db, filter.needle, COUNT_CAP, estimate.fragment);
     return upToCap(ordered(db, filter, null).clearOrderBy().where(pgCandidates(filter.needle, estimate)));
   }
   // Before the first sample, a short search under a hub, status or result is walked as on SQLite:

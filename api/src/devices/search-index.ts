@@ -1,30 +1,82 @@
-// SQLite's tracking-ID search index: the FTS5 trigram table device_search (migration 006) holds
-// the records up to device_search_state.indexed_through; the newer ones (the tail) are added
-// after the write that stored them, in chunks, off the writer's path. Indexing a row costs FTS5
-// about as much as inserting it with all its other indexes (bench/upload.ts: ~70,000 rows/s
-// without it, ~50,000 with it in the upload's transaction), so the upload stores its rows and
-// leaves them to this, as PostgreSQL's GIN index keeps a pending list. A search reads the index
-// and the tail (pick-list.ts, searchCandidates): it is exact whether the tail is empty or not.
-// Ids only grow (AUTOINCREMENT) and SQLite has one writer, so the tail is exactly the records
-// with an id above the mark.
-import { sql, type RawBuilder, type SqlBool } from 'kysely';
-import type { Db } from '../db/schema';
+// The tracking-ID search index of both engines, kept behind the writes: the table device_search
+// (SQLite: an FTS5 trigram table, migration 006; PostgreSQL: the lower-cased IDs with a pg_trgm
+// index, migration 014) holds the records up to device_search_state.indexed_through; the newer
+// ones (the tail) are added after the write that stored them, in chunks, off the writer's path.
+// Indexing a row in the upload's transaction cost SQLite's FTS5 about as much as inserting it with
+// all its other indexes (~70,000 rows/s without it, ~50,000 with it), and PostgreSQL's trigram
+// index about a fifth of the upload (api/README.md#upload), so the upload stores its rows and
+// leaves them to this. A search reads the index and the tail (pick-list.ts, matchIds): it is
+// exact whether the tail is empty or not.
+//
+// The mark may pass an id only once no record can still be stored with it. On SQLite ids only grow
+// (AUTOINCREMENT) and there is one writer, so the tail is exactly the records above the mark. On
+// PostgreSQL transactions take ids from the sequence in one order and may commit in the other:
+// every insert of records holds RECORD_INSERTS shared until its commit (holdRecordInserts), and the
+// indexer reads how far the sequence has gone under the same lock taken exclusively, when no such
+// insert is under way; it never indexes past that.
+import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
+import type { Database, Db } from '../db/schema';
 
 /** Records indexed per transaction: a few tens of ms, so requests are not held up for long. */
 const CHUNK_ROWS = 20_000;
 
+/** The advisory lock of record inserts against the indexer: an arbitrary constant no other lock of the API uses. */
+const RECORD_INSERTS = 0x73_65_61_72_63; // 'searc'
+
+/** Taken shared by a transaction that inserts records, before it takes their ids (PostgreSQL). */
+export const HOLD_RECORD_INSERTS = `select pg_advisory_xact_lock_shared(${RECORD_INSERTS})`;
+
+/** Holds record inserts' lock until `trx` commits (PostgreSQL; SQLite has one writer anyway). */
+export async function holdRecordInserts(trx: Kysely<Database>, db: Db): Promise<void> {
+  if (db.engine === 'postgres') await sql.raw(HOLD_RECORD_INSERTS).execute(trx);
+}
+
 /** A device_records row is in the tail: the search table does not hold it yet. */
 export const inTail: RawBuilder<SqlBool> = sql<SqlBool>`id > (select indexed_through from device_search_state)`;
 
-/** Adds up to `rows` records of the tail to the search table; false when there were none. */
-function indexChunk(db: Db, rows: number): Promise<boolean> {
+/** The database was closed (the server stopping): nothing is wrong with the index. */
+const closed = (db: Db) => (db.sqlite ? !db.sqlite.open : db.pg!.ending);
+
+/**
+ * PostgreSQL: the highest id the sequence has handed out, read when no insert of records is under
+ * way (its transactions hold RECORD_INSERTS shared): every record with an id up to it is committed.
+ */
+function settledThrough(db: Db): Promise<number> {
+  return db.transaction(async (trx) => {
+    await sql`select pg_advisory_xact_lock(${sql.lit(RECORD_INSERTS)})`.execute(trx);
+    const { rows } = await sql<{ through: number | string }>`
+      select case when is_called then last_value else last_value - 1 end as through
+      from device_records_id_seq`.execute(trx);
+    return Number(rows[0]!.through);
+  });
+}
+
+/** PostgreSQL: adds the tail's records up to `through`, at most CHUNK_ROWS ids of it; false when there were none. */
+function indexChunkPostgres(db: Db, through: number): Promise<boolean> {
+  return db.transaction(async (trx) => {
+    // For update: indexers of several instances take turns.
+    const { rows } = await sql<{ indexed_through: number }>`
+      select indexed_through from device_search_state for update`.execute(trx);
+    const from = rows[0]!.indexed_through;
+    if (from >= through) return false;
+    const to = Math.min(through, from + CHUNK_ROWS);
+    await sql`insert into device_search (id, tracking_key)
+      select id, lower(tracking_id) from device_records where id > ${from} and id <= ${to}
+      on conflict (id) do nothing`.execute(trx);
+    await sql`update device_search_state set indexed_through = ${to}`.execute(trx);
+    return true;
+  });
+}
+
+/** SQLite: adds up to CHUNK_ROWS records of the tail to the search table; false when there were none. */
+function indexChunkSqlite(db: Db): Promise<boolean> {
   const sqlite = db.sqlite!;
   const chunk = sqlite.transaction((): boolean => {
     const from = sqlite.prepare('select indexed_through from device_search_state').pluck().get() as number;
     const to = sqlite
       .prepare('select max(id) from (select id from device_records where id > ? order by id limit ?)')
       .pluck()
-      .get(from, rows) as number | null;
+      .get(from, CHUNK_ROWS) as number | null;
     if (to === null) return false;
     sqlite
       .prepare(
@@ -40,16 +92,15 @@ function indexChunk(db: Db, rows: number): Promise<boolean> {
 
 /** Indexes the whole tail now, a chunk at a time, letting other work run between chunks. */
 export async function catchUpSearchIndex(db: Db): Promise<void> {
-  if (!db.sqlite) return;
-  while (await indexChunk(db, CHUNK_ROWS)) await new Promise((resolve) => setImmediate(resolve));
+  const through = db.engine === 'postgres' ? await settledThrough(db) : 0;
+  const chunk = () => (db.engine === 'postgres' ? indexChunkPostgres(db, through) : indexChunkSqlite(db));
+  while (await chunk()) await new Promise((resolve) => setImmediate(resolve));
 }
 
 const running = new WeakMap<Db, { again: boolean }>();
 
 /** Starts indexing the tail in the background (after an upload, at start-up); one run per database at a time. */
 export function scheduleSearchIndexing(db: Db): void {
-  const sqlite = db.sqlite;
-  if (!sqlite) return;
   const run = running.get(db);
   if (run) {
     run.again = true;
@@ -64,8 +115,9 @@ export function scheduleSearchIndexing(db: Db): void {
         await catchUpSearchIndex(db);
       } while (state.again);
     } catch (error) {
-      // A database closed meanwhile (the server stopping) ends the run; the tail waits for the next start.
-      if (sqlite.open) console.error(`Indexing tracking IDs for search failed: ${String(error)}`);
+      // A database closed or unreachable meanwhile (the server stopping, a restart) ends the run;
+      // the tail waits for the next upload or start, and searches read it meanwhile.
+      if (!closed(db)) console.error(`Indexing tracking IDs for search failed: ${String(error)}`);
     } finally {
       running.delete(db);
     }

@@ -2,8 +2,9 @@
 // ID already stored is left as it is (ON CONFLICT DO NOTHING). The other columns keep their
 // defaults (nothing submitted or verified yet) but the derived ones (src/writes/derived-columns.ts),
 // written with each row. In the same transaction the rows stored are added to the summaries
-// (RecordChanges). (SQLite's tracking-ID search table takes them after the upload: search-index.ts;
-// their one- and two-character pieces are added before them: id-grams.ts.)
+// (RecordChanges). (The tracking-ID search table takes them after the upload: search-index.ts,
+// whose lock each PostgreSQL batch holds; their one- and two-character pieces are added before
+// them: id-grams.ts.)
 //
 // Each record stored carries its upload and row (upload_id, upload_row), so that an upload run
 // again after a run that did not finish (an instance died: lease.ts) tells the rows that run
@@ -15,6 +16,7 @@ import type { Database as SQLiteDatabase } from 'better-sqlite3';
 import { UNIQUE_VIOLATION, copyRows } from '../db/copy-rows';
 import type { Db } from '../db/schema';
 import { recordIdGrams } from '../devices/id-grams';
+import { HOLD_RECORD_INSERTS, holdRecordInserts } from '../devices/search-index';
 import { DERIVED_COLUMNS, DERIVED_TYPES, derivedColumns, type RecordFacts } from '../writes/derived-columns';
 import { RecordChanges, type RecordRow } from '../writes/record-changes';
 import type { ShipmentRecord } from './shipment-rows';
@@ -197,6 +199,7 @@ const COPIED_COLUMNS = ['id', ...COLUMN_NAMES];
 function postgresCopy(db: Db, uploadId: string, records: ShipmentRecord[], uploadRows: number[]): Promise<boolean[]> {
   return db.clientTransaction!(async (client, trx) => {
     const rows = records.map(rowOf);
+    await client.query(HOLD_RECORD_INSERTS);
     const { rows: taken } = await client.query<{ ids: number[] }>(
       `select array(select nextval('device_records_id_seq')::integer from generate_series(1, $1)) as ids`,
       [records.length],
@@ -230,6 +233,7 @@ function postgresInsert(
   return (records, uploadRows) =>
     db.transaction(async (trx) => {
       const rows = records.map(rowOf);
+      await holdRecordInserts(trx, db);
       const { rows: inserted } = await sql<{ id: number; tracking_id: string }>`
         insert into device_records (${names}, upload_id)
         select ${names}, ${uploadId}::text

@@ -40,6 +40,11 @@ async function addSearchTable(db: Kysely<any>): Promise<void> {
   await sql`create virtual table device_search using fts5(
     tracking_id, content = 'device_records', content_rowid = 'id', tokenize = 'trigram', columnsize = 0)`.execute(db);
   await sql`insert into device_search (device_search) values ('rebuild')`.execute(db);
+  await addSearchState(db);
+}
+
+/** The search table's mark (src/devices/search-index.ts): every record stored so far is indexed. */
+export async function addSearchState(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable('device_search_state')
     .addColumn('indexed_through', 'integer', (c) => c.notNull())

@@ -14,6 +14,7 @@ import { auditLog } from './010-audit-log';
 import { createdOrder } from './011-created-order';
 import { trackingIdGrams } from './012-tracking-id-grams';
 import { chunksUncompressed } from './013-chunks-uncompressed';
+import { searchTable } from './014-search-table';
 
 export function migrationsFor(engine: Engine): Record<string, Migration> {
   return {
@@ -30,5 +31,6 @@ export function migrationsFor(engine: Engine): Record<string, Migration> {
     '011_created_order': createdOrder(),
     '012_tracking_id_grams': trackingIdGrams(engine),
     '013_chunks_uncompressed': chunksUncompressed(engine),
+    '014_search_table': searchTable(engine),
   };
 }
