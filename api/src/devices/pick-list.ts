@@ -95,8 +95,8 @@ interface Key {
 const positionOf = (key: Key): Position => ({ sortMs: Number(key.sort_ms), id: key.id });
 
 /** The record contains the search (lower() equals JS toLowerCase on the ASCII the upload allows in tracking IDs). */
-function contains(db: Db, needle: string): RawBuilder<SqlBool> {
-  return db.engine === 'postgres'
+function contains(engine: Engine, needle: string): RawBuilder<SqlBool> {
+  return engine === 'postgres'
     ? sql<SqlBool>`strpos(lower(d.tracking_id), ${needle}) > 0`
     : sql<SqlBool>`instr(lower(d.tracking_id), ${needle}) > 0`;
 }
@@ -139,7 +139,7 @@ async function candidates(
   }
   return ordered(db, filter, after)
     .where(sqliteCandidates(filter.needle))
-    .where(contains(db, filter.needle))
+    .where(contains(db.engine, filter.needle))
     .limit(limit)
     .execute();
 }
@@ -192,7 +192,7 @@ function matchIds(engine: Engine, needle: string, fragment: string): RawBuilder<
       : sql`select rowid as id from device_search where device_search match ${ftsPhrase(needle)}`;
   return sql`${indexed}
     union all
-    select id from device_records where ${inTail} and ${engine === 'postgres' ? sql`strpos` : sql`instr`}(lower(tracking_id), ${needle}) > 0`;
+    select d.id from device_records d where ${inTail} and ${contains(engine, needle)}`;
 }
 
 /** SQLite: the record is among matchIds. */
@@ -273,7 +273,7 @@ async function walk(
   for (;;) {
     const size = Math.min(chunk, budget - read);
     const rows = await ordered(db, filter, position)
-      .select(contains(db, filter.needle).as('hit'))
+      .select(contains(db.engine, filter.needle).as('hit'))
       .limit(size)
       .execute();
     for (const row of rows) {
@@ -312,7 +312,7 @@ async function searched(
   if (isShort(filter.needle) && !(await someIdMayHold(db, filter.needle))) return [];
   if (isShort(filter.needle) && db.engine !== 'postgres') {
     // Short, on SQLite: the database walks the order, testing each record, until `limit` match.
-    return ordered(db, filter, after).where(contains(db, filter.needle)).limit(limit).execute();
+    return ordered(db, filter, after).where(contains(db.engine, filter.needle)).limit(limit).execute();
   }
   const records = await countWithoutSearch(db, filter);
   const cap = Math.min(tuning.maxCandidates, Math.max(tuning.minCandidates, Math.round(Math.sqrt(limit * records))));
@@ -360,7 +360,7 @@ export async function devicePage(
  */
 export async function devicesByIds(db: Db, filter: DeviceFilter, ids: readonly number[]): Promise<string[]> {
   let query = ordered(db, filter, null).where('d.id', 'in', ids);
-  if (filter.needle) query = query.where(contains(db, filter.needle));
+  if (filter.needle) query = query.where(contains(db.engine, filter.needle));
   const keys = await query.execute();
   return recordJsonOf(
     db,
@@ -389,7 +389,7 @@ export async function deviceCount(db: Db, filter: DeviceFilter, tuning: SearchTu
   // stored together, which its table scan would reach only after millions of records; SQLite's
   // table scan reads the records several times faster than its order's index does.
   const walked = () => {
-    const matching = ordered(db, filter, null).where(contains(db, filter.needle));
+    const matching = ordered(db, filter, null).where(contains(db.engine, filter.needle));
     return upToCap(db.engine === 'postgres' ? matching : matching.clearOrderBy());
   };
   if (isShort(filter.needle)) {
@@ -426,7 +426,7 @@ export async function deviceCount(db: Db, filter: DeviceFilter, tuning: SearchTu
     const candidates =
       db.engine === 'postgres'
         ? pgCandidates(filter.needle, null)
-        : sql<SqlBool>`${sqliteCandidates(filter.needle)} and ${contains(db, filter.needle)}`;
+        : sql<SqlBool>`${sqliteCandidates(filter.needle)} and ${contains(db.engine, filter.needle)}`;
     return upToCap(ordered(db, filter, null).clearOrderBy().where(candidates));
   }
   return walked();

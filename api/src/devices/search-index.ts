@@ -23,12 +23,9 @@ const CHUNK_ROWS = 20_000;
 /** The advisory lock of record inserts against the indexer: an arbitrary constant no other lock of the API uses. */
 const RECORD_INSERTS = 0x73_65_61_72_63; // 'searc'
 
-/** Taken shared by a transaction that inserts records, before it takes their ids (PostgreSQL). */
-export const HOLD_RECORD_INSERTS = `select pg_advisory_xact_lock_shared(${RECORD_INSERTS})`;
-
-/** Holds record inserts' lock until `trx` commits (PostgreSQL; SQLite has one writer anyway). */
+/** Holds record inserts' lock, shared, until `trx` commits (PostgreSQL; SQLite has one writer anyway): before the ids are taken. */
 export async function holdRecordInserts(trx: Kysely<Database>, db: Db): Promise<void> {
-  if (db.engine === 'postgres') await sql.raw(HOLD_RECORD_INSERTS).execute(trx);
+  if (db.engine === 'postgres') await sql`select pg_advisory_xact_lock_shared(${sql.lit(RECORD_INSERTS)})`.execute(trx);
 }
 
 /** A device_records row is in the tail: the search table does not hold it yet. */

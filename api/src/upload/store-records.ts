@@ -16,7 +16,7 @@ import type { Database as SQLiteDatabase } from 'better-sqlite3';
 import { UNIQUE_VIOLATION, copyRows } from '../db/copy-rows';
 import type { Db } from '../db/schema';
 import { recordIdGrams } from '../devices/id-grams';
-import { HOLD_RECORD_INSERTS, holdRecordInserts } from '../devices/search-index';
+import { holdRecordInserts } from '../devices/search-index';
 import { DERIVED_COLUMNS, DERIVED_TYPES, derivedColumns, type RecordFacts } from '../writes/derived-columns';
 import { RecordChanges, type RecordRow } from '../writes/record-changes';
 import type { ShipmentRecord } from './shipment-rows';
@@ -199,7 +199,7 @@ const COPIED_COLUMNS = ['id', ...COLUMN_NAMES];
 function postgresCopy(db: Db, uploadId: string, records: ShipmentRecord[], uploadRows: number[]): Promise<boolean[]> {
   return db.clientTransaction!(async (client, trx) => {
     const rows = records.map(rowOf);
-    await client.query(HOLD_RECORD_INSERTS);
+    await holdRecordInserts(trx, db);
     const { rows: taken } = await client.query<{ ids: number[] }>(
       `select array(select nextval('device_records_id_seq')::integer from generate_series(1, $1)) as ids`,
       [records.length],

@@ -3,23 +3,22 @@
 // result_key), filled in for the records already stored; an index per order it pages by; the
 // tracking-ID search index; and the summaries (src/devices/summaries.ts) that answer counts and
 // the hub choices without reading the records.
-import { sql, type Kysely, type Migration } from 'kysely';
+import { sql, type Kysely, type Migration, type RawBuilder } from 'kysely';
 import type { Database, Engine } from '../schema';
 import { MISSING_TIME_MS, backfillDerivedColumns } from '../../writes/derived-columns';
 import { rebuildPickListSummaries } from '../../devices/summaries';
 
 /**
  * PostgreSQL: a trigram index on the lower-cased tracking ID serves searches of 3 characters or
- * more (pg_trgm, as migration 003 uses for manufacturer names). Where the extension cannot be
+ * more (pg_trgm, as migration 003 uses for manufacturer names): `index` creates it (here on
+ * device_records; migration 014 moves it to device_search). Where the extension cannot be
  * installed the search still works, by walking the records, and this says so once.
  */
-async function addTrigramIndex(db: Kysely<any>): Promise<void> {
+export async function addTrigramIndex(db: Kysely<any>, index: RawBuilder<unknown>): Promise<void> {
   await sql`savepoint tracking_trigrams`.execute(db);
   try {
     await sql`create extension if not exists pg_trgm`.execute(db);
-    await sql`create index device_records_tracking_trigrams on device_records using gin (lower(tracking_id) gin_trgm_ops)`.execute(
-      db,
-    );
+    await index.execute(db);
     await sql`release savepoint tracking_trigrams`.execute(db);
   } catch (error) {
     await sql`rollback to savepoint tracking_trigrams`.execute(db);
@@ -99,7 +98,11 @@ async function up(db: Kysely<any>, engine: Engine): Promise<void> {
     .execute();
   // No query filters on the hub code as stored; hub_key's index replaces it.
   await db.schema.dropIndex('device_records_hub_code').execute();
-  if (engine === 'postgres') await addTrigramIndex(db);
+  if (engine === 'postgres')
+    await addTrigramIndex(
+      db,
+      sql`create index device_records_tracking_trigrams on device_records using gin (lower(tracking_id) gin_trgm_ops)`,
+    );
   else await addSearchTable(db);
 
   await db.schema

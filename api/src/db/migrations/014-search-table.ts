@@ -7,20 +7,7 @@
 // in a few minutes. SQLite has had its search table since migration 006: nothing to change there.
 import { sql, type Kysely, type Migration } from 'kysely';
 import type { Engine } from '../schema';
-import { addSearchState } from './006-pick-list';
-
-/** The trigram index of device_search, where pg_trgm can be installed (as migration 006 does it). */
-async function addTrigramIndex(db: Kysely<any>): Promise<void> {
-  await sql`savepoint search_trigrams`.execute(db);
-  try {
-    await sql`create extension if not exists pg_trgm`.execute(db);
-    await sql`create index device_search_trigrams on device_search using gin (tracking_key gin_trgm_ops)`.execute(db);
-    await sql`release savepoint search_trigrams`.execute(db);
-  } catch (error) {
-    await sql`rollback to savepoint search_trigrams`.execute(db);
-    console.warn(`Tracking-ID search will not be indexed: pg_trgm could not be installed (${String(error)}).`);
-  }
-}
+import { addSearchState, addTrigramIndex } from './006-pick-list';
 
 export function searchTable(engine: Engine): Migration {
   return {
@@ -35,7 +22,10 @@ export function searchTable(engine: Engine): Migration {
       await sql`insert into device_search (id, tracking_key) select id, lower(tracking_id) from device_records`.execute(
         db,
       );
-      await addTrigramIndex(db);
+      await addTrigramIndex(
+        db,
+        sql`create index device_search_trigrams on device_search using gin (tracking_key gin_trgm_ops)`,
+      );
       await addSearchState(db);
       await sql`drop index if exists device_records_tracking_trigrams`.execute(db);
       await sql`analyze device_search`.execute(db);
