@@ -1,10 +1,11 @@
 // COPY … FROM STDIN on PostgreSQL: rows sent as text in the COPY format, the engine's bulk path
 // (no statement per row, the heap filled a page at a time). Used by the upload's batches
 // (src/upload/store-records.ts) and the bulk loaders of records (seed/volume-data.ts) and of the
-// audit trail (bench/audit-volume.ts).
+// audit trail (bench/audit-volume.ts). And COPY … TO STDOUT in binary form, to read one bytea value
+// as the bytes it holds (the upload's chunks, src/upload/store.ts).
 import { once } from 'node:events';
 import type { PoolClient } from 'pg';
-import { from as copyFrom } from 'pg-copy-streams';
+import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
 
 /** PostgreSQL's error code for a row breaking a unique index (COPY fails as a whole on it). */
 export const UNIQUE_VIOLATION = '23505';
@@ -50,4 +51,30 @@ export async function copyRows(
   }
   stream.end();
   await Promise.race([once(stream, 'finish'), failed]);
+}
+
+/** The start of COPY's binary format: a signature, then flags and the header extension's length (int32 each). */
+const BINARY_SIGNATURE = Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1');
+
+/**
+ * The one value of the first row `select` answers, as bytes (null: no row, or a null value), read
+ * by COPY … TO STDOUT in binary form. A query's answer carries a bytea as hex text, twice its size,
+ * which the driver decodes back into bytes (node-pg reads every value as text): for the upload's
+ * 1 MiB chunks that cost the server five times the CPU (api/README.md#upload). The format is read
+ * here rather than by a library: for one field it is a header, a field count, a length and the bytes.
+ */
+export async function copyOneValue(client: PoolClient, select: string): Promise<Buffer | null> {
+  const parts: Buffer[] = [];
+  for await (const part of client.query(copyTo(`copy (${select}) to stdout with (format binary)`))) {
+    parts.push(part as Buffer);
+  }
+  const copied = Buffer.concat(parts);
+  if (!copied.subarray(0, BINARY_SIGNATURE.length).equals(BINARY_SIGNATURE)) {
+    throw new Error('COPY answered in a form other than its binary format');
+  }
+  const row = BINARY_SIGNATURE.length + 8 + copied.readInt32BE(BINARY_SIGNATURE.length + 4);
+  // A field count of -1 is the trailer: no row.
+  if (copied.readInt16BE(row) === -1) return null;
+  const length = copied.readInt32BE(row + 2);
+  return length === -1 ? null : copied.subarray(row + 6, row + 6 + length);
 }

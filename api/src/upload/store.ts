@@ -1,8 +1,9 @@
 // Where chunked uploads live between calls: the database, so any server instance can take the
 // next chunk (docs/csv.md#sending-in-chunks).
 import type { UploadResult } from '@veritas/shared/domain';
-import { sql, type RawBuilder } from 'kysely';
+import { sql } from 'kysely';
 import { recordAudit, userBy } from '../audit/trail';
+import { copyOneValue } from '../db/copy-rows';
 import type { Db, UploadsTable } from '../db/schema';
 import { nowIso } from '../db/schema';
 import { LEASE_MS, Lease, LeaseLost, type LeaseOptions } from './lease';
@@ -69,36 +70,29 @@ export async function receivedIndexes(db: Db, uploadId: string): Promise<number[
   return rows.map((row) => row.chunk_index);
 }
 
-/**
- * Bytes of a chunk read per query on PostgreSQL, which sends bytea as hex text: a string of twice
- * this size stays below V8's large-object size (128 KiB), so it is freed by the next young
- * collection; a whole chunk's (2 MiB) would wait for a full one, and an upload's chunks together
- * raised the server's peak memory by about 15 MB (api/README.md#upload). The chunks are kept
- * uncompressed (migration 013), so each slice reads only its own part of the chunk.
- */
-const PG_SLICE_BYTES = 48 * 1024;
-
 /** The chunks of an upload in order, read one at a time so only one is in memory. */
 export async function* chunkData(db: Db, uploadId: string, totalChunks: number): AsyncGenerator<Buffer> {
   for (let index = 0; index < totalChunks; index++) {
-    const row = (data: RawBuilder<Buffer>) =>
-      db.kysely
+    if (db.engine === 'sqlite') {
+      const { data } = await db.kysely
         .selectFrom('upload_chunks')
-        .select(data.as('data'))
+        .select('data')
         .where('upload_id', '=', uploadId)
         .where('chunk_index', '=', index)
         .executeTakeFirstOrThrow();
-    if (db.engine === 'sqlite') {
-      yield (await row(sql<Buffer>`data`)).data;
+      yield data;
       continue;
     }
-    const slices: Buffer[] = [];
-    for (let from = 1; ; from += PG_SLICE_BYTES) {
-      const { data } = await row(sql<Buffer>`substring(data from ${from} for ${PG_SLICE_BYTES})`);
-      slices.push(data);
-      if (data.length < PG_SLICE_BYTES) break;
-    }
-    yield Buffer.concat(slices);
+    // By COPY, as the bytes stored (copy-rows.ts); in a transaction of its own, which is tried once
+    // more on a fresh connection should its connection fail (a database restart).
+    const data = await db.clientTransaction!((client) =>
+      copyOneValue(
+        client,
+        `select data from upload_chunks where upload_id = ${client.escapeLiteral(uploadId)} and chunk_index = ${index}`,
+      ),
+    );
+    if (data === null) throw new Error(`Chunk ${index} of upload ${uploadId} is missing.`);
+    yield data;
   }
 }
 
