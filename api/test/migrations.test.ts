@@ -2,7 +2,7 @@
 import { Migrator, sql } from 'kysely';
 import { migrateToLatest, openDatabase } from '../src/server';
 import { migrationsFor } from '../src/db/migrations';
-import { ADMIN_PASSWORD, ADMIN_USERNAME, Client, build, freshDatabase } from './support/build';
+import { ADMIN_PASSWORD, ADMIN_USERNAME, Client, build, freshDatabase, onPostgres } from './support/build';
 
 /** A fresh database; each test starts the servers it needs on it. */
 const api = build({ start: false });
@@ -63,6 +63,33 @@ describe('005_login_throttle', () => {
       await older.drop();
     }
   });
+});
+
+describe('015_summaries_fillfactor', () => {
+  onPostgres(
+    'on PostgreSQL the summary tables added to in place leave 30% of each page for the new versions of their rows',
+    async () => {
+      const fresh = await freshDatabase();
+      const db = openDatabase(fresh.options);
+      try {
+        await migrateToLatest(db);
+        const { rows } = await sql<{ relname: string; reloptions: string[] | null }>`
+        select relname, reloptions from pg_class
+        where relname in ('device_counts', 'dashboard_counts', 'dashboard_operators', 'dashboard_series', 'device_records')
+        order by relname`.execute(db.kysely);
+        expect(rows).toEqual([
+          { relname: 'dashboard_counts', reloptions: ['fillfactor=70'] },
+          { relname: 'dashboard_operators', reloptions: ['fillfactor=70'] },
+          { relname: 'dashboard_series', reloptions: ['fillfactor=70'] },
+          { relname: 'device_counts', reloptions: ['fillfactor=70'] },
+          { relname: 'device_records', reloptions: null },
+        ]);
+      } finally {
+        await db.kysely.destroy();
+        await fresh.drop();
+      }
+    },
+  );
 });
 
 describe('admin bootstrap', () => {

@@ -15,6 +15,7 @@ import { createdOrder } from './011-created-order';
 import { trackingIdGrams } from './012-tracking-id-grams';
 import { chunksUncompressed } from './013-chunks-uncompressed';
 import { searchTable } from './014-search-table';
+import { summariesFillfactor } from './015-summaries-fillfactor';
 
 export function migrationsFor(engine: Engine): Record<string, Migration> {
   return {
@@ -32,5 +33,6 @@ export function migrationsFor(engine: Engine): Record<string, Migration> {
     '012_tracking_id_grams': trackingIdGrams(engine),
     '013_chunks_uncompressed': chunksUncompressed(engine),
     '014_search_table': searchTable(engine),
+    '015_summaries_fillfactor': summariesFillfactor(engine),
   };
 }
