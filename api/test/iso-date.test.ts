@@ -1,7 +1,7 @@
 // ISO 8601 dates of uploaded files (src/upload/iso-date.ts), on their own.
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
-import { parseIsoDate } from '../src/upload/iso-date';
+import { isoInstant, parseIsoDate } from '../src/upload/iso-date';
 
 const iso = (text: string) => parseIsoDate(text)?.toISOString() ?? null;
 
@@ -80,6 +80,35 @@ describe('parseIsoDate', () => {
       '',
     ]) {
       expect([text, parseIsoDate(text)]).toEqual([text, null]);
+    }
+  });
+});
+
+describe('isoInstant', () => {
+  test('text already as toISOString writes it is kept as it is', () => {
+    for (const text of ['2025-03-05T14:30:15.250Z', '2024-02-29T23:59:59.999Z', '0099-12-31T00:00:00.000Z']) {
+      expect(isoInstant(text)).toBe(text);
+    }
+  });
+
+  test('impossible instants in that form are refused, though Date.parse rolls them over', () => {
+    for (const text of ['2025-02-30T00:00:00.000Z', '2025-02-29T10:00:00.000Z', '2025-03-05T24:00:00.000Z']) {
+      expect(Number.isNaN(Date.parse(text))).toBe(false);
+      expect([text, isoInstant(text)]).toEqual([text, null]);
+    }
+  });
+
+  test('every other form reads as parseIsoDate reads it', () => {
+    for (const text of [
+      '2025-03-05',
+      '2025-03-05 14:30:15',
+      '2025-03-05t14:30:15.250z',
+      '2025-03-05T14:30:15+05:30',
+      '+002025-03-05T14:30:15.250Z',
+      '2025-03-05T14:30:15.2500Z',
+      'March 5, 2025',
+    ]) {
+      expect([text, isoInstant(text)]).toEqual([text, parseIsoDate(text)?.toISOString() ?? null]);
     }
   });
 });

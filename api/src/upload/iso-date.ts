@@ -69,3 +69,16 @@ function daysInMonth(year: number, month: number): number {
   const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
   return month === 1 && leap ? 29 : DAYS_IN_MONTH[month]!;
 }
+
+/**
+ * The instant the text names, as toISOString writes it, or null (parseIsoDate). Text already in
+ * that form, as most systems export dates, is read by Date.parse without the pattern: it names a
+ * real instant exactly when that instant is written back as the same text (2025-02-30 is not).
+ */
+export function isoInstant(text: string): string | null {
+  if (text.length === 24 && text.charCodeAt(23) === 90 /* Z */) {
+    const ms = Date.parse(text);
+    if (!Number.isNaN(ms) && new Date(ms).toISOString() === text) return text;
+  }
+  return parseIsoDate(text)?.toISOString() ?? null;
+}

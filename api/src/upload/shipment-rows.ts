@@ -1,6 +1,6 @@
 // The columns of a shipment CSV and the rule of each (docs/csv.md#columns).
 import type { Flag } from '../db/schema';
-import { parseIsoDate } from './iso-date';
+import { isoInstant } from './iso-date';
 
 const DEVICE_TYPES = ['smarttv', 'laptop', 'tablet', 'mobile', 'truewireless'] as const;
 const COLUMNS = [
@@ -145,7 +145,7 @@ export function checkRow(
   const blindModel = optionalText('blind_model', exactCell(fields, columns.blind_model), errors);
 
   const createdText = cell(fields, columns.created_date);
-  const created = createdText ? parseIsoDate(createdText) : null;
+  const created = createdText ? isoInstant(createdText) : null;
   if (createdText && created === null)
     errors.push(`created_date ${shown(createdText)} is not a valid ISO 8601 date or date-time`);
 
@@ -154,7 +154,7 @@ export function checkRow(
     record: {
       tracking_id: trackingId,
       hub_code: hub!,
-      created_date: created ? created.toISOString() : uploadTime,
+      created_date: created ?? uploadTime,
       device_type: deviceType || null,
       is_blindpick: blindpick!,
       device_brand: deviceBrand,
