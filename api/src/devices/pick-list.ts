@@ -246,7 +246,8 @@ async function candidatesWithin(
 
 /**
  * How many records contain the search by the index (PostgreSQL's trigram index read for
- * `fragment`), counting no further than `cap + 1`.
+ * `fragment`), counting no further than `cap + 1`. A search of one or two characters reads
+ * PostgreSQL's tracking-ID index: only PostgreSQL counts such a search this way.
  */
 async function candidatesUpTo(db: Db, needle: string, cap: number, fragment = needle): Promise<number> {
   // A count reads no record: the IDs come from the indexes alone, where indexMatches would also
