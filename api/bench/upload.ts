@@ -20,7 +20,7 @@ import { CsvRecordReader } from '../src/upload/csv-records';
 import { PACE } from '../src/upload/ingest';
 import { checkRow, readHeader, type ShipmentRecord } from '../src/upload/shipment-rows';
 import { CHUNK_BYTES } from '../src/upload/store';
-import { insertedOf, recordStore, rowOf } from '../src/upload/store-records';
+import { insertedOf, recordStore, rowOf, sqliteRecordInsert } from '../src/upload/store-records';
 import { copyPostgres } from '../seed/volume-data';
 import { WebClient } from '../sim/web-client';
 import { auditHead } from './audit-volume';
@@ -168,18 +168,16 @@ async function uploadOnce(
   }
 }
 
-/** Stores `records` through the upload's writes, in its batches and as many at once; answers the ms it took. */
-async function storeInBatches(db: Db, records: ShipmentRecord[], rows: number[]): Promise<number> {
+/** Stores `records` through the upload's writes, in its batches and as many at once. */
+async function storeInBatches(db: Db, records: ShipmentRecord[], rows: number[]): Promise<void> {
   const store = recordStore(db, { uploadId: crypto.randomUUID(), resumed: false });
   const { rows: size, atOnce } = PACE[db.engine];
-  const started = performance.now();
   const underWay: Promise<unknown>[] = [];
   for (let i = 0; i < records.length; i += size) {
     underWay.push(store(records.slice(i, i + size), rows.slice(i, i + size)));
     if (underWay.length >= atOnce) await underWay.shift();
   }
   await Promise.all(underWay);
-  return performance.now() - started;
 }
 
 /** The rows as device_records holds them, for COPY. */
@@ -206,41 +204,61 @@ function shipmentRecords(file: Buffer): ShipmentRecord[] {
 /**
  * How fast the database takes the same rows without the upload around them: the upload's own
  * writes (recordStore: insert, summaries and event per batch, in the upload's batches, in process,
- * with no HTTP, chunks or CSV; SQLite checkpointing as a server does), and on PostgreSQL one COPY
- * of them straight into device_records with its indexes and foreign keys, the engine's own bulk
- * path (no summaries, no duplicate check).
+ * with no HTTP, chunks or CSV; SQLite checkpointing as a server does), then what the engine takes
+ * of the rows alone, straight into device_records with its indexes and foreign keys: one COPY on
+ * PostgreSQL, the upload's inserts without their summaries and event on SQLite.
  */
 async function databaseAlone(label: string, options: EngineOptions, records: ShipmentRecord[]): Promise<void> {
   const rate = (ms: number) => `${Math.round(records.length / (ms / 1000)).toLocaleString('en-US')} rows/s`;
   const rows = records.map((_, i) => i + 1);
-  const store = await withFreshDatabase(options, 0, async (fresh) => {
-    await prepare(fresh);
-    return withDatabase(fresh, async (db) => {
-      // As a server does (createServer): SQLite's checkpoints on a thread of their own.
-      const checkpoints = startCheckpoints(db);
-      try {
-        return await storeInBatches(db, records, rows);
-      } finally {
-        await checkpoints.stop();
-      }
+  /** `work` on a fresh prepared database, SQLite checkpointing as a server does (createServer); answers its ms. */
+  const timed = (work: (db: Db) => Promise<void>) =>
+    withFreshDatabase(options, 0, async (fresh) => {
+      await prepare(fresh);
+      return withDatabase(fresh, async (db) => {
+        const checkpoints = startCheckpoints(db);
+        try {
+          const started = performance.now();
+          await work(db);
+          return performance.now() - started;
+        } finally {
+          await checkpoints.stop();
+        }
+      });
     });
-  });
+  const store = await timed((db) => storeInBatches(db, records, rows));
   console.log(`   the upload's writes alone (no HTTP, chunks or CSV): ${rate(store)}`);
-  if (label !== 'PostgreSQL') return;
-  const copied = await withFreshDatabase(options, 0, async (fresh) => {
-    await prepare(fresh);
-    return withDatabase(fresh, async (db) => {
-      const client = await db.pg!.connect();
-      try {
-        const started = performance.now();
-        await copyPostgres(client, storedRows(records, rows)[Symbol.iterator](), () => undefined);
-        return performance.now() - started;
-      } finally {
-        client.release();
-      }
+  const alone = await timed((db) => (db.sqlite ? insertsAlone(db, records, rows) : copyAlone(db, records, rows)));
+  console.log(
+    label === 'PostgreSQL'
+      ? `   one COPY of the rows into device_records with its indexes: ${rate(alone)}`
+      : `   the upload's inserts alone into device_records with its indexes (no summaries, no event): ${rate(alone)}`,
+  );
+}
+
+/**
+ * SQLite: the upload's own insert of each record in its batches, each batch a transaction, and
+ * nothing else: what the one writing connection takes of these rows at best.
+ */
+async function insertsAlone(db: Db, records: ShipmentRecord[], rows: number[]): Promise<void> {
+  const insert = sqliteRecordInsert(db.sqlite!, crypto.randomUUID());
+  const size = PACE.sqlite.rows;
+  for (let start = 0; start < records.length; start += size) {
+    await db.transaction(async () => {
+      for (let i = start; i < Math.min(start + size, records.length); i++)
+        insert(records[i]!, rowOf(records[i]!), rows[i]!);
     });
-  });
-  console.log(`   one COPY of the rows into device_records with its indexes: ${rate(copied)}`);
+  }
+}
+
+/** PostgreSQL: one COPY straight into device_records, the engine's own bulk path (no summaries, no duplicate check). */
+async function copyAlone(db: Db, records: ShipmentRecord[], rows: number[]): Promise<void> {
+  const client = await db.pg!.connect();
+  try {
+    await copyPostgres(client, storedRows(records, rows)[Symbol.iterator](), () => undefined);
+  } finally {
+    client.release();
+  }
 }
 
 async function bench(label: string, options: EngineOptions) {
@@ -255,7 +273,13 @@ async function bench(label: string, options: EngineOptions) {
   console.log(
     `   at database speed (goal ≥ ${goal.toLocaleString('en-US')} rows/s): median with the trail ${met(on.rate)}, without ${met(off.rate)}`,
   );
-  await databaseAlone(label, options, shipmentRecords(file));
+  const started = performance.now();
+  const records = shipmentRecords(file);
+  const reading = performance.now() - started;
+  console.log(
+    `   the file read and checked alone (no database): ${Math.round(ROWS / (reading / 1000)).toLocaleString('en-US')} rows/s`,
+  );
+  await databaseAlone(label, options, records);
 }
 
 forEachEngine(bench).catch((error: unknown) => {

@@ -128,26 +128,39 @@ export function recordStore(db: Db, target: StoreTarget): RecordStore {
 }
 
 /**
- * A one-row insert, prepared once and run for each record of the batch in its transaction: each
- * run tells whether its row was stored and its id. One statement of 1,000 rows took a fifth longer
- * on the same rows: SQLite keeps a statement journal, a temporary file, for a statement writing
- * several rows, so as to undo it alone should a row fail. Kysely would prepare it anew each batch.
+ * SQLite's insert of one record of an upload, a one-row statement prepared once: the record's id,
+ * or undefined when its tracking ID is stored already. (bench:upload times it alone too: what
+ * SQLite itself takes of the rows.)
  */
-function sqliteStore(db: Db, sqlite: SQLiteDatabase, { uploadId, resumed }: StoreTarget): RecordStore {
+export function sqliteRecordInsert(
+  sqlite: SQLiteDatabase,
+  uploadId: string,
+): (record: ShipmentRecord, row: RecordRow, uploadRow: number) => number | undefined {
   const insert = sqlite.prepare(
     `insert into device_records (${COLUMN_NAMES.join(', ')}) values (${COLUMN_NAMES.map(() => '?').join(', ')})
      on conflict (tracking_id) do nothing`,
   );
+  return (record, row, uploadRow) => {
+    const { changes, lastInsertRowid } = insert.run(storedValues(record, row, uploadId, uploadRow));
+    return changes === 1 ? Number(lastInsertRowid) : undefined;
+  };
+}
+
+/**
+ * The insert above, run for each record of the batch in its transaction: each run tells whether
+ * its row was stored and its id. One statement of 1,000 rows took a fifth longer
+ * on the same rows: SQLite keeps a statement journal, a temporary file, for a statement writing
+ * several rows, so as to undo it alone should a row fail. Kysely would prepare it anew each batch.
+ */
+function sqliteStore(db: Db, sqlite: SQLiteDatabase, { uploadId, resumed }: StoreTarget): RecordStore {
+  const insert = sqliteRecordInsert(sqlite, uploadId);
   const storedBefore = sqlite.prepare<[string, string], { tracking_id: string; upload_row: number }>(
     'select tracking_id, upload_row from device_records where upload_id = ? and tracking_id in (select value from json_each(?))',
   );
 
   const insertAll = (records: ShipmentRecord[], uploadRows: number[]) => {
     const rows = records.map(rowOf);
-    const ids = records.map((record, i) => {
-      const { changes, lastInsertRowid } = insert.run(storedValues(record, rows[i]!, uploadId, uploadRows[i]!));
-      return changes === 1 ? Number(lastInsertRowid) : undefined;
-    });
+    const ids = records.map((record, i) => insert(record, rows[i]!, uploadRows[i]!));
     const inserted = ids.map((id) => id !== undefined);
     let stored = inserted;
     if (resumed && inserted.includes(false)) {
