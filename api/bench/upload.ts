@@ -81,6 +81,9 @@ function shipmentCsv(rows: number): Buffer {
   return Buffer.from(`${lines.join('\r\n')}\r\n`, 'utf8');
 }
 
+/** `rows` in `ms`, as printed. */
+const rowsPerSecond = (rows: number, ms: number) => `${Math.round(rows / (ms / 1000)).toLocaleString('en-US')} rows/s`;
+
 /** CPU time the process has used: on a shared machine it varies less than the wall-clock time. */
 function cpuSeconds(pid: number): number {
   // /proc/<pid>/stat: utime and stime, in ticks of 1/100 s, are the 12th and 13th fields after the command.
@@ -209,7 +212,7 @@ function shipmentRecords(file: Buffer): ShipmentRecord[] {
  * PostgreSQL, the upload's inserts without their summaries and event on SQLite.
  */
 async function databaseAlone(label: string, options: EngineOptions, records: ShipmentRecord[]): Promise<void> {
-  const rate = (ms: number) => `${Math.round(records.length / (ms / 1000)).toLocaleString('en-US')} rows/s`;
+  const rate = (ms: number) => rowsPerSecond(records.length, ms);
   const rows = records.map((_, i) => i + 1);
   /** `work` on a fresh prepared database, SQLite checkpointing as a server does (createServer); answers its ms. */
   const timed = (work: (db: Db) => Promise<void>) =>
@@ -276,9 +279,7 @@ async function bench(label: string, options: EngineOptions) {
   const started = performance.now();
   const records = shipmentRecords(file);
   const reading = performance.now() - started;
-  console.log(
-    `   the file read and checked alone (no database): ${Math.round(ROWS / (reading / 1000)).toLocaleString('en-US')} rows/s`,
-  );
+  console.log(`   the file read and checked alone (no database): ${rowsPerSecond(records.length, reading)}`);
   await databaseAlone(label, options, records);
 }
 
