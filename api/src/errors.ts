@@ -105,6 +105,15 @@ const DATABASE_UNAVAILABLE = 'The database is unavailable. Try again in a moment
 /** A restart or failover of PostgreSQL takes about a second. */
 const DATABASE_RETRY_AFTER_SECONDS = 1;
 
+const INTERNAL_ERROR = 'Internal server error';
+
+/** The status and message an error is answered with, for work that outlives its call (an upload's failure). */
+export function answerOf(error: unknown): { status: number; detail: string } {
+  if (error instanceof DomainError) return { status: error.statusCode, detail: error.message };
+  if (isDatabaseUnavailable(error)) return { status: 503, detail: DATABASE_UNAVAILABLE };
+  return { status: 500, detail: INTERNAL_ERROR };
+}
+
 /** The one error handler of the API (app.ts). */
 export function errorHandler(error: unknown, request: FastifyRequest, reply: FastifyReply) {
   const errorField = request.routeOptions.config.errorField;
@@ -134,7 +143,7 @@ export function errorHandler(error: unknown, request: FastifyRequest, reply: Fas
   }
   if (statusCode >= 500) {
     request.log.error(error);
-    return answer(500, 'Internal server error', { error: 'Internal server error' });
+    return answer(500, INTERNAL_ERROR, { error: INTERNAL_ERROR });
   }
   // Fastify's own client errors (malformed JSON, body too large...).
   const message = error instanceof Error ? error.message : String(error);

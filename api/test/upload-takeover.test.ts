@@ -204,7 +204,7 @@ test('a lease is renewed while its ingest works: past the first lease’s end, n
   const chunks = await received(SMALL, 'RENEW');
   let now = Date.now();
   // Each reading of this clock is 5 s later: the ingest outlives its first lease.
-  const lease = (await claimUpload(api.db, adminId, last(chunks), { clock: () => (now += 5000) }))!;
+  const lease = (await claimUpload(api.db, adminId, last(chunks), null, { clock: () => (now += 5000) }))!;
   const firstUntil = lease.until;
   const result = await ingestUpload(api.db, lease);
   expect(lease.until).toBeGreaterThan(firstUntil + LEASE_MS);
@@ -218,7 +218,7 @@ test('a renewal that finds the lease taken over stops the ingest between batches
   const chunks = await received(SMALL, 'STALL');
   const { uploadId } = last(chunks);
   let now = Date.now();
-  const first = (await claimUpload(api.db, adminId, last(chunks), { clock: () => now }))!;
+  const first = (await claimUpload(api.db, adminId, last(chunks), null, { clock: () => now }))!;
   let second: Lease | undefined;
   let keeps = 0;
   const stalling = {

@@ -353,7 +353,7 @@ describe('upload: chunks', () => {
     expect(answer.body).toMatchObject({ error: 'This upload is being processed.' });
   });
 
-  test('a server error while processing answers 500 and releases the upload, so sending the final chunk again completes it, the rows stored before the error counted once', async () => {
+  test('a server error while processing answers 500 and marks the upload failed, not processing, so sending the final chunk again completes it, the rows stored before the error counted once', async () => {
     // One batch and a half of good rows (PACE): the failing row is in the second batch.
     const good = Array.from({ length: 1.5 * PACE[ENGINE].rows }, () => tid());
     const failing = tid('FAIL');
@@ -369,6 +369,12 @@ describe('upload: chunks', () => {
     // The first batch was stored before the error; no sweep retries the upload on its own.
     expect((await stored()).has(good[0]!)).toBe(true);
     expect(await staleUploads(api.db)).not.toContain(uploadId);
+    const failedUpload = await api.db.kysely
+      .selectFrom('uploads')
+      .select('status')
+      .where('upload_id', '=', uploadId)
+      .executeTakeFirst();
+    expect(failedUpload?.status).toBe('failed');
     const retried = await sendChunk(as.admin!, chunkFields(uploadId, 1, 2), `${row(failing)}\n`);
     expect(retried.status).toBe(200);
     expect(retried.body).toMatchObject({ processed: good.length + 1, skipped: 0, duplicates: [] });

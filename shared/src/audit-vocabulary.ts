@@ -16,6 +16,7 @@ export const AUDIT_ACTIONS = [
   'brand.created',
   'brand.updated',
   'exclude-list.changed',
+  'upload.started',
   'upload.completed',
   'report.downloaded',
   'apk.downloaded',

@@ -261,8 +261,8 @@ export interface UploadsTable {
   user_id: number;
   file_name: string;
   total_chunks: number;
-  status: 'processing' | 'done';
-  /** The answer of the final chunk, as JSON, once done. */
+  status: 'processing' | 'done' | 'failed';
+  /** The answer of the final chunk, as JSON, once done; once failed, the error's {status, detail} (migration 016). */
   result: string | null;
   created_at: string;
   finished_at: string | null;

@@ -6,11 +6,11 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { UploadResult } from '@veritas/shared/domain';
 import type { Db, Engine } from '../db/schema';
-import { BadRequest } from '../errors';
+import { BadRequest, answerOf } from '../errors';
 import { CsvRecordReader, type CsvRecord } from './csv-records';
 import { checkRow, readHeader, type ColumnPositions, type ShipmentRecord } from './shipment-rows';
 import { IngestStopped, LeaseLost, type Lease } from './lease';
-import { chunkData, finishUpload } from './store';
+import { chunkData, failUpload, finishUpload } from './store';
 import { recordStore, type RecordStore } from './store-records';
 import { scheduleSearchIndexing } from '../devices/search-index';
 import { Utf8Text } from './utf8-text';
@@ -244,10 +244,10 @@ export async function ingestUpload(db: Db, lease: Pick<Lease, 'upload' | 'keep'>
 }
 
 /**
- * Runs a held upload's ingest to its end and keeps its result. On failure the lease is given up (a
- * resent chunk retries), on a stop handed over (another instance takes it at once); a lost lease
- * belongs to the instance that took it. `address` is the client's whose call completes it (null for
- * the sweeper's takeover).
+ * Runs a held upload's ingest to its end and keeps its result. On failure the upload is marked
+ * 'failed' with what its call answers (a resent final chunk runs it again), on a stop handed over
+ * (another instance takes it at once); a lost lease belongs to the instance that took it. `address`
+ * is the client's whose call completes it (null for the sweeper's takeover).
  */
 export async function completeUpload(db: Db, lease: Lease, address: string | null = null): Promise<UploadResult> {
   try {
@@ -255,10 +255,10 @@ export async function completeUpload(db: Db, lease: Lease, address: string | nul
     await finishUpload(db, lease, result, address);
     return result;
   } catch (error) {
-    if (!(error instanceof LeaseLost)) {
-      // Unable to write it (the database is gone), the lease runs out and a sweep takes the upload.
-      await (error instanceof IngestStopped ? lease.handOver() : lease.giveUp()).catch(() => undefined);
-    }
+    if (error instanceof IngestStopped) await lease.handOver().catch(() => undefined);
+    // Unable to write it (the database is gone), the lease runs out and a sweep takes the upload.
+    else if (!(error instanceof LeaseLost))
+      await failUpload(db, lease, answerOf(error), address).catch(() => undefined);
     throw error;
   }
 }

@@ -81,14 +81,6 @@ export class Lease {
     return this.write(this.clock());
   }
 
-  /**
-   * Failed: lease 0, which a sweep leaves alone (it would fail again, every 10 s) but a resent
-   * chunk takes over at once, as any lease that ran out: the retry the console's user asks for.
-   */
-  giveUp(): Promise<void> {
-    return this.write(0);
-  }
-
   private async write(until: number): Promise<void> {
     const { numUpdatedRows } = await this.db.kysely
       .updateTable('uploads')
@@ -123,13 +115,12 @@ export async function takeOver(db: Db, uploadId: string, options: LeaseOptions =
   return new Lease(db, upload, until, options);
 }
 
-/** Uploads whose holder died or stopped (lease ran out; not given up after a failure), oldest first. */
+/** Uploads whose holder died or stopped (the lease ran out), oldest first. */
 export async function staleUploads(db: Db, now = Date.now()): Promise<string[]> {
   const rows = await db.kysely
     .selectFrom('uploads')
     .select('upload_id')
     .where('status', '=', 'processing')
-    .where('lease_until_ms', '>', 0)
     .where('lease_until_ms', '<', now)
     .orderBy('created_at')
     .execute();

@@ -5,7 +5,16 @@ import type { Db } from '../db/schema';
 import { BadRequest, Conflict, Forbidden } from '../errors';
 import { completeUpload } from './ingest';
 import { LeaseLost, takeOver, type Lease } from './lease';
-import { claimUpload, earlierChunk, expireUploads, receivedIndexes, storeChunk, uploadOf, type Chunk } from './store';
+import {
+  claimUpload,
+  earlierChunk,
+  expireUploads,
+  receivedIndexes,
+  retryUpload,
+  storeChunk,
+  uploadOf,
+  type Chunk,
+} from './store';
 
 const received = (chunk: Chunk) => ({
   message: `Chunk ${chunk.chunkIndex + 1} of ${chunk.totalChunks} received.`,
@@ -40,13 +49,23 @@ async function takeOverOrWait(db: Db, uploadId: string, address: string) {
   return ingest(db, lease, address);
 }
 
+/** The answer of an upload another call claimed: its result once done, else as takeOverOrWait. */
+async function answerClaimed(db: Db, uploadId: string, address: string) {
+  const upload = await uploadOf(db, uploadId);
+  if (upload?.status === 'done') return JSON.parse(upload.result!);
+  return takeOverOrWait(db, uploadId, address);
+}
+
 /** All chunks are present: process them, unless another call already does or did. */
 async function complete(db: Db, userId: number, chunk: Chunk, address: string) {
-  const lease = await claimUpload(db, userId, chunk);
-  if (lease) return ingest(db, lease, address);
-  const upload = await uploadOf(db, chunk.uploadId);
-  if (upload?.status === 'done') return JSON.parse(upload.result!);
-  return takeOverOrWait(db, chunk.uploadId, address);
+  const lease = await claimUpload(db, userId, chunk, address);
+  return lease ? ingest(db, lease, address) : answerClaimed(db, chunk.uploadId, address);
+}
+
+/** A failed upload's chunk sent again: it runs again, unless another call already retries it. */
+async function retry(db: Db, uploadId: string, address: string) {
+  const lease = await retryUpload(db, uploadId, address);
+  return lease ? ingest(db, lease, address) : answerClaimed(db, uploadId, address);
 }
 
 /**
@@ -60,7 +79,8 @@ export async function receiveChunk(db: Db, userId: number, chunk: Chunk, address
   if (upload) {
     checkSameUpload(upload, userId, chunk);
     if (upload.status === 'processing') return takeOverOrWait(db, chunk.uploadId, address);
-    // Already complete: a chunk sent again changes nothing; the final one gets the result again.
+    if (upload.status === 'failed' && isLast) return retry(db, chunk.uploadId, address);
+    // Already complete (or failed): a chunk sent again changes nothing; the final one gets the result again.
     return isLast ? JSON.parse(upload.result!) : received(chunk);
   }
   const earlier = await earlierChunk(db, chunk.uploadId);

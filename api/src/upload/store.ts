@@ -1,10 +1,10 @@
 // Where chunked uploads live between calls: the database, so any server instance can take the
 // next chunk (docs/csv.md#sending-in-chunks).
 import type { UploadResult } from '@veritas/shared/domain';
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { recordAudit, userBy } from '../audit/trail';
 import { copyOneValue } from '../db/copy-rows';
-import type { Db, UploadsTable } from '../db/schema';
+import type { Database, Db, UploadsTable } from '../db/schema';
 import { nowIso } from '../db/schema';
 import { LEASE_MS, Lease, LeaseLost, type LeaseOptions } from './lease';
 
@@ -96,44 +96,113 @@ export async function* chunkData(db: Db, uploadId: string, totalChunks: number):
   }
 }
 
+/** What an upload's audit entries name: its user, its file and its size (docs/audit.md). */
+async function uploadSubject(trx: Kysely<Database>, uploadId: string) {
+  const upload = await trx
+    .selectFrom('uploads as up')
+    .innerJoin('users as u', 'u.id', 'up.user_id')
+    .select(['up.file_name', 'u.id', 'u.username', 'u.role'])
+    .where('up.upload_id', '=', uploadId)
+    .executeTakeFirstOrThrow();
+  const size = await trx
+    .selectFrom('upload_chunks')
+    .select(sql<number | string | null>`sum(length(data))`.as('bytes'))
+    .where('upload_id', '=', uploadId)
+    .executeTakeFirst();
+  return {
+    user: upload,
+    target: { kind: 'upload' as const, id: uploadId, label: upload.file_name },
+    file: { file_name: upload.file_name, bytes: Number(size?.bytes ?? 0) },
+  };
+}
+
 /**
- * Marks a complete upload as being processed and leases it to this instance (lease.ts). Only one
- * caller wins; the others (a concurrent or later call with the same final chunk) find the row and
- * answer from it, or take it over once its lease runs out.
+ * `upload.started`, in the transaction that marks the upload 'processing': its rows are stored
+ * only after it committed, so no row is ever stored under an upload the trail does not name, and
+ * an entry that cannot be written leaves nothing processing (docs/audit.md#uploads).
+ */
+async function recordStart(trx: Kysely<Database>, db: Db, uploadId: string, address: string | null) {
+  const { user, target, file } = await uploadSubject(trx, uploadId);
+  await recordAudit(trx, db, userBy(user, address), {
+    action: 'upload.started',
+    outcome: 'success',
+    target,
+    details: file,
+  });
+}
+
+/**
+ * Marks a complete upload as being processed and leases it to this instance (lease.ts), with its
+ * `upload.started` entry. Only one caller wins; the others (a concurrent or later call with the
+ * same final chunk) find the row and answer from it, or take it over once its lease runs out.
+ * `address` is the client's whose call completed the chunks.
  */
 export async function claimUpload(
   db: Db,
   userId: number,
   chunk: Chunk,
+  address: string | null = null,
   options: LeaseOptions = {},
 ): Promise<Lease | undefined> {
   const createdAt = nowIso();
   const until = (options.clock ?? Date.now)() + LEASE_MS;
-  const claimed = await db.kysely
-    .insertInto('uploads')
-    .values({
-      upload_id: chunk.uploadId,
-      user_id: userId,
-      file_name: chunk.fileName,
-      total_chunks: chunk.totalChunks,
-      status: 'processing',
-      result: null,
-      created_at: createdAt,
-      finished_at: null,
-      lease_until_ms: until,
-    })
-    .onConflict((oc) => oc.column('upload_id').doNothing())
-    .returning('upload_id')
-    .executeTakeFirst();
-  if (claimed === undefined) return undefined;
+  const claimed = await db.transaction(async (trx) => {
+    const row = await trx
+      .insertInto('uploads')
+      .values({
+        upload_id: chunk.uploadId,
+        user_id: userId,
+        file_name: chunk.fileName,
+        total_chunks: chunk.totalChunks,
+        status: 'processing',
+        result: null,
+        created_at: createdAt,
+        finished_at: null,
+        lease_until_ms: until,
+      })
+      .onConflict((oc) => oc.column('upload_id').doNothing())
+      .returning('upload_id')
+      .executeTakeFirst();
+    if (row !== undefined) await recordStart(trx, db, chunk.uploadId, address);
+    return row !== undefined;
+  });
+  if (!claimed) return undefined;
   const upload = { uploadId: chunk.uploadId, totalChunks: chunk.totalChunks, createdAt, resumed: false };
+  return new Lease(db, upload, until, options);
+}
+
+/**
+ * Runs a failed upload again (its final chunk sent again): 'processing' under a new lease, with a
+ * new `upload.started` entry. Of calls trying at once, one wins; the rows the failed run stored
+ * count as stored (store-records.ts).
+ */
+export async function retryUpload(
+  db: Db,
+  uploadId: string,
+  address: string | null = null,
+  options: LeaseOptions = {},
+): Promise<Lease | undefined> {
+  const until = (options.clock ?? Date.now)() + LEASE_MS;
+  const retried = await db.transaction(async (trx) => {
+    const row = await trx
+      .updateTable('uploads')
+      .set({ status: 'processing', result: null, finished_at: null, lease_until_ms: until })
+      .where('upload_id', '=', uploadId)
+      .where('status', '=', 'failed')
+      .returning(['total_chunks', 'created_at'])
+      .executeTakeFirst();
+    if (row) await recordStart(trx, db, uploadId, address);
+    return row;
+  });
+  if (!retried) return undefined;
+  const upload = { uploadId, totalChunks: retried.total_chunks, createdAt: retried.created_at, resumed: true };
   return new Lease(db, upload, until, options);
 }
 
 /**
  * Keeps the result for a repeated final chunk and drops the chunks, if the lease is still this
  * run's: an instance that lost it leaves the upload to the one that took it over. The upload's
- * audit entry (its user, the file, its size and counts) is written with it.
+ * `upload.completed` entry (its user, the file, its size and counts) is written with it.
  */
 export async function finishUpload(
   db: Db,
@@ -151,25 +220,14 @@ export async function finishUpload(
       .where('lease_until_ms', '=', lease.until)
       .executeTakeFirst();
     if (numUpdatedRows === 0n) throw new LeaseLost(uploadId);
-    const upload = await trx
-      .selectFrom('uploads as up')
-      .innerJoin('users as u', 'u.id', 'up.user_id')
-      .select(['up.file_name', 'u.id', 'u.username', 'u.role'])
-      .where('up.upload_id', '=', uploadId)
-      .executeTakeFirstOrThrow();
-    const size = await trx
-      .selectFrom('upload_chunks')
-      .select(sql<number | string | null>`sum(length(data))`.as('bytes'))
-      .where('upload_id', '=', uploadId)
-      .executeTakeFirst();
+    const { user, target, file } = await uploadSubject(trx, uploadId);
     await trx.deleteFrom('upload_chunks').where('upload_id', '=', uploadId).execute();
-    await recordAudit(trx, db, userBy(upload, address), {
+    await recordAudit(trx, db, userBy(user, address), {
       action: 'upload.completed',
       outcome: 'success',
-      target: { kind: 'upload', id: uploadId, label: upload.file_name },
+      target,
       details: {
-        file_name: upload.file_name,
-        bytes: Number(size?.bytes ?? 0),
+        ...file,
         processed: result.processed,
         skipped: result.skipped,
         duplicates: result.duplicates_total,
@@ -177,6 +235,53 @@ export async function finishUpload(
       },
     });
   });
+}
+
+/** What a failed upload keeps as its result: the answer its call got. */
+export interface UploadFailure {
+  status: number;
+  detail: string;
+}
+
+/**
+ * Marks the upload this lease holds 'failed', keeping its chunks for a retry, with an
+ * `upload.completed` entry of outcome failure. Should that entry be refused, the mark is written
+ * alone: the upload's rows are named by its `upload.started` entry already, and an upload left
+ * 'processing' would wait for a resend nobody may send. Throws LeaseLost if another instance took
+ * it over.
+ */
+export async function failUpload(
+  db: Db,
+  lease: Lease,
+  failure: UploadFailure,
+  address: string | null = null,
+): Promise<void> {
+  const { uploadId } = lease.upload;
+  const mark = async (trx: Kysely<Database>) => {
+    const { numUpdatedRows } = await trx
+      .updateTable('uploads')
+      .set({ status: 'failed', result: JSON.stringify(failure), finished_at: nowIso(), lease_until_ms: null })
+      .where('upload_id', '=', uploadId)
+      .where('status', '=', 'processing')
+      .where('lease_until_ms', '=', lease.until)
+      .executeTakeFirst();
+    if (numUpdatedRows === 0n) throw new LeaseLost(uploadId);
+  };
+  try {
+    await db.transaction(async (trx) => {
+      await mark(trx);
+      const { user, target, file } = await uploadSubject(trx, uploadId);
+      await recordAudit(trx, db, userBy(user, address), {
+        action: 'upload.completed',
+        outcome: 'failure',
+        target,
+        details: { ...file, status: failure.status, message: failure.detail },
+      });
+    });
+  } catch (error) {
+    if (error instanceof LeaseLost) throw error;
+    await db.transaction(mark);
+  }
 }
 
 export async function expireUploads(db: Db): Promise<void> {

@@ -48,7 +48,7 @@ export class UploadSweeper {
         );
       } catch (error) {
         if (error instanceof IngestStopped) return;
-        // Lost to another instance, or failed: the lease was given up for a resent chunk to retry.
+        // Lost to another instance, or failed: marked failed, for a resent final chunk to retry.
         if (!(error instanceof LeaseLost))
           this.log.warn({ uploadId, err: error }, 'Upload taken over could not be finished');
       }

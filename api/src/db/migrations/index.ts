@@ -16,6 +16,7 @@ import { trackingIdGrams } from './012-tracking-id-grams';
 import { chunksUncompressed } from './013-chunks-uncompressed';
 import { searchTable } from './014-search-table';
 import { summariesFillfactor } from './015-summaries-fillfactor';
+import { uploadFailed } from './016-upload-failed';
 
 export function migrationsFor(engine: Engine): Record<string, Migration> {
   return {
@@ -34,5 +35,6 @@ export function migrationsFor(engine: Engine): Record<string, Migration> {
     '013_chunks_uncompressed': chunksUncompressed(engine),
     '014_search_table': searchTable(engine),
     '015_summaries_fillfactor': summariesFillfactor(engine),
+    '016_upload_failed': uploadFailed(engine),
   };
 }
