@@ -3,6 +3,7 @@
 // nothing; the table is append-only and chained by hashes; pages, filters, export, verification,
 // retention and the live event; who may read it.
 import { execFile } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -93,7 +94,7 @@ describe('every action writes exactly one entry', () => {
     expect(unknown.details).toEqual({ channel: 'console', reason: 'unknown username' });
   });
 
-  test('a sign-in refused (a deactivated account) is recorded as refused', async () => {
+  test('a sign-in refused (a deactivated account) is recorded as refused, with its channel and route', async () => {
     await api.insertUser('gone1', 'central_ops');
     await as.admin!.post('user/deactivate_user/', { user_id: await userId('gone1') });
     const entry = await oneEntry(() => api.client().login('gone1', PASSWORD));
@@ -102,7 +103,12 @@ describe('every action writes exactly one entry', () => {
       outcome: 'refused',
       actor: { kind: 'anonymous', name: 'gone1' },
       target: { kind: 'user', label: 'gone1' },
-      details: { status: 403, message: 'Account is deactivated' },
+      details: {
+        channel: 'console',
+        status: 403,
+        message: 'Account is deactivated',
+        route: 'POST /veritas/user/login/',
+      },
     });
   });
 
@@ -240,19 +246,32 @@ describe('every action writes exactly one entry', () => {
     expect(removed.details).toEqual({ before: { excluded: true }, after: { excluded: false } });
   });
 
-  test('an upload: file name, size and counts', async () => {
+  test('an upload: its start, then its end with the file name, size and counts', async () => {
     const content =
       'tracking_id,hub_code,device_type,device_brand,device_model_name,is_blindpick,blind_brand,blind_model,created_date\n' +
       'AUD-1,HUB1,mobile,Samsung,S21,false,,,2025-03-01T10:00:00Z\n' +
       'AUD-1,HUB1,mobile,Samsung,S21,false,,,2025-03-01T10:00:00Z\n' +
       'AUD-2,NOPE,mobile,Samsung,S21,false,,,2025-03-01T10:00:00Z\n';
-    const entry = await oneEntry(() => uploadCsv(as.admin!, 'shipment.csv', content, 100));
-    expect(entry).toMatchObject({
+    const before = await head();
+    await uploadCsv(as.admin!, 'shipment.csv', content, 100);
+    const [started, completed, ...more] = await entriesAfter(before);
+    expect(more).toEqual([]);
+    const target = { kind: 'upload', label: 'shipment.csv' };
+    const file = { file_name: 'shipment.csv', bytes: Buffer.byteLength(content) };
+    expect(started).toMatchObject({
+      action: 'upload.started',
+      outcome: 'success',
+      actor: user('admin1', 'admin'),
+      address: '127.0.0.1',
+      target,
+      details: file,
+    });
+    expect(completed).toMatchObject({
       action: 'upload.completed',
       outcome: 'success',
       actor: user('admin1', 'admin'),
-      target: { kind: 'upload', label: 'shipment.csv' },
-      details: { file_name: 'shipment.csv', bytes: Buffer.byteLength(content), processed: 1, duplicates: 1, errors: 1 },
+      target: { ...target, id: started!.target!.id },
+      details: { ...file, processed: 1, duplicates: 1, errors: 1 },
     });
   });
 
@@ -372,6 +391,58 @@ describe('a refused action records its refusal and changes nothing', () => {
       expect((await as.admin!.post('api/whitelable/', { brand: 'Dup' })).status).toBe(409),
     );
     expect(duplicate).toMatchObject({ outcome: 'refused', details: { status: 409 } });
+  });
+
+  test('the XSRF check: the session the cookie names is the actor, and the route refused is named', async () => {
+    const entry = await oneEntry(async () => {
+      const answer = await as.admin!.post(
+        'user/create_group/',
+        { code: 'HUBXSRF', organization: 'hub' },
+        { xsrf: false },
+      );
+      expect(answer.status).toBe(403);
+    });
+    expect(entry).toMatchObject({
+      action: 'group.created',
+      outcome: 'refused',
+      actor: user('admin1', 'admin'),
+      address: '127.0.0.1',
+      details: { status: 403, message: 'CSRF token missing or incorrect.', route: 'POST /veritas/user/create_group/' },
+    });
+    // Without a session the sender stays anonymous.
+    const anonymous = api.client();
+    await anonymous.get('user/is_LoggedIn/');
+    const stranger = await oneEntry(async () =>
+      expect(
+        (await anonymous.post('user/login/', { username: 'exec1', password: PASSWORD }, { xsrf: false })).status,
+      ).toBe(403),
+    );
+    expect(stranger).toMatchObject({
+      actor: { kind: 'anonymous', id: null },
+      details: { route: 'POST /veritas/user/login/', channel: 'console' },
+    });
+  });
+
+  test('sign-in refusals of the app name its channel: no access to the app, the throttle', async () => {
+    const noApp = await oneEntry(async () =>
+      expect(
+        (await api.client().post('app/login/', { username: 'ops1', password: PASSWORD }, { xsrf: false })).status,
+      ).toBe(403),
+    );
+    expect(noApp).toMatchObject({
+      action: 'session.sign-in',
+      outcome: 'refused',
+      target: { kind: 'user', label: 'ops1' },
+      details: { channel: 'app', status: 403, route: 'POST /veritas/app/login/' },
+    });
+
+    await api.insertUser('throttled2', 'operators');
+    const before = await head();
+    for (let i = 0; i < 7; i++)
+      await api.client().post('app/login/', { username: 'throttled2', password: 'wrong' }, { xsrf: false });
+    const throttled = (await entriesAfter(before)).filter((entry) => entry.details?.status === 429);
+    expect(throttled.length).toBeGreaterThan(0);
+    for (const entry of throttled) expect(entry.details).toMatchObject({ channel: 'app' });
   });
 
   test('a throttled sign-in: one entry per attempt', async () => {
@@ -521,25 +592,125 @@ describe('reading the trail', () => {
   });
 });
 
+/** Makes the database refuse audit entries for which `when` (SQL over the new row) holds, until the returned function is called. */
+async function refuseAuditEntries(when: string): Promise<() => Promise<void>> {
+  const statements =
+    ENGINE === 'postgres'
+      ? [
+          sql`create function audit_fail() returns trigger language plpgsql as $$ begin if ${sql.raw(when)} then raise exception 'no room'; end if; return new; end $$`,
+          sql`create trigger audit_fail before insert on audit_log for each row execute function audit_fail()`,
+        ]
+      : [
+          sql`create trigger audit_fail before insert on audit_log when ${sql.raw(when)} begin select raise(abort, 'no room'); end`,
+        ];
+  for (const statement of statements) await statement.execute(api.db.kysely);
+  return async () => {
+    await sql`drop trigger audit_fail${ENGINE === 'postgres' ? sql` on audit_log` : sql``}`.execute(api.db.kysely);
+    if (ENGINE === 'postgres') await sql`drop function audit_fail()`.execute(api.db.kysely);
+  };
+}
+
+const UPLOAD_HEADER =
+  'tracking_id,hub_code,device_type,device_brand,device_model_name,is_blindpick,blind_brand,blind_model,created_date';
+
+/** One chunk holding a whole file of the given tracking IDs, as the console sends it. */
+const sendWholeFile = (uploadId: string, fileName: string, ids: string[]) =>
+  as.admin!.postMultipart(
+    'api/upload/',
+    { upload_id: uploadId, chunk_index: 0, total_chunks: 1 },
+    {
+      name: fileName,
+      content: [UPLOAD_HEADER, ...ids.map((id) => `${id},HUB1,mobile,Samsung,S21,false,,,`)].join('\n'),
+    },
+  );
+
+const storedIds = async (ids: string[]) =>
+  (
+    await api.db.kysely.selectFrom('device_records').select('tracking_id').where('tracking_id', 'in', ids).execute()
+  ).map((row) => row.tracking_id);
+
+const uploadRow = (uploadId: string) =>
+  api.db.kysely.selectFrom('uploads').select(['status', 'result']).where('upload_id', '=', uploadId).executeTakeFirst();
+
 describe('written with the change', () => {
   test('a change whose entry cannot be written is rolled back', async () => {
-    const failInsert =
-      ENGINE === 'postgres'
-        ? [
-            sql`create function audit_fail() returns trigger language plpgsql as $$ begin raise exception 'no room'; end $$`,
-            sql`create trigger audit_fail before insert on audit_log for each row execute function audit_fail()`,
-          ]
-        : [sql`create trigger audit_fail before insert on audit_log begin select raise(abort, 'no room'); end`];
-    for (const statement of failInsert) await statement.execute(api.db.kysely);
+    const allow = await refuseAuditEntries('true');
     try {
       const answer = await as.admin!.post('user/create_group/', { code: 'HUBFAIL', organization: 'hub' });
       expect(answer.status).toBe(500);
       const group = await api.db.kysely.selectFrom('groups').select('id').where('code', '=', 'HUBFAIL').execute();
       expect(group).toEqual([]);
     } finally {
-      await sql`drop trigger audit_fail${ENGINE === 'postgres' ? sql` on audit_log` : sql``}`.execute(api.db.kysely);
+      await allow();
     }
     expect((await as.admin!.post('user/create_group/', { code: 'HUBFAIL', organization: 'hub' })).status).toBe(201);
+  });
+
+  test('an upload whose start entry cannot be written stores nothing and is left neither processing nor failed; sent again, it completes', async () => {
+    const uploadId = crypto.randomUUID();
+    const ids = ['ACCRB-1', 'ACCRB-2'];
+    const allow = await refuseAuditEntries("new.target_label like 'accrb%'");
+    try {
+      expect((await sendWholeFile(uploadId, 'accrb_x.csv', ids)).status).toBe(500);
+      expect(await storedIds(ids)).toEqual([]);
+      expect(await uploadRow(uploadId)).toBeUndefined();
+      const found = await as.admin!.get('api/devices/?q=ACCRB');
+      expect([found.status, found.body.records]).toEqual([200, []]);
+    } finally {
+      await allow();
+    }
+    const retried = await sendWholeFile(uploadId, 'accrb_x.csv', ids);
+    expect([retried.status, retried.body.processed]).toEqual([200, 2]);
+    expect((await storedIds(ids)).sort()).toEqual(ids);
+  });
+
+  test('an upload whose end entry cannot be written is marked failed, not left processing; its rows stand under its start entry; sent again, it completes', async () => {
+    const uploadId = crypto.randomUUID();
+    const ids = ['ACEND-1', 'ACEND-2'];
+    const before = await head();
+    const allow = await refuseAuditEntries("new.action = 'upload.completed'");
+    try {
+      expect((await sendWholeFile(uploadId, 'ends.csv', ids)).status).toBe(500);
+      expect(await uploadRow(uploadId)).toEqual({
+        status: 'failed',
+        result: JSON.stringify({ status: 500, detail: 'Internal server error' }),
+      });
+      expect((await storedIds(ids)).sort()).toEqual(ids);
+      expect((await entriesAfter(before)).map((entry) => [entry.action, entry.target?.id])).toEqual([
+        ['upload.started', uploadId],
+      ]);
+    } finally {
+      await allow();
+    }
+    const retried = await sendWholeFile(uploadId, 'ends.csv', ids);
+    // The rows the failed run stored count as stored, not as duplicates.
+    expect([retried.status, retried.body.processed, retried.body.skipped]).toEqual([200, 2, 0]);
+    expect((await entriesAfter(before)).map((entry) => `${entry.action} ${entry.outcome}`)).toEqual([
+      'upload.started success',
+      'upload.started success',
+      'upload.completed success',
+    ]);
+    expect((await uploadRow(uploadId))?.status).toBe('done');
+  });
+
+  test('an upload that fails is recorded as a failure with the answer its call got', async () => {
+    const uploadId = crypto.randomUUID();
+    const before = await head();
+    const answer = await as.admin!.postMultipart(
+      'api/upload/',
+      { upload_id: uploadId, chunk_index: 0, total_chunks: 1 },
+      { name: 'noheader.csv', content: '\n\n' },
+    );
+    expect(answer.status).toBe(400);
+    expect((await uploadRow(uploadId))?.status).toBe('failed');
+    const [started, ended] = await entriesAfter(before);
+    expect(started).toMatchObject({ action: 'upload.started', outcome: 'success' });
+    expect(ended).toMatchObject({
+      action: 'upload.completed',
+      outcome: 'failure',
+      target: { kind: 'upload', id: uploadId, label: 'noheader.csv' },
+      details: { status: 400, message: answer.body.detail },
+    });
   });
 });
 

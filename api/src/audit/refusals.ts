@@ -1,13 +1,15 @@
 // Refusals of audited actions (docs/audit.md#refusals): a route that names its action in
 // `config.audit` has each 403, 409 and 429 it answers recorded, whichever check refused it (the
-// role gate, the XSRF check, a rule of the domain, the sign-in throttle). The refused action
+// role gate, the XSRF check, a rule of the domain, the sign-in throttle), with the route refused. The refused action
 // changed nothing, so its entry is written in a transaction of its own once the answer is known.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AuditAction, AuditTargetKind } from '@veritas/shared/domain';
 import type { Db } from '../db/schema';
 import { DomainError } from '../errors';
 import { auditByOf } from './actor';
-import { recordAuditAlone, type AuditTarget } from './trail';
+import { ACCESS_COOKIE } from '../auth/cookies';
+import { authenticate } from '../auth/sessions';
+import { recordAuditAlone, userBy, type AuditBy, type AuditTarget } from './trail';
 
 export interface AuditedRoute {
   action: AuditAction;
@@ -15,6 +17,8 @@ export interface AuditedRoute {
   target?: (request: FastifyRequest, db: Db) => AuditTarget | null | Promise<AuditTarget | null>;
   /** The statuses recorded as refusals; default 403, 409 and 429. */
   refusals?: readonly number[];
+  /** What every entry of this route names, its refusals too (e.g. a sign-in's `channel`). */
+  details?: Record<string, unknown>;
 }
 
 declare module 'fastify' {
@@ -46,6 +50,16 @@ function messageOf(payload: unknown): string | null {
   }
 }
 
+/**
+ * Who was refused. The XSRF check refuses before the scope's hook identified the caller: the
+ * session its access cookie names, if any, is who sent the request.
+ */
+async function refusedBy(request: FastifyRequest, db: Db): Promise<AuditBy> {
+  if (request.user || request.deployToken) return auditByOf(request);
+  const user = await authenticate(db, request.cookies[ACCESS_COOKIE]).catch(() => null);
+  return user ? userBy(user, request.ip ?? null) : auditByOf(request);
+}
+
 export function recordRefusals(app: FastifyInstance, db: Db): void {
   app.addHook('onError', async (request, _reply, error) => {
     if (error instanceof DomainError && error.audited) recordedAlready.add(request);
@@ -61,11 +75,16 @@ export function recordRefusals(app: FastifyInstance, db: Db): void {
       // A body too malformed to name its target is recorded without one.
     }
     try {
-      await recordAuditAlone(db, auditByOf(request), {
+      await recordAuditAlone(db, await refusedBy(request, db), {
         action: audited.action,
         outcome: 'refused',
         target,
-        details: { status: reply.statusCode, message: messageOf(payload) },
+        details: {
+          ...audited.details,
+          status: reply.statusCode,
+          message: messageOf(payload),
+          route: `${request.method} ${request.routeOptions.url}`,
+        },
       });
     } catch (error) {
       // The action was refused either way; the answer stands.

@@ -2,7 +2,7 @@
 // check of app.ts still applies); is_LoggedIn/ and get_role/ are the signed-in user's.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ACCESS_COOKIE, REFRESH_COOKIE, clearSessionCookies, setSessionCookies, setXsrfCookie } from '../auth/cookies';
-import { endSessionOfTokens, rotateRefreshToken } from '../auth/sessions';
+import { endSessionOfTokens, rotateRefreshToken, type SignInChannel } from '../auth/sessions';
 import { signInToConsole } from '../auth/sign-in';
 import { targetOfBodyField, type AuditedRoute } from '../audit/refusals';
 import { Unauthorized } from '../errors';
@@ -19,11 +19,15 @@ import {
 
 const tags = ['sign-in'];
 
-/** Both sign-ins record their refusals (throttled, deactivated, no access), naming the username tried. */
-export const SIGN_IN_AUDIT: AuditedRoute = {
+/**
+ * Both sign-ins record their refusals (throttled, deactivated, no access), naming the username
+ * tried and their channel, as their successes and failures do (docs/audit.md).
+ */
+export const signInAudit = (channel: SignInChannel): AuditedRoute => ({
   action: 'session.sign-in',
   target: targetOfBodyField('user', 'username', MAX_USERNAME_LENGTH),
-};
+  details: { channel },
+});
 
 /** Public: they read only credentials or the session cookies. */
 export const signInRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -32,7 +36,7 @@ export const signInRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/user/login/',
     {
-      config: { errorField: 'res', audit: SIGN_IN_AUDIT },
+      config: { errorField: 'res', audit: signInAudit('console') },
       schema: {
         tags,
         summary: 'Sign in to the console: sets the session cookies (roles without a console get is_webview false)',

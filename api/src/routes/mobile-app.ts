@@ -14,7 +14,7 @@ import {
 } from '@veritas/shared/domain';
 import { signOut } from '../auth/sessions';
 import { appScans, signInToApp } from '../scan/answers';
-import { SIGN_IN_AUDIT } from './auth';
+import { signInAudit } from './auth';
 
 const tags = ['mobile app'];
 
@@ -24,7 +24,7 @@ export const appSignInRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/app/login/',
     {
-      config: { errorField: 'res', audit: SIGN_IN_AUDIT },
+      config: { errorField: 'res', audit: signInAudit('app') },
       schema: {
         tags,
         summary: 'Sign in to the mobile app: answers the bearer token of its calls',
