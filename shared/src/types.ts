@@ -52,6 +52,7 @@ export type {
   RemotesEvent,
   RemoteVersion,
   RolloutChange,
+  RolloutHistoryPage,
   TokenCreatePayload,
   TokenScope,
 } from './api/registry';

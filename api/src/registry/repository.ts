@@ -196,15 +196,17 @@ export async function insertRolloutChange(
   await kysely.insertInto('rollout_changes').values(change).execute();
 }
 
-/** The last `limit` changes of `remote`'s rollout, newest first. */
-export async function findRolloutChanges(kysely: Kysely<Database>, remote: string, limit: number) {
-  return kysely
+/**
+ * The last `limit` changes of `remote`'s rollout with an id below `before` (none: the newest),
+ * newest first: one range of the index on (remote, id).
+ */
+export async function findRolloutChanges(kysely: Kysely<Database>, remote: string, limit: number, before?: number) {
+  let query = kysely
     .selectFrom('rollout_changes')
     .select(['id', 'action', 'from_version', 'to_version', 'percent', 'actor', 'created_ms'])
-    .where('remote', '=', remote)
-    .orderBy('id', 'desc')
-    .limit(limit)
-    .execute();
+    .where('remote', '=', remote);
+  if (before !== undefined) query = query.where('id', '<', before);
+  return query.orderBy('id', 'desc').limit(limit).execute();
 }
 
 /** The live version before `live`: where the most recent promote to `live` came from. */

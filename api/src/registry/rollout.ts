@@ -2,10 +2,18 @@
 // and a canary for a share of users. Each change is one transaction holding the remote's rollout
 // row, so changes at the same moment (two pipelines promoting) happen one after the other, each in
 // the history, and the live pointer is the last one's; its live event is the last statement.
-import { REMOTE_NAMES, type AuditAction, type RemoteDeployment, type RolloutChange } from '@veritas/shared/domain';
+import {
+  HISTORY_PAGE_SIZE,
+  REMOTE_NAMES,
+  type AuditAction,
+  type RemoteDeployment,
+  type RolloutChange,
+  type RolloutHistoryPage,
+  type RolloutHistoryQuery,
+} from '@veritas/shared/domain';
 import type { Transaction } from 'kysely';
 import { actorLabel, recordAudit, type AuditBy } from '../audit/trail';
-import type { Database, Db, RolloutAction } from '../db/schema';
+import { MAX_SERIAL_ID, type Database, type Db, type RolloutAction } from '../db/schema';
 import { Conflict, NotFound } from '../errors';
 import { remotesEvent, writeEvents } from '../events/write';
 import {
@@ -21,16 +29,27 @@ import {
 } from './repository';
 import { checkCompatible, remoteVersionOf, storedManifest, type RegistryConfig } from './versions';
 
-/** How many changes a deployment shows. */
-const HISTORY_LENGTH = 50;
 /** Largest integer column value: a greater version number names no version (PostgreSQL would refuse to compare it). */
 const MAX_VERSION = 2_147_483_647;
 
+type ChangeRow = Awaited<ReturnType<typeof findRolloutChanges>>[number];
+
+const rolloutChangeOf = (change: ChangeRow): RolloutChange => ({
+  id: change.id,
+  action: change.action,
+  from: change.from_version,
+  to: change.to_version,
+  percent: change.percent,
+  by: change.actor,
+  at: new Date(Number(change.created_ms)).toISOString(),
+});
+
+/** The remote's rollout, versions kept and newest changes (a page of its history). */
 export async function deploymentOf(db: Db, remote: string): Promise<RemoteDeployment> {
   const [rollouts, rows, changes] = await Promise.all([
     findRollouts(db.kysely),
     findVersions(db.kysely, remote),
-    findRolloutChanges(db.kysely, remote, HISTORY_LENGTH),
+    findRolloutChanges(db.kysely, remote, HISTORY_PAGE_SIZE),
   ]);
   const rollout = rollouts.find((row) => row.remote === remote);
   const live = rollout?.live ?? null;
@@ -41,16 +60,29 @@ export async function deploymentOf(db: Db, remote: string): Promise<RemoteDeploy
     canary: rollout?.canary != null ? { version: rollout.canary, percent: Number(rollout.canary_percent) } : null,
     previous: rows.some((row) => row.version === before) ? before : null,
     versions: rows.map(remoteVersionOf),
-    history: changes.map((change): RolloutChange => ({
-      id: change.id,
-      action: change.action,
-      from: change.from_version,
-      to: change.to_version,
-      percent: change.percent,
-      by: change.actor,
-      at: new Date(Number(change.created_ms)).toISOString(),
-    })),
+    history: changes.map(rolloutChangeOf),
   };
+}
+
+/**
+ * A page of `remote`'s history, newest first: the changes older than `before` (none: the newest).
+ * The history keeps every change, also those of versions pruned since. Changes of one remote are
+ * written one after the other under its rollout's lock, so their ids grow with time and a page
+ * read after another's `next` neither misses nor repeats one, whatever was changed meanwhile.
+ */
+export async function historyPage(
+  db: Db,
+  remote: string,
+  { before, limit: limitText }: RolloutHistoryQuery,
+): Promise<RolloutHistoryPage> {
+  const limit = limitText ? Number(limitText) : HISTORY_PAGE_SIZE;
+  // Every id is below a greater number (PostgreSQL would refuse to compare it): no bound.
+  const below = before === undefined || Number(before) > MAX_SERIAL_ID ? undefined : Number(before);
+  // One more than asked tells whether a page follows.
+  const rows = await findRolloutChanges(db.kysely, remote, limit + 1, below);
+  const more = rows.length > limit;
+  const changes = rows.slice(0, limit).map(rolloutChangeOf);
+  return { changes, next: more ? String(changes[limit - 1]!.id) : null };
 }
 
 /** Every remote of remotes.json, with or without versions. */

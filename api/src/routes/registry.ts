@@ -17,6 +17,8 @@ import {
   RemoteDeployment,
   RemoteDeploymentList,
   RemoteParams,
+  RolloutHistoryPage,
+  RolloutHistoryQuery,
   TokenCreatePayload,
   TokenParams,
   type AuditAction,
@@ -28,7 +30,15 @@ import { Forbidden } from '../errors';
 import { documentAccess } from '../plugins/openapi';
 import { allowOrigin, listAllowedOrigins, removeOrigin } from '../registry/origins';
 import { publish } from '../registry/publish';
-import { deploymentOf, listDeployments, promote, rollback, startCanary, stopCanary } from '../registry/rollout';
+import {
+  deploymentOf,
+  historyPage,
+  listDeployments,
+  promote,
+  rollback,
+  startCanary,
+  stopCanary,
+} from '../registry/rollout';
 import type { RegistryConfig } from '../registry/versions';
 import { canDeploy, canManageDeployAccess } from '../roles';
 
@@ -97,7 +107,7 @@ const deploymentRoutes: FastifyPluginAsyncTypebox<{ config: RegistryConfig }> = 
       preValidation: sessionOnly(canDeploy, 'Only admins may see the deployments.'),
       schema: {
         tags,
-        summary: 'Every remote: its live version, canary, kept versions and history',
+        summary: 'Every remote: its live version, canary, kept versions and newest 50 changes',
         querystring: NoQuery,
         response: { 200: RemoteDeploymentList },
       },
@@ -111,13 +121,28 @@ const deploymentRoutes: FastifyPluginAsyncTypebox<{ config: RegistryConfig }> = 
       preValidation: mayDeploy,
       schema: {
         tags,
-        summary: "A remote's live version, canary, kept versions (newest first) and last 50 changes",
+        summary: "A remote's live version, canary, kept versions (newest first) and newest 50 changes",
         params,
         querystring: NoQuery,
         response: { 200: RemoteDeployment },
       },
     },
     async (request) => deploymentOf(db, request.params.remote),
+  );
+
+  remotes.get(
+    '/registry/remotes/:remote/history/',
+    {
+      preValidation: mayDeploy,
+      schema: {
+        tags,
+        summary: "A page of a remote's rollout changes, newest first: `next` reads the older ones",
+        params,
+        querystring: RolloutHistoryQuery,
+        response: { 200: RolloutHistoryPage },
+      },
+    },
+    async (request) => historyPage(db, request.params.remote, request.query),
   );
 
   remotes.post(

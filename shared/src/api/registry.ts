@@ -109,7 +109,7 @@ export const RolloutChange = Type.Object({
 });
 export type RolloutChange = Static<typeof RolloutChange>;
 
-/** A remote's rollout, its kept versions (newest first) and its history (newest first). */
+/** A remote's rollout, its kept versions (newest first) and its newest changes (newest first, HISTORY_PAGE_SIZE at most). */
 export const RemoteDeployment = Type.Object({
   remote: Type.String(),
   live: Nullable(Type.Integer()),
@@ -120,6 +120,41 @@ export const RemoteDeployment = Type.Object({
   history: Type.Array(RolloutChange),
 });
 export type RemoteDeployment = Static<typeof RemoteDeployment>;
+
+/** How many changes a page of a rollout's history has unless `limit` says otherwise. */
+export const HISTORY_PAGE_SIZE = 50;
+/** The most changes a page of a rollout's history may ask for. */
+export const HISTORY_PAGE_LIMIT = 200;
+const historyLimitMessage = `limit must be a whole number from 1 to ${HISTORY_PAGE_LIMIT}.`;
+const historyBeforeMessage = 'before must be the next value of an earlier page.';
+
+/** GET registry/remotes/{remote}/history/: a page of changes older than `before`, `limit` of them. */
+export const RolloutHistoryQuery = Type.Object({
+  before: Type.Optional(
+    Type.String({
+      pattern: '^[1-9][0-9]{0,17}$',
+      description: 'The `next` of the page before: changes older than it.',
+      errorMessages: { missing: historyBeforeMessage, pattern: historyBeforeMessage },
+    }),
+  ),
+  limit: Type.Optional(
+    Type.String({
+      transform: ['trim'],
+      // 1 to 200 without leading zeros (a query's values are text; nothing is coerced).
+      pattern: '^([1-9]\\d?|1\\d\\d|200)$',
+      description: `Changes in the page, 1 to ${HISTORY_PAGE_LIMIT}; ${HISTORY_PAGE_SIZE} when left out.`,
+      errorMessages: { missing: historyLimitMessage, pattern: historyLimitMessage },
+    }),
+  ),
+});
+export type RolloutHistoryQuery = Static<typeof RolloutHistoryQuery>;
+
+/** A page of a rollout's history, newest first; `next` (an id, as text) reads the page after, null at the oldest. */
+export const RolloutHistoryPage = Type.Object({
+  changes: Type.Array(RolloutChange),
+  next: Nullable(Type.String({ description: 'The `before` of the page after; null on the last.' })),
+});
+export type RolloutHistoryPage = Static<typeof RolloutHistoryPage>;
 
 export const RemoteDeploymentList = Type.Object({ remotes: Type.Array(RemoteDeployment) });
 export type RemoteDeploymentList = Static<typeof RemoteDeploymentList>;
