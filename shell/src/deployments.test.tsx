@@ -3,8 +3,8 @@
 // http boundary (the shared client's adapter), as in the other tests of the shell.
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { AccessToken, RemoteDeployment, RemoteVersion, Role } from '@veritas/shared';
-import { FakeEventSource, installFakeEventSource, type MockApi } from '@veritas/shared/testing';
+import type { AccessToken, RemoteDeployment, RemoteVersion, Role, RolloutChange } from '@veritas/shared';
+import { FakeEventSource, installFakeEventSource, type MockApi, type RecordedRequest } from '@veritas/shared/testing';
 import { renderShell, serveRemoteList, serveRemotePages, signedInAs, startApi } from '../test/harness';
 
 jest.mock('@module-federation/enhanced/runtime', () => ({ loadRemote: jest.fn(), registerRemotes: jest.fn() }));
@@ -233,6 +233,125 @@ describe('rollouts', () => {
     await waitFor(() => expect(summary(devices, 'Live')).toHaveTextContent(/^v5, /));
     expect(api.requestsTo('GET registry/remotes/')).toHaveLength(2);
     removeFake();
+  });
+});
+
+describe('history', () => {
+  /** Change n promotes v(n-1) to vn, an hour after change n-1. */
+  const change = (n: number): RolloutChange => ({
+    id: n,
+    action: 'promote',
+    from: n - 1 || null,
+    to: n,
+    percent: null,
+    by: 'ci-devices',
+    at: new Date(Date.UTC(2026, 0, 1) + n * 3_600_000).toISOString(),
+  });
+  /** 94 changes, newest first. */
+  const ALL = Array.from({ length: 94 }, (_, i) => change(94 - i));
+  const fromTo = (c: RolloutChange) => `${c.from === null ? '—' : `v${c.from}`} → v${c.to}`;
+
+  /** What the registry holds: its pages are read from it. */
+  let stored: RolloutChange[];
+  /** The registry's page of `stored`: the changes older than `before`, `limit` of them. */
+  const page = ({ config }: RecordedRequest): [number, unknown] => {
+    const { before, limit } = config.params as { before?: string; limit: number };
+    const older = stored.filter((c) => before === undefined || c.id < Number(before));
+    const changes = older.slice(0, limit);
+    return [200, { changes, next: older.length > limit ? String(changes.at(-1)!.id) : null }];
+  };
+  const beforeOf = (request: RecordedRequest) => (request.config.params as { before?: string }).before;
+
+  const historyRows = (remote: HTMLElement) =>
+    within(within(remote).getByRole('table', { name: 'devices: history' }))
+      .getAllByRole('row')
+      .slice(1);
+  const fromToOf = (rows: HTMLElement[]) => rows.map((row) => within(row).getAllByRole('cell')[1]!.textContent);
+
+  beforeEach(() => {
+    stored = ALL;
+    api.on('GET registry/remotes/', [200, { remotes: [{ ...DEVICES, history: ALL.slice(0, 50) }, USERS] }]);
+  });
+
+  test('shows the newest 50 changes; "Show older changes" reads the next page, by keyboard too, until none is left', async () => {
+    api.on('GET registry/remotes/devices/history/', page);
+    const { user, devices } = await openAs('admin');
+    expect(fromToOf(historyRows(devices))).toEqual(ALL.slice(0, 50).map(fromTo));
+
+    const older = await within(devices).findByRole('button', { name: 'Show older changes' });
+    expect(within(devices).getByText('50 changes shown')).toHaveAttribute('role', 'status');
+    older.focus();
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(historyRows(devices)).toHaveLength(94));
+    // Every change once, newest first: no gap, no repeat.
+    expect(fromToOf(historyRows(devices))).toEqual(ALL.map(fromTo));
+    expect(older).toHaveTextContent('No older changes');
+    expect(older).toHaveAttribute('aria-disabled', 'true');
+    expect(older).toHaveFocus();
+    expect(within(devices).getByText('94 changes shown')).toBeInTheDocument();
+
+    await user.click(older);
+    expect(api.requestsTo('GET registry/remotes/devices/history/').map((r) => r.config.params)).toEqual([
+      { limit: 50 },
+      { before: '45', limit: 50 },
+    ]);
+    // A remote with fewer changes than a page has them all already.
+    expect(api.requestsTo('GET registry/remotes/users/history/')).toHaveLength(0);
+  });
+
+  test('a page that fails says so beside the button, which reads it again', async () => {
+    let fail = true;
+    api.on('GET registry/remotes/devices/history/', (request) =>
+      beforeOf(request) && fail ? [503, { detail: 'The database is unavailable: try again shortly.' }] : page(request),
+    );
+    const { user, devices } = await openAs('admin');
+    const older = await within(devices).findByRole('button', { name: 'Show older changes' });
+    await user.click(older);
+    expect(await within(devices).findByRole('alert')).toHaveTextContent(
+      'The database is unavailable: try again shortly.',
+    );
+    expect(historyRows(devices)).toHaveLength(50);
+    expect(older).toHaveTextContent('Show older changes');
+
+    fail = false;
+    await user.click(older);
+    await waitFor(() => expect(historyRows(devices)).toHaveLength(94));
+    expect(within(devices).queryByRole('alert')).not.toBeInTheDocument();
+  });
+
+  test('while older changes load, the button says so and the table is busy', async () => {
+    let release = () => {};
+    api.on('GET registry/remotes/devices/history/', (request) =>
+      beforeOf(request)
+        ? new Promise((resolve) => {
+            release = () => resolve(page(request));
+          })
+        : page(request),
+    );
+    const { user, devices } = await openAs('admin');
+    await user.click(await within(devices).findByRole('button', { name: 'Show older changes' }));
+    const loading = await within(devices).findByRole('button', { name: 'Loading older changes…' });
+    expect(loading).toHaveAttribute('aria-disabled', 'true');
+    expect(within(devices).getByRole('table', { name: 'devices: history' })).toHaveAttribute('aria-busy', 'true');
+    act(() => release());
+    await waitFor(() => expect(historyRows(devices)).toHaveLength(94));
+    expect(within(devices).getByRole('table', { name: 'devices: history' })).not.toHaveAttribute('aria-busy');
+  });
+
+  test('a rollout change reads the pages shown again: the new change on top, the older ones kept', async () => {
+    api.on('GET registry/remotes/devices/history/', page);
+    const { user, devices } = await openAs('admin');
+    await user.click(await within(devices).findByRole('button', { name: 'Show older changes' }));
+    await waitFor(() => expect(historyRows(devices)).toHaveLength(94));
+
+    stored = [{ ...change(95), action: 'rollback', from: 94, to: 93 }, ...ALL];
+    api.on('POST registry/remotes/devices/rollback/', [200, { ...DEVICES, live: 2, history: stored.slice(0, 50) }]);
+    await user.click(within(devices).getByRole('button', { name: 'Roll back to v2' }));
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Roll back' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    const rows = historyRows(devices);
+    expect(fromToOf(rows)).toEqual(['v94 → v93', ...ALL.map(fromTo)]);
+    expect(within(rows[0]!).getAllByRole('cell')[0]).toHaveTextContent('Rollback');
   });
 });
 

@@ -1,6 +1,7 @@
 // The registry's calls of the Deployments page (docs/screens.md#deployments): the rollouts of every
-// remote and their changes, deploy tokens and allowed origins. A rollout change answers the remote's
-// new state, which replaces its entry in the cached list; tokens and origins are fetched again.
+// remote and the pages of their history, deploy tokens and allowed origins. A rollout change answers
+// the remote's new state, which replaces its entry in the cached list, and its history is read again;
+// tokens and origins are fetched again.
 import {
   http,
   type AccessToken,
@@ -10,9 +11,10 @@ import {
   type CreatedToken,
   type RemoteDeployment,
   type RemoteDeploymentList,
+  type RolloutHistoryPage,
   type TokenCreatePayload,
 } from '@veritas/shared';
-import { queryOptions, useMutation, useQueryClient } from '@veritas/shared/query';
+import { infiniteQueryOptions, queryOptions, useMutation, useQueryClient } from '@veritas/shared/query';
 
 const REMOTES_PATH = 'registry/remotes/';
 const TOKENS_PATH = 'registry/tokens/';
@@ -23,6 +25,35 @@ export const deploymentsQuery = queryOptions({
   queryKey: [REMOTES_PATH],
   queryFn: async (): Promise<RemoteDeployment[]> => (await http.get<RemoteDeploymentList>(REMOTES_PATH)).data.remotes,
 });
+
+/** Changes asked for a page of a remote's history: as many as a deployment answers. */
+export const HISTORY_PAGE_SIZE = 50;
+
+/** The key of a remote's history pages: under the rollouts' key, so that reading them again reads these too. */
+export const historyKey = (remote: string) => [REMOTES_PATH, remote, 'history/'] as const;
+
+/** GET registry/remotes/{remote}/history/?before=&limit=: the changes older than `before` (null: the newest). */
+export async function fetchHistoryPage(
+  remote: string,
+  before: string | null,
+  signal?: AbortSignal,
+): Promise<RolloutHistoryPage> {
+  const path = `${REMOTES_PATH}${encodeURIComponent(remote)}/history/`;
+  const params = { ...(before === null ? {} : { before }), limit: HISTORY_PAGE_SIZE };
+  const { data } = await http.get<RolloutHistoryPage>(path, { params, signal });
+  if (!data || !Array.isArray(data.changes)) throw new Error(`${path} did not answer a page of changes`);
+  return { changes: data.changes, next: typeof data.next === 'string' && data.next ? data.next : null };
+}
+
+/** The pages of a remote's history, newest first, each read after the previous one's `next`. */
+export function historyPagesQuery(remote: string) {
+  return infiniteQueryOptions({
+    queryKey: historyKey(remote),
+    queryFn: ({ pageParam, signal }) => fetchHistoryPage(remote, pageParam, signal),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last: RolloutHistoryPage) => last.next,
+  });
+}
 
 /** GET registry/tokens/ (super_admin). */
 export const tokensQuery = queryOptions({
@@ -57,7 +88,11 @@ function rolloutRequest(change: RolloutChange): [path: string, body: object] {
   }
 }
 
-/** POST registry/remotes/{remote}/(promote|canary|canary/stop|rollback)/: the answer replaces the remote's entry. */
+/**
+ * POST registry/remotes/{remote}/(promote|canary|canary/stop|rollback)/: the answer replaces the
+ * remote's entry, and the pages of its history read so far are read again (before the change is
+ * done, so that the table shows it with the card).
+ */
 export function useRolloutChange() {
   const client = useQueryClient();
   return useMutation({
@@ -73,6 +108,7 @@ export function useRolloutChange() {
           ? list.map((d) => (d.remote === deployment.remote ? deployment : d))
           : [...(list ?? []), deployment],
       );
+      return client.invalidateQueries({ queryKey: historyKey(deployment.remote) });
     },
   });
 }

@@ -1,17 +1,11 @@
 // One remote on the Deployments page: what is live, its canary, the versions kept with their
 // actions, and the history of its rollout (docs/screens.md#deployments).
-import { formatDateTime, toast, type RemoteDeployment, type RemoteVersion, type RolloutChange } from '@veritas/shared';
+import { formatDateTime, toast, type RemoteDeployment, type RemoteVersion } from '@veritas/shared';
 import { useId, useState, type ReactNode } from 'react';
 import { useRolloutChange, type RolloutChange as Change } from './api';
 import { ConfirmDialog } from './confirm-dialog';
+import { RolloutHistory } from './rollout-history';
 import { TableNotice } from './table-notice';
-
-const ACTION_LABELS: Record<RolloutChange['action'], string> = {
-  promote: 'Promote',
-  canary: 'Canary',
-  'stop-canary': 'Stop canary',
-  rollback: 'Rollback',
-};
 
 const v = (version: number | null) => (version === null ? '—' : `v${version}`);
 
@@ -249,37 +243,7 @@ export function RemoteRollout({ remote, deployment }: { remote: string; deployme
         </table>
       </div>
 
-      <div className="vx-table-wrap">
-        <table className="vx-table dp-table">
-          <caption className="dp-caption">{remote}: history</caption>
-          <thead>
-            <tr>
-              <th scope="col">Action</th>
-              <th scope="col">From → to</th>
-              <th scope="col">Percent</th>
-              <th scope="col">By</th>
-              <th scope="col">When</th>
-            </tr>
-          </thead>
-          <tbody>
-            {history.length === 0 ? (
-              <TableNotice columns={5}>No changes yet</TableNotice>
-            ) : (
-              history.map((change) => (
-                <tr key={change.id}>
-                  <td>{ACTION_LABELS[change.action] ?? change.action}</td>
-                  <td>
-                    {v(change.from)} → {v(change.to)}
-                  </td>
-                  <td>{change.percent === null ? '—' : `${change.percent}%`}</td>
-                  <td>{change.by}</td>
-                  <td>{formatDateTime(change.at)}</td>
-                </tr>
-              ))
-            )}
-          </tbody>
-        </table>
-      </div>
+      <RolloutHistory remote={remote} newest={history} />
 
       {pending && (
         <ConfirmDialog

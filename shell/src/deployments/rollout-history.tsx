@@ -1,0 +1,103 @@
+// The history of a remote's rollout on the Deployments page (docs/screens.md#deployments): every
+// change, newest first. The rollouts' answer holds the newest page; a remote with a page's worth of
+// changes or more reads its pages (registry/remotes/{remote}/history/), and "Show older changes"
+// reads the next one.
+import { formatDateTime, serverMessage, type RolloutChange } from '@veritas/shared';
+import { useInfiniteQuery } from '@veritas/shared/query';
+import { useMemo } from 'react';
+import { HISTORY_PAGE_SIZE, historyPagesQuery } from './api';
+import { TableNotice } from './table-notice';
+
+const ACTION_LABELS: Record<RolloutChange['action'], string> = {
+  promote: 'Promote',
+  canary: 'Canary',
+  'stop-canary': 'Stop canary',
+  rollback: 'Rollback',
+};
+
+const v = (version: number | null) => (version === null ? '—' : `v${version}`);
+
+const changesText = (n: number) => `${n} ${n === 1 ? 'change' : 'changes'} shown`;
+
+export const HISTORY_MESSAGES = {
+  loadFailed: 'Failed to load the older changes',
+  olderFailed: 'Failed to load older changes',
+} as const;
+
+/** `newest`: the changes the rollouts' answer holds, newest first (a page at most). */
+export function RolloutHistory({ remote, newest }: { remote: string; newest: readonly RolloutChange[] }) {
+  // Fewer than a page: the rollouts' answer holds every change, nothing more to read.
+  const paged = newest.length >= HISTORY_PAGE_SIZE;
+  const { data, error, isFetchNextPageError, hasNextPage, isFetchingNextPage, fetchNextPage, refetch, isRefetching } =
+    useInfiniteQuery({ ...historyPagesQuery(remote), enabled: paged });
+  const pages = paged ? data?.pages : undefined;
+  const changes = useMemo(() => (pages ? pages.flatMap((page) => page.changes) : newest), [pages, newest]);
+
+  function showOlder() {
+    if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
+  }
+
+  return (
+    <>
+      <div className="vx-table-wrap">
+        <table className="vx-table dp-table" aria-busy={isFetchingNextPage || undefined}>
+          <caption className="dp-caption">{remote}: history</caption>
+          <thead>
+            <tr>
+              <th scope="col">Action</th>
+              <th scope="col">From → to</th>
+              <th scope="col">Percent</th>
+              <th scope="col">By</th>
+              <th scope="col">When</th>
+            </tr>
+          </thead>
+          <tbody>
+            {changes.length === 0 ? (
+              <TableNotice columns={5}>No changes yet</TableNotice>
+            ) : (
+              changes.map((change) => (
+                <tr key={change.id}>
+                  <td>{ACTION_LABELS[change.action] ?? change.action}</td>
+                  <td>
+                    {v(change.from)} → {v(change.to)}
+                  </td>
+                  <td>{change.percent === null ? '—' : `${change.percent}%`}</td>
+                  <td>{change.by}</td>
+                  <td>{formatDateTime(change.at)}</td>
+                </tr>
+              ))
+            )}
+          </tbody>
+        </table>
+      </div>
+      {paged && error && !isFetchNextPageError && (
+        <div className="vx-notice vx-notice--error dp-older" role="alert">
+          <span>{serverMessage(error) ?? HISTORY_MESSAGES.loadFailed}</span>
+          <button type="button" className="vx-btn" disabled={isRefetching} onClick={() => void refetch()}>
+            Retry
+          </button>
+        </div>
+      )}
+      {pages && (hasNextPage || pages.length > 1) && (
+        <div className="dp-older">
+          <button
+            type="button"
+            className="vx-btn"
+            aria-disabled={!hasNextPage || isFetchingNextPage || undefined}
+            onClick={showOlder}
+          >
+            {isFetchingNextPage ? 'Loading older changes…' : hasNextPage ? 'Show older changes' : 'No older changes'}
+          </button>
+          <span className="vx-hint" role="status">
+            {changesText(changes.length)}
+          </span>
+          {isFetchNextPageError && (
+            <span className="vx-error-text dp-older__error" role="alert">
+              {serverMessage(error) ?? HISTORY_MESSAGES.olderFailed}
+            </span>
+          )}
+        </div>
+      )}
+    </>
+  );
+}
