@@ -83,6 +83,40 @@ test('a token of devices cannot publish users (403), nor list every remote', asy
   ).toBe(201);
 });
 
+test('a token works through the end of its last day in UTC: expiresAt is 00:00 UTC the day after', async () => {
+  const DAY_MS = 24 * 60 * 60 * 1000;
+  const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+  const expiresAtOf = (created: { token: object }) => (created.token as { expiresAt: string }).expiresAt;
+  const year = new Date().getUTCFullYear() + 1;
+  expect(expiresAtOf(await createToken('boxing day', 'deploy:devices', `${year}-12-26`))).toBe(
+    `${year}-12-27T00:00:00.000Z`,
+  );
+  // Today in UTC is the earliest last day; yesterday is refused.
+  const today = await createToken('today', 'deploy:devices', day(Date.now()));
+  expect(Date.parse(expiresAtOf(today))).toBe(Date.parse(`${day(Date.now())}T00:00:00Z`) + DAY_MS);
+  const yesterday = await api.superAdmin.post('registry/tokens/', {
+    label: 'yesterday',
+    scope: 'deploy:devices',
+    expiresOn: day(Date.now() - DAY_MS),
+  });
+  expect([yesterday.status, yesterday.body]).toEqual([
+    400,
+    { detail: 'The expiry must be today or later.', field: 'expiresOn' },
+  ]);
+  // It works until that instant, not at it.
+  for (const [expires, status] of [
+    [Date.now() + 60_000, 200],
+    [Date.now(), 401],
+  ] as const) {
+    await api.db.kysely
+      .updateTable('access_tokens')
+      .set({ expires_ms: expires })
+      .where('id', '=', today.token.id)
+      .execute();
+    expect((await withToken(api.url, today.secret, 'GET', 'registry/remotes/devices/')).status).toBe(status);
+  }
+});
+
 test('an expired token and a revoked token answer 401, as an unknown one', async () => {
   const expired = await createToken('old', 'deploy:devices');
   await api.db.kysely

@@ -5,6 +5,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { AccessToken, RemoteDeployment, RemoteVersion, Role, RolloutChange } from '@veritas/shared';
 import { FakeEventSource, installFakeEventSource, type MockApi, type RecordedRequest } from '@veritas/shared/testing';
+import { setLocalZone } from '@veritas/shared/testing/time-zone';
 import { renderShell, serveRemoteList, serveRemotePages, signedInAs, startApi } from '../test/harness';
 
 jest.mock('@module-federation/enhanced/runtime', () => ({ loadRemote: jest.fn(), registerRemotes: jest.fn() }));
@@ -420,6 +421,81 @@ describe('super_admin: deploy tokens and allowed origins', () => {
     await user.click(within(tokens).getByRole('button', { name: 'Done' }));
     expect(screen.queryByDisplayValue(secret)).not.toBeInTheDocument();
     expect(document.body).not.toHaveTextContent(secret);
+  });
+
+  describe.each(['Pacific/Auckland', 'America/Los_Angeles'])("in the browser's zone %s", (zone) => {
+    // 20:00 UTC on 26 Dec 2026: 09:00 on the 27th in Auckland, 12:00 on the 26th in Los Angeles.
+    const NOW = new Date('2026-12-26T20:00:00Z');
+    let restoreZone: () => void;
+    beforeEach(() => {
+      restoreZone = setLocalZone(zone);
+      jest.useFakeTimers({
+        now: NOW,
+        doNotFake: [
+          'nextTick',
+          'setImmediate',
+          'setTimeout',
+          'setInterval',
+          'queueMicrotask',
+          'requestAnimationFrame',
+          'performance',
+          'hrtime',
+          'clearTimeout',
+          'clearInterval',
+          'clearImmediate',
+          'cancelAnimationFrame',
+          'requestIdleCallback',
+          'cancelIdleCallback',
+        ],
+      });
+    });
+    afterEach(() => {
+      jest.useRealTimers();
+      restoreZone();
+    });
+
+    test('a token shows its last valid day and the instant it ends in UTC, as the server applies them', async () => {
+      // Created with expiresOn 2026-12-26 and 2026-12-25: the server ends them at 00:00 UTC the day after.
+      api.on('GET registry/tokens/', [
+        200,
+        {
+          tokens: [
+            { ...TOKEN, expiresAt: '2026-12-27T00:00:00.000Z' },
+            { ...TOKEN, id: 8, label: 'old pipeline', expiresAt: '2026-12-26T00:00:00.000Z' },
+          ],
+        },
+      ]);
+      await openAs('super_admin');
+      const table = within(screen.getByRole('region', { name: 'Deploy tokens' })).getByRole('table', {
+        name: 'Deploy tokens',
+      });
+      await within(table).findByRole('rowheader', { name: 'devices pipeline' });
+      expect(within(table).getByRole('columnheader', { name: 'Valid through' })).toBeInTheDocument();
+      const cells = (label: string) =>
+        within(rowOf(table, label))
+          .getAllByRole('cell')
+          .map((cell) => cell.textContent);
+      expect(cells('devices pipeline')[1]).toBe('26 Dec 2026 until 27 Dec 2026, 00:00 UTC');
+      expect(cells('devices pipeline')[4]).toBe('Active');
+      expect(cells('old pipeline')[1]).toBe('25 Dec 2026 until 26 Dec 2026, 00:00 UTC');
+      expect(cells('old pipeline')[4]).toBe('Expired');
+      expect(within(rowOf(table, 'devices pipeline')).getByText('26 Dec 2026')).toHaveAttribute(
+        'datetime',
+        '2026-12-26',
+      );
+    });
+
+    test("the expiry field offers today's UTC day first and says when the token ends", async () => {
+      await openAs('super_admin');
+      const form = within(screen.getByRole('region', { name: 'Deploy tokens' })).getByRole('form', {
+        name: 'Create a deploy token',
+      });
+      const expiry = within(form).getByLabelText('Expires on (last valid day)');
+      expect(expiry).toHaveAttribute('min', '2026-12-26');
+      expect(expiry).toHaveAccessibleDescription(
+        'It works through the end of that day in UTC, until 00:00 UTC the day after.',
+      );
+    });
   });
 
   test('Revoke asks for confirmation, then revokes', async () => {

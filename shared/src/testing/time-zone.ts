@@ -6,16 +6,27 @@ import vm from 'node:vm';
 
 const processEnv = (): NodeJS.ProcessEnv => vm.runInThisContext('process.env') as NodeJS.ProcessEnv;
 
-/** Runs `work` (synchronous) with the runtime's local time zone set to `zone`, then restores the previous one. */
-export function inLocalZone<T>(zone: string, work: () => T): T {
+/**
+ * Sets the runtime's local time zone to `zone` until the function it answers is called, which
+ * restores the previous one: for work that awaits (a component test), in beforeEach and afterEach.
+ */
+export function setLocalZone(zone: string): () => void {
   const env = processEnv();
   const previous = env.TZ;
   env.TZ = zone;
+  return () => {
+    if (previous === undefined) delete env.TZ;
+    else env.TZ = previous;
+  };
+}
+
+/** Runs `work` (synchronous) with the runtime's local time zone set to `zone`, then restores the previous one. */
+export function inLocalZone<T>(zone: string, work: () => T): T {
+  const restore = setLocalZone(zone);
   try {
     return work();
   } finally {
-    if (previous === undefined) delete env.TZ;
-    else env.TZ = previous;
+    restore();
   }
 }
 

@@ -1,11 +1,13 @@
 // Deploy tokens (super_admin; docs/screens.md#deployments): create one for all remotes or one
-// remote, see its secret once, list them, revoke one.
-import { formatDateTime, localDate, serverMessage, toast, type AccessToken, type CreatedToken } from '@veritas/shared';
+// remote, see its secret once, list them, revoke one. A token works through its last valid day in
+// UTC, as the server applies it; the form and the table say so (token-expiry.ts).
+import { formatDateTime, serverMessage, toast, type AccessToken, type CreatedToken } from '@veritas/shared';
 import { useQueryError, useQueryNow } from '@veritas/shared/query';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { tokensQuery, useCreateToken, useRevokeToken } from './api';
 import { ConfirmDialog } from './confirm-dialog';
 import { TableNotice } from './table-notice';
+import { tokenExpiry, utcToday } from './token-expiry';
 
 const ALL_REMOTES = 'deploy:*';
 const NO_TOKENS: AccessToken[] = [];
@@ -18,7 +20,22 @@ export function scopeLabel(scope: string): string {
 
 function status(token: AccessToken, now: number): string {
   if (token.revokedAt) return `Revoked ${formatDateTime(token.revokedAt)}`;
-  return Date.parse(token.expiresAt) < now ? 'Expired' : 'Active';
+  // The server takes a token until `expiresAt`, not at it.
+  return Date.parse(token.expiresAt) <= now ? 'Expired' : 'Active';
+}
+
+/** The last valid day, and the instant the token ends, both in UTC. */
+function Expiry({ expiresAt }: { expiresAt: string }) {
+  const expiry = tokenExpiry(expiresAt);
+  if (!expiry) return <>{formatDateTime(expiresAt)}</>;
+  return (
+    <>
+      <time dateTime={expiry.lastDayIso}>{expiry.lastDay}</time>{' '}
+      <span className="dp-source">
+        until <time dateTime={expiresAt}>{expiry.ends}</time>
+      </span>
+    </>
+  );
 }
 
 /** The secret of a token just created, with a read-only field to copy it from. */
@@ -83,6 +100,7 @@ export function TokensSection({ remotes }: { remotes: readonly string[] }) {
   const labelId = useId();
   const scopeId = useId();
   const expiryId = useId();
+  const expiryHintId = useId();
   const { data: tokens = NO_TOKENS, isPending: loading, error } = useQueryNow(tokensQuery);
   const [loadError, setLoadError] = useState<string | null>(null);
   useQueryError(error, (failure) => setLoadError(serverMessage(failure) ?? 'Failed to load the deploy tokens'));
@@ -155,11 +173,15 @@ export function TokensSection({ remotes }: { remotes: readonly string[] }) {
             id={expiryId}
             className="vx-input"
             type="date"
-            // Today in local time: the earliest expiry offered.
-            min={localDate()}
+            // Today in UTC: the earliest day the server takes.
+            min={utcToday()}
+            aria-describedby={expiryHintId}
             value={expiresOn}
             onChange={(event) => setExpiresOn(event.target.value)}
           />
+          <p id={expiryHintId} className="vx-hint">
+            It works through the end of that day in UTC, until 00:00 UTC the day after.
+          </p>
         </div>
         <button type="submit" className="vx-btn vx-btn-primary" disabled={createToken.isPending}>
           Create token
@@ -183,7 +205,7 @@ export function TokensSection({ remotes }: { remotes: readonly string[] }) {
             <tr>
               <th scope="col">Label</th>
               <th scope="col">Scope</th>
-              <th scope="col">Expires</th>
+              <th scope="col">Valid through</th>
               <th scope="col">Created</th>
               <th scope="col">Last used</th>
               <th scope="col">Status</th>
@@ -202,7 +224,9 @@ export function TokensSection({ remotes }: { remotes: readonly string[] }) {
                   <tr key={token.id}>
                     <th scope="row">{token.label}</th>
                     <td>{scopeLabel(token.scope)}</td>
-                    <td>{formatDateTime(token.expiresAt)}</td>
+                    <td>
+                      <Expiry expiresAt={token.expiresAt} />
+                    </td>
                     <td>
                       {token.createdBy}, {formatDateTime(token.createdAt)}
                     </td>
