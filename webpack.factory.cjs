@@ -4,6 +4,7 @@ const { createHash } = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
 const HtmlWebpackPlugin = require('html-webpack-plugin');
+const webpack = require('webpack');
 const { ModuleFederationPlugin } = require('@module-federation/enhanced/webpack');
 const helmet = require('helmet');
 const { remoteOrigins, securityHeaders } = require('./scripts/deployment.cjs');
@@ -13,6 +14,21 @@ const REMOTES = require('./shared/src/remotes.json');
 const SHELL_DEV_PORT = 3000;
 
 const root = __dirname;
+
+// The entry Module Federation writes for each build: it imports the federation runtime (and the
+// shell's runtime plugins) by absolute path, and the md5 in its name is of that text.
+const FEDERATION_ENTRY = /[\\/]node_modules[\\/]\.federation[\\/]entry\.[0-9a-f]+\.js/;
+
+/**
+ * Whether a module's deterministic id would differ in another folder. The id hashes the module's
+ * identifier, whose paths webpack makes relative where they begin it or follow a `|` or `!`. Module
+ * Federation writes absolute paths elsewhere (a provide module's `… react@19.3.1 = /…/index.js`, the
+ * container entry's FEDERATION_ENTRY) and names its entry after absolute paths.
+ */
+function idDependsOnFolder(module) {
+  const identifier = module.identifier();
+  return FEDERATION_ENTRY.test(identifier) || identifier.includes(` ${root}${path.sep}`);
+}
 
 // pnpm's `workspace:*` would reach MF as an empty version, so every shared singleton
 // carries the exact version of the package installed in the workspace.
@@ -139,7 +155,11 @@ function createWebpackConfig({ dir, remote, runtimePlugins = [], ...host }) {
       },
       optimization: {
         runtimeChunk: false,
-        moduleIds: 'deterministic',
+        // The same sources build to the same bytes in any folder, so the registry answers a build
+        // published again as already published. Module ids are webpack's deterministic ids, except
+        // for the few modules whose id would name the folder (idDependsOnFolder): these take the next
+        // free numbers in module order, webpack's natural ids. Both plugins are under `plugins`.
+        moduleIds: false,
         splitChunks: {
           cacheGroups: {
             // The runtime of style-loader and css-loader, which every stylesheet's module imports, in
@@ -155,6 +175,8 @@ function createWebpackConfig({ dir, remote, runtimePlugins = [], ...host }) {
       },
       performance: { hints: false },
       plugins: [
+        new webpack.ids.DeterministicModuleIdsPlugin({ test: (module) => !idDependsOnFolder(module) }),
+        new webpack.ids.NaturalModuleIdsPlugin(),
         new ModuleFederationPlugin({
           name,
           ...(exposes ? { filename: 'remoteEntry.[contenthash:8].js', exposes } : {}),
