@@ -125,6 +125,11 @@ function createWebpackConfig({ dir, remote, runtimePlugins = [], ...host }) {
             use: {
               loader: 'swc-loader',
               options: {
+                // The source map as an object, not JSON text: webpack makes the paths of an object
+                // relative to the package (webpack://./src/…) and leaves text as it is, whose absolute
+                // paths would make each module's hash depend on the folder, and so the first content
+                // hashes, which the .map files keep (their `file`, the runtime's list of chunk files).
+                parseMap: true,
                 jsc: {
                   parser: { syntax: 'typescript', tsx: true },
                   transform: { react: { runtime: 'automatic', development: !production } },
