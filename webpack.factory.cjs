@@ -18,6 +18,7 @@ const root = __dirname;
 // The entry Module Federation writes for each build: it imports the federation runtime (and the
 // shell's runtime plugins) by absolute path, and the md5 in its name is of that text.
 const FEDERATION_ENTRY = /[\\/]node_modules[\\/]\.federation[\\/]entry\.[0-9a-f]+\.js/;
+const FEDERATION_ENTRY_LOADER = path.join(root, 'scripts/federation-entry-loader.cjs');
 
 /**
  * Whether a module's deterministic id would differ in another folder. The id hashes the module's
@@ -77,7 +78,8 @@ function sourceDigest(dir) {
   };
   walk(path.join(dir, 'src'));
   walk(path.join(root, 'shared/src'));
-  for (const file of [path.join(dir, 'package.json'), path.join(root, 'pnpm-lock.yaml'), __filename]) add(file);
+  add(path.join(dir, 'package.json'));
+  for (const file of [path.join(root, 'pnpm-lock.yaml'), __filename, FEDERATION_ENTRY_LOADER]) add(file);
   return hash.digest('hex').slice(0, 8);
 }
 
@@ -156,6 +158,8 @@ function createWebpackConfig({ dir, remote, runtimePlugins = [], ...host }) {
             ],
           },
           { test: /\.svg$/, type: 'asset/source' },
+          // Module Federation's entry: its imports relative, no source map (scripts/federation-entry-loader.cjs).
+          { test: FEDERATION_ENTRY, loader: FEDERATION_ENTRY_LOADER },
         ],
       },
       optimization: {
