@@ -194,7 +194,14 @@ function createWebpackConfig({ dir, remote, runtimePlugins = [], ...host }) {
           // version-first would fetch every remote at start, so one dead remote stalls the shell.
           shareStrategy: 'loaded-first',
           runtimePlugins,
-          manifest: true,
+          manifest: {
+            // mf-stats.json lists which exposed modules use each shared package, first the one
+            // webpack happened to build first: in order, the same sources give the same file.
+            additionalData: ({ stats }) => {
+              for (const item of [...stats.shared, ...stats.remotes]) item.usedIn.sort();
+              for (const expose of stats.exposes) expose.requires.sort();
+            },
+          },
           dts: false,
           // Browser-only builds: lets the runtime drop its Node.js loading paths.
           experiments: { optimization: { target: 'web' } },
