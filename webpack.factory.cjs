@@ -70,7 +70,8 @@ function sourceDigest(dir) {
   const hash = createHash('sha256');
   const add = (file) => hash.update(path.relative(root, file)).update(fs.readFileSync(file));
   const walk = (folder) => {
-    for (const entry of fs.readdirSync(folder, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+    // In code unit order: localeCompare's order is the machine's locale's.
+    for (const entry of fs.readdirSync(folder, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
       const full = path.join(folder, entry.name);
       if (entry.isDirectory()) walk(full);
       else add(full);
