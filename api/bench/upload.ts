@@ -10,6 +10,12 @@
 // (createServer({ auditTrail: false })), alternating, each on a fresh database: the median rows/s
 // of each and what the trail costs (goal ≤ 5%). Then the same rows without the upload around
 // them (databaseAlone): how near the upload comes to what the database itself takes.
+// Then the upload as users meet it (uploadIntoLoaded): into a database already holding a national
+// history, BENCH_LOADED_RECORDS records (default 1M on SQLite, 10M on PostgreSQL) bulk-loaded by
+// load:volume's loader, or the database BENCH_DATA_DIR / BENCH_DATABASE_URL names (loaded
+// beforehand with load:volume), BENCH_LOADED_RUNS (default 3) uploads one after the other, each of
+// new tracking IDs, and their median beside the empty database's. BENCH_UPLOAD_INTO=empty or
+// loaded runs one part alone.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -21,14 +27,16 @@ import { PACE } from '../src/upload/ingest';
 import { checkRow, readHeader, type ShipmentRecord } from '../src/upload/shipment-rows';
 import { CHUNK_BYTES } from '../src/upload/store';
 import { insertedOf, recordStore, rowOf, sqliteRecordInsert } from '../src/upload/store-records';
-import { copyPostgres } from '../seed/volume-data';
+import { copyPostgres, loadVolumeData } from '../seed/volume-data';
 import { WebClient } from '../sim/web-client';
 import { auditHead } from './audit-volume';
 import {
   compareAuditTrail,
   forEachEngine,
   mb,
+  median,
   startServerProcess,
+  storedRecords,
   withDatabase,
   withFreshDatabase,
   type AuditRunFigure,
@@ -53,8 +61,11 @@ const DEVICES: [type: string, brand: string, models: string[]][] = [
   ['truewireless', 'boAt', ['Airdopes 141', 'Airdopes 161']],
 ];
 
-/** The shipment file, the way a warehouse system would export it (quoted names with commas included). */
-function shipmentCsv(rows: number): Buffer {
+/**
+ * The shipment file, the way a warehouse system would export it (quoted names with commas
+ * included); its tracking IDs start with `prefix`.
+ */
+function shipmentCsv(rows: number, prefix = 'SHP'): Buffer {
   const lines = [
     'tracking_id,hub_code,device_type,device_brand,device_model_name,is_blindpick,blind_brand,blind_model,created_date',
   ];
@@ -66,7 +77,7 @@ function shipmentCsv(rows: number): Buffer {
     const created = new Date(start + (i % 86_400) * 60_000).toISOString();
     lines.push(
       [
-        `SHP${String(i).padStart(9, '0')}`,
+        `${prefix}${String(i).padStart(9, '0')}`,
         HUBS[i % HUBS.length],
         type,
         brand,
@@ -91,11 +102,13 @@ function cpuSeconds(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
+/** The file's hubs and the benchmark's admin, added to the database unless there already. */
 async function prepare(options: EngineOptions) {
   await withDatabase(options, async (db) => {
     await db.kysely
       .insertInto('groups')
       .values(HUBS.map((code) => ({ name: code, code, organization: 'hub' as const })))
+      .onConflict((oc) => oc.doNothing())
       .execute();
     await db.kysely
       .insertInto('users')
@@ -107,6 +120,9 @@ async function prepare(options: EngineOptions) {
         group_id: null,
         created_at: nowIso(),
       })
+      .onConflict((oc) =>
+        oc.column('username').doUpdateSet((eb) => ({ password_hash: eb.ref('excluded.password_hash') })),
+      )
       .execute();
   });
 }
@@ -264,10 +280,14 @@ async function copyAlone(db: Db, records: ShipmentRecord[], rows: number[]): Pro
   }
 }
 
-async function bench(label: string, options: EngineOptions) {
-  const file = shipmentCsv(ROWS);
-  const totalChunks = Math.ceil(file.length / CHUNK_BYTES);
-  console.log(`\n== ${label}: ${ROWS.toLocaleString('en-US')} rows, ${mb(file.length)} in ${totalChunks} chunks`);
+/** BENCH_UPLOAD_INTO: `empty`, `loaded`, or both (unset). */
+const INTO = process.env.BENCH_UPLOAD_INTO;
+const LOADED_RUNS = Math.max(1, Number(process.env.BENCH_LOADED_RUNS ?? 3));
+const loadedRecords = (label: string) =>
+  Number(process.env.BENCH_LOADED_RECORDS ?? (label === 'SQLite' ? 1_000_000 : 10_000_000));
+
+/** The upload into an empty database: pairs with and without the audit trail, then its parts alone. */
+async function uploadIntoEmpty(label: string, options: EngineOptions, file: Buffer): Promise<number> {
   const { on, off } = await compareAuditTrail('rows/s', (auditTrail, run) =>
     withFreshDatabase(options, run, (fresh) => uploadOnce(label, fresh, file, auditTrail)),
   );
@@ -281,9 +301,54 @@ async function bench(label: string, options: EngineOptions) {
   const reading = performance.now() - started;
   console.log(`   the file read and checked alone (no database): ${rowsPerSecond(records.length, reading)}`);
   await databaseAlone(label, options, records);
+  return on.rate;
 }
 
-forEachEngine(bench).catch((error: unknown) => {
+/**
+ * The upload as users meet it: into a database that already holds a national history, served by
+ * the production build, LOADED_RUNS uploads one after the other, each of tracking IDs of its own.
+ * Answers the median rows/s.
+ */
+async function uploadIntoLoaded(label: string, options: EngineOptions): Promise<number> {
+  if (options.preloaded) {
+    console.log(
+      `\n== ${label}: loaded beforehand, ${(await withDatabase(options, storedRecords)).toLocaleString('en-US')} records`,
+    );
+  } else {
+    const records = loadedRecords(label);
+    console.log(`\n== ${label}: loading ${records.toLocaleString('en-US')} records (load:volume's bulk loader)`);
+    const started = performance.now();
+    await withDatabase(options, (db) => loadVolumeData(db, { records }));
+    console.log(`   loaded in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  }
+  const rates: number[] = [];
+  for (let run = 1; run <= LOADED_RUNS; run++) {
+    const stored = await withDatabase(options, storedRecords);
+    console.log(`-- upload ${run} of ${LOADED_RUNS} into ${stored.toLocaleString('en-US')} records`);
+    const file = shipmentCsv(ROWS, `SHP${crypto.randomBytes(3).toString('hex').toUpperCase()}`);
+    rates.push((await uploadOnce(label, options, file, true)).rate);
+  }
+  return median(rates);
+}
+
+async function bench(label: string, options: EngineOptions) {
+  const file = shipmentCsv(ROWS);
+  const totalChunks = Math.ceil(file.length / CHUNK_BYTES);
+  console.log(`\n== ${label}: ${ROWS.toLocaleString('en-US')} rows, ${mb(file.length)} in ${totalChunks} chunks`);
+  const empty = INTO === 'loaded' ? undefined : await uploadIntoEmpty(label, options, file);
+  if (INTO === 'empty') return;
+  // Beside the engine's own database, which the empty runs leave alone; or the one named (preloaded).
+  const loaded = options.preloaded
+    ? await uploadIntoLoaded(label, options)
+    : await withFreshDatabase(options, 0, (fresh) => uploadIntoLoaded(label, fresh));
+  const rate = (value: number) => `${Math.round(value).toLocaleString('en-US')} rows/s`;
+  console.log(
+    `   into a loaded database: median ${rate(loaded)}` +
+      (empty === undefined ? '' : `, into an empty one ${rate(empty)} (${((loaded / empty) * 100).toFixed(0)}%)`),
+  );
+}
+
+forEachEngine(bench, { preloadable: true }).catch((error: unknown) => {
   console.error(error);
   process.exit(1);
 });
