@@ -27,7 +27,7 @@ import { MISSING_TIME_MS, STATUS_KEYS, derivedColumns, type RecordFacts } from '
 import { deviceCount, devicePage, type DeviceFilter, type SearchTuning } from '../src/devices/pick-list';
 import { countDevices } from '../src/devices/page-query';
 import { estimateSearch } from '../src/devices/id-sample';
-import { catchUpSearchIndex, holdRecordInserts } from '../src/devices/search-index';
+import { catchUpSearchIndex, holdRecordInserts, pauseSearchIndexing } from '../src/devices/search-index';
 import { CATALOGUE } from '../seed/field/catalogue';
 import { migrateToLatest, openDatabase } from '../src/server';
 import { fieldUserOf, submitDevice, verifyAtHub, verifyAtRc } from '../src/scan/engine';
@@ -858,6 +858,19 @@ describe('the search table', () => {
     );
     expect(answers.at(-1)!.body).toMatchObject({ processed: 1 });
     await eventually(async () => (await mark()) === (await lastId()));
+  });
+
+  test('indexing waits while an upload stores its rows, and catches up once it ends', async () => {
+    const resume = pauseSearchIndexing(api.db);
+    expect(await storeShipment(api.db, 'while-ingesting', ['WHILE-INGESTING'])).toEqual([true]);
+    let indexed = false;
+    const indexing = catchUpSearchIndex(api.db).then(() => (indexed = true));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    // (The test server's own indexer, on a connection of its own, is not this one.)
+    expect(indexed).toBe(false);
+    resume();
+    await indexing;
+    expect(await mark()).toBe(await lastId());
   });
 
   onPostgres(

@@ -87,11 +87,50 @@ function indexChunkSqlite(db: Db): Promise<boolean> {
   return db.kysely.connection().execute(async () => chunk());
 }
 
-/** Indexes the whole tail now, a chunk at a time, letting other work run between chunks. */
+/**
+ * Per database: the ingests under way in this process, and what waits for the last one to end.
+ * While an upload stores its rows, indexing the tail (the previous upload's rows, at start the
+ * rows of uploads an instance left) would compete with it for the one SQLite writer, or for
+ * PostgreSQL's two cores: the indexer waits between chunks until the ingest ends, which then
+ * schedules it (docs/benchmarks.md#into-a-loaded-database). Searches read the tail meanwhile, so
+ * they stay exact.
+ */
+const ingests = new WeakMap<Db, { count: number; ended: Promise<void>; end: () => void }>();
+
+/** An ingest starts storing rows: indexing waits until `resume()` is called by each ingest under way. */
+export function pauseSearchIndexing(db: Db): () => void {
+  let state = ingests.get(db);
+  if (!state) {
+    let end!: () => void;
+    const ended = new Promise<void>((resolve) => (end = resolve));
+    state = { count: 0, ended, end };
+    ingests.set(db, state);
+  }
+  state.count++;
+  let resumed = false;
+  return () => {
+    if (resumed) return;
+    resumed = true;
+    if (--state.count > 0) return;
+    ingests.delete(db);
+    state.end();
+  };
+}
+
+/** Resolves once no ingest of this process is storing rows. */
+async function ingestsEnded(db: Db): Promise<void> {
+  for (let state = ingests.get(db); state; state = ingests.get(db)) await state.ended;
+}
+
+/** Indexes the whole tail now, a chunk at a time, letting other work (and every ingest) run between chunks. */
 export async function catchUpSearchIndex(db: Db): Promise<void> {
+  await ingestsEnded(db);
   const through = db.engine === 'postgres' ? await settledThrough(db) : 0;
   const chunk = () => (db.engine === 'postgres' ? indexChunkPostgres(db, through) : indexChunkSqlite(db));
-  while (await chunk()) await new Promise((resolve) => setImmediate(resolve));
+  while (await chunk()) {
+    await new Promise((resolve) => setImmediate(resolve));
+    await ingestsEnded(db);
+  }
 }
 
 const running = new WeakMap<Db, { again: boolean }>();

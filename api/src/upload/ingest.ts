@@ -12,7 +12,7 @@ import { checkRow, readHeader, type ColumnPositions, type ShipmentRecord } from 
 import { IngestStopped, LeaseLost, type Lease } from './lease';
 import { chunkData, failUpload, finishUpload } from './store';
 import { recordStore, type RecordStore } from './store-records';
-import { scheduleSearchIndexing } from '../devices/search-index';
+import { pauseSearchIndexing, scheduleSearchIndexing } from '../devices/search-index';
 import { Utf8Text } from './utf8-text';
 
 /** Entries listed in duplicates and errors; the totals count them all. */
@@ -218,6 +218,7 @@ export async function ingestUpload(db: Db, lease: Pick<Lease, 'upload' | 'keep'>
 
   const decoder = new Utf8Text();
   let empty = true;
+  const resumeSearchIndexing = pauseSearchIndexing(db);
   try {
     for await (const data of chunkData(db, uploadId, totalChunks)) {
       await lease.keep();
@@ -238,6 +239,8 @@ export async function ingestUpload(db: Db, lease: Pick<Lease, 'upload' | 'keep'>
     // The insert under way ends before the lease is given up or handed over (completeUpload).
     await batch.done().catch(() => undefined);
     throw error;
+  } finally {
+    resumeSearchIndexing();
   }
   scheduleSearchIndexing(db);
   return tally.result();
