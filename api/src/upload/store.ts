@@ -199,6 +199,23 @@ export async function retryUpload(
   return new Lease(db, upload, until, options);
 }
 
+/** Ends the upload `lease` holds as `status`, keeping `result`; throws LeaseLost if another instance took it over. */
+async function endUpload(
+  trx: Kysely<Database>,
+  lease: Lease,
+  status: 'done' | 'failed',
+  result: UploadResult | UploadFailure,
+): Promise<void> {
+  const { numUpdatedRows } = await trx
+    .updateTable('uploads')
+    .set({ status, result: JSON.stringify(result), finished_at: nowIso(), lease_until_ms: null })
+    .where('upload_id', '=', lease.upload.uploadId)
+    .where('status', '=', 'processing')
+    .where('lease_until_ms', '=', lease.until)
+    .executeTakeFirst();
+  if (numUpdatedRows === 0n) throw new LeaseLost(lease.upload.uploadId);
+}
+
 /**
  * Keeps the result for a repeated final chunk and drops the chunks, if the lease is still this
  * run's: an instance that lost it leaves the upload to the one that took it over. The upload's
@@ -212,14 +229,7 @@ export async function finishUpload(
 ): Promise<void> {
   const { uploadId } = lease.upload;
   await db.transaction(async (trx) => {
-    const { numUpdatedRows } = await trx
-      .updateTable('uploads')
-      .set({ status: 'done', result: JSON.stringify(result), finished_at: nowIso(), lease_until_ms: null })
-      .where('upload_id', '=', uploadId)
-      .where('status', '=', 'processing')
-      .where('lease_until_ms', '=', lease.until)
-      .executeTakeFirst();
-    if (numUpdatedRows === 0n) throw new LeaseLost(uploadId);
+    await endUpload(trx, lease, 'done', result);
     const { user, target, file } = await uploadSubject(trx, uploadId);
     await trx.deleteFrom('upload_chunks').where('upload_id', '=', uploadId).execute();
     await recordAudit(trx, db, userBy(user, address), {
@@ -257,16 +267,7 @@ export async function failUpload(
   address: string | null = null,
 ): Promise<void> {
   const { uploadId } = lease.upload;
-  const mark = async (trx: Kysely<Database>) => {
-    const { numUpdatedRows } = await trx
-      .updateTable('uploads')
-      .set({ status: 'failed', result: JSON.stringify(failure), finished_at: nowIso(), lease_until_ms: null })
-      .where('upload_id', '=', uploadId)
-      .where('status', '=', 'processing')
-      .where('lease_until_ms', '=', lease.until)
-      .executeTakeFirst();
-    if (numUpdatedRows === 0n) throw new LeaseLost(uploadId);
-  };
+  const mark = (trx: Kysely<Database>) => endUpload(trx, lease, 'failed', failure);
   try {
     await db.transaction(async (trx) => {
       await mark(trx);
