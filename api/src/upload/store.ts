@@ -2,7 +2,7 @@
 // next chunk (docs/csv.md#sending-in-chunks).
 import type { UploadResult } from '@veritas/shared/domain';
 import { sql, type Kysely } from 'kysely';
-import { recordAudit, userBy } from '../audit/trail';
+import { recordAudit, userBy, type AuditBy, type NewAuditEntry } from '../audit/trail';
 import { copyOneValue } from '../db/copy-rows';
 import type { Database, Db, UploadsTable } from '../db/schema';
 import { nowIso } from '../db/schema';
@@ -96,8 +96,17 @@ export async function* chunkData(db: Db, uploadId: string, totalChunks: number):
   }
 }
 
-/** What an upload's audit entries name: its user, its file and its size (docs/audit.md). */
-async function uploadSubject(trx: Kysely<Database>, uploadId: string) {
+/**
+ * An entry of the upload's (docs/audit.md#uploads), read in `trx` while its chunks are there: its
+ * user (acting from `address`), the upload as target, and its file's name and size before
+ * `details`. Written by recordAudit, last in the transaction (it takes the events' lock).
+ */
+async function uploadEntry(
+  trx: Kysely<Database>,
+  uploadId: string,
+  address: string | null,
+  entry: { action: 'upload.started' | 'upload.completed'; outcome: 'success' | 'failure'; details?: object },
+): Promise<[AuditBy, NewAuditEntry]> {
   const upload = await trx
     .selectFrom('uploads as up')
     .innerJoin('users as u', 'u.id', 'up.user_id')
@@ -109,11 +118,15 @@ async function uploadSubject(trx: Kysely<Database>, uploadId: string) {
     .select(sql<number | string | null>`sum(length(data))`.as('bytes'))
     .where('upload_id', '=', uploadId)
     .executeTakeFirst();
-  return {
-    user: upload,
-    target: { kind: 'upload' as const, id: uploadId, label: upload.file_name },
-    file: { file_name: upload.file_name, bytes: Number(size?.bytes ?? 0) },
-  };
+  return [
+    userBy(upload, address),
+    {
+      action: entry.action,
+      outcome: entry.outcome,
+      target: { kind: 'upload', id: uploadId, label: upload.file_name },
+      details: { file_name: upload.file_name, bytes: Number(size?.bytes ?? 0), ...entry.details },
+    },
+  ];
 }
 
 /**
@@ -121,15 +134,12 @@ async function uploadSubject(trx: Kysely<Database>, uploadId: string) {
  * only after it committed, so no row is ever stored under an upload the trail does not name, and
  * an entry that cannot be written leaves nothing processing (docs/audit.md#uploads).
  */
-async function recordStart(trx: Kysely<Database>, db: Db, uploadId: string, address: string | null) {
-  const { user, target, file } = await uploadSubject(trx, uploadId);
-  await recordAudit(trx, db, userBy(user, address), {
-    action: 'upload.started',
-    outcome: 'success',
-    target,
-    details: file,
-  });
-}
+const recordStart = async (trx: Kysely<Database>, db: Db, uploadId: string, address: string | null) =>
+  recordAudit(
+    trx,
+    db,
+    ...(await uploadEntry(trx, uploadId, address, { action: 'upload.started', outcome: 'success' })),
+  );
 
 /**
  * Marks a complete upload as being processed and leases it to this instance (lease.ts), with its
@@ -230,20 +240,19 @@ export async function finishUpload(
   const { uploadId } = lease.upload;
   await db.transaction(async (trx) => {
     await endUpload(trx, lease, 'done', result);
-    const { user, target, file } = await uploadSubject(trx, uploadId);
-    await trx.deleteFrom('upload_chunks').where('upload_id', '=', uploadId).execute();
-    await recordAudit(trx, db, userBy(user, address), {
+    // Read before the chunks go: the entry names the file's size.
+    const completed = await uploadEntry(trx, uploadId, address, {
       action: 'upload.completed',
       outcome: 'success',
-      target,
       details: {
-        ...file,
         processed: result.processed,
         skipped: result.skipped,
         duplicates: result.duplicates_total,
         errors: result.errors_total,
       },
     });
+    await trx.deleteFrom('upload_chunks').where('upload_id', '=', uploadId).execute();
+    await recordAudit(trx, db, ...completed);
   });
 }
 
@@ -266,18 +275,16 @@ export async function failUpload(
   failure: UploadFailure,
   address: string | null = null,
 ): Promise<void> {
-  const { uploadId } = lease.upload;
   const mark = (trx: Kysely<Database>) => endUpload(trx, lease, 'failed', failure);
   try {
     await db.transaction(async (trx) => {
       await mark(trx);
-      const { user, target, file } = await uploadSubject(trx, uploadId);
-      await recordAudit(trx, db, userBy(user, address), {
+      const failed = await uploadEntry(trx, lease.upload.uploadId, address, {
         action: 'upload.completed',
         outcome: 'failure',
-        target,
-        details: { ...file, status: failure.status, message: failure.detail },
+        details: { status: failure.status, message: failure.detail },
       });
+      await recordAudit(trx, db, ...failed);
     });
   } catch (error) {
     if (error instanceof LeaseLost) throw error;
