@@ -1,7 +1,8 @@
 // Refusals of audited actions (docs/audit.md#refusals): a route that names its action in
 // `config.audit` has each 403, 409 and 429 it answers recorded, whichever check refused it (the
-// role gate, the XSRF check, a rule of the domain, the sign-in throttle), with the route refused. The refused action
-// changed nothing, so its entry is written in a transaction of its own once the answer is known.
+// role gate, the XSRF check, a rule of the domain, the sign-in throttle), with the route refused.
+// The refused action changed nothing, so its entry is written in a transaction of its own once the
+// answer is known.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AuditAction, AuditTargetKind } from '@veritas/shared/domain';
 import type { Db } from '../db/schema';
