@@ -12,9 +12,10 @@ import importX from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
-import remoteList from './shared/src/remotes.json' with { type: 'json' };
+import { createRequire } from 'node:module';
 
-const REMOTES = Object.values(remoteList).map((remote) => remote.package);
+const { workspaceRemotes } = createRequire(import.meta.url)('./scripts/workspace-remotes.cjs');
+const REMOTES = workspaceRemotes().map((remote) => remote.package);
 const FRONT_END = ['shell', ...REMOTES];
 
 /** Imports of @veritas/shared past its exports map. */

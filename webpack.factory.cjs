@@ -8,9 +8,9 @@ const webpack = require('webpack');
 const { ModuleFederationPlugin } = require('@module-federation/enhanced/webpack');
 const helmet = require('helmet');
 const { remoteOrigins, securityHeaders } = require('./scripts/deployment.cjs');
-const REMOTES = require('./shared/src/remotes.json');
+const { remoteAt } = require('./scripts/workspace-remotes.cjs');
 
-/** The shell's dev server port; a remote's is this plus its port offset (remotes.json). */
+/** The shell's dev server port (a remote's is its remote.json's devPort). */
 const SHELL_DEV_PORT = 3000;
 
 const root = __dirname;
@@ -80,26 +80,44 @@ function sourceDigest(dir) {
   walk(path.join(dir, 'src'));
   walk(path.join(root, 'shared/src'));
   add(path.join(dir, 'package.json'));
+  add(path.join(dir, 'remote.json'));
   for (const file of [path.join(root, 'pnpm-lock.yaml'), __filename, FEDERATION_ENTRY_LOADER]) add(file);
   return hash.digest('hex').slice(0, 8);
 }
 
 /**
- * The shell passes its options; a remote names itself (`remote`) and the rest comes from its
- * entry in @veritas/shared's remotes.json: exposed modules, dev port, page title.
+ * Emits the remote's declaration (its remote.json without the workspace's fields) into dist/: the
+ * registry reads what the version adds to the console from there (docs/deploying-a-remote.md).
+ */
+class DeclarationPlugin {
+  constructor(declaration) {
+    this.source = JSON.stringify(declaration, null, 2) + '\n';
+  }
+
+  apply(compiler) {
+    compiler.hooks.thisCompilation.tap('DeclarationPlugin', (compilation) => {
+      compilation.hooks.processAssets.tap(
+        { name: 'DeclarationPlugin', stage: webpack.Compilation.PROCESS_ASSETS_STAGE_ADDITIONAL },
+        () => compilation.emitAsset('remote.json', new webpack.sources.RawSource(this.source)),
+      );
+    });
+  }
+}
+
+/**
+ * The shell passes its options; a remote passes only its folder, and the rest comes from the
+ * remote.json beside its package.json: name, exposed modules, dev port, page title.
  * @param {object} o
  * @param {string} o.dir          package folder (__dirname of its webpack.config.cjs)
- * @param {string} [o.remote]     a remote's name in remotes.json
  * @param {string} [o.name]       the shell: its federation name
  * @param {number} [o.devPort]    the shell: port of `webpack serve`
  * @param {string} [o.title]      the shell: page title
  * @param {string[]} [o.runtimePlugins]
  */
-function createWebpackConfig({ dir, remote, runtimePlugins = [], ...host }) {
-  const entry = remote === undefined ? undefined : REMOTES[remote];
-  if (remote !== undefined && !entry) throw new Error(`${remote} is not a remote of shared/src/remotes.json`);
-  const { name, devPort, exposes, title } = entry
-    ? { name: remote, devPort: SHELL_DEV_PORT + entry.portOffset, exposes: entry.exposes, title: entry.title }
+function createWebpackConfig({ dir, runtimePlugins = [], ...host }) {
+  const remote = remoteAt(dir);
+  const { name, devPort, exposes, title } = remote
+    ? { name: remote.name, ...remote.written }
     : { title: 'Veritas', ...host };
   return (_env, argv) => {
     const production = argv.mode === 'production';
@@ -208,6 +226,7 @@ function createWebpackConfig({ dir, remote, runtimePlugins = [], ...host }) {
           experiments: { optimization: { target: 'web' } },
         }),
         new HtmlWebpackPlugin({ template: path.join(root, 'index.html'), title }),
+        ...(remote ? [new DeclarationPlugin(remote.declaration)] : []),
       ],
       devServer: {
         port: devPort,

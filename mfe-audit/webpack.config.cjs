@@ -1,4 +1,4 @@
 const { createWebpackConfig } = require('../webpack.factory.cjs');
 
-// Exposed modules, dev port and title: this remote's entry in shared/src/remotes.json.
-module.exports = createWebpackConfig({ dir: __dirname, remote: 'audit' });
+// Its name, exposed modules, dev port and title: remote.json beside package.json.
+module.exports = createWebpackConfig({ dir: __dirname });

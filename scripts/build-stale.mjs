@@ -7,7 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const REMOTES = createRequire(import.meta.url)('../shared/src/remotes.json');
+const { workspaceRemotes } = createRequire(import.meta.url)('./workspace-remotes.cjs');
 
 /** Newest modification time under the given files/folders (node_modules and dist skipped). */
 function newestMtime(paths) {
@@ -27,10 +27,10 @@ const frontEndInputs = ['shared/src', 'webpack.factory.cjs', 'index.html'];
 const packages = [
   { name: 'api', output: 'api/dist/server.js', inputs: ['api/src', 'api/seed', 'api/build.mjs', 'shared/src'] },
   { name: 'shell', output: 'shell/dist/mf-manifest.json', inputs: ['shell/src', ...frontEndInputs] },
-  ...Object.values(REMOTES).map(({ package: dir }) => ({
+  ...workspaceRemotes().map(({ package: dir }) => ({
     name: dir,
     output: `${dir}/dist/mf-manifest.json`,
-    inputs: [`${dir}/src`, `${dir}/webpack.config.cjs`, ...frontEndInputs],
+    inputs: [`${dir}/src`, `${dir}/webpack.config.cjs`, `${dir}/remote.json`, ...frontEndInputs],
   })),
 ];
 

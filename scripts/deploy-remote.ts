@@ -6,7 +6,6 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import REMOTES from '../shared/src/remotes.json';
 
 export const USAGE = `Usage: pnpm --filter <remote package> run deploy -- --to <console URL> [options]
 
@@ -115,24 +114,16 @@ export function parseDeployArgs(argv: string[]): DeployOptions {
   return options;
 }
 
-/** The remote whose package is in `dir` (its package.json "name" in shared/src/remotes.json). */
+/** The remote whose package is in `dir`: the name its remote.json declares. */
 export function remoteOfFolder(dir: string): string {
-  const file = path.join(dir, 'package.json');
   let name: unknown;
   try {
-    name = (JSON.parse(fs.readFileSync(file, 'utf8')) as { name?: unknown }).name;
+    name = (JSON.parse(fs.readFileSync(path.join(dir, 'remote.json'), 'utf8')) as { name?: unknown }).name;
   } catch {
-    throw new DeployError(`${dir} has no package.json: run deploy in a remote's folder`, EXIT.build);
+    throw new DeployError(`${dir} has no remote.json: run deploy in a remote's folder`, EXIT.build);
   }
-  const remote = Object.entries(REMOTES).find(([, entry]) => entry.package === name)?.[0];
-  if (!remote) {
-    const packages = Object.values(REMOTES).map((entry) => entry.package);
-    throw new DeployError(
-      `${String(name)} is not a remote of shared/src/remotes.json (${packages.join(', ')})`,
-      EXIT.build,
-    );
-  }
-  return remote;
+  if (typeof name !== 'string' || !name) throw new DeployError(`${dir}/remote.json names no remote`, EXIT.build);
+  return name;
 }
 
 export interface PublishedFile {

@@ -4,9 +4,6 @@
 // Content-Security-Policy always name the same remote origins. Nothing here reads a request: a
 // forged Host header cannot change an answer.
 
-/** The remotes (shared/src/remotes.json): name → { package, portOffset (of its dev server), … }. */
-const REMOTES = require('../shared/src/remotes.json');
-
 /** The console's port and listening address (PORT, HOST). */
 function consoleAddress(env = process.env) {
   return { port: Number(env.PORT || 8080), host: env.HOST || '127.0.0.1' };
@@ -79,4 +76,4 @@ function securityHeaders({ remoteOrigins: staticOrigins = [], moreOrigins, cross
   };
 }
 
-module.exports = { REMOTES, consoleAddress, configuredRemotes, remoteOrigins, securityHeaders };
+module.exports = { consoleAddress, configuredRemotes, remoteOrigins, securityHeaders };

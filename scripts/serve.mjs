@@ -14,7 +14,8 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const fastifyStatic = require('@fastify/static');
 const fastifyCompress = require('@fastify/compress');
 const fastifyHelmet = require('@fastify/helmet');
-const { REMOTES, consoleAddress, configuredRemotes, remoteOrigins, securityHeaders } = require('./deployment.cjs');
+const { consoleAddress, configuredRemotes, remoteOrigins, securityHeaders } = require('./deployment.cjs');
+const { workspaceRemotes } = require('./workspace-remotes.cjs');
 
 const HOST = consoleAddress().host;
 
@@ -28,8 +29,8 @@ function setCacheHeaders(reply, filePath) {
 /** Each remote's dist/ folder that holds a build. */
 function builtRemotes() {
   return Object.fromEntries(
-    Object.entries(REMOTES)
-      .map(([name, remote]) => [name, path.join(root, remote.package, 'dist')])
+    workspaceRemotes()
+      .map((remote) => [remote.name, path.join(remote.dir, 'dist')])
       .filter(([, dir]) => existsSync(path.join(dir, 'mf-manifest.json'))),
   );
 }

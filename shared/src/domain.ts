@@ -31,5 +31,7 @@ export * from './api/mobile-app';
 export * from './api/health';
 export * from './api/events';
 export * from './api/registry';
+export * from './api/composition';
+export * from './slots';
 export * from './api/audit';
 export * from './remote-compatibility';

@@ -23,3 +23,7 @@ export * from './ui/scroll-region';
 export * from './ui/login-form';
 export * from './ui/standalone-app';
 export * from './router';
+export * from './composition';
+export type * from './api/composition';
+export type * from './slots';
+export { SLOT_CONTRACTS, SHELL_MENUS } from './slots';

@@ -3,7 +3,6 @@
 // again when it loads it (shell/src/compatibility-plugin.ts). One rule, applied on both sides.
 import satisfies from 'semver/functions/satisfies';
 import validRange from 'semver/ranges/valid';
-import REMOTES from './remotes.json';
 
 /** The package whose version is the console's contract with its remotes (shared/contract.json). */
 export const CONTRACT_PACKAGE = '@veritas/shared';
@@ -18,16 +17,6 @@ export interface RemoteManifest {
 
 /** What the console offers its remotes: each shared package it provides, with its version. */
 export type ConsoleShared = Readonly<Record<string, string>>;
-
-/** The modules of `remote` the console routes to or calls (remotes.json: pages and commands), e.g. './ListDevices'. */
-export function modulesUsedByConsole(remote: string): string[] {
-  const entry = (
-    REMOTES as Record<string, { pages: Record<string, { module: string }>; commands?: Record<string, string> }>
-  )[remote];
-  if (!entry) return [];
-  const modules = [...Object.values(entry.pages).map((page) => page.module), ...Object.values(entry.commands ?? {})];
-  return [...new Set(modules)].map((module) => `./${module}`);
-}
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -55,10 +44,16 @@ export function contractOf(manifest: RemoteManifest): string | null {
  * - the manifest is one, and names `remote`;
  * - every shared package the console provides is in the range the build requires (a newer
  *   contract is a @veritas/shared range the console's version is below);
- * - the build exposes every module the console routes to.
+ * - the build exposes every module of `used`: those its declaration names (the registry), or the
+ *   composition loads (the shell).
  * A shared package the console does not provide is the build's own business (it brings its copy).
  */
-export function compatibilityProblems(remote: string, manifest: unknown, consoleShared: ConsoleShared): string[] {
+export function compatibilityProblems(
+  remote: string,
+  manifest: unknown,
+  consoleShared: ConsoleShared,
+  used: readonly string[] = [],
+): string[] {
   const read = readManifest(manifest);
   if (!read) return ['is not a Module Federation manifest (mf-manifest.json)'];
   const problems: string[] = [];
@@ -74,8 +69,8 @@ export function compatibilityProblems(remote: string, manifest: unknown, console
     }
   }
   const exposed = new Set(read.exposes.map((e) => e.path));
-  for (const module of modulesUsedByConsole(remote)) {
-    if (!exposed.has(module)) problems.push(`does not expose ${module}, which the console routes to`);
+  for (const module of new Set(used)) {
+    if (!exposed.has(module)) problems.push(`does not expose ${module}, which its remote.json names`);
   }
   return problems;
 }

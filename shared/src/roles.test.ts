@@ -2,17 +2,13 @@ import {
   ALL_HUBS,
   ROLES,
   assignableRoles,
-  canAccessRoute,
   canCreateGroup,
   canDeleteUser,
   userActionRefusal,
   dashboardStartHub,
-  menuItems,
   roleLabel,
 } from './roles';
 import type { Role } from './types';
-
-const labels = (menu: 'Data' | 'User Management', role: Role | null) => menuItems(menu, role).map((item) => item.label);
 
 describe('role labels', () => {
   test('operators are shown as Wishmaster, other roles under their own name', () => {
@@ -24,88 +20,6 @@ describe('role labels', () => {
       'admin',
       'super_admin',
     ]);
-  });
-});
-
-describe('menus (docs/screens.md#top-bar)', () => {
-  test.each<Role>(['admin', 'super_admin'])(
-    '%s sees the whole Data menu: Upload, Download APK, White Label, Download, Stats',
-    (role) => {
-      expect(labels('Data', role)).toEqual(['Upload', 'Download APK', 'White Label', 'Download', 'Stats']);
-    },
-  );
-
-  test.each<Role>(['operators', 'executive', 'incharge', 'central_ops'])(
-    '%s sees only Download and Stats in the Data menu',
-    (role) => {
-      expect(labels('Data', role)).toEqual(['Download', 'Stats']);
-    },
-  );
-
-  test.each<Role>(['admin', 'super_admin'])(
-    '%s sees Create User, Deactivate User and Audit Log in User Management',
-    (role) => {
-      expect(labels('User Management', role)).toEqual(['Create User', 'Deactivate User', 'Audit Log']);
-    },
-  );
-
-  test.each<Role>(['operators', 'executive', 'incharge', 'central_ops'])(
-    '%s sees Create User and Deactivate User in User Management',
-    (role) => {
-      expect(labels('User Management', role)).toEqual(['Create User', 'Deactivate User']);
-    },
-  );
-
-  test('a user whose role could not be loaded sees only the items open to every role', () => {
-    expect(labels('Data', null)).toEqual(['Download', 'Stats']);
-    expect(labels('User Management', null)).toEqual(['Create User', 'Deactivate User']);
-  });
-
-  test('menu items point at their routes', () => {
-    const routes = (menu: 'Data' | 'User Management') =>
-      Object.fromEntries(
-        menuItems(menu, 'admin').map((item) => [item.label, 'route' in item ? item.route : item.action]),
-      );
-    expect(routes('Data')).toEqual({
-      Upload: 'Upload',
-      'Download APK': 'downloadApk',
-      'White Label': 'WhiteLabel',
-      Download: 'Download',
-      Stats: 'ListDevices',
-    });
-    expect(routes('User Management')).toEqual({
-      'Create User': 'createuser',
-      'Deactivate User': 'Deactivateuser',
-      'Audit Log': 'AuditLog',
-    });
-  });
-});
-
-describe('route access', () => {
-  const everyone = ['Dashboard', 'ListDevices', 'createuser', 'Download', 'Deactivateuser'];
-  const adminsOnly = ['Upload', 'WhiteLabel', 'AuditLog', 'Deployments'];
-
-  test.each<Role>([...ROLES])('%s may open the routes open to every role', (role) => {
-    for (const route of everyone) expect(canAccessRoute(role, route)).toBe(true);
-  });
-
-  test.each<Role>(['admin', 'super_admin'])('%s may open Upload, WhiteLabel, AuditLog and Deployments', (role) => {
-    for (const route of adminsOnly) expect(canAccessRoute(role, route)).toBe(true);
-  });
-
-  test.each<Role>(['operators', 'executive', 'incharge', 'central_ops'])(
-    '%s may not open Upload, WhiteLabel, AuditLog or Deployments',
-    (role) => {
-      for (const route of adminsOnly) expect(canAccessRoute(role, route)).toBe(false);
-    },
-  );
-
-  test('a path with slashes is the same route; unknown routes are closed; no role means every-role routes only', () => {
-    expect(canAccessRoute('executive', '/Download/')).toBe(true);
-    expect(canAccessRoute('admin', 'Settings')).toBe(false);
-    expect(canAccessRoute('admin', 'toString')).toBe(false);
-    expect(canAccessRoute(null, 'Download')).toBe(true);
-    expect(canAccessRoute(null, 'Upload')).toBe(false);
   });
 });
 

@@ -1,8 +1,7 @@
-import REMOTES from './remotes.json';
-
-// Roles and permissions (docs/screens.md#routes, docs/screens.md#server-side-rights): what the
-// console shows, and the rules the server enforces with the same code (@veritas/shared/domain;
-// the server's own predicates are in api/src/roles.ts).
+// Roles (docs/screens.md#roles, docs/screens.md#server-side-rights): what the console shows, and
+// the rules the server enforces with the same code (@veritas/shared/domain; the server's own
+// predicates and named permissions are in api/src/roles.ts). Who may open each page is declared by
+// the remote that owns it (docs/architecture.md#composition).
 
 export const ROLES = ['operators', 'executive', 'incharge', 'central_ops', 'admin', 'super_admin'] as const;
 
@@ -21,69 +20,11 @@ export function roleLabel(role: Role | null): string {
   return role === 'operators' ? 'Wishmaster' : role;
 }
 
-type Remotes = typeof REMOTES;
+/** Every role that may sign in to the web console ("everyone" of a remote's declaration). */
+export const CONSOLE_ROLES: readonly Role[] = ROLES.filter((role) => role !== 'operators');
 
-/** The pages of the remotes (remotes.json), by route path. */
-export type RemoteRouteName = { [R in keyof Remotes]: keyof Remotes[R]['pages'] & string }[keyof Remotes];
-
-/** Who may open a page, as remotes.json names it. */
-export const PAGE_AUDIENCES = { everyone: ROLES, admins: ADMINS } as const satisfies Record<string, readonly Role[]>;
-
-/**
- * The pages the shell renders itself, by route path: Deployments stays reachable when a remote is
- * broken, so a bad release can always be rolled back (docs/screens.md#deployments).
- */
-export const SHELL_PAGES = {
-  Deployments: { title: 'Deployments', roles: 'admins' },
-} as const satisfies Record<string, { title: string; roles: keyof typeof PAGE_AUDIENCES }>;
-
-/** Every page of the protected layout, by route path: the remotes' pages and the shell's own. */
-export type RouteName = RemoteRouteName | keyof typeof SHELL_PAGES;
-
-/** Every page of the protected layout with the roles that may open it. */
-export const ROUTE_ROLES = Object.fromEntries(
-  [...Object.values(REMOTES).flatMap((remote) => Object.entries(remote.pages)), ...Object.entries(SHELL_PAGES)].map(
-    ([route, page]) => [route, PAGE_AUDIENCES[page.roles as keyof typeof PAGE_AUDIENCES] ?? []],
-  ),
-) as Record<RouteName, readonly Role[]>;
-
-/** Whether `role` may open `route` ('Upload' or '/Upload'). Unknown routes and a missing role get only what every role gets. */
-export function canAccessRoute(role: Role | null, route: string): boolean {
-  const name = route.replace(/^\/+|\/+$/g, '');
-  if (!Object.hasOwn(ROUTE_ROLES, name)) return false;
-  const allowed: readonly Role[] = ROUTE_ROLES[name as RouteName];
-  return role ? allowed.includes(role) : allowed === ROLES;
-}
-
-export type MenuName = 'Data' | 'User Management';
-
-/** A menu entry that runs something instead of opening a page (the shell maps it to the data remote). */
-export type MenuCommand = 'downloadApk';
-
-export type MenuItem =
-  | { menu: MenuName; label: string; route: RouteName }
-  | { menu: MenuName; label: string; action: MenuCommand; roles: readonly Role[] };
-
-/** The items of the two top-bar menus, in display order (docs/screens.md#data-menu, docs/screens.md#user-management-menu). */
-export const MENU_ITEMS: readonly MenuItem[] = [
-  { menu: 'Data', label: 'Upload', route: 'Upload' },
-  { menu: 'Data', label: 'Download APK', action: 'downloadApk', roles: ADMINS },
-  { menu: 'Data', label: 'White Label', route: 'WhiteLabel' },
-  { menu: 'Data', label: 'Download', route: 'Download' },
-  { menu: 'Data', label: 'Stats', route: 'ListDevices' },
-  { menu: 'User Management', label: 'Create User', route: 'createuser' },
-  { menu: 'User Management', label: 'Deactivate User', route: 'Deactivateuser' },
-  { menu: 'User Management', label: 'Audit Log', route: 'AuditLog' },
-];
-
-/** The items of `menu` that `role` sees. */
-export function menuItems(menu: MenuName, role: Role | null): MenuItem[] {
-  return MENU_ITEMS.filter(
-    (item) =>
-      item.menu === menu &&
-      ('route' in item ? canAccessRoute(role, item.route) : role !== null && item.roles.includes(role)),
-  );
-}
+/** The shell's own Deployments page (docs/screens.md#deployments) is for admin and super_admin. */
+export const canOpenDeployments = isAdmin;
 
 const ASSIGNABLE: Partial<Record<Role, readonly Role[]>> = {
   incharge: ['executive', 'operators'],

@@ -2,15 +2,17 @@
 // canary), the history of rollout changes, deploy tokens and the origins a team's own CDN may serve
 // from. Answers of /veritas/registry/ and of /remotes.json.
 import { Type, type Static } from '@sinclair/typebox';
-import REMOTES from '../remotes.json';
-import { Choice, Day, Id, Nullable, OneOf, Text } from './fields';
+import { Choice, Day, Id, Nullable, Text } from './fields';
 
-export const REMOTE_NAMES = Object.keys(REMOTES) as (keyof typeof REMOTES)[];
-export type RemoteName = (typeof REMOTE_NAMES)[number];
+/** A remote's name: lower-case letters, digits and hyphens, as in its folder `mfe-<name>`. */
+export const REMOTE_NAME_PATTERN = '^[a-z][a-z0-9-]{0,39}$';
 
-/** The path parameter naming a remote of shared/src/remotes.json. */
+/** The path parameter naming a remote: any name; one the registry has never seen has no versions. */
 export const RemoteParams = Type.Object({
-  remote: OneOf(REMOTE_NAMES, { missing: 'Name a remote.', enum: 'No remote is named "{value}".' }),
+  remote: Text(
+    { missing: 'Name a remote.', pattern: 'A remote is named by lower-case letters, digits and hyphens: "{value}".' },
+    { maxLength: 40, pattern: REMOTE_NAME_PATTERN },
+  ),
 });
 
 /** One file of a build, as the deploy command sends it. */
@@ -186,12 +188,15 @@ export type CanaryPayload = Static<typeof CanaryPayload>;
  * What a token may do: `deploy:<remote>` publishes, promotes, runs canaries and rolls back that
  * remote; `deploy:*` every remote. Later integrations add their own `<capability>:<target>`.
  */
-export const TOKEN_SCOPES = ['deploy:*', ...REMOTE_NAMES.map((name) => `deploy:${name}` as const)];
-export type TokenScope = (typeof TOKEN_SCOPES)[number];
+export const TOKEN_SCOPE_PATTERN = `^deploy:(\\*|${REMOTE_NAME_PATTERN.slice(1, -1)})$`;
+export type TokenScope = `deploy:${string}`;
 
 export const TokenCreatePayload = Type.Object({
   label: Text({ missing: 'Give the token a label.' }, { maxLength: 100 }),
-  scope: OneOf(TOKEN_SCOPES, { missing: 'Choose what the token may deploy.', enum: 'Unknown scope "{value}".' }),
+  scope: Text(
+    { missing: 'Choose what the token may deploy.', pattern: 'Unknown scope "{value}": deploy:<remote> or deploy:*.' },
+    { maxLength: 50, pattern: TOKEN_SCOPE_PATTERN },
+  ),
   /** The last day the token works, YYYY-MM-DD (it ends at the end of that day, UTC). */
   expiresOn: Day({
     missing: 'Choose when the token expires.',
