@@ -323,7 +323,9 @@ test('the registry: a version published through instance 1 is served by instance
     });
     expect(promote.status).toBe(200);
 
-    const entries = (await (await fetch(`${second().url}remotes.json`)).json()) as Record<string, { entry: string }>;
+    const { remotes: entries } = (await (await fetch(`${second().url}remotes.json`)).json()) as {
+      remotes: Record<string, { entry: string }>;
+    };
     expect(entries.devices!.entry).toBe(version.manifestUrl);
     for (const file of files) {
       const served = await fetch(new URL(file.path, new URL(version.manifestUrl, second().url)));

@@ -7,12 +7,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { version as SHARED_VERSION } from '@veritas/shared/package.json';
-import REMOTES from '@veritas/shared/remotes.json';
 import type { Page } from 'playwright-core';
 import { signedInApi, type ApiSession } from '../support/api-session';
 import { DEMO, baseUrl, freshPagePerTest, signIn } from '../support/browser';
 import { DEVICES_TITLE, buildDevices, deploy as deployFrom, removeBuilds } from '../support/remote-builds';
 import { repoRoot } from '../support/server';
+import { workspaceRemotes } from '../support/workspace';
 
 const deploy = (folder: string, token: string, ...flags: string[]) => deployFrom(baseUrl(), folder, token, ...flags);
 const doctoredCopies: string[] = [];
@@ -61,7 +61,11 @@ test('pnpm start published every built remote as its first version, live', async
   const { remotes } = await superAdmin.get<{ remotes: (Deployment & { remote: string })[] }>(
     '/veritas/registry/remotes/',
   );
-  expect(remotes.map((r) => r.remote).sort()).toEqual(Object.keys(REMOTES).sort());
+  expect(remotes.map((r) => r.remote).sort()).toEqual(
+    workspaceRemotes()
+      .map((remote) => remote.name)
+      .sort(),
+  );
   for (const remote of remotes) expect(remote.live).not.toBeNull();
 });
 

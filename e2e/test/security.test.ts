@@ -4,15 +4,15 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { BrowserContext, Page } from 'playwright-core';
 import { DEMO, baseUrl, freshPagePerTest, signIn } from '../support/browser';
-import REMOTES from '@veritas/shared/remotes.json';
 import { consoleHttp } from '../support/console-http';
+import { workspaceRemotes } from '../support/workspace';
 
-const REMOTE_NAMES = Object.keys(REMOTES);
+const REMOTE_NAMES = workspaceRemotes().map((remote) => remote.name);
 
 /** /remotes.json of a viewer without a session: the live version of each remote, a path of the console's origin. */
 async function liveEntries(): Promise<Record<string, { entry: string }>> {
   const { body } = await headersOf(new URL('/remotes.json', baseUrl()).toString());
-  return JSON.parse(body) as Record<string, { entry: string }>;
+  return (JSON.parse(body) as { remotes: Record<string, { entry: string }> }).remotes;
 }
 
 /** The headers of a GET, sent with any headers (fetch cannot forge Host, so node:http). */
@@ -110,7 +110,7 @@ describe('/remotes.json comes from the registry, never from the request', () => 
     });
     expect(forged.status).toBe(200);
     expect(forged.body).not.toContain('attacker');
-    const entries = JSON.parse(forged.body) as Record<string, { entry: string }>;
+    const entries = (JSON.parse(forged.body) as { remotes: Record<string, { entry: string }> }).remotes;
     expect(Object.keys(entries).sort()).toEqual([...REMOTE_NAMES].sort());
     for (const { entry } of Object.values(entries))
       expect(entry).toMatch(/^\/remotes\/[a-z]+\/[0-9a-f]{16}\/mf-manifest\.json$/);
