@@ -207,7 +207,16 @@ function createWebpackConfig({ dir, runtimePlugins = [], ...host }) {
         new webpack.ids.NaturalModuleIdsPlugin(),
         new ModuleFederationPlugin({
           name,
-          ...(exposes ? { filename: 'remoteEntry.[contenthash:8].js', exposes } : {}),
+          ...(exposes
+            ? {
+                filename: 'remoteEntry.[contenthash:8].js',
+                exposes,
+                // The entry script declares its container as a global variable (the manifest's
+                // globalName, which the runtime reads): a remote's name may hold hyphens
+                // (case-queue), a variable's may not.
+                library: { type: 'var', name: name.replace(/-/g, '_') },
+              }
+            : {}),
           remotes: {},
           shared: sharedSingletons(),
           // version-first would fetch every remote at start, so one dead remote stalls the shell.
