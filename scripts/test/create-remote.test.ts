@@ -1,0 +1,207 @@
+// scripts/create-remote.ts, `pnpm create-remote <name>`: a remote created outside the workspace
+// builds (with the repository's webpack) to a dist/ the registry can take, and runs its own test;
+// a bad or taken name is refused and writes nothing.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import {
+  EXIT,
+  MODEL_REMOTE,
+  REPOSITORY,
+  USAGE,
+  parseCreateArgs,
+  pascalCase,
+  runCreateRemote,
+  titleCase,
+} from '../create-remote';
+import { WORKSPACE_FIELDS, remoteAt, workspaceRemotes } from '../workspace-remotes.cjs';
+
+let scratch: string;
+
+beforeAll(() => {
+  scratch = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'veritas-create-remote-')));
+});
+
+afterAll(() => {
+  fs.rmSync(scratch, { recursive: true, force: true });
+});
+
+/** The environment of the processes the test starts: not jest's (NODE_ENV=test, its worker id). */
+function childEnv(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const name of ['NODE_ENV', 'JEST_WORKER_ID', 'INIT_CWD']) delete env[name];
+  return env;
+}
+
+/** Runs `node <args>` in `cwd`; answers its exit code and output. */
+function node(args: string[], cwd: string) {
+  const run = spawnSync(process.execPath, args, { cwd, encoding: 'utf8', env: childEnv() });
+  return { status: run.status, stdout: String(run.stdout), stderr: String(run.stderr) };
+}
+
+/** Every file and folder under `folder`, relative, sorted. */
+function listing(folder: string): string[] {
+  return fs
+    .readdirSync(folder, { recursive: true, withFileTypes: true })
+    .map((entry) => path.relative(folder, path.join(entry.parentPath, entry.name)))
+    .sort();
+}
+
+/** The command in-process; nothing is installed (the parent of these tests is never the workspace). */
+async function create(argv: string[]) {
+  const out: string[] = [];
+  const errors: string[] = [];
+  const installs: number[] = [];
+  const code = await runCreateRemote(argv, {
+    cwd: scratch,
+    log: (line) => out.push(line),
+    error: (line) => errors.push(line),
+    install: () => {
+      installs.push(1);
+      return true;
+    },
+  });
+  return { code, out: out.join('\n'), errors, installs };
+}
+
+describe('names', () => {
+  test('the page is the name in PascalCase, the title the name in title case', () => {
+    expect(pascalCase('case-queue')).toBe('CaseQueue');
+    expect(pascalCase('returns2-eu')).toBe('Returns2Eu');
+    expect(titleCase('case-queue')).toBe('Case Queue');
+    expect(parseCreateArgs(['case-queue'], scratch)).toEqual({
+      name: 'case-queue',
+      parent: REPOSITORY,
+      title: 'Case Queue',
+      help: false,
+    });
+  });
+
+  test('--dir is taken from where the command ran, --title is kept as given', () => {
+    expect(parseCreateArgs(['--', 'hub-map', '--dir', 'elsewhere', '--title', 'Hub map'], scratch)).toEqual({
+      name: 'hub-map',
+      parent: path.join(scratch, 'elsewhere'),
+      title: 'Hub map',
+      help: false,
+    });
+  });
+
+  test('--help prints the usage and writes nothing', async () => {
+    const before = listing(scratch);
+    expect(await create(['--help'])).toMatchObject({ code: EXIT.ok, out: USAGE });
+    expect(listing(scratch)).toEqual(before);
+  });
+
+  test('a name that is no remote name is refused with exit code 2, and nothing is written', async () => {
+    const before = listing(scratch);
+    for (const name of ['CaseQueue', '1queue', 'case_queue', 'case queue', 'queue-', 'queue--eu', 'a'.repeat(41)]) {
+      const result = await create([name, '--dir', scratch]);
+      expect(result.code).toBe(EXIT.usage);
+      expect(result.errors).toEqual([
+        `create-remote: "${name}" is not a remote's name: lower-case letters, digits and single hyphens, ` +
+          'starting with a letter, at most 40 characters (--help prints the usage)',
+      ]);
+    }
+    expect((await create([])).errors).toEqual(['create-remote: Name the remote (--help prints the usage)']);
+    expect((await create(['a', 'b'])).errors[0]).toContain('Give one name');
+    expect((await create(['queue', '--force'])).errors[0]).toContain("Unknown option '--force'");
+    expect((await create(['queue', '--title', ' '])).errors[0]).toContain('--title is empty');
+    expect((await create(['queue', '--title', 'x'.repeat(41)])).errors[0]).toContain('longer than 40 characters');
+    expect(listing(scratch)).toEqual(before);
+  });
+
+  test("a workspace remote's name, or a route already taken, is refused with exit code 2, and nothing is written", async () => {
+    const before = listing(scratch);
+    const refusals: [string, string][] = [
+      [
+        'whitelabel',
+        'create-remote: "whitelabel" is taken: the workspace\'s remote mfe-whitelabel is named "whitelabel"',
+      ],
+      ['list-devices', "would route /ListDevices, which is mfe-devices's page /ListDevices"],
+      ['deployments', "would route /Deployments, which is the shell's own page"],
+      ['login', "would route /Login, which is the shell's own page"],
+    ];
+    for (const [name, message] of refusals) {
+      const result = await create([name, '--dir', scratch]);
+      expect(result).toMatchObject({ code: EXIT.usage, installs: [] });
+      expect(result.errors).toEqual([expect.stringContaining(message)]);
+      if (name !== 'whitelabel') expect(fs.existsSync(path.join(REPOSITORY, `mfe-${name}`))).toBe(false);
+    }
+    expect(listing(scratch)).toEqual(before);
+  });
+
+  test('a folder that exists already is left as it is', async () => {
+    const parent = path.join(scratch, 'taken');
+    fs.mkdirSync(path.join(parent, 'mfe-queue'), { recursive: true });
+    fs.writeFileSync(path.join(parent, 'mfe-queue', 'notes.txt'), 'mine');
+    const result = await create(['queue', '--dir', parent]);
+    expect(result.code).toBe(EXIT.usage);
+    expect(result.errors).toEqual([expect.stringContaining(`${path.join(parent, 'mfe-queue')} exists already`)]);
+    expect(listing(parent)).toEqual(['mfe-queue', 'mfe-queue/notes.txt']);
+    fs.rmSync(parent, { recursive: true });
+  });
+});
+
+test('a remote created outside the workspace builds to a dist/ the registry takes, and runs its test', () => {
+  const tsx = path.join(REPOSITORY, 'node_modules/tsx/dist/cli.mjs');
+  const created = node(
+    [tsx, path.join(REPOSITORY, 'scripts/create-remote.ts'), 'case-queue', '--dir', scratch],
+    scratch,
+  );
+  expect(created.stderr).toBe('');
+  expect(created.status).toBe(EXIT.ok);
+  const folder = path.join(scratch, 'mfe-case-queue');
+  expect(created.stdout).toContain(`Created ${folder}: remote "case-queue", page /CaseQueue ("Case Queue")`);
+  expect(created.stdout).toContain('run deploy -- --to <console URL> --promote');
+  expect(created.stdout).toContain('deploy:case-queue');
+
+  const devPorts = workspaceRemotes().map((remote) => Number(remote.written.devPort));
+  const declared = JSON.parse(fs.readFileSync(path.join(folder, 'remote.json'), 'utf8'));
+  expect(declared).toEqual({
+    name: 'case-queue',
+    devPort: Math.max(...devPorts) + 1,
+    title: 'Veritas · Case Queue',
+    exposes: { './CaseQueuePage': './src/case-queue-page.tsx' },
+    pages: [
+      {
+        path: 'CaseQueue',
+        module: './CaseQueuePage',
+        title: 'Case Queue',
+        access: { roles: ['admin', 'super_admin'] },
+      },
+    ],
+    menus: [{ menu: 'Data', label: 'Case Queue', order: 60, page: 'CaseQueue' }],
+    extensions: [],
+    slots: {},
+    needs: {},
+  });
+  const pkg = JSON.parse(fs.readFileSync(path.join(folder, 'package.json'), 'utf8'));
+  const model = JSON.parse(fs.readFileSync(path.join(REPOSITORY, MODEL_REMOTE, 'package.json'), 'utf8'));
+  expect(pkg.name).toBe('mfe-case-queue');
+  expect(pkg.dependencies).toEqual(model.dependencies);
+  expect(Object.keys(pkg.scripts).sort()).toEqual(['build', 'deploy', 'dev', 'test', 'typecheck']);
+  // Its dependencies are the very folders the workspace's remote uses: one React with the shell's.
+  for (const dependency of Object.keys(pkg.dependencies)) {
+    expect(fs.realpathSync(path.join(folder, 'node_modules', dependency))).toBe(
+      fs.realpathSync(path.join(REPOSITORY, MODEL_REMOTE, 'node_modules', dependency)),
+    );
+  }
+
+  const built = node([path.join(REPOSITORY, 'node_modules/webpack-cli/bin/cli.js'), '--mode', 'production'], folder);
+  expect(built.stderr).not.toMatch(/ERROR|Error:/);
+  expect(built.status).toBe(0);
+  const manifest = JSON.parse(fs.readFileSync(path.join(folder, 'dist/mf-manifest.json'), 'utf8'));
+  expect(manifest.name).toBe('case-queue');
+  expect(manifest.exposes).toEqual([expect.objectContaining({ name: 'CaseQueuePage', path: './CaseQueuePage' })]);
+  // What the registry reads: the declaration, without the workspace's fields.
+  const published = JSON.parse(fs.readFileSync(path.join(folder, 'dist/remote.json'), 'utf8'));
+  const { devPort: _port, title: _title, exposes: _exposes, ...declaration } = declared;
+  expect(WORKSPACE_FIELDS).toEqual(['devPort', 'title', 'exposes']);
+  expect(published).toEqual(declaration);
+  expect(published).toEqual(remoteAt(folder)!.declaration);
+
+  const tested = node([path.join(folder, 'node_modules/jest/bin/jest.js'), '--ci'], folder);
+  expect(tested.stderr).toContain('1 passed');
+  expect(tested.status).toBe(0);
+}, 90_000);
