@@ -6,7 +6,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import REMOTES from '../../shared/src/remotes.json';
+import { workspaceRemotes } from '../workspace-remotes.cjs';
 import {
   EXIT,
   RETRIES,
@@ -66,11 +66,19 @@ afterEach(async () => {
 const tempDirs: string[] = [];
 afterAll(() => tempDirs.forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
 
-/** A remote's folder: package.json named `pkg` and, unless `dist` is null, dist/ with these files. */
-function remoteFolder(pkg: string, dist: Record<string, string | Buffer> | null = BUILD): string {
+/**
+ * A remote's folder: package.json named `pkg`, remote.json naming `remote` (none when null) and,
+ * unless `dist` is null, dist/ with these files.
+ */
+function remoteFolder(
+  pkg: string,
+  dist: Record<string, string | Buffer> | null = BUILD,
+  remote: string | null = pkg.replace(/^mfe-/, ''),
+): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'veritas-deploy-'));
   tempDirs.push(dir);
   fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: pkg }));
+  if (remote !== null) fs.writeFileSync(path.join(dir, 'remote.json'), JSON.stringify({ name: remote }));
   for (const [file, content] of Object.entries(dist ?? {})) {
     fs.mkdirSync(path.dirname(path.join(dir, 'dist', file)), { recursive: true });
     fs.writeFileSync(path.join(dir, 'dist', file), content);
@@ -207,24 +215,31 @@ describe('the files sent', () => {
 });
 
 describe('the remote', () => {
-  test("the remote is the remotes.json entry whose package is the folder's package.json name", () => {
-    for (const [remote, { package: pkg }] of Object.entries(REMOTES)) {
-      expect(remoteOfFolder(remoteFolder(pkg, null))).toBe(remote);
+  test("the remote is the name its folder's remote.json declares, whatever the package's name", () => {
+    for (const { package: pkg, name } of workspaceRemotes()) {
+      expect(remoteOfFolder(path.join(__dirname, '..', '..', pkg))).toBe(name);
     }
+    expect(remoteOfFolder(remoteFolder('mfe-devices', null, 'case-queue'))).toBe('case-queue');
   });
 
-  test("a folder that is no remote's is refused with exit code 3, naming the remotes", async () => {
-    const result = await run(['--to', 'https://c.example'], remoteFolder('shell'));
+  test('a folder without remote.json is refused with exit code 3, saying so, before building', async () => {
+    const dir = remoteFolder('shell', null, null);
+    const result = await run(['--to', 'https://c.example'], dir);
     expect(result.code).toBe(EXIT.build);
-    // The remotes named are those of remotes.json (the one list of them: shared/src/remotes.test.ts).
-    expect(result.errors[0]).toContain('shell is not a remote of shared/src/remotes.json (');
-    expect(result.errors[0]).toContain('mfe-devices');
+    expect(result.errors).toEqual([`deploy: ${dir} has no remote.json: run deploy in a remote's folder`]);
     expect(result.builds).toEqual([]);
+  });
+
+  test('a remote.json that names no remote is refused with exit code 3', async () => {
+    const dir = remoteFolder('mfe-devices', null, '');
+    const result = await run(['--to', 'https://c.example'], dir);
+    expect(result.code).toBe(EXIT.build);
+    expect(result.errors).toEqual([`deploy: ${dir}/remote.json names no remote`]);
   });
 
   test('each remote package runs this one script as its deploy script', () => {
     const root = path.join(__dirname, '..', '..');
-    for (const { package: pkg } of Object.values(REMOTES)) {
+    for (const { package: pkg } of workspaceRemotes()) {
       const scripts = JSON.parse(fs.readFileSync(path.join(root, pkg, 'package.json'), 'utf8')).scripts;
       expect(scripts.deploy).toBe('tsx ../scripts/deploy-remote.ts');
     }

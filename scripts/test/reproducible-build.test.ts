@@ -20,8 +20,10 @@ const BUILD_INPUTS = [
   'index.html',
   'scripts/deployment.cjs',
   'scripts/federation-entry-loader.cjs',
+  'scripts/workspace-remotes.cjs',
   'shared/src',
   `${REMOTE}/src`,
+  `${REMOTE}/remote.json`,
   `${REMOTE}/webpack.config.cjs`,
 ];
 
