@@ -32,17 +32,20 @@ export function provideModuleLoader(loadModule: ModuleLoader): void {
 }
 
 type Loaded = { default: ComponentType<never> };
+
+/** How logs name an extension: Module Federation's id of its module, e.g. 'devices/DetailsSection'. */
+const extensionId = ({ remote, module }: ComposedExtension) => `${remote}/${module.replace(/^\.\//, '')}`;
 /** One load per extension and remote entry (a new version of the remote loads anew). */
 const loads = new Map<string, Promise<Loaded>>();
 
 function loadExtension(loadModule: ModuleLoader, extension: ComposedExtension, entry: string): Promise<Loaded> {
-  const key = `${extension.remote}/${extension.module} ${entry}`;
+  const key = `${extensionId(extension)} ${entry}`;
   let load = loads.get(key);
   if (!load) {
     load = loadModule(extension.remote, extension.module).then((module) => {
       const component = (module as Partial<Loaded> | null)?.default;
       if (typeof component !== 'function' && typeof component !== 'object') {
-        throw new Error(`${extension.remote}/${extension.module} has no default export to render`);
+        throw new Error(`${extensionId(extension)} has no default export to render`);
       }
       return module as Loaded;
     });
@@ -74,14 +77,13 @@ function Extension<S extends SlotName>({ extension, props }: { extension: Compos
   const loadModule = useComposition((s) => s.loadModule);
   const entry = useComposition((s) => s.composition?.remotes[extension.remote]?.entry ?? '');
   const [loaded, setLoaded] = useState<{ key: string; Render: ComponentType<SlotProps[S]> } | null>(null);
-  const key = `${extension.remote}/${extension.module} ${entry}`;
+  const key = `${extensionId(extension)} ${entry}`;
   useEffect(() => {
     if (!loadModule || !entry) return;
     let current = true;
     loadExtension(loadModule, extension, entry).then(
       (module) => current && setLoaded({ key, Render: module.default as ComponentType<SlotProps[S]> }),
-      (error: unknown) =>
-        console.error(`The extension ${extension.remote}/${extension.module} could not be loaded`, error),
+      (error: unknown) => console.error(`The extension ${extensionId(extension)} could not be loaded`, error),
     );
     return () => {
       current = false;
@@ -99,18 +101,20 @@ function Extension<S extends SlotName>({ extension, props }: { extension: Compos
  */
 export function Slot<S extends SlotName>({ name, props }: { name: S; props: SlotProps[S] }) {
   const extensions = useComposition((s) => s.composition?.extensions);
+  const remotes = useComposition((s) => s.composition?.remotes);
   const inSlot = (extensions ?? []).filter((extension) => extension.slot === name);
   if (inSlot.length === 0) return null;
   return (
     <>
-      {inSlot.map((extension) => (
-        <ExtensionBoundary
-          key={`${extension.remote}/${extension.module}`}
-          name={`${extension.remote}/${extension.module}`}
-        >
-          <Extension extension={extension} props={props} />
-        </ExtensionBoundary>
-      ))}
+      {inSlot.map((extension) => {
+        const id = extensionId(extension);
+        // Keyed by entry too: a new version of a contribution that failed gets its chance.
+        return (
+          <ExtensionBoundary key={`${id} ${remotes?.[extension.remote]?.entry}`} name={id}>
+            <Extension extension={extension} props={props} />
+          </ExtensionBoundary>
+        );
+      })}
     </>
   );
 }
