@@ -27,9 +27,9 @@ function PickList() {
   return <p>{`${pages.data.pages[0]!.items.length} of ${count.data.total}`}</p>;
 }
 
-describe('first data of a route (docs/architecture.md#first-rows)', () => {
+describe('first data a page declares (docs/architecture.md#first-rows)', () => {
   test("the pick list's first page and total start for the URL's filters, before the page's code", () => {
-    startFirstData('ListDevices', SEARCH, ['device-pages']);
+    startFirstData('device-list', SEARCH, ['device-pages']);
     expect(api.requestsTo('GET api/devices/').map((r) => r.config.params)).toEqual([
       { hub: 'BLR01', status: 'verified', limit: '100' },
     ]);
@@ -39,7 +39,7 @@ describe('first data of a route (docs/architecture.md#first-rows)', () => {
   });
 
   test('the page reads the answers already there from the one cache, without asking again', async () => {
-    startFirstData('ListDevices', SEARCH, ['device-pages']);
+    startFirstData('device-list', SEARCH, ['device-pages']);
     await waitFor(() => expect(queryClient.isFetching()).toBe(0));
     render(
       <QueryProvider>
@@ -52,7 +52,7 @@ describe('first data of a route (docs/architecture.md#first-rows)', () => {
   });
 
   test('the page shares a call still under way', async () => {
-    startFirstData('ListDevices', SEARCH, ['device-pages']);
+    startFirstData('device-list', SEARCH, ['device-pages']);
     render(
       <QueryProvider>
         <PickList />
@@ -63,9 +63,9 @@ describe('first data of a route (docs/architecture.md#first-rows)', () => {
     expect(api.requestsTo('GET api/devices/count/')).toHaveLength(1);
   });
 
-  test('without the server feature, or on a route without first data, nothing is started', () => {
-    startFirstData('ListDevices', SEARCH, []);
-    startFirstData('Dashboard', '', ['device-pages', 'dashboard-figures']);
+  test('without the server feature, or for a name no first data has, nothing is started', () => {
+    startFirstData('device-list', SEARCH, []);
+    startFirstData('dashboard-figures', '', ['device-pages', 'dashboard-figures']);
     expect(api.requests).toEqual([]);
   });
 });
