@@ -2,8 +2,8 @@
 // a remote's manifest is checked against what this console provides when the runtime loads it.
 import { screen } from '@testing-library/react';
 import type { MockApi } from '@veritas/shared/testing';
-import compatibilityPlugin, { IncompatibleRemoteError, providedShared } from './compatibility-plugin';
-import { mockedLoadRemote, renderShell, serveRemoteList, signedInAs, startApi } from '../test/harness';
+import compatibilityPlugin, { IncompatibleRemoteError, providedShared, setUsedModules } from './compatibility-plugin';
+import { mockedLoadRemote, renderShell, serveComposition, signedInAs, startApi } from '../test/harness';
 
 jest.mock('@module-federation/enhanced/runtime', () => ({ loadRemote: jest.fn(), registerRemotes: jest.fn() }));
 
@@ -52,10 +52,12 @@ test('a compatible manifest passes: the hook answers its arguments unchanged', a
 });
 
 test('a manifest the console cannot run makes the load fail with an error naming each problem', async () => {
-  const load = hook(snapshotArgs(devicesManifest('^2.0.0', [])));
+  // What the composition loads of devices (remotes.ts tells the plugin as it registers the remote).
+  setUsedModules('devices', ['./ListDevices', './DetailsSection']);
+  const load = hook(snapshotArgs(devicesManifest('^2.0.0', ['./ListDevices'])));
   await expect(load).rejects.toThrow(IncompatibleRemoteError);
   await expect(load).rejects.toThrow(
-    'The build of "devices" cannot run in this console: it needs @veritas/shared ^2.0.0, the console provides 1.0.0; it does not expose ./ListDevices, which the console routes to.',
+    'The build of "devices" cannot run in this console: it needs @veritas/shared ^2.0.0, the console provides 1.0.0; it does not expose ./DetailsSection, which its remote.json names.',
   );
 });
 
@@ -83,7 +85,7 @@ describe('in the console', () => {
   let api: MockApi;
   beforeEach(() => {
     api = signedInAs(startApi(), 'admin');
-    serveRemoteList();
+    serveComposition();
   });
   afterEach(() => api.restore());
 

@@ -4,7 +4,7 @@
 // build that cannot run here fails to load, so its page shows the error card rather than half
 // working (docs/architecture.md#loading-error-card-and-retry). The gate (and semver with it) loads
 // on first use, outside the shell's first load: asked for as a remote's load starts, it comes in
-// with the manifest instead of after it.
+// with the manifest instead of after it. It is in the shell's first load: keep it small.
 import type { ModuleFederationRuntimePlugin } from '@module-federation/enhanced/runtime';
 
 type LoadRemoteSnapshot = NonNullable<ModuleFederationRuntimePlugin['loadRemoteSnapshot']>;
@@ -34,6 +34,14 @@ export function providedShared(options: SnapshotArgs['options']): Record<string,
   return provided;
 }
 
+/** Per remote: the exposed modules the composition loads from it, which its build must expose. */
+const used = new Map<string, readonly string[]>();
+
+/** What the composition uses of `remote` (src/remotes.ts calls it when it registers the remote). */
+export function setUsedModules(remote: string, modules: readonly string[]): void {
+  used.set(remote, modules);
+}
+
 const loadGate = () => import('@veritas/shared/remote-compatibility');
 
 export default function compatibilityPlugin(): ModuleFederationRuntimePlugin {
@@ -49,7 +57,7 @@ export default function compatibilityPlugin(): ModuleFederationRuntimePlugin {
       if (!args.manifestJson) return args;
       const { compatibilityProblems } = await loadGate();
       const remote = args.moduleInfo.name;
-      const problems = compatibilityProblems(remote, args.manifestJson, providedShared(args.options));
+      const problems = compatibilityProblems(remote, args.manifestJson, providedShared(args.options), used.get(remote));
       if (problems.length > 0) throw new IncompatibleRemoteError(remote, problems);
       return args;
     },
