@@ -5,7 +5,7 @@ import type { MockApi } from '@veritas/shared/testing';
 import {
   mockedLoadRemote,
   renderShell,
-  serveRemoteList,
+  serveComposition,
   serveRemotePages,
   signedInAs,
   signedOut,
@@ -18,7 +18,7 @@ let api: MockApi;
 
 beforeEach(() => {
   api = startApi();
-  serveRemoteList();
+  serveComposition();
   serveRemotePages();
 });
 
@@ -81,7 +81,7 @@ describe('redirects', () => {
     await expectAt('/Dashboard', 'REPLACE');
   });
 
-  test('an unknown path inside the console redirects to the Dashboard', async () => {
+  test('a path that is no page of the composition redirects to the Dashboard', async () => {
     signedInAs(api, 'executive');
     renderShell('/NoSuchPage');
     await expectAt('/Dashboard', 'REPLACE');
@@ -116,6 +116,8 @@ describe('layout', () => {
   });
 });
 
+// The server composes each role's menus (the fixture of test/composition.ts): these check that the
+// shell shows the composition's entries, in its order, as docs/screens.md lists them.
 describe('menus per role (docs/screens.md#top-bar)', () => {
   test.each<Role>(['admin', 'super_admin'])(
     '%s: Data menu has Upload, Download APK, White Label, Download, Stats; User Management adds Audit Log',
@@ -178,7 +180,7 @@ describe('menus per role (docs/screens.md#top-bar)', () => {
     expect(screen.getByRole('button', { name: 'Data' })).toHaveAttribute('aria-expanded', 'false');
   });
 
-  test('Download APK runs the default export of data/downloadApk', async () => {
+  test('a command entry (Download APK) runs the default export of its module, data/downloadApk', async () => {
     signedInAs(api, 'super_admin');
     const download = jest.fn(async () => {});
     mockedLoadRemote.mockImplementation(async (id: string) =>
@@ -207,12 +209,13 @@ describe('menus per role (docs/screens.md#top-bar)', () => {
     await user.click(await screen.findByRole('button', { name: 'Data' }));
     await user.click(screen.getByRole('menuitem', { name: 'Download APK' }));
 
-    await waitFor(() => expect(log).toHaveBeenCalledWith('APK download failed', expect.any(Error)));
+    await waitFor(() => expect(log).toHaveBeenCalledWith('Download APK failed', expect.any(Error)));
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
     log.mockRestore();
   });
 });
 
+// A page the role may not open is not in its composition: its path is like any unknown one.
 describe('role gating by URL', () => {
   test.each(['/Upload', '/WhiteLabel', '/AuditLog'])(
     'an executive typing %s lands on the Dashboard; the remote is never loaded',

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { MockApi } from '@veritas/shared/testing';
-import { renderShell, serveRemoteList, serveRemotePages, signedInAs, startApi } from '../test/harness';
+import { renderShell, serveComposition, serveRemotePages, signedInAs, startApi } from '../test/harness';
 
 jest.mock('@module-federation/enhanced/runtime', () => ({ loadRemote: jest.fn(), registerRemotes: jest.fn() }));
 
@@ -9,7 +9,7 @@ let api: MockApi;
 
 beforeEach(() => {
   api = startApi();
-  serveRemoteList();
+  serveComposition();
   serveRemotePages();
   signedInAs(api, 'executive', 'asha_blr');
 });

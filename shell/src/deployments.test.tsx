@@ -6,7 +6,7 @@ import userEvent from '@testing-library/user-event';
 import type { AccessToken, RemoteDeployment, RemoteVersion, Role, RolloutChange } from '@veritas/shared';
 import { FakeEventSource, installFakeEventSource, type MockApi, type RecordedRequest } from '@veritas/shared/testing';
 import { setLocalZone } from '@veritas/shared/testing/time-zone';
-import { renderShell, serveRemoteList, serveRemotePages, signedInAs, startApi } from '../test/harness';
+import { renderShell, serveComposition, serveRemotePages, signedInAs, startApi } from '../test/harness';
 
 jest.mock('@module-federation/enhanced/runtime', () => ({ loadRemote: jest.fn(), registerRemotes: jest.fn() }));
 
@@ -63,7 +63,7 @@ let api: MockApi;
 
 beforeEach(() => {
   api = startApi();
-  serveRemoteList();
+  serveComposition();
   serveRemotePages();
   api.on('GET registry/remotes/', [200, { remotes: [DEVICES, USERS] }]);
 });

@@ -1,21 +1,34 @@
-import { canAccessRoute, logout, menuItems, roleLabel, useSession, type MenuCommand } from '@veritas/shared';
+import {
+  canOpenDeployments,
+  logout,
+  roleLabel,
+  SHELL_MENUS,
+  Slot,
+  useComposition,
+  useSession,
+  type ComposedMenuEntry,
+} from '@veritas/shared';
 import { useState } from 'react';
 import { Link, NavLink, Outlet, useNavigate } from '@veritas/shared';
 import { ChangePassword } from './change-password';
 import { LiveIndicator } from './live-indicator';
 import { MenuDropdown } from './menu-dropdown';
 import { TopBarIcon } from './top-bar-icon';
-import { downloadApk } from './remotes';
+import { runCommand } from './remotes';
 
-const COMMANDS: Record<MenuCommand, () => Promise<void>> = { downloadApk };
+const NO_ENTRIES: ComposedMenuEntry[] = [];
 
-/** Top bar (title, Data and User Management menus, Deployments for admins, live indicator, user, role, change password, logout), the page, and the footer. */
+/**
+ * Top bar (title, the menus with the composition's entries, Deployments for admins, live
+ * indicator, the remotes' top-bar items, user, role, change password, logout), the page, and the footer.
+ */
 export function Layout() {
   const { user, role } = useSession();
+  // Already the viewer's own, in display order (the server filtered and sorted them).
+  const entries = useComposition((s) => s.composition?.menus) ?? NO_ENTRIES;
   const navigate = useNavigate();
   const [mobileMenuOpen, setMobileMenuOpen] = useState(false);
   const closeMobileMenu = () => setMobileMenuOpen(false);
-  const runCommand = (command: MenuCommand) => void COMMANDS[command]();
 
   async function signOut() {
     await logout();
@@ -41,19 +54,16 @@ export function Layout() {
           </svg>
         </button>
         <nav id="shell-nav" className="shell-nav" data-open={mobileMenuOpen} aria-label="Main">
-          <MenuDropdown
-            label="Data"
-            items={menuItems('Data', role)}
-            onCommand={runCommand}
-            onChoose={closeMobileMenu}
-          />
-          <MenuDropdown
-            label="User Management"
-            items={menuItems('User Management', role)}
-            onCommand={runCommand}
-            onChoose={closeMobileMenu}
-          />
-          {canAccessRoute(role, 'Deployments') && (
+          {SHELL_MENUS.map((menu) => (
+            <MenuDropdown
+              key={menu}
+              label={menu}
+              entries={entries.filter((entry) => entry.menu === menu)}
+              onCommand={(entry) => void runCommand(entry)}
+              onChoose={closeMobileMenu}
+            />
+          ))}
+          {canOpenDeployments(role) && (
             <NavLink to="/Deployments" className="shell-menu-button shell-nav-link" onClick={closeMobileMenu}>
               Deployments
             </NavLink>
@@ -61,6 +71,7 @@ export function Layout() {
         </nav>
         <div className="shell-user">
           <LiveIndicator />
+          <Slot name="top-bar.item" props={{ user, role }} />
           <span className="shell-user-name">{user}</span>
           {role && <span className="shell-role">{roleLabel(role)}</span>}
           <ChangePassword />

@@ -3,7 +3,7 @@
 import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { FakeEventSource, installFakeEventSource, type MockApi } from '@veritas/shared/testing';
-import { renderShell, serveRemoteList, serveRemotePages, startApi } from '../test/harness';
+import { renderShell, serveComposition, serveRemotePages, startApi } from '../test/harness';
 
 jest.mock('@module-federation/enhanced/runtime', () => ({ loadRemote: jest.fn(), registerRemotes: jest.fn() }));
 
@@ -12,7 +12,7 @@ let removeFake: () => void;
 
 beforeEach(() => {
   api = startApi();
-  serveRemoteList();
+  serveComposition();
   serveRemotePages();
   removeFake = installFakeEventSource();
 });

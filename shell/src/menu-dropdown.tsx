@@ -1,12 +1,13 @@
-import type { MenuCommand, MenuItem } from '@veritas/shared';
+import type { ComposedMenuEntry } from '@veritas/shared';
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { NavLink } from '@veritas/shared';
 
 interface MenuDropdownProps {
   label: string;
-  items: MenuItem[];
-  /** Runs the command of an item without a route. */
-  onCommand(command: MenuCommand): void;
+  /** The composition's entries of this menu, in display order. */
+  entries: ComposedMenuEntry[];
+  /** Runs the command of an entry that opens no page. */
+  onCommand(entry: ComposedMenuEntry): void;
   /** Called after any item was chosen (closes the mobile menu). */
   onChoose(): void;
 }
@@ -15,7 +16,7 @@ interface MenuDropdownProps {
  * A menu button of the top bar (WAI-ARIA menu button pattern): opening moves focus to the first
  * item, arrows/Home/End move between items, Escape closes and returns focus, so does a click outside.
  */
-export function MenuDropdown({ label, items, onCommand, onChoose }: MenuDropdownProps) {
+export function MenuDropdown({ label, entries, onCommand, onChoose }: MenuDropdownProps) {
   const [open, setOpen] = useState(false);
   const root = useRef<HTMLDivElement>(null);
   const button = useRef<HTMLButtonElement>(null);
@@ -42,7 +43,7 @@ export function MenuDropdown({ label, items, onCommand, onChoose }: MenuDropdown
     };
   }, [open]);
 
-  if (items.length === 0) return null;
+  if (entries.length === 0) return null;
 
   function moveFocus(event: KeyboardEvent<HTMLUListElement>) {
     const all = menuItems();
@@ -89,11 +90,11 @@ export function MenuDropdown({ label, items, onCommand, onChoose }: MenuDropdown
         hidden={!open}
         onKeyDown={moveFocus}
       >
-        {items.map((item) => (
-          <li key={item.label} role="none">
-            {'route' in item ? (
-              <NavLink to={`/${item.route}`} role="menuitem" className="shell-menu-item" onClick={choose}>
-                {item.label}
+        {entries.map((entry) => (
+          <li key={`${entry.remote} ${entry.label}`} role="none">
+            {entry.page !== undefined ? (
+              <NavLink to={`/${entry.page}`} role="menuitem" className="shell-menu-item" onClick={choose}>
+                {entry.label}
               </NavLink>
             ) : (
               <button
@@ -102,10 +103,10 @@ export function MenuDropdown({ label, items, onCommand, onChoose }: MenuDropdown
                 className="shell-menu-item"
                 onClick={() => {
                   choose();
-                  onCommand(item.action);
+                  onCommand(entry);
                 }}
               >
-                {item.label}
+                {entry.label}
               </button>
             )}
           </li>

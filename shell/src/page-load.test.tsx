@@ -1,11 +1,13 @@
 // A page load of a remote's page (docs/architecture.md#first-rows): the sign-in check and the
-// page's code start before the first render, and the page shows without its loading state.
+// page's code start before the first render, from the composition the document carries, and the
+// page shows without its loading state.
 import { screen, waitFor } from '@testing-library/react';
 import type { MockApi } from '@veritas/shared/testing';
 import {
+  compositionFor,
   mockedLoadRemote,
   renderShell,
-  serveRemoteList,
+  serveComposition,
   serveRemotePages,
   signedInAs,
   signedOut,
@@ -17,6 +19,15 @@ import { startSessionCheck } from './session-check';
 jest.mock('@module-federation/enhanced/runtime', () => ({ loadRemote: jest.fn(), registerRemotes: jest.fn() }));
 
 let api: MockApi;
+
+// The page document as the server sends it, read when the signed-in routes load.
+beforeAll(() => {
+  const element = document.createElement('script');
+  element.type = 'application/json';
+  element.id = 'veritas-composition';
+  element.textContent = JSON.stringify(compositionFor('admin', 'asha'));
+  document.head.append(element);
+});
 
 afterEach(() => api.restore());
 
@@ -32,7 +43,7 @@ async function textsShownDuring(run: () => Promise<void>): Promise<string[]> {
 
 test("a page load loads the page's code while the sign-in is checked, and shows the page without a loading state", async () => {
   api = signedInAs(startApi(), 'admin');
-  serveRemoteList();
+  const remotesJson = serveComposition();
   serveRemotePages();
 
   startSessionCheck();
@@ -47,11 +58,12 @@ test("a page load loads the page's code while the sign-in is checked, and shows 
   // The layout took the check the page load started instead of asking again.
   expect(api.requestsTo('GET user/is_LoggedIn/')).toHaveLength(1);
   expect(mockedLoadRemote).toHaveBeenCalledTimes(1);
+  expect(remotesJson).not.toHaveBeenCalled();
 });
 
 test("a session found over by the page load's check leads to /login through the router, replacing the entry", async () => {
   api = signedOut(startApi());
-  serveRemoteList();
+  serveComposition();
   // jsdom reports a page navigation (window.location.replace) as not implemented.
   const log = jest.spyOn(console, 'error').mockImplementation(() => {});
 

@@ -1,14 +1,33 @@
-import { canAccessRoute, setLoginRedirect, startLiveEvents, useSession, type RouteName } from '@veritas/shared';
+import { setLoginRedirect, startLiveEvents, useLocation, useSession } from '@veritas/shared';
 import { QueryProvider, queryClient } from '@veritas/shared/query';
-import { useEffect, type ReactNode } from 'react';
-import { Navigate, useNavigate } from '@veritas/shared';
+import { useEffect } from 'react';
+import { useNavigate } from '@veritas/shared';
 import { CheckingSignIn } from './checking-sign-in';
+import { freshComposition, useViewerComposition } from './composition';
 import { Layout } from './layout';
 import { sessionCheck } from './session-check';
 
-/** The layout for signed-in users: checks the login on mount (docs/screens.md#protected-layout) and sends everyone else to /login. */
+/** No composition could be read for the signed-in user: nothing to route to or offer in a menu. */
+function CompositionFailed({ onRetry }: { onRetry(): void }) {
+  return (
+    <section className="vx-card shell-remote-error" role="alert">
+      <h2 className="vx-card-title">The console could not be loaded</h2>
+      <p className="vx-muted">Its pages and menus could not be fetched. Check your connection, then try again.</p>
+      <button type="button" className="vx-btn vx-btn-primary" onClick={onRetry}>
+        Retry
+      </button>
+    </section>
+  );
+}
+
+/**
+ * The layout for signed-in users: checks the login on mount (docs/screens.md#protected-layout),
+ * sends everyone else to /login, and decides no route before the composition is the user's own.
+ */
 export function ProtectedLayout() {
   const isAuthenticated = useSession((s) => s.isAuthenticated);
+  const { composition, failed, retry } = useViewerComposition();
+  const { pathname } = useLocation();
   const navigate = useNavigate();
 
   useEffect(() => {
@@ -36,18 +55,19 @@ export function ProtectedLayout() {
     if (!isAuthenticated) queryClient.clear();
   }, [isAuthenticated]);
 
+  // Each navigation shows what is live now: a composition a rollout made stale (or older than
+  // 60 s) is read again, and routes and menus follow. A failure is left to the pages' error cards.
+  useEffect(() => {
+    if (isAuthenticated) freshComposition().catch(() => {});
+  }, [isAuthenticated, pathname]);
+
   // Until the first check answers, a user signed in a moment ago keeps the layout; others wait.
   if (!isAuthenticated) return <CheckingSignIn />;
+  if (!composition) return failed ? <CompositionFailed onRetry={retry} /> : <CheckingSignIn />;
   // docs/architecture.md#loading-data: the one query client, for every remote page below.
   return (
     <QueryProvider>
       <Layout />
     </QueryProvider>
   );
-}
-
-/** A page the role may not see is not reachable by URL either: it leads to the Dashboard. */
-export function RoleGate({ route, children }: { route: RouteName; children: ReactNode }) {
-  const role = useSession((s) => s.role);
-  return canAccessRoute(role, route) ? children : <Navigate to="/Dashboard" replace />;
 }

@@ -2,11 +2,11 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { MockApi } from '@veritas/shared/testing';
 import {
-  ALL_REMOTES,
+  COMPOSITION_REMOTES,
   mockedLoadRemote,
   mockedRegisterRemotes,
   renderShell,
-  serveRemoteList,
+  serveComposition,
   signedInAs,
   startApi,
 } from '../test/harness';
@@ -31,7 +31,7 @@ afterEach(() => {
 const page = (id: string) => ({ default: () => <h1>{id} page</h1> });
 
 test('a loading state shows while the remote comes, then the page', async () => {
-  serveRemoteList();
+  serveComposition();
   let arrive!: (module: unknown) => void;
   mockedLoadRemote.mockImplementation((id: string) =>
     id === 'devices/ListDevices' ? new Promise((resolve) => (arrive = resolve)) : Promise.resolve(page(id)),
@@ -43,13 +43,13 @@ test('a loading state shows while the remote comes, then the page', async () => 
   arrive(page('devices/ListDevices'));
 
   expect(await screen.findByRole('heading', { name: 'devices/ListDevices page' })).toBeInTheDocument();
-  expect(mockedRegisterRemotes).toHaveBeenCalledWith([{ name: 'devices', entry: ALL_REMOTES.devices.entry }], {
+  expect(mockedRegisterRemotes).toHaveBeenCalledWith([{ name: 'devices', entry: COMPOSITION_REMOTES.devices.entry }], {
     force: false,
   });
 });
 
 test('a remote that is down shows an error card with Retry, while menus, other routes and logout keep working', async () => {
-  serveRemoteList();
+  serveComposition();
   mockedLoadRemote.mockImplementation(async (id: string) => {
     if (id.startsWith('users/')) throw new Error('Failed to fetch mf-manifest.json');
     return page(id);
@@ -69,7 +69,7 @@ test('a remote that is down shows an error card with Retry, while menus, other r
 });
 
 test('Retry re-reads /remotes.json, re-registers the remote with force (no cached failure) and loads again', async () => {
-  const remoteList = serveRemoteList();
+  const remoteList = serveComposition();
   let down = true;
   mockedLoadRemote.mockImplementation(async (id: string) => {
     if (id === 'whitelabel/WhiteLabel' && down) throw new Error('ScriptExternalLoadError');
@@ -86,7 +86,7 @@ test('Retry re-reads /remotes.json, re-registers the remote with force (no cache
   expect(await screen.findByRole('heading', { name: 'whitelabel/WhiteLabel page' })).toBeInTheDocument();
   expect(remoteList.mock.calls.length).toBe(listReads + 1);
   expect(mockedRegisterRemotes).toHaveBeenLastCalledWith(
-    [{ name: 'whitelabel', entry: ALL_REMOTES.whitelabel.entry }],
+    [{ name: 'whitelabel', entry: COMPOSITION_REMOTES.whitelabel.entry }],
     {
       force: true,
     },
@@ -108,7 +108,7 @@ describe('a remote that fails to load is loaded once more on its own (retry-plug
 
   /** /remotes.json, and each remote's manifest answering `statuses` in turn (then 200). */
   function serveManifests(statuses: number[]): jest.Mock {
-    const remoteList = serveRemoteList();
+    const remoteList = serveComposition();
     const manifest = jest.fn(async (_url: string) => {
       const status = statuses.shift() ?? 200;
       return { ok: status === 200, status, clone: () => ({ json: async () => ({}) }), json: async () => ({}) };
@@ -126,8 +126,8 @@ describe('a remote that fails to load is loaded once more on its own (retry-plug
   function loadWith(entryScript: jest.Mock) {
     const plugin = retryPlugin() as unknown as RetryHooks;
     mockedLoadRemote.mockImplementation(async (id: string) => {
-      const name = id.slice(0, id.indexOf('/')) as keyof typeof ALL_REMOTES;
-      await plugin.fetch(ALL_REMOTES[name].entry, {});
+      const name = id.slice(0, id.indexOf('/')) as keyof typeof COMPOSITION_REMOTES;
+      await plugin.fetch(COMPOSITION_REMOTES[name].entry, {});
       await entryScript().catch(() =>
         plugin.loadEntryError({
           getRemoteEntry: entryScript,
@@ -156,7 +156,10 @@ describe('a remote that fails to load is loaded once more on its own (retry-plug
     expect(
       await screen.findByRole('heading', { name: 'dashboard/Dashboard page' }, { timeout: 3000 }),
     ).toBeInTheDocument();
-    expect(manifest.mock.calls.map(([url]) => url)).toEqual([ALL_REMOTES.dashboard.entry, ALL_REMOTES.dashboard.entry]);
+    expect(manifest.mock.calls.map(([url]) => url)).toEqual([
+      COMPOSITION_REMOTES.dashboard.entry,
+      COMPOSITION_REMOTES.dashboard.entry,
+    ]);
     expect(log).not.toHaveBeenCalled();
   });
 

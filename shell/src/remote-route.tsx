@@ -1,8 +1,8 @@
 import { Component, Suspense, useEffect, useReducer, useState, type ReactNode } from 'react';
-import { useLocation, useSession, type RemoteRouteName } from '@veritas/shared';
+import { useLocation, useSession, type ComposedPage, type RemoteEntry } from '@veritas/shared';
 import { startFirstData } from '@veritas/shared/first-data';
 import { PageCode } from './page-code';
-import { knownLocation, loadRemotePage, locateRemote, remoteOf, type RemoteLocation, type RemotePage } from './remotes';
+import { knownLocation, loadRemotePage, locateRemote, pageId } from './remotes';
 
 // One load per page and entry (the URL of the remote's manifest), kept across navigations: a new
 // version of a remote is a new entry, so its pages load anew while a page of the old version
@@ -10,8 +10,8 @@ import { knownLocation, loadRemotePage, locateRemote, remoteOf, type RemoteLocat
 // back to the route) starts a new load.
 const pageCodes = new Map<string, PageCode>();
 
-function pageCodeAt(page: RemotePage, location: RemoteLocation): PageCode {
-  const key = `${page.id} ${location.entry}`;
+function pageCodeAt(page: ComposedPage, location: RemoteEntry): PageCode {
+  const key = `${pageId(page)} ${location.entry}`;
   let code = pageCodes.get(key);
   if (!code) {
     code = new PageCode(
@@ -30,17 +30,17 @@ function pageCodeAt(page: RemotePage, location: RemoteLocation): PageCode {
  * entry; otherwise one that reads /remotes.json again first (a rollout may have changed the entry)
  * and then loads the page from where it says.
  */
-export function pageCode(page: RemotePage): PageCode {
-  const location = knownLocation(remoteOf(page));
+export function pageCode(page: ComposedPage): PageCode {
+  const location = knownLocation(page.remote);
   if (location) return pageCodeAt(page, location);
-  return new PageCode(locateRemote(remoteOf(page)).then((located) => pageCodeAt(page, located).load));
+  return new PageCode(locateRemote(page.remote).then((located) => pageCodeAt(page, located).load));
 }
 
 /**
  * Starts loading a page's code before its route renders (a page load of its URL, while the
  * sign-in is checked). A failure is left to the route, which loads again.
  */
-export function preloadPage(page: RemotePage): void {
+export function preloadPage(page: ComposedPage): void {
   pageCode(page).load.catch(() => {});
 }
 
@@ -131,13 +131,13 @@ export function LoadedPage({ title, choose }: { title: string; choose: () => Pag
 }
 
 /**
- * A page of the protected layout, rendered by its remote. Entering the route starts the page's
- * first calls together with its code (docs/architecture.md#first-rows).
+ * A page of the protected layout, rendered by its remote. Entering the route starts the first
+ * calls the page declares together with its code (docs/architecture.md#first-rows).
  */
-export function RemoteRoute({ route, page }: { route: RemoteRouteName; page: RemotePage }) {
+export function RemoteRoute({ page }: { page: ComposedPage }) {
   const { search } = useLocation();
   const choose = () => {
-    startFirstData(route, search, useSession.getState().features);
+    if (page.firstData) startFirstData(page.firstData, search, useSession.getState().features);
     return pageCode(page);
   };
   return <LoadedPage title={page.title} choose={choose} />;

@@ -1,8 +1,9 @@
-// Where remotes are loaded from (remotes.ts, remote-route.tsx; docs/architecture.md#locating-remotes):
-// /remotes.json's answer is used while fresh, read again after a rollout (live event `remotes`) or
-// after 60 s, and a changed entry is registered anew and gets new page components.
+// Where remotes are loaded from (remotes.ts, composition.ts, remote-route.tsx;
+// docs/architecture.md#locating-remotes): the composition's locations are used while fresh, read
+// again after a rollout (live event `remotes`) or after 60 s, and a changed entry is registered
+// anew and gets new page components.
 import { act, render, screen, within } from '@testing-library/react';
-import { useSession } from '@veritas/shared';
+import { useComposition, useSession, type ComposedPage, type Composition, type RemoteEntry } from '@veritas/shared';
 import { FakeEventSource, withFakeLiveStream } from '@veritas/shared/testing';
 import { Suspense, type ComponentType } from 'react';
 
@@ -10,18 +11,22 @@ jest.mock('@module-federation/enhanced/runtime', () => ({ loadRemote: jest.fn(),
 
 type Remotes = typeof import('./remotes');
 type Route = typeof import('./remote-route');
+type CompositionSource = typeof import('./composition');
 type Runtime = { loadRemote: jest.Mock; registerRemotes: jest.Mock };
 
 // Each test starts with a shell that has read nothing yet.
 let remotes: Remotes;
 let route: Route;
+let source: CompositionSource;
 let runtime: Runtime;
 let now: number;
 
 beforeEach(async () => {
+  useComposition.setState({ composition: null, loadModule: null });
   await jest.isolateModulesAsync(async () => {
     remotes = await import('./remotes');
     route = await import('./remote-route');
+    source = await import('./composition');
     runtime = (await import('@module-federation/enhanced/runtime')) as unknown as Runtime;
   });
   // Each load answers a page naming the entry it was registered under.
@@ -36,17 +41,23 @@ beforeEach(async () => {
 
 afterEach(() => jest.restoreAllMocks());
 
-/** GET /remotes.json answers `lists` in turn (the last one again and again). */
-function serveLists(...lists: object[]): jest.Mock {
+/** A composition for the signed-in user with `remotes` and nothing else but `changes`. */
+function composition(remotes: Record<string, RemoteEntry>, changes: Partial<Composition> = {}): Composition {
+  const viewer = useSession.getState().user;
+  return { viewer, remotes, pages: [], menus: [], extensions: [], unavailable: [], ...changes };
+}
+
+/** GET /remotes.json answers compositions of `remotes` in turn (the last one again and again). */
+function serveLists(...lists: Record<string, RemoteEntry>[]): jest.Mock {
   const fetchMock = jest.fn(async () => {
-    const list = lists.length > 1 ? lists.shift() : lists[0];
-    return { ok: true, status: 200, json: async () => list };
+    const list = lists.length > 1 ? lists.shift()! : lists[0]!;
+    return { ok: true, status: 200, json: async () => composition(list) };
   });
   globalThis.fetch = fetchMock as unknown as typeof fetch;
   return fetchMock;
 }
 
-const DEVICES_PAGE = { id: 'devices/ListDevices', title: 'Stats' } as const;
+const DEVICES_PAGE: ComposedPage = { path: 'ListDevices', remote: 'devices', module: './ListDevices', title: 'Stats' };
 const V3 = { entry: '/remotes/devices/3333333333333333/mf-manifest.json', version: 3, integrity: 'sha384-v3' };
 const V4 = { entry: '/remotes/devices/4444444444444444/mf-manifest.json', version: 4, integrity: 'sha384-v4' };
 const origin = window.location.origin;
@@ -71,23 +82,37 @@ test('a relative entry is resolved against the console origin, not against the p
     [{ name: 'devices', entry: `${origin}/remotes/devices/3333333333333333/mf-manifest.json` }],
     { force: false },
   );
-  expect(remotes.resolveEntry('https://cdn.example.com/devices/mf-manifest.json')).toBe(
+  expect(source.resolveEntry('https://cdn.example.com/devices/mf-manifest.json')).toBe(
     'https://cdn.example.com/devices/mf-manifest.json',
   );
-  expect(remotes.resolveEntry('javascript:alert(1)')).toBeNull();
+  expect(source.resolveEntry('javascript:alert(1)')).toBeNull();
   window.history.pushState({}, '', '/');
 });
 
-test('the older answer, a bare manifest URL per remote, still loads', async () => {
-  serveLists({ devices: 'http://127.0.0.1:8082/mf-manifest.json' });
-  await remotes.loadRemoteModule('devices/ListDevices');
-  expect(runtime.registerRemotes).toHaveBeenCalledWith(
-    [{ name: 'devices', entry: 'http://127.0.0.1:8082/mf-manifest.json' }],
-    { force: false },
-  );
+describe('an answer of /remotes.json', () => {
+  test('that is no composition (the older list of remotes, a list, null) is not one', () => {
+    expect(source.readComposition({ devices: { entry: '/remotes/devices/1/mf-manifest.json' } })).toBeNull();
+    expect(source.readComposition([])).toBeNull();
+    expect(source.readComposition(null)).toBeNull();
+    expect(source.readComposition({ ...composition({}), pages: {} })).toBeNull();
+  });
+
+  test('has each entry resolved; one that is no http(s) URL leaves its remote out', () => {
+    const read = source.readComposition(composition({ devices: V3, evil: { entry: 'javascript:alert(1)' } }));
+    expect(read?.remotes).toEqual({ devices: { ...V3, entry: origin + V3.entry } });
+  });
+
+  test('that is no composition fails the load', async () => {
+    const fetchMock = jest.fn(async () => ({ ok: true, status: 200, json: async () => ({ devices: V3 }) }));
+    globalThis.fetch = fetchMock as unknown as typeof fetch;
+    await expect(remotes.loadRemoteModule('devices/ListDevices')).rejects.toThrow(
+      '/remotes.json did not answer a composition',
+    );
+    expect(runtime.registerRemotes).not.toHaveBeenCalled();
+  });
 });
 
-test('while fresh, the list is read once; older than 60 s it is read again before the next load', async () => {
+test('while fresh, the composition is read once; older than 60 s it is read again before the next load', async () => {
   const list = serveLists({ devices: V3 });
   await remotes.loadRemoteModule('devices/ListDevices');
   now += 59_000;
@@ -106,7 +131,7 @@ test('while fresh, the list is read once; older than 60 s it is read again befor
 describe('a rollout announced live', () => {
   withFakeLiveStream();
 
-  test('a remotes event (any remote) makes the list stale: the next navigation reads it again', async () => {
+  test('a remotes event (any remote) makes the composition stale: the next navigation reads it again', async () => {
     act(() =>
       useSession.getState().setSession({ user: 'asha', role: 'admin', hubCode: null, features: ['live-events'] }),
     );
@@ -132,7 +157,7 @@ test('a new entry is registered anew with force and its pages get a new lazy com
   const v3Page = route.pageCode(DEVICES_PAGE).component;
   expect(route.pageCode(DEVICES_PAGE).component).toBe(v3Page);
 
-  remotes.markRemoteListStale();
+  source.markCompositionStale();
   const next = route.pageCode(DEVICES_PAGE).component;
   expect(next).not.toBe(v3Page);
   const opened = await show(next, 'opened');
@@ -162,4 +187,45 @@ test("a registration hands the entry's integrity to the integrity plugin", async
   expect(setEntryIntegrity).toHaveBeenCalledWith('devices', origin + V3.entry, 'sha384-v3');
   expect(setEntryIntegrity).toHaveBeenCalledWith('users', 'https://cdn.example.com/users/mf-manifest.json', undefined);
   jest.dontMock('./integrity-plugin');
+});
+
+test('the load-time check is told the modules of the remote that the composition uses: pages, commands, extensions', async () => {
+  const setUsedModules = jest.fn();
+  await jest.isolateModulesAsync(async () => {
+    jest.doMock('./compatibility-plugin', () => ({ setUsedModules }));
+    remotes = await import('./remotes');
+    runtime = (await import('@module-federation/enhanced/runtime')) as unknown as Runtime;
+  });
+  runtime.loadRemote.mockResolvedValue({ default: () => null });
+  const fetchMock = jest.fn(async () => ({
+    ok: true,
+    status: 200,
+    json: async () =>
+      composition(
+        { data: V3, devices: V4 },
+        {
+          pages: [{ path: 'Upload', remote: 'data', module: './Upload', title: 'Upload' }, DEVICES_PAGE],
+          menus: [
+            { menu: 'Data', label: 'Upload', remote: 'data', page: 'Upload' },
+            { menu: 'Data', label: 'Download APK', remote: 'data', command: './downloadApk' },
+          ],
+          extensions: [{ slot: 'dashboard.tile', remote: 'data', module: './UploadTile' }],
+        },
+      ),
+  }));
+  globalThis.fetch = fetchMock as unknown as typeof fetch;
+  await remotes.loadRemoteModule('data/Upload');
+  expect(setUsedModules).toHaveBeenCalledWith('data', ['./Upload', './downloadApk', './UploadTile']);
+  jest.dontMock('./compatibility-plugin');
+});
+
+test("slots load their extensions the way pages load: the shell provides the loader, which registers the remote and loads '<remote>/<module>'", async () => {
+  serveLists({ devices: V3 });
+  const loadModule = useComposition.getState().loadModule!;
+  const module = await loadModule('devices', './DetailsSection');
+  expect(module).toHaveProperty('default');
+  expect(runtime.registerRemotes).toHaveBeenCalledWith([{ name: 'devices', entry: origin + V3.entry }], {
+    force: false,
+  });
+  expect(runtime.loadRemote).toHaveBeenCalledWith('devices/DetailsSection');
 });

@@ -1,12 +1,28 @@
-// The routes behind the sign-in (docs/screens.md#routes), loaded once the login form is done with.
+// The routes behind the sign-in (docs/screens.md#routes), loaded once the login form is done with:
+// the pages of the composition, each rendered by its remote, and the shell's own Deployments.
 // Default export: the lazy part of the shell.
-import { Navigate, Route, Routes, SHELL_PAGES, type RemoteRouteName } from '@veritas/shared';
+import {
+  canOpenDeployments,
+  Navigate,
+  Route,
+  Routes,
+  useComposition,
+  useLocation,
+  useSession,
+  type ComposedPage,
+} from '@veritas/shared';
+import { useEffect, useState } from 'react';
+import { freshComposition, isCompositionFresh } from './composition';
+import { NotAvailable } from './not-available';
 import { PageCode } from './page-code';
-import { ProtectedLayout, RoleGate } from './protected-layout';
+import { ProtectedLayout } from './protected-layout';
 import { LoadedPage, RemoteRoute, preloadPage } from './remote-route';
-import { REMOTE_PAGES } from './remotes';
 
-const PAGES = Object.keys(REMOTE_PAGES) as RemoteRouteName[];
+const NO_PAGES: ComposedPage[] = [];
+const NOTHING_UNAVAILABLE: string[] = [];
+
+/** A path as routes compare it: without surrounding slashes, and without regard to case, as the router's do. */
+const routePath = (path: string) => path.replace(/^\/+|\/+$/g, '').toLowerCase();
 
 // The shell's own Deployments page: a chunk of its own, loaded when first opened (the login page's
 // first load stays small); a failed load is dropped so Retry loads it again.
@@ -23,39 +39,56 @@ function deployments(): PageCode {
 
 /**
  * On a page load of a remote's page (bootstrap.tsx), its code starts loading while the sign-in is
- * checked (docs/architecture.md#first-rows). Routes match without regard to case, as the router's do.
+ * checked (docs/architecture.md#first-rows), from the composition the document carries.
  */
 export function preloadPageAt(pathname: string): void {
-  const path = pathname.replace(/\/+$/, '').toLowerCase();
-  const route = PAGES.find((name) => `/${name.toLowerCase()}` === path);
-  if (route) preloadPage(REMOTE_PAGES[route]);
+  const path = routePath(pathname);
+  const page = useComposition.getState().composition?.pages.find((candidate) => routePath(candidate.path) === path);
+  if (page) preloadPage(page);
+}
+
+function DeploymentsRoute() {
+  const role = useSession((s) => s.role);
+  if (!canOpenDeployments(role)) return <Navigate to="/Dashboard" replace />;
+  return <LoadedPage title="Deployments" choose={deployments} />;
+}
+
+/**
+ * A path that is no page of the composition: one no deployed remote declares any more says so;
+ * any other leads to the Dashboard (a page the role may not open is not in its composition).
+ * Decided on a fresh composition, as a rollout since may have made it a page or taken it away.
+ */
+function OtherPath() {
+  const { pathname } = useLocation();
+  const unavailable = useComposition((s) => s.composition?.unavailable) ?? NOTHING_UNAVAILABLE;
+  const [settled, setSettled] = useState(isCompositionFresh);
+  useEffect(() => {
+    if (settled) return;
+    let current = true;
+    // A failed read decides on the composition at hand.
+    const decide = () => current && setSettled(true);
+    freshComposition().then(decide, decide);
+    return () => {
+      current = false;
+    };
+  }, [settled]);
+  if (!settled) return null;
+  const path = routePath(pathname);
+  if (unavailable.some((gone) => routePath(gone) === path)) return <NotAvailable />;
+  return <Navigate to="/Dashboard" replace />;
 }
 
 export default function SignedInRoutes() {
+  const pages = useComposition((s) => s.composition?.pages) ?? NO_PAGES;
   return (
     <Routes>
       <Route path="/" element={<ProtectedLayout />}>
         <Route index element={<Navigate to="/Dashboard" replace />} />
-        {PAGES.map((route) => (
-          <Route
-            key={route}
-            path={route}
-            element={
-              <RoleGate route={route}>
-                <RemoteRoute key={route} route={route} page={REMOTE_PAGES[route]} />
-              </RoleGate>
-            }
-          />
+        {pages.map((page) => (
+          <Route key={page.path} path={page.path} element={<RemoteRoute key={page.path} page={page} />} />
         ))}
-        <Route
-          path="Deployments"
-          element={
-            <RoleGate route="Deployments">
-              <LoadedPage title={SHELL_PAGES.Deployments.title} choose={deployments} />
-            </RoleGate>
-          }
-        />
-        <Route path="*" element={<Navigate to="/Dashboard" replace />} />
+        <Route path="Deployments" element={<DeploymentsRoute />} />
+        <Route path="*" element={<OtherPath />} />
       </Route>
     </Routes>
   );

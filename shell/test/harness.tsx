@@ -1,27 +1,34 @@
 // Shared setup of the shell's tests: the API answers through the shared client's adapter, the
 // Module Federation runtime and /remotes.json are replaced at their boundaries.
-import { useSession, type RemoteEntry, type Role } from '@veritas/shared';
+import { useComposition, useSession, type Composition, type Role } from '@veritas/shared';
 import { mockApi, type MockApi } from '@veritas/shared/testing';
 import { render } from '@testing-library/react';
 import { loadRemote, registerRemotes } from '@module-federation/enhanced/runtime';
 import { MemoryRouter, useLocation, useNavigationType } from '@veritas/shared';
-import REMOTES from '@veritas/shared/remotes.json';
 import { App } from '../src/app';
+import { compositionFor } from './composition';
+
+export { COMPOSITION_REMOTES, compositionFor } from './composition';
 
 export const mockedLoadRemote = jest.mocked(loadRemote);
 export const mockedRegisterRemotes = jest.mocked(registerRemotes);
 
-/** /remotes.json of a console on :8080 serving every remote of remotes.json, each from its own port. */
-export const ALL_REMOTES = Object.fromEntries(
-  Object.entries(REMOTES).map(([name, { portOffset }]) => [
-    name,
-    { entry: `http://127.0.0.1:${8080 + portOffset}/mf-manifest.json` },
-  ]),
-) as Record<keyof typeof REMOTES, RemoteEntry>;
+/** The composition the server makes for whoever the session store says is signed in. */
+export const forSignedInUser = (): Composition => {
+  const { user, role } = useSession.getState();
+  return compositionFor(role, user);
+};
 
-/** Answer GET /remotes.json with `list` (or fail with `status`); a bare URL is the older format. */
-export function serveRemoteList(list: Record<string, RemoteEntry | string> = ALL_REMOTES, status = 200): jest.Mock {
-  const fetchMock = jest.fn(async () => ({ ok: status === 200, status, json: async () => list }));
+/**
+ * Answer GET /remotes.json with `answer` (by default the composition of the signed-in user, made
+ * when asked), or fail with `status`.
+ */
+export function serveComposition(answer: Composition | (() => Composition) = forSignedInUser, status = 200): jest.Mock {
+  const fetchMock = jest.fn(async () => ({
+    ok: status === 200,
+    status,
+    json: async () => (typeof answer === 'function' ? answer() : answer),
+  }));
   globalThis.fetch = fetchMock as unknown as typeof fetch;
   return fetchMock;
 }
@@ -59,7 +66,9 @@ export function renderShell(path: string) {
   );
 }
 
+/** Nobody signed in, and no composition at hand: each test reads its own. */
 export function startApi(): MockApi {
   useSession.getState().clearSession();
+  useComposition.setState({ composition: null });
   return mockApi();
 }

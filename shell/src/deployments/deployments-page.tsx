@@ -3,9 +3,15 @@
 // deploy tokens and allowed origins. A page of the shell itself, in a chunk of its own: a broken
 // remote can never lock out its own rollback.
 // Default export: the page.
-import { serverMessage, useLiveEvents, useSession, type RemoteDeployment } from '@veritas/shared';
+import {
+  serverMessage,
+  useComposition,
+  useLiveEvents,
+  useSession,
+  type RemoteDeployment,
+  type RemoteEntries,
+} from '@veritas/shared';
 import { useQueryClient, useQueryError, useQueryNow } from '@veritas/shared/query';
-import REMOTES from '@veritas/shared/remotes.json';
 import { useState } from 'react';
 import { deploymentsQuery } from './api';
 import { OriginsSection } from './origins-section';
@@ -13,8 +19,8 @@ import { RemoteRollout } from './remote-rollout';
 import { TokensSection } from './tokens-section';
 import './deployments.css';
 
-const REMOTE_NAMES = Object.keys(REMOTES);
 const NO_DEPLOYMENTS: RemoteDeployment[] = [];
+const NO_REMOTES: RemoteEntries = {};
 
 export default function DeploymentsPage() {
   const role = useSession((state) => state.role);
@@ -25,8 +31,9 @@ export default function DeploymentsPage() {
   // A rollout changed elsewhere (another admin, a pipeline), or events were missed: read them again.
   useLiveEvents('remotes', () => void client.invalidateQueries({ queryKey: deploymentsQuery.queryKey }));
 
-  // Every remote of the console, then any other the registry knows.
-  const names = [...REMOTE_NAMES, ...deployments.map((d) => d.remote).filter((name) => !REMOTE_NAMES.includes(name))];
+  // Every remote the console loads now, then any other the registry knows.
+  const live = Object.keys(useComposition((s) => s.composition?.remotes) ?? NO_REMOTES);
+  const names = [...live, ...deployments.map((d) => d.remote).filter((name) => !live.includes(name))];
 
   return (
     <section className="vx-page dp-page">
@@ -52,7 +59,7 @@ export default function DeploymentsPage() {
       )}
       {role === 'super_admin' && (
         <>
-          <TokensSection remotes={REMOTE_NAMES} />
+          <TokensSection remotes={names} />
           <OriginsSection />
         </>
       )}
