@@ -1,5 +1,6 @@
-// Body of the 'Device Details' modal: the record's three-step timeline.
-import { formatDateTime, NOT_AVAILABLE, recordTimeline, type DeviceRecord } from '@veritas/shared';
+// Body of the 'Device Details' modal: the record's three-step timeline, then the sections other
+// remotes add to it (slot `device-details.section`, declared in remote.json).
+import { formatDateTime, NOT_AVAILABLE, recordTimeline, Slot, type DeviceRecord } from '@veritas/shared';
 
 export function DeviceDetails({ record }: { record: DeviceRecord }) {
   return (
@@ -25,6 +26,7 @@ export function DeviceDetails({ record }: { record: DeviceRecord }) {
           </li>
         ))}
       </ol>
+      <Slot name="device-details.section" props={{ record }} />
     </div>
   );
 }
