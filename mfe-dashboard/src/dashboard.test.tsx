@@ -1,5 +1,8 @@
 import {
   MemoryRouter,
+  provideModuleLoader,
+  setComposition,
+  useComposition,
   useLocation,
   useSession,
   VeritasToaster,
@@ -568,5 +571,53 @@ describe('live figures (docs/dashboard.md#live-figures)', () => {
     await ready();
     send('groups', { action: 'created', name: 'HYD04', code: 'HYD04', organization: 'hub' });
     await waitFor(() => expect(api.requestsTo('GET user/get_groups/')).toHaveLength(2));
+  });
+});
+
+describe("other remotes' tiles (slot dashboard.tile)", () => {
+  /** The console's composition with the tiles of the remote `returns`, whose modules load as `modules` say. */
+  function compose(entry: string, modules: Record<string, Promise<unknown>>) {
+    provideModuleLoader((_remote, module) => modules[module] ?? Promise.reject(new Error(`${module} not exposed`)));
+    setComposition({
+      viewer: 'someone',
+      remotes: { returns: { entry } },
+      pages: [],
+      menus: [],
+      extensions: Object.keys(modules).map((module) => ({ slot: 'dashboard.tile', remote: 'returns', module })),
+      unavailable: [],
+    });
+  }
+
+  function ReturnsTile({ hub, timeframe }: { hub: string; timeframe: string }) {
+    return <p className="vx-card">{`Returns for ${hub}, ${timeframe}`}</p>;
+  }
+
+  function Broken(): never {
+    throw new Error('broken on purpose');
+  }
+
+  afterEach(() => useComposition.setState({ composition: null, loadModule: null }));
+
+  test('follow the own tiles with the selected hub and timeframe; one that throws leaves the Dashboard working', async () => {
+    const log = jest.spyOn(console, 'error').mockImplementation(() => {});
+    compose('http://127.0.0.1/returns/1/mf-manifest.json', {
+      './Broken': Promise.resolve({ default: Broken }),
+      './ReturnsTile': Promise.resolve({ default: ReturnsTile }),
+    });
+    renderDashboard({ url: '/Dashboard?hub=BLR01&timeframe=last7' });
+    await ready();
+
+    const contributed = await screen.findByText('Returns for BLR01, last7');
+    expect(screen.getByTestId('tile-pending').closest('.db-tiles')).toContainElement(contributed);
+    expect(tiles()).toEqual(['1', '100.00%', '1']);
+    log.mockRestore();
+  });
+
+  test('a tile still loading shows nothing and holds nothing back: the figures are ready without it', async () => {
+    compose('http://127.0.0.1/returns/2/mf-manifest.json', { './ReturnsTile': new Promise(() => {}) });
+    renderDashboard();
+    await ready();
+    expect(tiles()).toEqual(['2', '50.00%', '2']);
+    expect(screen.queryByText(/^Returns for/)).not.toBeInTheDocument();
   });
 });

@@ -1,7 +1,16 @@
 // Dashboard (route Dashboard, docs/dashboard.md): tiles, charts and top-five tables of verification
 // outcomes for one hub or all, over a timeframe. The selection lives in the URL query
-// (?hub=…&timeframe=…), so a view can be linked and reloaded. Default export: the shell's page.
-import { ALL_HUBS, dashboardStartHub, ScrollRegion, SearchSelect, useSearchParams, useSession } from '@veritas/shared';
+// (?hub=…&timeframe=…), so a view can be linked and reloaded. Other remotes add tiles after its
+// own (slot `dashboard.tile`, declared in remote.json). Default export: the shell's page.
+import {
+  ALL_HUBS,
+  dashboardStartHub,
+  ScrollRegion,
+  SearchSelect,
+  Slot,
+  useSearchParams,
+  useSession,
+} from '@veritas/shared';
 import { DEFAULT_TIMEFRAME, isTimeframe, TIMEFRAMES, type RankRow, type Selection } from '@veritas/shared/domain';
 import { useMemo } from 'react';
 import { DailyVolumeChart, ErrorDistributionChart, RejectionTrendChart } from './dashboard-charts';
@@ -127,6 +136,7 @@ export default function Dashboard() {
             <Tile label="Verified at Doorstep" value={String(stats.verified)} testId="tile-verified" />
             <Tile label="Rejection %" value={stats.rejection} testId="tile-rejection" />
             <Tile label="Pending" value={String(stats.pending)} testId="tile-pending" />
+            <Slot name="dashboard.tile" props={{ hub, timeframe }} />
           </div>
           <div className="db-charts">
             <RejectionTrendChart days={stats.days} trend={stats.trend} />
