@@ -13,6 +13,7 @@ const ACTION_LABELS: Record<RolloutChange['action'], string> = {
   canary: 'Canary',
   'stop-canary': 'Stop canary',
   rollback: 'Rollback',
+  retire: 'Retire',
 };
 
 const v = (version: number | null) => (version === null ? '—' : `v${version}`);
