@@ -25,6 +25,7 @@ export const AUDIT_ACTIONS = [
   'remote.canary-started',
   'remote.canary-stopped',
   'remote.rolled-back',
+  'remote.retired',
   'token.created',
   'token.revoked',
   'origin.added',

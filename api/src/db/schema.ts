@@ -316,6 +316,8 @@ export interface RemoteVersionsTable {
   published_by: string;
   published_ms: BigKey;
   note: string | null;
+  /** JSON: its remote.json as published (the declaration), or null for a version published before it was kept (migration 017). */
+  declaration_json: string | null;
 }
 
 export interface RemoteVersionFilesTable {
@@ -334,13 +336,13 @@ export interface RemoteRolloutsTable {
   updated_ms: BigKey;
 }
 
-export type RolloutAction = 'promote' | 'canary' | 'stop-canary' | 'rollback';
+export type RolloutAction = 'promote' | 'canary' | 'stop-canary' | 'rollback' | 'retire';
 
 export interface RolloutChangesTable {
   id: Generated<number>;
   remote: string;
   action: RolloutAction;
-  /** The live version before (promote, rollback), the canary before (canary, stop-canary). */
+  /** The live version before (promote, rollback, retire), the canary before (canary, stop-canary). */
   from_version: number | null;
   to_version: number | null;
   percent: number | null;

@@ -95,13 +95,14 @@ export const RemoteVersion = Type.Object({
 });
 export type RemoteVersion = Static<typeof RemoteVersion>;
 
-export const ROLLOUT_ACTIONS = ['promote', 'canary', 'stop-canary', 'rollback'] as const;
+/** retire: no version live any more (live and canary null), until one is promoted again. */
+export const ROLLOUT_ACTIONS = ['promote', 'canary', 'stop-canary', 'rollback', 'retire'] as const;
 
 /** One change of a rollout: who, when, from → to. */
 export const RolloutChange = Type.Object({
   id: Type.Integer(),
   action: Choice(ROLLOUT_ACTIONS),
-  /** The live version before (promote, rollback) or the canary before (canary, stop-canary). */
+  /** The live version before (promote, rollback, retire) or the canary before (canary, stop-canary). */
   from: Nullable(Type.Integer()),
   to: Nullable(Type.Integer()),
   /** A canary's share of users, in percent. */

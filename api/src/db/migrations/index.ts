@@ -17,6 +17,7 @@ import { chunksUncompressed } from './013-chunks-uncompressed';
 import { searchTable } from './014-search-table';
 import { summariesFillfactor } from './015-summaries-fillfactor';
 import { uploadFailed } from './016-upload-failed';
+import { remoteDeclarations } from './017-remote-declarations';
 
 export function migrationsFor(engine: Engine): Record<string, Migration> {
   return {
@@ -36,5 +37,6 @@ export function migrationsFor(engine: Engine): Record<string, Migration> {
     '014_search_table': searchTable(engine),
     '015_summaries_fillfactor': summariesFillfactor(engine),
     '016_upload_failed': uploadFailed(engine),
+    '017_remote_declarations': remoteDeclarations(),
   };
 }
