@@ -21,3 +21,16 @@ export const canReadAuditLog = isAdmin;
 export const canVerifyAuditLog = (role: Role) => role === 'super_admin';
 /** Deploy tokens and the origins of external builds. */
 export const canManageDeployAccess = (role: Role) => role === 'super_admin';
+
+/**
+ * The permissions a remote's declaration may name as a page's, menu entry's or extension's access
+ * (`{ "permission": "upload-shipments" }`), each the server's own rule: what the server refuses a
+ * role, the console does not offer it. The registry refuses a declaration naming another.
+ */
+export const PERMISSIONS: Readonly<Record<string, (role: Role) => boolean>> = {
+  'upload-shipments': canUpload,
+  'edit-white-labels': canEditWhiteLabels,
+  'download-apk': canDownloadApk,
+  'read-audit-trail': canReadAuditLog,
+  'deploy-remotes': canDeploy,
+};
