@@ -3,7 +3,7 @@
 // registry: once its live version was published by anyone else, pnpm start no longer moves it.
 import fs from 'node:fs';
 import path from 'node:path';
-import { REMOTE_NAMES } from '@veritas/shared/domain';
+import { REMOTE_NAME_PATTERN } from '@veritas/shared/domain';
 import type { AuditBy } from '../audit/trail';
 import type { Db } from '../db/schema';
 import { DomainError } from '../errors';
@@ -34,7 +34,7 @@ function filesUnder(folder: string): BuildFile[] {
  */
 export async function publishBuilt(db: Db, config: RegistryConfig, builds: Record<string, string>): Promise<void> {
   for (const [remote, folder] of Object.entries(builds)) {
-    if (!(REMOTE_NAMES as string[]).includes(remote)) throw new Error(`publishBuilt: no remote is named "${remote}"`);
+    if (!new RegExp(REMOTE_NAME_PATTERN).test(remote)) throw new Error(`publishBuilt: "${remote}" is no remote's name`);
     if (!fs.existsSync(path.join(folder, MANIFEST_FILE))) continue;
     try {
       const { version } = await publishFiles(

@@ -1,12 +1,21 @@
 // Publishing a version of a remote (docs/deploying-a-remote.md): a build's files, stored
 // content-addressed in the database, or a build on a team's own https CDN, fetched to be checked.
-// Either way the gate runs first, the same build published again is the version it was, and a new
-// version is stored in one transaction, so an instance stopped mid-publish leaves no half version.
+// Either way its declaration (remote.json) is read and the gate runs first, against the other
+// remotes as they are served at that moment; the same build published again is the version it was,
+// and a new version is stored in one transaction, so an instance stopped mid-publish leaves no half
+// version.
 import crypto from 'node:crypto';
 import { posix } from 'node:path';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
-import { readManifest, contractOf, type PublishAnswer, type RemoteManifest } from '@veritas/shared/domain';
+import {
+  DECLARATION_FILE,
+  contractOf,
+  readManifest,
+  type PublishAnswer,
+  type RemoteDeclaration,
+  type RemoteManifest,
+} from '@veritas/shared/domain';
 import type { Transaction } from 'kysely';
 import { actorLabel, recordAudit, type AuditBy } from '../audit/trail';
 import type { Database, Db } from '../db/schema';
@@ -26,7 +35,9 @@ import {
   lockRollout,
   type VersionRow,
 } from './repository';
-import { checkCompatible, remoteVersionOf, type RegistryConfig } from './versions';
+import { readDeclaration, type DeclaredRemote } from './declarations';
+import { servedDeclarations } from './serving';
+import { checkVersion, remoteVersionOf, requireShell, type RegistryConfig } from './versions';
 
 const gzip = promisify(zlib.gzip);
 
@@ -74,6 +85,7 @@ interface Publication {
   by: AuditBy;
   manifestHash: string;
   manifest: RemoteManifest;
+  declaration: RemoteDeclaration;
   integrity: string;
   contentHash: string;
   baseUrl: string | null;
@@ -90,7 +102,9 @@ export async function publish(
   by: AuditBy,
 ): Promise<PublishAnswer> {
   if ('files' in input) return publishFiles(db, config, remote, decodeFiles(input.files), note, by);
-  const read = await fetchExternalBuild(db, config, remote, input);
+  requireShell(config);
+  const others = await servedDeclarations(db.kysely, remote);
+  const read = await fetchExternalBuild(db, config, remote, input, others);
   const { created, row } = await store(db, config.keep, { ...read, remote, note, by });
   return { created, version: remoteVersionOf(row) };
 }
@@ -104,7 +118,9 @@ export async function publishFiles(
   note: string | null,
   by: AuditBy,
 ): Promise<PublishAnswer> {
-  const read = readBuild(config, remote, build);
+  requireShell(config);
+  const others = await servedDeclarations(db.kysely, remote);
+  const read = readBuild(config, remote, build, others);
   const { created, row } = await store(db, config.keep, { ...read, remote, note, by });
   return { created, version: remoteVersionOf(row) };
 }
@@ -130,7 +146,23 @@ function decodeFiles(sent: { path: string; content: string }[]): BuildFile[] {
   });
 }
 
-function readBuild(config: RegistryConfig, remote: string, build: BuildFile[]): Read {
+/**
+ * remote.json of a build as its declaration of `remote`: 409 when it is missing (`bytes`
+ * undefined), not JSON, not a declaration, or another remote's.
+ */
+function declarationIn(remote: string, bytes: Buffer | undefined, where: string): RemoteDeclaration {
+  if (bytes === undefined) {
+    throw new Conflict(`The build has no ${DECLARATION_FILE}: each version declares what it adds to the console.`);
+  }
+  const read = readDeclaration(
+    remote,
+    parseJson(bytes, `${where} is not JSON.`, (message) => new Conflict(message)),
+  );
+  if (read.problem !== undefined) throw new Conflict(read.problem);
+  return read.declaration;
+}
+
+function readBuild(config: RegistryConfig, remote: string, build: BuildFile[], others: DeclaredRemote[]): Read {
   const files = build
     .filter((file) => file.path !== STANDALONE_PAGE)
     .map((file) => ({ ...file, hash: sha256(file.bytes) }));
@@ -141,7 +173,9 @@ function readBuild(config: RegistryConfig, remote: string, build: BuildFile[]): 
     `${MANIFEST_FILE} is not JSON.`,
     (message) => new BadRequest('files', message),
   );
-  checkCompatible(config, remote, manifest);
+  const declarationFile = files.find((file) => file.path === DECLARATION_FILE);
+  const declaration = declarationIn(remote, declarationFile?.bytes, DECLARATION_FILE);
+  checkVersion(config, remote, manifest, declaration, others);
   const read = readManifest(manifest)!;
   const entryPath = entryPathOf(read);
   const entry = files.find((file) => file.path === entryPath);
@@ -151,6 +185,7 @@ function readBuild(config: RegistryConfig, remote: string, build: BuildFile[]): 
   return {
     manifestHash: manifestFile.hash,
     manifest: read,
+    declaration,
     integrity: sri('sha384', entry.bytes),
     contentHash: contentHashOf(files),
     baseUrl: null,
@@ -163,6 +198,7 @@ async function fetchExternalBuild(
   config: RegistryConfig,
   remote: string,
   { baseUrl: given, integrity }: { baseUrl: string; integrity: string },
+  others: DeclaredRemote[],
 ): Promise<Read> {
   const url = URL.canParse(given) ? new URL(given) : null;
   if (!url || url.protocol !== 'https:' || url.username || url.password || url.search || url.hash) {
@@ -180,7 +216,10 @@ async function fetchExternalBuild(
   const manifestUrl = `${baseUrl}${MANIFEST_FILE}`;
   const manifestBytes = await fetchBytes(config, manifestUrl, MAX_MANIFEST_BYTES);
   const manifest = parseJson(manifestBytes, `${manifestUrl} is not JSON.`, (message) => new Conflict(message));
-  checkCompatible(config, remote, manifest);
+  const declarationUrl = `${baseUrl}${DECLARATION_FILE}`;
+  const declarationBytes = await fetchBytes(config, declarationUrl, MAX_MANIFEST_BYTES);
+  const declaration = declarationIn(remote, declarationBytes, declarationUrl);
+  checkVersion(config, remote, manifest, declaration, others);
   const read = readManifest(manifest)!;
   const entryUrl = `${baseUrl}${entryPathOf(read)}`;
   const entryBytes = await fetchBytes(config, entryUrl, MAX_ENTRY_BYTES);
@@ -193,10 +232,12 @@ async function fetchExternalBuild(
   return {
     manifestHash,
     manifest: read,
+    declaration,
     integrity: sri('sha384', entryBytes),
     // Where it is served is part of what it is: the same build on another CDN is another version.
     contentHash: contentHashOf([
       { path: manifestUrl, hash: manifestHash },
+      { path: declarationUrl, hash: sha256(declarationBytes) },
       { path: entryUrl, hash: sha256(entryBytes) },
     ]),
     baseUrl,
@@ -304,6 +345,7 @@ async function store(db: Db, keep: number, publication: Publication): Promise<{ 
       published_by: actorLabel(publication.by),
       published_ms: now,
       note: publication.note,
+      declaration_json: JSON.stringify(publication.declaration),
     });
     await insertVersionFiles(
       trx,

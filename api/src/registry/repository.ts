@@ -20,6 +20,7 @@ const VERSION_COLUMNS = [
   'published_by',
   'published_ms',
   'note',
+  'declaration_json',
 ] as const;
 
 export type VersionRow = Awaited<ReturnType<typeof findVersion>> & {};
@@ -236,7 +237,10 @@ export async function findLivePublisher(kysely: Kysely<Database>, remote: string
   return row?.published_by;
 }
 
-/** What /remotes.json needs of each rollout with a live version: the live and canary versions' rows. */
+/**
+ * What the composition needs of each rollout with a live version: the live and canary versions'
+ * rows, with their declarations.
+ */
 export async function findServedVersions(kysely: Kysely<Database>) {
   return kysely
     .selectFrom('remote_rollouts as r')
@@ -253,11 +257,32 @@ export async function findServedVersions(kysely: Kysely<Database>) {
       'l.manifest_hash as live_manifest_hash',
       'l.integrity as live_integrity',
       'l.base_url as live_base_url',
+      'l.declaration_json as live_declaration',
       'c.version as canary',
       'c.manifest_hash as canary_manifest_hash',
       'c.integrity as canary_integrity',
       'c.base_url as canary_base_url',
+      'c.declaration_json as canary_declaration',
     ])
+    .execute();
+}
+
+/** Every remote the registry has a rollout or versions for, by name (code unit order, whatever the collation). */
+export async function findRemoteNames(kysely: Kysely<Database>): Promise<string[]> {
+  const rows = await kysely
+    .selectFrom('remote_rollouts')
+    .select('remote')
+    .union(kysely.selectFrom('remote_versions').select('remote'))
+    .execute();
+  return rows.map((row) => row.remote).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/** The declaration of every stored version that has one (remote.json, as stored). */
+export async function findStoredDeclarations(kysely: Kysely<Database>) {
+  return kysely
+    .selectFrom('remote_versions')
+    .select(['remote', 'version', 'declaration_json'])
+    .where('declaration_json', 'is not', null)
     .execute();
 }
 

@@ -1,10 +1,10 @@
 // Which version of a remote the console loads (docs/deploying-a-remote.md#rollout): the live one,
 // and a canary for a share of users. Each change is one transaction holding the remote's rollout
 // row, so changes at the same moment (two pipelines promoting) happen one after the other, each in
-// the history, and the live pointer is the last one's; its live event is the last statement.
+// the history, and the live pointer is the last one's; its live event is the last statement. A
+// retired remote has no live version (nor canary) until one is promoted again.
 import {
   HISTORY_PAGE_SIZE,
-  REMOTE_NAMES,
   type AuditAction,
   type RemoteDeployment,
   type RolloutChange,
@@ -17,6 +17,7 @@ import { MAX_SERIAL_ID, type Database, type Db, type RolloutAction } from '../db
 import { Conflict, NotFound } from '../errors';
 import { remotesEvent, writeEvents } from '../events/write';
 import {
+  findRemoteNames,
   findRollouts,
   findRolloutChanges,
   findVersion,
@@ -27,7 +28,8 @@ import {
   updateRollout,
   type Rollout,
 } from './repository';
-import { checkCompatible, remoteVersionOf, storedManifest, type RegistryConfig } from './versions';
+import { servedDeclarations } from './serving';
+import { checkStoredVersion, remoteVersionOf, type RegistryConfig } from './versions';
 
 /** Largest integer column value: a greater version number names no version (PostgreSQL would refuse to compare it). */
 const MAX_VERSION = 2_147_483_647;
@@ -85,10 +87,10 @@ export async function historyPage(
   return { changes, next: more ? String(changes[limit - 1]!.id) : null };
 }
 
-/** Every remote of remotes.json, with or without versions. */
+/** Every remote the registry has a rollout or versions for, by name. */
 export async function listDeployments(db: Db): Promise<RemoteDeployment[]> {
   const deployments: RemoteDeployment[] = [];
-  for (const remote of REMOTE_NAMES) deployments.push(await deploymentOf(db, remote));
+  for (const remote of await findRemoteNames(db.kysely)) deployments.push(await deploymentOf(db, remote));
   return deployments;
 }
 
@@ -111,6 +113,7 @@ const AUDIT_ACTIONS: Record<RolloutAction, AuditAction> = {
   canary: 'remote.canary-started',
   'stop-canary': 'remote.canary-stopped',
   rollback: 'remote.rolled-back',
+  retire: 'remote.retired',
 };
 
 /** What the audit entry shows of a rollout. */
@@ -154,6 +157,15 @@ async function changeRollout(
 const noCanary = { canary: null, canary_percent: null };
 
 /**
+ * The gate, again, for a stored version about to be served: the console and the other remotes may
+ * have changed since it was published; a version without a declaration is refused.
+ */
+async function checkAgain(db: Db, config: RegistryConfig, remote: string, version: number): Promise<void> {
+  const row = await versionOf(db.kysely, remote, version);
+  checkStoredVersion(config, row, await servedDeclarations(db.kysely, remote));
+}
+
+/**
  * Makes `version` live for everyone, ending any canary. The gate runs again: the console may have
  * changed since the version was published. Promoting the live version again changes nothing (a
  * pipeline run twice), but ends a canary.
@@ -165,7 +177,7 @@ export async function promote(
   version: number,
   by: AuditBy,
 ): Promise<RemoteDeployment> {
-  checkCompatible(config, remote, storedManifest(await versionOf(db.kysely, remote, version)));
+  await checkAgain(db, config, remote, version);
   return changeRollout(db, remote, by, async (trx, rollout) => {
     // Pruned meanwhile: gone.
     await versionOf(trx, remote, version);
@@ -201,7 +213,7 @@ export async function startCanary(
   percent: number,
   by: AuditBy,
 ): Promise<RemoteDeployment> {
-  checkCompatible(config, remote, storedManifest(await versionOf(db.kysely, remote, version)));
+  await checkAgain(db, config, remote, version);
   return changeRollout(db, remote, by, async (trx, rollout) => {
     await versionOf(trx, remote, version);
     if (rollout.live === null) throw new Conflict(`${remote} has no live version yet: promote one before a canary.`);
@@ -222,5 +234,17 @@ export async function stopCanary(db: Db, remote: string, by: AuditBy): Promise<R
   return changeRollout(db, remote, by, async (_trx, rollout) => {
     if (rollout.canary === null) throw new Conflict(`${remote} has no canary running.`);
     return { rollout: { live: rollout.live, ...noCanary }, action: 'stop-canary', from: rollout.canary, to: null };
+  });
+}
+
+/**
+ * Retires the remote: no version is live any more, nor a canary, so the console loads nothing of
+ * it and its pages, menu entries and extensions leave the composition. Its versions stay: promoting
+ * one makes it live again (a rollback has nothing to return to).
+ */
+export async function retire(db: Db, remote: string, by: AuditBy): Promise<RemoteDeployment> {
+  return changeRollout(db, remote, by, async (_trx, rollout) => {
+    if (rollout.live === null) throw new Conflict(`${remote} has no live version to retire.`);
+    return { rollout: { live: null, ...noCanary }, action: 'retire', from: rollout.live, to: null };
   });
 }

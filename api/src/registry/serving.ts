@@ -1,12 +1,15 @@
-// What the console loads (docs/deploying-a-remote.md#serving): /remotes.json for a viewer, and the
+// What the console loads (docs/deploying-a-remote.md#what-the-console-loads): which version of each
+// remote a viewer is served (the composition, src/registry/composition.ts, is made of them), and the
 // files of registry versions under /remotes/<remote>/<manifest key>/, immutable.
 import crypto from 'node:crypto';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
-import type { RemoteEntries } from '@veritas/shared/domain';
-import type { Db } from '../db/schema';
+import type { Kysely } from 'kysely';
+import type { RemoteDeclaration, RemoteEntry } from '@veritas/shared/domain';
+import type { Database, Db } from '../db/schema';
+import type { DeclaredRemote } from './declarations';
 import { findBlob, findFileHash, findServedVersions } from './repository';
-import { MANIFEST_KEY_LENGTH, manifestUrlOf } from './versions';
+import { MANIFEST_KEY_LENGTH, manifestUrlOf, storedDeclaration } from './versions';
 
 const gunzip = promisify(zlib.gunzip);
 
@@ -20,15 +23,38 @@ export function onCanary(viewer: string, remote: string, canaryVersion: number, 
   return digest.readUInt32BE(0) % 100 < percent;
 }
 
-/** Where `viewer` (no viewer: the live versions) loads each remote with a live version from. */
-export async function remoteEntries(db: Db, viewer: string | undefined): Promise<RemoteEntries> {
-  const entries: RemoteEntries = {};
-  for (const row of await findServedVersions(db.kysely)) {
+/** The version of a remote a viewer is served: where it loads from, and what it declares (null: nothing). */
+export interface ServedRemote {
+  remote: string;
+  entry: RemoteEntry;
+  declaration: RemoteDeclaration | null;
+}
+
+/** What is served of every remote with a live version: to the viewer `bucket` names, and to anyone. */
+export interface Served {
+  /** Each remote's version for this viewer (no bucket: the live one), by remote name. */
+  remotes: ServedRemote[];
+  /** The declarations of every version served to anyone: each live one and each canary. */
+  all: DeclaredRemote[];
+}
+
+/**
+ * The versions served: for the viewer named `bucket` (the viewer cookie, or the signed-in user's
+ * name; undefined: the live versions), and every live and canary version.
+ */
+export async function servedVersions(kysely: Kysely<Database>, bucket: string | undefined): Promise<Served> {
+  const served: Served = { remotes: [], all: [] };
+  for (const row of await findServedVersions(kysely)) {
+    const live = storedDeclaration({ declaration_json: row.live_declaration });
+    const canaryDeclaration =
+      row.canary === null ? null : storedDeclaration({ declaration_json: row.canary_declaration });
+    if (live) served.all.push({ remote: row.remote, declaration: live });
+    if (canaryDeclaration) served.all.push({ remote: row.remote, declaration: canaryDeclaration });
     const canary =
-      viewer !== undefined &&
+      bucket !== undefined &&
       row.canary !== null &&
       row.canary_percent !== null &&
-      onCanary(viewer, row.remote, row.canary, row.canary_percent);
+      onCanary(bucket, row.remote, row.canary, row.canary_percent);
     const version = canary
       ? {
           version: row.canary!,
@@ -42,13 +68,23 @@ export async function remoteEntries(db: Db, viewer: string | undefined): Promise
           integrity: row.live_integrity,
           base_url: row.live_base_url,
         };
-    entries[row.remote] = {
-      entry: manifestUrlOf({ remote: row.remote, ...version }),
-      version: version.version,
-      integrity: version.integrity,
-    };
+    served.remotes.push({
+      remote: row.remote,
+      entry: {
+        entry: manifestUrlOf({ remote: row.remote, ...version }),
+        version: version.version,
+        integrity: version.integrity,
+      },
+      declaration: canary ? canaryDeclaration : live,
+    });
   }
-  return entries;
+  served.remotes.sort((a, b) => (a.remote < b.remote ? -1 : a.remote > b.remote ? 1 : 0));
+  return served;
+}
+
+/** The declarations of the live and canary versions of every remote but `except`: what a version of it is checked against. */
+export async function servedDeclarations(kysely: Kysely<Database>, except: string): Promise<DeclaredRemote[]> {
+  return (await servedVersions(kysely, undefined)).all.filter((served) => served.remote !== except);
 }
 
 /** A file of a version as stored: gzip-compressed, and its size once gunzipped. */

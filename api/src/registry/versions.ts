@@ -1,11 +1,13 @@
 // What the registry's calls share: its configuration, the gate, and a version as the API answers it.
 import {
-  compatibilityProblems,
+  DECLARATION_FILE,
   type ConsoleShared,
+  type RemoteDeclaration,
   type RemoteManifest,
   type RemoteVersion,
 } from '@veritas/shared/domain';
 import { Conflict } from '../errors';
+import { versionProblems, type DeclaredRemote } from './declarations';
 import type { VersionRow } from './repository';
 
 /** The registry's configuration (createServer's options). */
@@ -73,13 +75,45 @@ export function storedManifest(row: VersionRow): RemoteManifest {
   };
 }
 
-/** The gate: 409 naming every reason the build cannot run in this console. */
-export function checkCompatible(config: RegistryConfig, remote: string, manifest: unknown): void {
+/** A stored version's declaration (remote.json); null for one published before declarations were kept. */
+export function storedDeclaration(row: Pick<VersionRow, 'declaration_json'>): RemoteDeclaration | null {
+  return row.declaration_json === null ? null : (JSON.parse(row.declaration_json) as RemoteDeclaration);
+}
+
+/** Refuses (409) when the server cannot check a version: it does not know the console's shell. */
+export function requireShell(config: RegistryConfig): ConsoleShared {
   if (!config.consoleShared) {
     throw new Conflict(
       "This server does not know the console's shell, so it cannot check a version: serve the API with the console (scripts/serve.mjs).",
     );
   }
-  const problems = compatibilityProblems(remote, manifest, config.consoleShared);
+  return config.consoleShared;
+}
+
+/**
+ * The gate (docs/deploying-a-remote.md#the-gate and #the-checks): 409 naming every reason the
+ * version of `remote` with this manifest and declaration cannot be served beside `others`, the
+ * other remotes' live and canary declarations.
+ */
+export function checkVersion(
+  config: RegistryConfig,
+  remote: string,
+  manifest: unknown,
+  declaration: RemoteDeclaration,
+  others: readonly DeclaredRemote[],
+): void {
+  const problems = versionProblems(remote, manifest, requireShell(config), declaration, others);
   if (problems.length > 0) throw new Conflict(`${remote} cannot run in this console: ${problems.join('; ')}`);
+}
+
+/** A stored version, checked again before it is served (promote, canary): it must have a declaration. */
+export function checkStoredVersion(config: RegistryConfig, row: VersionRow, others: readonly DeclaredRemote[]): void {
+  requireShell(config);
+  const declaration = storedDeclaration(row);
+  if (!declaration) {
+    throw new Conflict(
+      `Version ${row.version} of ${row.remote} has no ${DECLARATION_FILE}: it was published before versions declared what they add. Publish a new build.`,
+    );
+  }
+  checkVersion(config, row.remote, storedManifest(row), declaration, others);
 }

@@ -35,6 +35,7 @@ import {
   historyPage,
   listDeployments,
   promote,
+  retire,
   rollback,
   startCanary,
   stopCanary,
@@ -61,7 +62,7 @@ const onRemote = (action: AuditAction): { audit: AuditedRoute } => ({
 
 /** The remote's calls: a token whose scope names the remote (or `deploy:*`), or an admin's session. */
 async function mayDeploy(request: FastifyRequest): Promise<void> {
-  // Read before the schema: the refusal comes first (an unknown remote is refused by the schema after).
+  // Read before the schema: the refusal comes first (a name that is no remote's is refused by the schema after).
   const { remote } = request.params as { remote?: unknown };
   const token = request.deployToken;
   if (token) {
@@ -227,6 +228,22 @@ const deploymentRoutes: FastifyPluginAsyncTypebox<{ config: RegistryConfig }> = 
       },
     },
     async (request) => rollback(db, request.params.remote, auditByOf(request)),
+  );
+
+  // No body: the remote is the only input.
+  remotes.post(
+    '/registry/remotes/:remote/retire/',
+    {
+      config: onRemote('remote.retired'),
+      preValidation: mayDeploy,
+      schema: {
+        tags,
+        summary: 'Retire a remote: no version live nor canary, so the console shows nothing of it',
+        params,
+        response: { 200: RemoteDeployment },
+      },
+    },
+    async (request) => retire(db, request.params.remote, auditByOf(request)),
   );
 };
 
