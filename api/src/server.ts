@@ -1,7 +1,8 @@
 // createServer: the API ready to listen, over the configured database.
 import path from 'node:path';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import { SERVER_FEATURES } from '@veritas/shared/domain';
+import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import { TypeCompiler } from '@sinclair/typebox/compiler';
+import { RemoteDeclaration, SERVER_FEATURES } from '@veritas/shared/domain';
 import { api } from './app';
 import { API_PREFIX } from './auth/cookies';
 import { ensureAdmin } from './bootstrap';
@@ -12,10 +13,12 @@ import { migrateToLatest, openDatabase } from './db/connection';
 import type { Db } from './db/schema';
 import { prepareIdSample } from './devices/id-sample';
 import { scheduleSearchIndexing } from './devices/search-index';
+import type { CompositionSource } from './registry/composition';
 import { cachedAllowedOrigins } from './registry/origins';
+import { checkShellDocument, inlineComposition, pageStatus } from './registry/page-document';
 import { publishBuilt } from './registry/publish-built';
 import { registryConfig } from './registry/versions';
-import { remoteServing } from './routes/remotes';
+import { remoteServing, viewerComposition } from './routes/remotes';
 
 export interface ServerOptions {
   /** Folder of the embedded database. Env VERITAS_DATA_DIR, default ./.veritas-data. */
@@ -59,10 +62,20 @@ export interface ServerOptions {
   /** How many versions of each remote the registry keeps (besides live, canary, previous). Env VERITAS_REGISTRY_KEEP, default 10. */
   registryKeep?: number;
   /**
-   * Remote name → URL of its mf-manifest.json (REMOTES_JSON): /remotes.json answers these rather
-   * than the registry's live versions.
+   * Remote name → URL of its mf-manifest.json (REMOTES_JSON): the composition (/remotes.json, the
+   * page document) is made of these and `staticDeclarations` rather than the registry's versions.
    */
   staticRemotes?: Record<string, string>;
+  /**
+   * With `staticRemotes`: what those remotes declare (the workspace's remote.json files, as
+   * scripts/workspace-remotes.cjs reads them); a remote without one adds no page.
+   */
+  staticDeclarations?: readonly RemoteDeclaration[];
+  /**
+   * The shell's index.html, as text (read once at start by scripts/serve.mjs): `pageDocument`
+   * answers it with the viewer's composition inlined.
+   */
+  shellDocument?: string;
   /**
    * Remote name → its built dist folder: published at start and made live while the remote has no
    * live version or one published so (src/registry/publish-built.ts, `pnpm start`).
@@ -77,6 +90,12 @@ export interface ServerOptions {
   auditRetentionDays?: number;
 }
 
+/** The console's page document for a request: its status and HTML (src/registry/page-document.ts). */
+export interface PageDocument {
+  status: 200 | 403 | 404;
+  html: string;
+}
+
 export interface VeritasServer {
   app: FastifyInstance;
   close(): Promise<void>;
@@ -84,6 +103,11 @@ export interface VeritasServer {
     /** The origins external builds may be served from, for the console page's Content-Security-Policy (cached ≈5 s). */
     allowedOrigins(): Promise<string[]>;
   };
+  /**
+   * The page document of a page path (GET or HEAD): the shell's index.html (`shellDocument`) with
+   * the composition of the request's viewer inlined, and its status. Throws without `shellDocument`.
+   */
+  pageDocument(request: FastifyRequest): Promise<PageDocument>;
 }
 
 const nonEmpty = (value: string | undefined) => (value ? value : undefined);
@@ -140,6 +164,14 @@ export function endConnectionsWhenClosing(app: FastifyInstance): void {
  */
 export async function createServer(options: ServerOptions = {}): Promise<VeritasServer> {
   const config = resolve(options, process.env);
+  const { shellDocument } = options;
+  if (shellDocument !== undefined) checkShellDocument(shellDocument);
+  const staticDeclarations = [...(options.staticDeclarations ?? [])];
+  const checkDeclaration = TypeCompiler.Compile(RemoteDeclaration);
+  for (const declaration of staticDeclarations) {
+    const error = checkDeclaration.Errors(declaration).First();
+    if (error) throw new Error(`The declaration of a remote is not one: at ${error.path || '/'}, ${error.message}`);
+  }
   const registry = registryConfig({
     consoleShared: options.consoleShared,
     fetch: options.registryFetch,
@@ -179,8 +211,22 @@ export async function createServer(options: ServerOptions = {}): Promise<Veritas
     auditRetentionDays: config.auditRetentionDays,
   });
   // The console's page loads the remotes from its own origin: outside /veritas.
-  await app.register(remoteServing, { db, staticRemotes: options.staticRemotes });
-  return { app, close: () => app.close(), registry: { allowedOrigins: cachedAllowedOrigins(db) } };
+  const source: CompositionSource = options.staticRemotes
+    ? { staticRemotes: options.staticRemotes, staticDeclarations }
+    : { db };
+  await app.register(remoteServing, { db, source });
+  return {
+    app,
+    close: () => app.close(),
+    registry: { allowedOrigins: cachedAllowedOrigins(db) },
+    async pageDocument(request) {
+      if (shellDocument === undefined)
+        throw new Error('createServer was given no shellDocument: it has no page document.');
+      const view = await viewerComposition(db, source, request);
+      const pathname = request.url.split('?')[0] ?? '/';
+      return { status: pageStatus(pathname, view), html: inlineComposition(shellDocument, view.composition) };
+    },
+  };
 }
 
 export { rebuildDashboardSummaries } from './dashboard/summaries';

@@ -8,21 +8,28 @@ import { ACCESS_TTL_MS, REFRESH_TTL_MS, type Tokens } from './sessions';
 export const API_PREFIX = '/veritas';
 /** The mobile app's calls (bearer token, no cookies). */
 export const APP_PREFIX = `${API_PREFIX}/app/`;
-/** httpOnly; sent with every API call. */
+/**
+ * httpOnly; sent with every request of the console's origin: the API's calls, and the page
+ * document and /remotes.json, which compose the console for the user it names.
+ */
 export const ACCESS_COOKIE = 'veritas_access';
+const ACCESS_PATH = '/';
 /** httpOnly; only sent to user/refresh/ and user/logout/. */
 export const REFRESH_COOKIE = 'veritas_refresh';
 const REFRESH_PATH = `${API_PREFIX}/user/`;
 /** The remote registry's calls: a deploy token (bearer) or the console's session. */
 export const REGISTRY_PREFIX = `${API_PREFIX}/registry/`;
 /**
- * httpOnly; sent to /remotes.json only: the username, base64url, so that a canary's share of users
- * is the same users on every load (src/registry/serving.ts). It is not a credential: choosing
- * another value only chooses which of two published versions of a remote one loads, both of which
- * anyone may load; nothing else reads it.
+ * httpOnly, sent with every request of the console's origin: the username, base64url, so that a
+ * canary's share of users is the same users on every load (src/registry/serving.ts); only the page
+ * document and /remotes.json read it. It is not a credential: choosing another value only chooses
+ * which of two published versions of a remote one loads, both of which anyone may load.
  */
 export const VIEWER_COOKIE = 'veritas_viewer';
-const VIEWER_PATH = '/remotes.json';
+const VIEWER_PATH = '/';
+/** Where the access and viewer cookies were set before they moved to `/`: logout clears them there too. */
+const OLD_ACCESS_PATH = API_PREFIX;
+const OLD_VIEWER_PATH = '/remotes.json';
 /** Readable by the console's scripts on any page, which echo it in the header. */
 export const XSRF_COOKIE = 'XSRF-TOKEN';
 export const XSRF_HEADER = 'x-xsrf-token';
@@ -35,7 +42,7 @@ export function setSessionCookies(request: FastifyRequest, reply: FastifyReply, 
   reply.setCookie(ACCESS_COOKIE, tokens.access, {
     ...base(request),
     httpOnly: true,
-    path: API_PREFIX,
+    path: ACCESS_PATH,
     maxAge: ACCESS_TTL_MS / 1000,
   });
   reply.setCookie(REFRESH_COOKIE, tokens.refresh, {
@@ -53,14 +60,41 @@ export function setSessionCookies(request: FastifyRequest, reply: FastifyReply, 
 }
 
 export function clearSessionCookies(reply: FastifyReply): void {
-  reply.clearCookie(ACCESS_COOKIE, { path: API_PREFIX });
+  reply.clearCookie(ACCESS_COOKIE, { path: OLD_ACCESS_PATH });
+  reply.clearCookie(ACCESS_COOKIE, { path: ACCESS_PATH });
   reply.clearCookie(REFRESH_COOKIE, { path: REFRESH_PATH });
+  reply.clearCookie(VIEWER_COOKIE, { path: OLD_VIEWER_PATH });
   reply.clearCookie(VIEWER_COOKIE, { path: VIEWER_PATH });
+}
+
+/**
+ * The cookie `name` of the request: as @fastify/cookie parsed it, or read from the Cookie header
+ * where that plugin does not run (the console's page document, scripts/serve.mjs). The first one
+ * of that name, as the plugin takes it (a browser sends the one of the longest path first).
+ */
+export function cookieOf(request: FastifyRequest, name: string): string | undefined {
+  if (request.cookies) return request.cookies[name];
+  const header = request.headers.cookie;
+  if (typeof header !== 'string') return undefined;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq === -1 || part.slice(0, eq).trim() !== name) continue;
+    const raw = part
+      .slice(eq + 1)
+      .trim()
+      .replace(/^"(.*)"$/, '$1');
+    try {
+      return decodeURIComponent(raw);
+    } catch {
+      return raw;
+    }
+  }
+  return undefined;
 }
 
 /** The username the viewer cookie names, or undefined. */
 export function viewerOf(request: FastifyRequest): string | undefined {
-  const value = request.cookies[VIEWER_COOKIE];
+  const value = cookieOf(request, VIEWER_COOKIE);
   return value ? Buffer.from(value, 'base64url').toString() || undefined : undefined;
 }
 

@@ -1,21 +1,41 @@
 // What the console's page loads from the registry, outside /veritas (src/registry/serving.ts,
-// docs/deploying-a-remote.md#serving): GET /remotes.json, per viewer, and the files of registry
-// versions under /remotes/<remote>/<manifest key>/, immutable. Same origin as the console's page.
+// src/registry/composition.ts, docs/deploying-a-remote.md#what-the-console-loads): GET
+// /remotes.json, the composition for the viewer, and the files of registry versions under
+// /remotes/<remote>/<manifest key>/, immutable. Same origin as the console's page, whose document
+// (src/registry/page-document.ts) carries the same composition.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
-import { REMOTE_NAMES } from '@veritas/shared/domain';
+import { REMOTE_NAME_PATTERN } from '@veritas/shared/domain';
 import { API_SECURITY_HEADERS } from '../app';
-import { viewerOf } from '../auth/cookies';
+import { ACCESS_COOKIE, cookieOf, viewerOf } from '../auth/cookies';
+import { authenticate } from '../auth/sessions';
 import type { Db } from '../db/schema';
 import { errorHandler } from '../errors';
-import { BlobCache, gunzipped, remoteEntries, remoteFile } from '../registry/serving';
+import { compositionFor, type ComposedView, type CompositionSource } from '../registry/composition';
+import { BlobCache, gunzipped, remoteFile } from '../registry/serving';
 
 export interface RemoteServingOptions {
   db: Db;
-  /** Name → manifest URL: answered as /remotes.json instead of the registry's versions. */
-  staticRemotes?: Record<string, string>;
+  /** Where the composition comes from: the registry (its db), or a fixed list with the workspace's declarations. */
+  source: CompositionSource;
 }
+
+/**
+ * The composition for the viewer of `request`: the user of a valid access cookie (authenticated
+ * as every API call is), else nobody; the canary share is the viewer cookie's, else the user's.
+ */
+export async function viewerComposition(
+  db: Db,
+  source: CompositionSource,
+  request: FastifyRequest,
+): Promise<ComposedView> {
+  const user = await authenticate(db, cookieOf(request, ACCESS_COOKIE));
+  const viewer = user ? { username: user.username, role: user.role } : null;
+  return compositionFor(source, viewer, viewerOf(request) ?? user?.username);
+}
+
+const REMOTE_NAME = new RegExp(REMOTE_NAME_PATTERN);
 
 const CONTENT_TYPES: Record<string, string> = {
   js: 'text/javascript; charset=utf-8',
@@ -54,7 +74,7 @@ function acceptsGzip(request: FastifyRequest): boolean {
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
-export async function remoteServing(app: FastifyInstance, { db, staticRemotes }: RemoteServingOptions) {
+export async function remoteServing(app: FastifyInstance, { db, source }: RemoteServingOptions) {
   await app.register(helmet, API_SECURITY_HEADERS);
   await app.register(cookie);
   app.setErrorHandler(errorHandler);
@@ -62,18 +82,16 @@ export async function remoteServing(app: FastifyInstance, { db, staticRemotes }:
   const cache = new BlobCache();
 
   app.get('/remotes.json', async (request, reply) => {
-    // Each viewer may get another answer (a canary), and a rollout changes it at any moment.
+    // Each viewer may get another answer (their role, a canary), and a rollout changes it at any moment.
     reply.header('cache-control', 'private, no-cache').header('vary', 'Cookie');
-    if (staticRemotes)
-      return Object.fromEntries(Object.entries(staticRemotes).map(([name, entry]) => [name, { entry }]));
-    return remoteEntries(db, viewerOf(request));
+    return (await viewerComposition(db, source, request)).composition;
   });
 
   app.get<{ Params: { remote: string; key: string; '*': string } }>(
     '/remotes/:remote/:key/*',
     async (request, reply) => {
       const { remote, key, '*': path } = request.params;
-      const file = (REMOTE_NAMES as string[]).includes(remote) ? await remoteFile(db, cache, remote, key, path) : null;
+      const file = REMOTE_NAME.test(remote) ? await remoteFile(db, cache, remote, key, path) : null;
       if (!file) return reply.code(404).send(notFound);
       reply.header('cache-control', IMMUTABLE).header('vary', 'Accept-Encoding').type(contentTypeOf(path));
       if (acceptsGzip(request)) return reply.header('content-encoding', 'gzip').send(file.gzip);

@@ -1,0 +1,157 @@
+// The console's composition for a viewer (docs/deploying-a-remote.md#what-the-console-loads): where
+// each remote loads from, and the pages, menu entries and extensions of the versions this viewer
+// is served, kept to what the viewer may open or see. GET /remotes.json answers it, and the page
+// document carries it inlined (src/registry/page-document.ts).
+import {
+  CONSOLE_ROLES,
+  SHELL_MENUS,
+  type Access,
+  type ComposedExtension,
+  type ComposedMenuEntry,
+  type ComposedPage,
+  type Composition,
+  type RemoteDeclaration,
+  type Role,
+} from '@veritas/shared/domain';
+import type { Db } from '../db/schema';
+import { PERMISSIONS } from '../roles';
+import { findStoredDeclarations } from './repository';
+import { servedVersions, type ServedRemote } from './serving';
+import { storedDeclaration } from './versions';
+
+/** Who the composition is for: the signed-in user, or null (nobody signed in). */
+export type Viewer = { username: string; role: Role } | null;
+
+/**
+ * Whether a viewer of `role` may open, see or get what `access` guards: 'everyone' is every role
+ * of the web console and nobody signed in (null); roles, those named; a permission, the server's
+ * rule of that name (src/roles.ts PERMISSIONS). Nobody signed in gets 'everyone' only.
+ */
+export function mayAccess(access: Access, role: Role | null): boolean {
+  if (access === 'everyone') return role === null || CONSOLE_ROLES.includes(role);
+  if (role === null) return false;
+  if ('roles' in access) return (access.roles as readonly string[]).includes(role);
+  return Object.hasOwn(PERMISSIONS, access.permission) && PERMISSIONS[access.permission]!(role);
+}
+
+const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * The composition for `viewer` of the versions it is served (`served`, one per remote with a live
+ * version, its declaration null when it has none), with the page paths no served version declares
+ * any more (`unavailable`). Pure: the tests compose declarations without a database.
+ */
+export function compose(viewer: Viewer, served: readonly ServedRemote[], unavailable: readonly string[]): Composition {
+  const role = viewer?.role ?? null;
+  const pages: ComposedPage[] = [];
+  const menus: (ComposedMenuEntry & { order: number })[] = [];
+  const extensions: (ComposedExtension & { order: number })[] = [];
+  for (const { remote, declaration } of served) {
+    if (!declaration) continue;
+    const pageAccess = new Map(declaration.pages.map((page) => [page.path, page.access]));
+    for (const page of declaration.pages) {
+      if (!mayAccess(page.access, role)) continue;
+      pages.push({
+        path: page.path,
+        remote,
+        module: page.module,
+        title: page.title,
+        ...(page.firstData === undefined ? {} : { firstData: page.firstData }),
+      });
+    }
+    for (const entry of declaration.menus) {
+      const access = entry.access ?? (entry.page === undefined ? undefined : pageAccess.get(entry.page));
+      if (access === undefined || !mayAccess(access, role)) continue;
+      menus.push({
+        menu: entry.menu,
+        label: entry.label,
+        remote,
+        ...(entry.page === undefined ? {} : { page: entry.page }),
+        ...(entry.command === undefined ? {} : { command: entry.command }),
+        order: entry.order,
+      });
+    }
+    for (const extension of declaration.extensions) {
+      if (!mayAccess(extension.access, role)) continue;
+      extensions.push({ slot: extension.slot, remote, module: extension.module, order: extension.order });
+    }
+  }
+  const menuIndex = (menu: string) => {
+    const index = (SHELL_MENUS as readonly string[]).indexOf(menu);
+    return index === -1 ? SHELL_MENUS.length : index;
+  };
+  menus.sort((a, b) => menuIndex(a.menu) - menuIndex(b.menu) || a.order - b.order || byText(a.label, b.label));
+  extensions.sort(
+    (a, b) => a.order - b.order || byText(a.slot, b.slot) || byText(a.remote, b.remote) || byText(a.module, b.module),
+  );
+  return {
+    viewer: viewer?.username ?? null,
+    remotes: Object.fromEntries(served.map((remote) => [remote.remote, remote.entry])),
+    pages,
+    menus: menus.map(({ order: _order, ...entry }) => entry),
+    extensions: extensions.map(({ order: _order, ...extension }) => extension),
+    unavailable: [...unavailable],
+  };
+}
+
+/**
+ * The page paths `stored` declare (every version kept, of every remote) that none of `served`
+ * declares (every live and canary version): pages that were and are no more. Compared
+ * case-insensitively, each once, in the spelling first met, sorted.
+ */
+export function unavailablePages(stored: readonly RemoteDeclaration[], served: readonly RemoteDeclaration[]): string[] {
+  const servedPaths = new Set(
+    served.flatMap((declaration) => declaration.pages.map((page) => page.path.toLowerCase())),
+  );
+  const gone = new Map<string, string>();
+  for (const declaration of stored) {
+    for (const { path } of declaration.pages) {
+      const key = path.toLowerCase();
+      if (!servedPaths.has(key) && !gone.has(key)) gone.set(key, path);
+    }
+  }
+  return [...gone.values()].sort(byText);
+}
+
+/** What the page document needs beside the composition: the pages any served version declares. */
+export interface ComposedView {
+  composition: Composition;
+  /** The paths of the pages declared by any version served to anyone (live or canary), lower-cased. */
+  servedPages: ReadonlySet<string>;
+}
+
+/** Where the composition comes from: the registry, or a fixed list (REMOTES_JSON) with the workspace's declarations. */
+export type CompositionSource =
+  { db: Db } | { staticRemotes: Record<string, string>; staticDeclarations: readonly RemoteDeclaration[] };
+
+/**
+ * The composition for `viewer`, whose canary share `bucket` names (the viewer cookie, or the
+ * signed-in user's name): from the registry's live and canary versions, or from the fixed list.
+ */
+export async function compositionFor(
+  source: CompositionSource,
+  viewer: Viewer,
+  bucket: string | undefined,
+): Promise<ComposedView> {
+  if (!('db' in source)) {
+    const byName = new Map(source.staticDeclarations.map((declaration) => [declaration.name, declaration]));
+    const served = Object.entries(source.staticRemotes)
+      .map(([remote, entry]) => ({ remote, entry: { entry }, declaration: byName.get(remote) ?? null }))
+      .sort((a, b) => byText(a.remote, b.remote));
+    return { composition: compose(viewer, served, []), servedPages: pathsOf(served.map((s) => s.declaration)) };
+  }
+  const { kysely } = source.db;
+  const [served, stored] = await Promise.all([servedVersions(kysely, bucket), findStoredDeclarations(kysely)]);
+  const servedDeclarations = served.all.map((remote) => remote.declaration);
+  const unavailable = unavailablePages(
+    stored.flatMap((row) => storedDeclaration(row) ?? []),
+    servedDeclarations,
+  );
+  return { composition: compose(viewer, served.remotes, unavailable), servedPages: pathsOf(servedDeclarations) };
+}
+
+function pathsOf(declarations: readonly (RemoteDeclaration | null)[]): Set<string> {
+  return new Set(
+    declarations.flatMap((declaration) => declaration?.pages.map((page) => page.path.toLowerCase()) ?? []),
+  );
+}

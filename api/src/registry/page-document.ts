@@ -1,0 +1,51 @@
+// The console's page document (docs/deploying-a-remote.md#the-page-document): the shell's
+// index.html with the viewer's composition inlined, so the first render knows the pages and menus
+// without waiting for /remotes.json; its status says whether the path is a page this viewer may
+// open (200), one the server refuses this signed-in viewer (403), or one no longer served (404).
+// scripts/serve.mjs answers every page path with it.
+import { COMPOSITION_ELEMENT_ID, type Composition } from '@veritas/shared/domain';
+import type { ComposedView } from './composition';
+
+const HEAD_END = '</head>';
+
+/** Checks the shell's index.html once, at start: the composition goes in before its `</head>`. */
+export function checkShellDocument(html: string): void {
+  if (!html.toLowerCase().includes(HEAD_END)) {
+    throw new Error(`The shell's index.html has no ${HEAD_END}: the composition cannot be inlined in it.`);
+  }
+}
+
+/**
+ * `html` with `composition` as `<script type="application/json" id="veritas-composition">` just
+ * before `</head>`. Every `<` of the JSON is written \u003c, so no text of it (a title, a label)
+ * can end the element or open another; JSON.parse reads it back the same.
+ */
+export function inlineComposition(html: string, composition: Composition): string {
+  const json = JSON.stringify(composition).replace(/</g, '\\u003c');
+  const element = `<script type="application/json" id="${COMPOSITION_ELEMENT_ID}">${json}</script>`;
+  const at = html.toLowerCase().lastIndexOf(HEAD_END);
+  return html.slice(0, at) + element + html.slice(at);
+}
+
+/**
+ * The status of the page document at `pathname` (without query; compared case-insensitively, a
+ * trailing slash ignored): 403 when a served version declares that page and the signed-in viewer
+ * may not open it, 404 when the page is no longer served (`unavailable`), 200 otherwise (the
+ * shell's own routes, `/`, a page the viewer may open, nobody signed in, any other path).
+ */
+export function pageStatus(pathname: string, { composition, servedPages }: ComposedView): 200 | 403 | 404 {
+  let path = pathname.replace(/^\/+/, '').replace(/\/+$/, '');
+  try {
+    path = decodeURIComponent(path);
+  } catch {
+    // Not percent-encoded text: compared as it is.
+  }
+  const key = path.toLowerCase();
+  if (key === '') return 200;
+  if (servedPages.has(key)) {
+    const mayOpen = composition.pages.some((page) => page.path.toLowerCase() === key);
+    return composition.viewer !== null && !mayOpen ? 403 : 200;
+  }
+  if (composition.unavailable.some((gone) => gone.toLowerCase() === key)) return 404;
+  return 200;
+}
