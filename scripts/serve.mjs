@@ -1,9 +1,10 @@
 // The production composition of Veritas, as `pnpm start` runs it, on one origin (PORT): the /veritas
-// API, the shell's files with a SPA fallback, and the remote registry's /remotes.json and versioned
-// remote files (/remotes/<remote>/<build>/…), which the API serves from the database, so every
-// instance of a fleet serves every version. At start, the built remotes are published to the
-// registry (docs/deploying-a-remote.md#pnpm-start). Expects built packages (see start.mjs, which
-// builds what is missing or stale first).
+// API, the shell's files, every page path answered with the page document (the shell's index.html
+// with the viewer's composition inlined, built by the API), and the remote registry's /remotes.json
+// and versioned remote files (/remotes/<remote>/<build>/…), which the API serves from the database,
+// so every instance of a fleet serves every version. At start, the built remotes are published to
+// the registry (docs/deploying-a-remote.md#pnpm-start). Expects built packages (see start.mjs,
+// which builds what is missing or stale first).
 import { createRequire } from 'node:module';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -47,14 +48,18 @@ export async function serve({ port = consoleAddress().port } = {}) {
   const demo = env.VERITAS_DEMO !== undefined && env.VERITAS_DEMO !== '' && env.VERITAS_DEMO !== '0';
   const seed = demo ? require(path.join(root, 'api/dist/seed.js')).demoSeed : undefined;
   const shellDir = path.join(root, 'shell/dist');
-  // REMOTES_JSON: a fixed list instead of the registry, read once from configuration.
+  // REMOTES_JSON: a fixed list instead of the registry, read once from configuration; what those
+  // remotes add to the console is then what the workspace's remote.json files declare.
   const staticRemotes = configuredRemotes(env) ?? undefined;
-  const { app, registry } = await createServer({
+  const { app, registry, pageDocument } = await createServer({
     seed,
     // What the live shell provides its remotes: the registry's compatibility gate checks each version against it.
     consoleShared: sharedOf(JSON.parse(readFileSync(path.join(shellDir, 'mf-manifest.json'), 'utf8'))),
     staticRemotes,
+    staticDeclarations: staticRemotes ? workspaceRemotes().map((remote) => remote.declaration) : undefined,
     publishBuilt: staticRemotes ? undefined : builtRemotes(),
+    // Read once: every page path is answered with it, the viewer's composition inlined.
+    shellDocument: readFileSync(path.join(shellDir, 'index.html'), 'utf8'),
   });
 
   // The registry's allowed origins (a team's own CDN) may load scripts in the console: read for
@@ -76,13 +81,20 @@ export async function serve({ port = consoleAddress().port } = {}) {
       wildcard: false,
       index: false,
     });
-    // Deep links (/ListDevices, /login …) are routes of the shell: answer its index.html.
-    consoleScope.setNotFoundHandler((request, reply) => {
+    // Page paths (/, /ListDevices, /login …) are routes of the shell: answer the page document,
+    // its index.html with the viewer's composition, and the status the API gives the path (403: a
+    // page this user may not open, 404: a page no longer served). Per viewer, never cached as is.
+    consoleScope.setNotFoundHandler(async (request, reply) => {
       const isPage =
         (request.method === 'GET' || request.method === 'HEAD') && !path.extname(request.url.split('?')[0]);
       if (!isPage) return reply.code(404).send({ detail: 'Not found' });
-      reply.header('Cache-Control', 'no-cache');
-      return reply.sendFile('index.html', shellDir);
+      const { status, html } = await pageDocument(request);
+      return reply
+        .code(status)
+        .header('Cache-Control', 'no-cache, private')
+        .header('Vary', 'Cookie')
+        .type('text/html; charset=utf-8')
+        .send(html);
     });
   });
   await app.listen({ port, host: HOST });
