@@ -46,7 +46,8 @@ describe('login', () => {
     expect(answer.body).toEqual({ is_webview: true, role: 'executive' });
     const access = client.cookies.get('veritas_access');
     const refresh = client.cookies.get('veritas_refresh');
-    expect(access?.path).toBe('/veritas');
+    // The whole origin: the page document and /remotes.json compose the console for the user it names.
+    expect(access?.path).toBe('/');
     expect(access?.attributes).toMatch(/HttpOnly/);
     expect(access?.attributes).toMatch(/Max-Age=900/);
     expect(refresh?.path).toBe('/veritas/user/');

@@ -24,6 +24,7 @@ const BODYLESS = {
   'POST /veritas/api/upload/': 'multipart parts read as a stream (documented by config.documentedBody)',
   'POST /veritas/registry/remotes/:remote/canary/stop/': 'the remote in the path is the only input',
   'POST /veritas/registry/remotes/:remote/rollback/': 'the remote in the path is the only input',
+  'POST /veritas/registry/remotes/:remote/retire/': 'the remote in the path is the only input',
   'POST /veritas/registry/tokens/:id/revoke/': 'the token id in the path is the only input',
 };
 

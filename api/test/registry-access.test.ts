@@ -198,10 +198,14 @@ test('only a super_admin manages tokens and origins; only admins deploy from the
 
 test('a token needs a label, a known scope and an expiry from today on', async () => {
   const post = (body: unknown) => api.superAdmin.post('registry/tokens/', body);
-  expect((await post({ label: 'x', scope: 'deploy:nobody', expiresOn: nextYear })).body).toEqual({
-    detail: 'Unknown scope "deploy:nobody".',
-    field: 'scope',
-  });
+  for (const scope of ['deploy:No_Body', 'publish:devices', 'deploy:']) {
+    expect((await post({ label: 'x', scope, expiresOn: nextYear })).body).toEqual({
+      detail: `Unknown scope "${scope}": deploy:<remote> or deploy:*.`,
+      field: 'scope',
+    });
+  }
+  // Any remote's name: one the registry has never seen may be deployed by its first pipeline.
+  expect((await post({ label: 'x', scope: 'deploy:reports', expiresOn: nextYear })).status).toBe(201);
   expect((await post({ label: 'x', scope: 'deploy:*', expiresOn: '2020-01-01' })).body).toEqual({
     detail: 'The expiry must be today or later.',
     field: 'expiresOn',
@@ -229,17 +233,29 @@ test('allowed origins: added once, listed, removed', async () => {
   );
 });
 
-test('sign-in and refresh set the viewer cookie for /remotes.json only; logout clears it', async () => {
+test('sign-in and refresh set the access and viewer cookies for the whole origin; logout clears them, old paths too', async () => {
   const client = api.client();
   const login = await client.login('admin1', PASSWORD);
   const viewer = login.setCookies.find((line) => line.startsWith('veritas_viewer='))!;
   expect(viewer).toContain(`veritas_viewer=${Buffer.from('admin1').toString('base64url')};`);
-  expect(viewer).toMatch(/Path=\/remotes\.json/);
+  expect(viewer).toMatch(/Path=\/(;|$)/);
+  expect(login.setCookies.find((line) => line.startsWith('veritas_access='))).toMatch(/Path=\/(;|$)/);
   expect(viewer).toMatch(/HttpOnly/);
   expect(viewer).toMatch(/SameSite=Lax/);
   expect(viewer).toMatch(/Max-Age=604800/);
   const refresh = await client.post('user/refresh/');
   expect(refresh.setCookies.some((line) => line.startsWith('veritas_viewer='))).toBe(true);
   const logout = await client.post('user/logout/');
-  expect(logout.setCookies.find((line) => line.startsWith('veritas_viewer='))).toMatch(/Expires=Thu, 01 Jan 1970/);
+  const cleared = (name: string) =>
+    logout.setCookies
+      .filter((line) => line.startsWith(`${name}=`))
+      .map((line) => [/Path=([^;]*)/.exec(line)?.[1], /Expires=Thu, 01 Jan 1970/.test(line)]);
+  expect(cleared('veritas_viewer')).toEqual([
+    ['/remotes.json', true],
+    ['/', true],
+  ]);
+  expect(cleared('veritas_access')).toEqual([
+    ['/veritas', true],
+    ['/', true],
+  ]);
 });

@@ -12,7 +12,7 @@ const remotesFor = async (username?: string) => {
     ? { cookie: `veritas_viewer=${Buffer.from(username).toString('base64url')}` }
     : {};
   const answer = await fetch(`${api.url}/remotes.json`, { headers: cookie });
-  return (await answer.json()) as Record<string, { version: number }>;
+  return ((await answer.json()) as { remotes: Record<string, { version: number }> }).remotes;
 };
 
 beforeAll(async () => {

@@ -92,7 +92,7 @@ test('a good https build becomes an external version, served from its own origin
   });
   expect((await publish({ baseUrl: `${origin}/builds/1/`, integrity })).status).toBe(200);
   await api.superAdmin.post('registry/remotes/dashboard/promote/', { version: 1 });
-  const remotes = (await (await fetch(`${api.url}/remotes.json`)).json()) as Record<string, unknown>;
+  const { remotes } = (await (await fetch(`${api.url}/remotes.json`)).json()) as { remotes: Record<string, unknown> };
   expect(remotes.dashboard).toEqual({ entry: `${origin}/builds/1/mf-manifest.json`, version: 1, integrity });
 });
 

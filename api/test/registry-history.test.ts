@@ -167,7 +167,9 @@ test('a cursor beyond every id reads from the newest; a wrong cursor or limit is
     const answer = await history('devices', query);
     expect([query, answer.status, answer.body]).toEqual([query, 400, refusal]);
   }
-  expect((await history('nobody')).status).toBe(400);
+  // A name that is no remote's is refused; a remote the registry has never seen has no changes.
+  expect((await history('No_Body')).status).toBe(400);
+  expect((await history('nobody')).body).toEqual({ changes: [], next: null });
 });
 
 test("a deploy token reads its remote's history, not another's; a session must be an admin's", async () => {

@@ -35,7 +35,7 @@ test('the built remotes are published and made live at start; twice is the same 
   });
   expect(devices.history).toHaveLength(1);
   expect((await deployment(second.url, 'users')).versions).toEqual([]);
-  const remotes = (await (await fetch(`${first.url}/remotes.json`)).json()) as Record<string, unknown>;
+  const { remotes } = (await (await fetch(`${first.url}/remotes.json`)).json()) as { remotes: Record<string, unknown> };
   expect(Object.keys(remotes)).toEqual(['devices']);
   await first.close();
   await second.close();

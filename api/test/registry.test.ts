@@ -3,7 +3,6 @@
 // pruning, and publishes that fail or run at once.
 import crypto from 'node:crypto';
 import { sql } from 'kysely';
-import { REMOTE_NAMES } from '@veritas/shared/domain';
 import { ADMIN_USERNAME, ENGINE, build, signIn } from './support/build';
 import { CONSOLE_SHARED, entryOf, fakeBuild, filesOf, publishAs, sriOf } from './support/registry';
 
@@ -15,7 +14,11 @@ const api = build({
 
 const get = (path: string, headers: Record<string, string> = {}) => fetch(`${api.url}${path}`, { headers });
 const remotesJson = async (headers: Record<string, string> = {}) =>
-  (await (await get('/remotes.json', headers)).json()) as Record<string, { entry: string; version: number }>;
+  (
+    (await (await get('/remotes.json', headers)).json()) as {
+      remotes: Record<string, { entry: string; version: number }>;
+    }
+  ).remotes;
 const deployment = async (remote: string) => (await api.superAdmin.get(`registry/remotes/${remote}/`)).body;
 
 test('a publish answers 201 with version 1, its integrity, contract, exposed modules and publisher', async () => {
@@ -91,7 +94,7 @@ test('/remotes.json names a remote once it has a live version, uncached and per 
   const before = await get('/remotes.json');
   expect(before.headers.get('cache-control')).toBe('private, no-cache');
   expect(before.headers.get('vary')).toMatch(/cookie/i);
-  expect(await before.json()).not.toHaveProperty('devices');
+  expect(((await before.json()) as { remotes: object }).remotes).not.toHaveProperty('devices');
 
   const promoted = await api.superAdmin.post('registry/remotes/devices/promote/', { version: 1 });
   expect(promoted.status).toBe(200);
@@ -110,9 +113,9 @@ describe('the gate', () => {
     ],
     ['a newer contract', { contractRange: '^2.0.0' }, 'needs @veritas/shared ^2.0.0, the console provides 1.4.0'],
     [
-      'a module the console routes to missing',
+      'a module its remote.json names missing',
       { exposes: [] },
-      'does not expose ./ListDevices, which the console routes to',
+      'does not expose ./ListDevices, which its remote.json names',
     ],
   ])('refuses at publish %s with 409 naming the mismatch, live unchanged', async (_case, options, problem) => {
     const answer = await publishAs(api.superAdmin, 'devices', { marker: 'refused', ...options });
@@ -255,17 +258,12 @@ describe('rollout', () => {
     expect(again.body.history).toHaveLength(before);
   });
 
-  test('every remote of remotes.json is listed, with or without versions', async () => {
+  test('every remote the registry has versions of is listed, by name; a refused one is not', async () => {
+    const refused = await publishAs(api.superAdmin, 'dashboard', { exposes: [] });
+    expect(refused.status).toBe(409);
     const list = await api.as.admin!.get('registry/remotes/');
-    expect(list.body.remotes.map((r: { remote: string }) => r.remote)).toEqual(REMOTE_NAMES);
-    expect(list.body.remotes[0]).toEqual({
-      remote: 'dashboard',
-      live: null,
-      canary: null,
-      previous: null,
-      versions: [],
-      history: [],
-    });
+    expect(list.body.remotes.map((r: { remote: string }) => r.remote)).toEqual(['devices', 'users']);
+    expect(list.body.remotes[1]).toMatchObject({ remote: 'users', live: 1, canary: null });
   });
 });
 

@@ -6,7 +6,9 @@
 //                       users: [{ username: 'exec1', role: 'executive', group: 'HUB1' }],
 //                       signIn: { executive: 'exec1' } });
 //   test('…', async () => { expect((await api.as.executive.get('user/get_role/')).status).toBe(200); });
+import helmet, { type FastifyHelmetOptions } from '@fastify/helmet';
 import type { Organization, Role } from '@veritas/shared/domain';
+import { securityHeaders } from '../../../scripts/deployment.cjs';
 import { hashPassword } from '../../src/auth/passwords';
 import { openDatabase } from '../../src/db/connection';
 import type { Db } from '../../src/db/schema';
@@ -139,7 +141,7 @@ export function build(options: BuildOptions = {}): TestApi {
         .execute();
     },
     async start(serverOptions = {}) {
-      const [{ app, registry }, output] = await printed(() =>
+      const [{ app, registry, pageDocument }, output] = await printed(() =>
         createServer({
           ...api.database,
           logger: false,
@@ -148,6 +150,23 @@ export function build(options: BuildOptions = {}): TestApi {
           ...serverOptions,
         }),
       );
+      // With the shell's document: every other path answers the page document, under the
+      // console's security headers, as scripts/serve.mjs serves it.
+      if (serverOptions.shellDocument !== undefined) {
+        await app.register(async (consoleScope) => {
+          // deployment.cjs's options, typed by inference from plain JavaScript (policy: string).
+          await consoleScope.register(helmet, securityHeaders() as FastifyHelmetOptions);
+          consoleScope.setNotFoundHandler(async (request, reply) => {
+            const { status, html } = await pageDocument(request);
+            return reply
+              .code(status)
+              .header('Cache-Control', 'no-cache, private')
+              .header('Vary', 'Cookie')
+              .type('text/html; charset=utf-8')
+              .send(html);
+          });
+        });
+      }
       await app.listen({ port: 0, host: '127.0.0.1' });
       const { port } = app.server.address() as { port: number };
       const server: TestServer = {

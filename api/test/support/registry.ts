@@ -1,8 +1,29 @@
-// Fake builds of remotes for the registry's tests: an mf-manifest.json, its remoteEntry.js and a
-// chunk, as small as a real build's shape allows (no webpack).
+// Fake builds of remotes for the registry's tests: an mf-manifest.json, its remoteEntry.js, a chunk
+// and its declaration (remote.json), as small as a real build's shape allows (no webpack).
 import crypto from 'node:crypto';
-import { modulesUsedByConsole } from '@veritas/shared/domain';
+import type { RemoteDeclaration } from '@veritas/shared/domain';
+import { workspaceRemotes } from '../../../scripts/workspace-remotes.cjs';
+import { modulesNamedBy } from '../../src/registry/declarations';
 import type { Client } from './build';
+
+/** The declarations of the workspace's remotes (their remote.json, as their builds publish it), by name. */
+export const WORKSPACE_DECLARATIONS: Readonly<Record<string, RemoteDeclaration>> = Object.fromEntries(
+  workspaceRemotes().map((remote) => [remote.name as string, remote.declaration as RemoteDeclaration]),
+);
+
+/** A declaration that adds nothing. */
+export const emptyDeclaration = (remote: string): RemoteDeclaration => ({
+  name: remote,
+  pages: [],
+  menus: [],
+  extensions: [],
+  slots: {},
+  needs: {},
+});
+
+/** What `remote` declares unless a test says otherwise: the workspace's remote.json, or nothing. */
+export const declarationOf = (remote: string): RemoteDeclaration =>
+  structuredClone(WORKSPACE_DECLARATIONS[remote] ?? emptyDeclaration(remote));
 
 /** What the tests' console provides its remotes. */
 export const CONSOLE_SHARED = { react: '18.3.1', 'react-dom': '18.3.1', '@veritas/shared': '1.4.0' };
@@ -14,8 +35,10 @@ export interface FakeBuildOptions {
   contractRange?: string;
   /** The react range it requires. */
   reactRange?: string;
-  /** Its exposed modules; default what the console routes to. */
+  /** Its exposed modules; default those its declaration names. */
   exposes?: string[];
+  /** Its remote.json; default declarationOf(remote); null: the build has none; a string: that text. */
+  declaration?: RemoteDeclaration | string | null;
 }
 
 export interface FakeFile {
@@ -29,17 +52,21 @@ export function fakeBuild(
     marker = 'a',
     contractRange = '^1.0.0',
     reactRange = '^18.2.0',
-    exposes = modulesUsedByConsole(remote),
+    declaration = declarationOf(remote),
+    exposes = typeof declaration === 'object' && declaration !== null ? modulesNamedBy(declaration) : [],
   }: FakeBuildOptions = {},
 ): FakeFile[] {
   const chunk = `static/js/chunk.${marker}.js`;
+  const declarationText = typeof declaration === 'string' ? declaration : JSON.stringify(declaration, null, 2);
+  // As webpack's uniqueName does, the manifest changes with remote.json (webpack.factory.cjs sourceDigest).
+  const digest = crypto.createHash('sha256').update(declarationText).digest('hex').slice(0, 8);
   const manifest = {
     id: remote,
     name: remote,
     metaData: {
       name: remote,
       type: 'app',
-      buildInfo: { buildVersion: '1.0.0', buildName: `mfe-${remote}` },
+      buildInfo: { buildVersion: '1.0.0', buildName: `mfe-${remote}-${digest}` },
       remoteEntry: { name: 'remoteEntry.js', path: '', type: 'global' },
       publicPath: 'auto',
     },
@@ -68,6 +95,7 @@ export function fakeBuild(
     // The same in every build: a blob many versions share.
     { path: 'static/js/vendor.js', bytes: Buffer.from('/* vendor */ '.repeat(200)) },
     { path: 'index.html', bytes: Buffer.from('<!doctype html><title>standalone</title>') },
+    ...(declaration === null ? [] : [{ path: 'remote.json', bytes: Buffer.from(declarationText) }]),
   ];
 }
 
