@@ -1,0 +1,93 @@
+// The pure rules under the composition (src/registry/composition.ts, page-document.ts,
+// declarations.ts), without a server: who may access what, which pages are unavailable, the page
+// document's status and its inlined JSON, and what a declaration names.
+import type { Composition, RemoteDeclaration } from '@veritas/shared/domain';
+import { CONSOLE_ROLES, ROLES } from '@veritas/shared/domain';
+import { mayAccess, unavailablePages } from '../src/registry/composition';
+import { declarationProblems, modulesNamedBy } from '../src/registry/declarations';
+import { inlineComposition, pageStatus } from '../src/registry/page-document';
+import { WORKSPACE_DECLARATIONS } from './support/registry';
+
+const declaring = (name: string, ...paths: string[]): RemoteDeclaration => ({
+  name,
+  pages: paths.map((path) => ({ path, module: `./${path}`, title: path, access: 'everyone' })),
+  menus: [],
+  extensions: [],
+  slots: {},
+  needs: {},
+});
+
+test("mayAccess: 'everyone' is every console role and nobody signed in; roles and permissions need a role", () => {
+  for (const role of CONSOLE_ROLES) expect(mayAccess('everyone', role)).toBe(true);
+  expect(mayAccess('everyone', null)).toBe(true);
+  expect(mayAccess('everyone', 'operators')).toBe(false);
+  expect(ROLES.filter((role) => mayAccess({ roles: ['incharge', 'admin'] }, role))).toEqual(['incharge', 'admin']);
+  expect(mayAccess({ roles: ['admin'] }, null)).toBe(false);
+  expect(ROLES.filter((role) => mayAccess({ permission: 'upload-shipments' }, role))).toEqual(['admin', 'super_admin']);
+  expect(mayAccess({ permission: 'upload-shipments' }, null)).toBe(false);
+  expect(mayAccess({ permission: 'toString' }, 'super_admin')).toBe(false);
+});
+
+test('unavailablePages: declared by a stored version, by no served one; case-insensitive, once, sorted', () => {
+  const stored = [declaring('a', 'Old', 'Kept'), declaring('a', 'old', 'Gone'), declaring('b', 'kept')];
+  expect(unavailablePages(stored, [declaring('a', 'KEPT')])).toEqual(['Gone', 'Old']);
+  expect(unavailablePages([], [])).toEqual([]);
+});
+
+test('pageStatus: 403 for a signed-in viewer without the page, 404 for an unavailable one, else 200', () => {
+  const composition = (viewer: string | null, pages: string[], unavailable: string[] = []): Composition => ({
+    viewer,
+    remotes: {},
+    pages: pages.map((path) => ({ path, remote: 'r', module: `./${path}`, title: path })),
+    menus: [],
+    extensions: [],
+    unavailable,
+  });
+  const servedPages = new Set(['upload', 'download']);
+  const status = (path: string, c: Composition) => pageStatus(path, { composition: c, servedPages });
+  expect(status('/Upload', composition('exec', ['Download']))).toBe(403);
+  expect(status('/UPLOAD/', composition('exec', ['Download']))).toBe(403);
+  expect(status('/Upload', composition('admin', ['Upload', 'Download']))).toBe(200);
+  expect(status('/Upload', composition(null, ['Download']))).toBe(200);
+  expect(status('/Gone', composition(null, [], ['Gone']))).toBe(404);
+  expect(status('/gone/', composition('admin', [], ['Gone']))).toBe(404);
+  for (const path of ['/', '/login', '/Deployments', '/nothing', '/Upload/deeper', '/%E0%A4%A']) {
+    expect([path, status(path, composition('exec', []))]).toEqual([path, 200]);
+  }
+});
+
+test('inlineComposition: one JSON element before the last </head>, every < escaped, read back the same', () => {
+  const composition: Composition = {
+    viewer: '<b>',
+    remotes: {},
+    pages: [{ path: 'X', remote: 'r', module: './X', title: '</script><!-- <script>' }],
+    menus: [],
+    extensions: [],
+    unavailable: [],
+  };
+  const html = inlineComposition('<html><HEAD><title>t</title></HEAD><body></body></html>', composition);
+  const [, json] =
+    /<HEAD><title>t<\/title><script type="application\/json" id="veritas-composition">(.*)<\/script><\/HEAD>/.exec(
+      html,
+    )!;
+  expect(json).not.toContain('<');
+  expect(JSON.parse(json!)).toEqual(composition);
+});
+
+test("modulesNamedBy: its pages', commands' and extensions' modules, once each", () => {
+  const declaration = declaring('r', 'A', 'B');
+  declaration.pages[1]!.module = './A';
+  declaration.menus.push({ menu: 'Data', label: 'Run', order: 1, command: './run', access: 'everyone' });
+  declaration.extensions.push({ slot: 'top-bar.item', contract: 1, module: './Badge', order: 1, access: 'everyone' });
+  expect(modulesNamedBy(declaration)).toEqual(['./A', './run', './Badge']);
+});
+
+test("the workspace's declarations fit this server beside each other", () => {
+  const all = Object.values(WORKSPACE_DECLARATIONS);
+  for (const declaration of all) {
+    const others = all
+      .filter((other) => other !== declaration)
+      .map((other) => ({ remote: other.name, declaration: other }));
+    expect([declaration.name, declarationProblems(declaration, others)]).toEqual([declaration.name, []]);
+  }
+});

@@ -1,0 +1,113 @@
+// The console the workspace's remotes compose (their remote.json files, as
+// scripts/workspace-remotes.cjs reads them) is the one docs/screens.md describes: its route table
+// ("## Routes": each page, its remote module and the roles that may open it) and its two menus
+// ("### Data menu", "### User Management menu": the items in order, what each opens and who sees
+// it), composed for every role of the web console.
+import fs from 'node:fs';
+import path from 'node:path';
+import { CONSOLE_ROLES, SHELL_ROUTES, canOpenDeployments, type Role } from '@veritas/shared/domain';
+import { compose } from '../src/registry/composition';
+import { WORKSPACE_DECLARATIONS } from './support/registry';
+
+const screens = fs.readFileSync(path.join(__dirname, '../../docs/screens.md'), 'utf8');
+
+/** The first table under the heading `heading` of screens.md: its rows as cells, without the header. */
+function tableUnder(heading: string): string[][] {
+  const lines = screens.split('\n');
+  const start = lines.indexOf(heading);
+  if (start === -1) throw new Error(`docs/screens.md has no heading "${heading}"`);
+  const rows: string[][] = [];
+  for (const line of lines.slice(start + 1)) {
+    if (line.startsWith('#')) break;
+    if (!line.startsWith('|')) {
+      if (rows.length > 0) break;
+      continue;
+    }
+    rows.push(
+      line
+        .slice(1, -1)
+        .split('|')
+        .map((cell) => cell.trim()),
+    );
+  }
+  // The header and the line under it.
+  return rows.slice(2);
+}
+
+/** "every role", or roles written as `a, b`. */
+function rolesOf(cell: string): Role[] {
+  if (cell === 'every role') return [...CONSOLE_ROLES];
+  return cell.split(',').map((role) => role.trim() as Role);
+}
+
+const unquote = (cell: string) => cell.replace(/`/g, '');
+
+/** The composition of every workspace remote for a user of `role`. */
+const composed = (role: Role) =>
+  compose(
+    { username: `a ${role}`, role },
+    Object.values(WORKSPACE_DECLARATIONS).map((declaration) => ({
+      remote: declaration.name,
+      entry: { entry: `/remotes/${declaration.name}/mf-manifest.json` },
+      declaration,
+    })),
+    [],
+  );
+
+const ROUTES = tableUnder('## Routes').map(([route = '', _title, module = '', roles = '']) => ({
+  path: unquote(route).replace(/^\//, ''),
+  module: unquote(module),
+  roles: roles,
+}));
+
+test('the route table is parsed: every remote page and the shell routes', () => {
+  expect(ROUTES.length).toBeGreaterThanOrEqual(10);
+  expect(ROUTES.filter((route) => route.module === '(shell)').map((route) => route.path)).toEqual([
+    'login',
+    '',
+    'Deployments',
+  ]);
+});
+
+test("the shell's routes are its own: no remote declares them; Deployments is for admin and super_admin", () => {
+  for (const route of ROUTES.filter((r) => r.module === '(shell)' && r.path !== '')) {
+    expect((SHELL_ROUTES as readonly string[]).map((r) => r.toLowerCase())).toContain(route.path.toLowerCase());
+  }
+  const deployments = ROUTES.find((route) => route.path === 'Deployments')!;
+  expect(CONSOLE_ROLES.filter(canOpenDeployments)).toEqual(rolesOf(deployments.roles));
+});
+
+describe.each([...CONSOLE_ROLES])('for the role %s', (role) => {
+  const composition = composed(role);
+
+  test('the pages it may open are the routes of the table that name it, at their remote module', () => {
+    const expected = ROUTES.filter((route) => route.module !== '(shell)' && rolesOf(route.roles).includes(role))
+      .map((route) => `/${route.path} ${route.module}`)
+      .sort();
+    const pages = composition.pages.map((page) => `/${page.path} ${page.remote}/${page.module.replace(/^\.\//, '')}`);
+    expect(pages.sort()).toEqual(expected);
+  });
+
+  test.each(['Data', 'User Management'])(
+    'the %s menu: the items the table shows it, in order, each opening its page',
+    (menu) => {
+      const items = tableUnder(`### ${menu} menu`)
+        .filter(([, , shownTo = '']) => rolesOf(shownTo).includes(role))
+        .map(([label = '', does = '']) => {
+          const page = /^opens `\/([^`]+)`$/.exec(does)?.[1];
+          return page === undefined ? { label, command: true } : { label, page };
+        });
+      const entries = composition.menus
+        .filter((entry) => entry.menu === menu)
+        .map((entry) =>
+          entry.page === undefined ? { label: entry.label, command: true } : { label: entry.label, page: entry.page },
+        );
+      expect(entries).toEqual(items);
+    },
+  );
+});
+
+test('every menu of the composition is one the tables describe', () => {
+  const all = composed('super_admin');
+  expect([...new Set(all.menus.map((entry) => entry.menu))]).toEqual(['Data', 'User Management']);
+});
