@@ -127,25 +127,45 @@ export class BlobCache {
 
 const MANIFEST_KEY = new RegExp(`^[0-9a-f]{${MANIFEST_KEY_LENGTH}}$`);
 
-/** The file `path` of the version of `remote` whose manifest key is `key`, or null. */
-export async function remoteFile(
-  db: Db,
-  cache: BlobCache,
-  remote: string,
-  key: string,
-  path: string,
-): Promise<StoredFile | null> {
-  // No stored path holds a NUL, which PostgreSQL could not even compare.
-  if (!MANIFEST_KEY.test(key) || path.includes('\0')) return null;
-  const hash = await findFileHash(db.kysely, remote, key, path);
-  if (hash === undefined) return null;
-  const cached = cache.get(hash);
-  if (cached) return cached;
-  const row = await findBlob(db.kysely, hash);
-  if (!row) return null;
-  const blob = { gzip: row.gzip, size: Number(row.size) };
-  cache.set(hash, blob);
-  return blob;
+/** How many paths of versions' files are remembered with their blob's hash. */
+const KNOWN_PATHS = 20_000;
+
+/**
+ * The files of registry versions as the console loads them. A version's files never change, so
+ * which blob a path of a version is, once found, is kept (up to KNOWN_PATHS, the oldest forgotten
+ * first), and the blobs last served too (BlobCache): a page load's dozen files cost no query once
+ * the instance has served them, and leave the database's connections to the API's calls.
+ */
+export class RemoteFiles {
+  private readonly blobs = new BlobCache();
+  private readonly hashes = new Map<string, string>();
+
+  constructor(private readonly db: Db) {}
+
+  /** The file `path` of the version of `remote` whose manifest key is `key`, or null. */
+  async file(remote: string, key: string, path: string): Promise<StoredFile | null> {
+    // No stored path holds a NUL, which PostgreSQL could not even compare.
+    if (!MANIFEST_KEY.test(key) || path.includes('\0')) return null;
+    const known = `${remote}/${key}/${path}`;
+    let hash = this.hashes.get(known);
+    if (hash === undefined) {
+      hash = await findFileHash(this.db.kysely, remote, key, path);
+      if (hash === undefined) return null;
+      if (this.hashes.size >= KNOWN_PATHS) this.hashes.delete(this.hashes.keys().next().value!);
+      this.hashes.set(known, hash);
+    }
+    const cached = this.blobs.get(hash);
+    if (cached) return cached;
+    // A version pruned since its path was remembered: its blob may be gone.
+    const row = await findBlob(this.db.kysely, hash);
+    if (!row) {
+      this.hashes.delete(known);
+      return null;
+    }
+    const blob = { gzip: row.gzip, size: Number(row.size) };
+    this.blobs.set(hash, blob);
+    return blob;
+  }
 }
 
 export const gunzipped = (file: StoredFile): Promise<Buffer> => gunzip(file.gzip);

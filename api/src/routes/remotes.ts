@@ -13,12 +13,14 @@ import { authenticate } from '../auth/sessions';
 import type { Db } from '../db/schema';
 import { errorHandler } from '../errors';
 import { compositionFor, type ComposedView, type CompositionSource } from '../registry/composition';
-import { BlobCache, gunzipped, remoteFile } from '../registry/serving';
+import { gunzipped, type RemoteFiles } from '../registry/serving';
 
 export interface RemoteServingOptions {
   db: Db;
   /** Where the composition comes from: the registry (its db), or a fixed list with the workspace's declarations. */
   source: CompositionSource;
+  /** The registry versions' files, shared with the page document's preloads. */
+  files: RemoteFiles;
 }
 
 /**
@@ -74,12 +76,11 @@ function acceptsGzip(request: FastifyRequest): boolean {
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
-export async function remoteServing(app: FastifyInstance, { db, source }: RemoteServingOptions) {
+export async function remoteServing(app: FastifyInstance, { db, source, files }: RemoteServingOptions) {
   await app.register(helmet, API_SECURITY_HEADERS);
   await app.register(cookie);
   app.setErrorHandler(errorHandler);
   const notFound = { detail: 'Not found' };
-  const cache = new BlobCache();
 
   app.get('/remotes.json', async (request, reply) => {
     // Each viewer may get another answer (their role, a canary), and a rollout changes it at any moment.
@@ -91,7 +92,7 @@ export async function remoteServing(app: FastifyInstance, { db, source }: Remote
     '/remotes/:remote/:key/*',
     async (request, reply) => {
       const { remote, key, '*': path } = request.params;
-      const file = REMOTE_NAME.test(remote) ? await remoteFile(db, cache, remote, key, path) : null;
+      const file = REMOTE_NAME.test(remote) ? await files.file(remote, key, path) : null;
       if (!file) return reply.code(404).send(notFound);
       reply.header('cache-control', IMMUTABLE).header('vary', 'Accept-Encoding').type(contentTypeOf(path));
       if (acceptsGzip(request)) return reply.header('content-encoding', 'gzip').send(file.gzip);
