@@ -16,7 +16,9 @@ import { scheduleSearchIndexing } from './devices/search-index';
 import type { CompositionSource } from './registry/composition';
 import { cachedAllowedOrigins } from './registry/origins';
 import { checkShellDocument, inlineComposition, pageStatus } from './registry/page-document';
+import { pagePreloads } from './registry/preloads';
 import { publishBuilt } from './registry/publish-built';
+import { RemoteFiles } from './registry/serving';
 import { registryConfig } from './registry/versions';
 import { remoteServing, viewerComposition } from './routes/remotes';
 
@@ -201,20 +203,22 @@ export async function createServer(options: ServerOptions = {}): Promise<Veritas
     await db.kysely.destroy();
   });
   endConnectionsWhenClosing(app);
+  const features = config.specOnly ? [] : SERVER_FEATURES;
   await app.register(api, {
     prefix: API_PREFIX,
     db,
     apkPath: config.apkPath,
-    features: config.specOnly ? [] : SERVER_FEATURES,
+    features,
     clock: options.clock,
     registry,
     auditRetentionDays: config.auditRetentionDays,
   });
   // The console's page loads the remotes from its own origin: outside /veritas.
   const source: CompositionSource = options.staticRemotes
-    ? { staticRemotes: options.staticRemotes, staticDeclarations }
-    : { db };
-  await app.register(remoteServing, { db, source });
+    ? { staticRemotes: options.staticRemotes, staticDeclarations, features }
+    : { db, features };
+  const files = new RemoteFiles(db);
+  await app.register(remoteServing, { db, source, files });
   return {
     app,
     close: () => app.close(),
@@ -224,7 +228,10 @@ export async function createServer(options: ServerOptions = {}): Promise<Veritas
         throw new Error('createServer was given no shellDocument: it has no page document.');
       const view = await viewerComposition(db, source, request);
       const pathname = request.url.split('?')[0] ?? '/';
-      return { status: pageStatus(pathname, view), html: inlineComposition(shellDocument, view.composition) };
+      const status = pageStatus(pathname, view);
+      // A page it opens: the browser fetches the page's code while it runs the shell's.
+      const preloads = status === 200 ? await pagePreloads(files, view.composition, pathname) : '';
+      return { status, html: inlineComposition(shellDocument, view.composition, preloads) };
     },
   };
 }

@@ -254,6 +254,31 @@ describe('the page document', () => {
     expect(page.headers.get('x-content-type-options')).toBe('nosniff');
   });
 
+  test("a page the viewer may open: the document preloads its remote's manifest, entry (with its integrity) and first chunks", async () => {
+    const page = await documentAt('/listdevices', api.as.executive!);
+    expect(page.status).toBe(200);
+    const { entry, integrity } = page.composition.remotes.devices!;
+    const folder = entry.slice(0, -'mf-manifest.json'.length);
+    const links = [...page.html.matchAll(/<link [^>]*>/g)].map((match) => match[0]);
+    expect(links).toEqual([
+      `<link rel="preload" as="fetch" crossorigin="anonymous" href="${entry}">`,
+      `<link rel="preload" as="script" crossorigin="anonymous" integrity="${integrity}" href="${folder}remoteEntry.js">`,
+      expect.stringMatching(new RegExp(`^<link rel="preload" as="script" href="${folder}[^"]+\\.js">$`)),
+    ]);
+    // Each preloaded file is one the console serves.
+    for (const link of links) {
+      const href = /href="([^"]+)"/.exec(link)![1]!;
+      expect([href, (await fetch(`${api.url}${href}`)).status]).toEqual([href, 200]);
+    }
+    // None for a page refused, the shell's own routes, or another path.
+    for (const path of ['/Upload', '/', '/login', '/Deployments', '/nothing-here']) {
+      expect([path, (await documentAt(path, api.as.executive!)).html]).toEqual([
+        path,
+        expect.not.stringContaining('<link'),
+      ]);
+    }
+  });
+
   test('a page the signed-in viewer may not open: 403, compared case-insensitively, a trailing slash ignored', async () => {
     for (const path of ['/Upload', '/upload/', '/WHITELABEL', '/AuditLog?action=session.sign-in']) {
       const page = await documentAt(path, api.as.executive!);

@@ -17,14 +17,15 @@ export function checkShellDocument(html: string): void {
 
 /**
  * `html` with `composition` as `<script type="application/json" id="veritas-composition">` just
- * before `</head>`. Every `<` of the JSON is written \u003c, so no text of it (a title, a label)
- * can end the element or open another; JSON.parse reads it back the same.
+ * before `</head>`, after `preloads` (elements the server made, src/registry/preloads.ts). Every
+ * `<` of the JSON is written \u003c, so no text of it (a title, a label) can end the element or
+ * open another; JSON.parse reads it back the same.
  */
-export function inlineComposition(html: string, composition: Composition): string {
+export function inlineComposition(html: string, composition: Composition, preloads = ''): string {
   const json = JSON.stringify(composition).replace(/</g, '\\u003c');
   const element = `<script type="application/json" id="${COMPOSITION_ELEMENT_ID}">${json}</script>`;
   const at = html.toLowerCase().lastIndexOf(HEAD_END);
-  return html.slice(0, at) + element + html.slice(at);
+  return html.slice(0, at) + preloads + element + html.slice(at);
 }
 
 /**
