@@ -42,6 +42,7 @@ test('pageStatus: 403 for a signed-in viewer without the page, 404 for an unavai
     menus: [],
     extensions: [],
     unavailable,
+    features: [],
   });
   const servedPages = new Set(['upload', 'download']);
   const status = (path: string, c: Composition) => pageStatus(path, { composition: c, servedPages });
@@ -64,6 +65,7 @@ test('inlineComposition: one JSON element before the last </head>, every < escap
     menus: [],
     extensions: [],
     unavailable: [],
+    features: [],
   };
   const html = inlineComposition('<html><HEAD><title>t</title></HEAD><body></body></html>', composition);
   const [, json] =

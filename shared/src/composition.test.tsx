@@ -35,6 +35,7 @@ function compose(extensions: ComposedExtension[]): void {
     menus: [],
     extensions,
     unavailable: [],
+    features: [],
   };
   act(() => setComposition(composition));
 }

@@ -8,7 +8,7 @@ import { startSessionCheck } from './session-check';
 // them at hand (app.tsx); a remote's page has its code on the way meanwhile.
 if (window.location.pathname !== '/login') {
   startSessionCheck();
-  (await preloadSignedInRoutes()).preloadPageAt(window.location.pathname);
+  (await preloadSignedInRoutes()).preloadPageAt(window.location.pathname, window.location.search);
 }
 
 createRoot(document.getElementById('root')!).render(

@@ -13,6 +13,8 @@ import {
   signedOut,
   startApi,
 } from '../test/harness';
+import { setComposition } from '@veritas/shared';
+import { DEVICES_PATH } from '@veritas/shared/device-list';
 import { preloadSignedInRoutes } from './app';
 import { startSessionCheck } from './session-check';
 
@@ -47,7 +49,7 @@ test("a page load loads the page's code while the sign-in is checked, and shows 
   serveRemotePages();
 
   startSessionCheck();
-  (await preloadSignedInRoutes()).preloadPageAt('/listdevices/');
+  (await preloadSignedInRoutes()).preloadPageAt('/listdevices/', '');
   await waitFor(() => expect(mockedLoadRemote).toHaveBeenCalledWith('devices/ListDevices'));
 
   const shown = await textsShownDuring(async () => {
@@ -77,4 +79,24 @@ test("a session found over by the page load's check leads to /login through the 
   expect(screen.getByTestId('location')).toHaveAttribute('data-navigation', 'REPLACE');
   expect(log.mock.calls.flat().join(' ')).not.toMatch(/navigation/);
   log.mockRestore();
+});
+
+test("a page load composed for the signed-in user starts the page's first calls with its code, and its route does not start them again", async () => {
+  api = signedInAs(startApi(), 'admin')
+    .on('GET user/get_role/', [200, { user: 'asha', role: 'admin', hub_code: 'BLR01', features: ['device-pages'] }])
+    .on(`GET ${DEVICES_PATH}`, [200, { results: [], next: null }]);
+  serveComposition();
+  serveRemotePages();
+  setComposition(compositionFor('admin', 'asha', { features: ['device-pages'] }));
+
+  startSessionCheck();
+  (await preloadSignedInRoutes()).preloadPageAt('/ListDevices', '?status=Rejected');
+  // Asked before the sign-in check answered.
+  expect(api.requestsTo(`GET ${DEVICES_PATH}`)).toHaveLength(1);
+  // Answered before the route renders: a second start would ask again.
+  await new Promise((resolve) => setTimeout(resolve, 20));
+
+  renderShell('/ListDevices?status=Rejected');
+  await screen.findByRole('heading', { name: 'devices/ListDevices page' });
+  expect(api.requestsTo(`GET ${DEVICES_PATH}`)).toHaveLength(1);
 });

@@ -1,5 +1,5 @@
 import { Component, Suspense, useEffect, useReducer, useState, type ReactNode } from 'react';
-import { useLocation, useSession, type ComposedPage, type RemoteEntry } from '@veritas/shared';
+import { useLocation, useSession, type ComposedPage, type RemoteEntry, type ServerFeature } from '@veritas/shared';
 import { startFirstData } from '@veritas/shared/first-data';
 import { PageCode } from './page-code';
 import { knownLocation, loadRemotePage, locateRemote, pageId } from './remotes';
@@ -42,6 +42,23 @@ export function pageCode(page: ComposedPage): PageCode {
  */
 export function preloadPage(page: ComposedPage): void {
   pageCode(page).load.catch(() => {});
+}
+
+/** The page and URL query whose first calls the page load started (startFirstDataAtLoad). */
+let startedAtLoad: string | null = null;
+
+const visitOf = (page: ComposedPage, search: string) => `${page.path}?${search}`;
+
+/**
+ * On a page load by a user the document was composed for, the page's first calls start with the
+ * shell's code, before the sign-in check answers (the document's composition tells the server's
+ * features): the first rows wait for neither. The route's first render then finds them under way
+ * rather than starting them again (docs/architecture.md#first-rows).
+ */
+export function startFirstDataAtLoad(page: ComposedPage, search: string, features: readonly ServerFeature[]): void {
+  if (!page.firstData) return;
+  startFirstData(page.firstData, search, features);
+  startedAtLoad = visitOf(page, search);
 }
 
 interface BoundaryProps {
@@ -137,7 +154,9 @@ export function LoadedPage({ title, choose }: { title: string; choose: () => Pag
 export function RemoteRoute({ page }: { page: ComposedPage }) {
   const { search } = useLocation();
   const choose = () => {
-    if (page.firstData) startFirstData(page.firstData, search, useSession.getState().features);
+    // Started by the page load for this very visit (startFirstDataAtLoad): once only.
+    if (startedAtLoad === visitOf(page, search)) startedAtLoad = null;
+    else if (page.firstData) startFirstData(page.firstData, search, useSession.getState().features);
     return pageCode(page);
   };
   return <LoadedPage title={page.title} choose={choose} />;

@@ -16,7 +16,7 @@ import { freshComposition, isCompositionFresh } from './composition';
 import { NotAvailable } from './not-available';
 import { PageCode } from './page-code';
 import { ProtectedLayout } from './protected-layout';
-import { LoadedPage, RemoteRoute, preloadPage } from './remote-route';
+import { LoadedPage, RemoteRoute, preloadPage, startFirstDataAtLoad } from './remote-route';
 
 const NO_PAGES: ComposedPage[] = [];
 const NOTHING_UNAVAILABLE: string[] = [];
@@ -41,10 +41,14 @@ function deployments(): PageCode {
  * On a page load of a remote's page (bootstrap.tsx), its code starts loading while the sign-in is
  * checked (docs/architecture.md#first-rows), from the composition the document carries.
  */
-export function preloadPageAt(pathname: string): void {
+export function preloadPageAt(pathname: string, search: string): void {
   const path = routePath(pathname);
-  const page = useComposition.getState().composition?.pages.find((candidate) => routePath(candidate.path) === path);
-  if (page) preloadPage(page);
+  const { composition } = useComposition.getState();
+  const page = composition?.pages.find((candidate) => routePath(candidate.path) === path);
+  if (!page) return;
+  preloadPage(page);
+  // Composed for a signed-in user: their session is very likely still good.
+  if (composition!.viewer !== null) startFirstDataAtLoad(page, search, composition!.features);
 }
 
 function DeploymentsRoute() {

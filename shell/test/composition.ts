@@ -55,6 +55,7 @@ export function compositionFor(
     menus: forRole(MENUS, role),
     extensions: [],
     unavailable: [],
+    features: [],
     ...changes,
   };
 }

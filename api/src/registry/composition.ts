@@ -12,6 +12,7 @@ import {
   type Composition,
   type RemoteDeclaration,
   type Role,
+  type ServerFeature,
 } from '@veritas/shared/domain';
 import type { Db } from '../db/schema';
 import { PERMISSIONS } from '../roles';
@@ -41,7 +42,12 @@ const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
  * version, its declaration null when it has none), with the page paths no served version declares
  * any more (`unavailable`). Pure: the tests compose declarations without a database.
  */
-export function compose(viewer: Viewer, served: readonly ServedRemote[], unavailable: readonly string[]): Composition {
+export function compose(
+  viewer: Viewer,
+  served: readonly ServedRemote[],
+  unavailable: readonly string[],
+  features: readonly ServerFeature[] = [],
+): Composition {
   const role = viewer?.role ?? null;
   const pages: ComposedPage[] = [];
   const menus: (ComposedMenuEntry & { order: number })[] = [];
@@ -91,6 +97,7 @@ export function compose(viewer: Viewer, served: readonly ServedRemote[], unavail
     menus: menus.map(({ order: _order, ...entry }) => entry),
     extensions: extensions.map(({ order: _order, ...extension }) => extension),
     unavailable: [...unavailable],
+    features: [...features],
   };
 }
 
@@ -121,8 +128,12 @@ export interface ComposedView {
 }
 
 /** Where the composition comes from: the registry, or a fixed list (REMOTES_JSON) with the workspace's declarations. */
-export type CompositionSource =
-  { db: Db } | { staticRemotes: Record<string, string>; staticDeclarations: readonly RemoteDeclaration[] };
+export type CompositionSource = (
+  { db: Db } | { staticRemotes: Record<string, string>; staticDeclarations: readonly RemoteDeclaration[] }
+) & {
+  /** The server's features (docs/architecture.md#server-features), told with the composition. */
+  features?: readonly ServerFeature[];
+};
 
 /**
  * The composition for `viewer`, whose canary share `bucket` names (the viewer cookie, or the
@@ -133,12 +144,16 @@ export async function compositionFor(
   viewer: Viewer,
   bucket: string | undefined,
 ): Promise<ComposedView> {
+  const features = source.features ?? [];
   if (!('db' in source)) {
     const byName = new Map(source.staticDeclarations.map((declaration) => [declaration.name, declaration]));
     const served = Object.entries(source.staticRemotes)
       .map(([remote, entry]) => ({ remote, entry: { entry }, declaration: byName.get(remote) ?? null }))
       .sort((a, b) => byText(a.remote, b.remote));
-    return { composition: compose(viewer, served, []), servedPages: pathsOf(served.map((s) => s.declaration)) };
+    return {
+      composition: compose(viewer, served, [], features),
+      servedPages: pathsOf(served.map((s) => s.declaration)),
+    };
   }
   const { kysely } = source.db;
   const [served, stored] = await Promise.all([servedVersions(kysely, bucket), findStoredDeclarations(kysely)]);
@@ -147,7 +162,10 @@ export async function compositionFor(
     stored.flatMap((row) => storedDeclaration(row) ?? []),
     servedDeclarations,
   );
-  return { composition: compose(viewer, served.remotes, unavailable), servedPages: pathsOf(servedDeclarations) };
+  return {
+    composition: compose(viewer, served.remotes, unavailable, features),
+    servedPages: pathsOf(servedDeclarations),
+  };
 }
 
 function pathsOf(declarations: readonly (RemoteDeclaration | null)[]): Set<string> {

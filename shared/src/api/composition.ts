@@ -3,6 +3,8 @@
 // composes, per viewer, the pages, menu entries and extensions of the live versions, and sends
 // that composition inlined in the page document and as GET /remotes.json.
 import { Type, type Static } from '@sinclair/typebox';
+import { SERVER_FEATURES } from '../features';
+import { Choice } from './fields';
 import { REMOTE_NAME_PATTERN, RemoteEntry } from './registry';
 
 /** The file beside a remote's package.json that declares what it adds; its build carries it in dist/. */
@@ -130,6 +132,8 @@ export const Composition = Type.Object({
   menus: Type.Array(ComposedMenuEntry),
   extensions: Type.Array(ComposedExtension),
   unavailable: Type.Array(Type.String()),
+  /** The server's features, as user/get_role/ answers them: a page load starts its first calls before that answer. */
+  features: Type.Array(Choice(SERVER_FEATURES)),
 });
 export type Composition = Static<typeof Composition>;
 
