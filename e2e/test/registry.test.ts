@@ -116,6 +116,7 @@ test('the gate refuses a build against a newer @veritas/shared or another React,
     doctoredCopies.push(doctored);
     fs.cpSync(path.join(build, 'dist'), path.join(doctored, 'dist'), { recursive: true });
     fs.copyFileSync(path.join(build, 'package.json'), path.join(doctored, 'package.json'));
+    fs.copyFileSync(path.join(build, 'remote.json'), path.join(doctored, 'remote.json'));
     const manifestFile = path.join(doctored, 'dist/mf-manifest.json');
     const manifest = JSON.parse(fs.readFileSync(manifestFile, 'utf8')) as {
       shared: { name: string; requiredVersion: string }[];
