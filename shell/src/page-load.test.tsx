@@ -15,6 +15,7 @@ import {
 } from '../test/harness';
 import { setComposition } from '@veritas/shared';
 import { DEVICES_PATH } from '@veritas/shared/device-list';
+import { queryClient } from '@veritas/shared/query';
 import { preloadSignedInRoutes } from './app';
 import { startSessionCheck } from './session-check';
 
@@ -81,10 +82,17 @@ test("a session found over by the page load's check leads to /login through the 
   log.mockRestore();
 });
 
-test("a page load composed for the signed-in user starts the page's first calls with its code, and its route does not start them again", async () => {
+test("a page load composed for the signed-in user starts the page's first calls with its code, and neither the sign-in check nor the route starts them again", async () => {
+  // The sign-in check answers only once the first calls have: the layout mounts while it is on its way.
+  let answerCheck: () => void = () => {};
+  const checked = new Promise<void>((resolve) => (answerCheck = resolve));
   api = signedInAs(startApi(), 'admin')
+    .on('GET user/is_LoggedIn/', async () => {
+      await checked;
+      return [200, {}];
+    })
     .on('GET user/get_role/', [200, { user: 'asha', role: 'admin', hub_code: 'BLR01', features: ['device-pages'] }])
-    .on(`GET ${DEVICES_PATH}`, [200, { results: [], next: null }]);
+    .on(`GET ${DEVICES_PATH}`, [200, { records: [], next: null }]);
   serveComposition();
   serveRemotePages();
   setComposition(compositionFor('admin', 'asha', { features: ['device-pages'] }));
@@ -93,10 +101,15 @@ test("a page load composed for the signed-in user starts the page's first calls 
   (await preloadSignedInRoutes()).preloadPageAt('/ListDevices', '?status=Rejected');
   // Asked before the sign-in check answered.
   expect(api.requestsTo(`GET ${DEVICES_PATH}`)).toHaveLength(1);
-  // Answered before the route renders: a second start would ask again.
-  await new Promise((resolve) => setTimeout(resolve, 20));
-
   renderShell('/ListDevices?status=Rejected');
+  await screen.findByText('Checking sign-in…');
+  // Answered while the check is on its way; a second start would ask again.
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  answerCheck();
+
   await screen.findByRole('heading', { name: 'devices/ListDevices page' });
   expect(api.requestsTo(`GET ${DEVICES_PATH}`)).toHaveLength(1);
+  // Its answer is in the one cache for the page to read: the check did not clear it.
+  const answered = queryClient.getQueryCache().findAll({ queryKey: ['records', DEVICES_PATH] });
+  expect(answered.map((query) => query.state.dataUpdateCount)).toEqual([1]);
 });

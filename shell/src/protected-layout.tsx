@@ -1,6 +1,6 @@
 import { setLoginRedirect, startLiveEvents, useLocation, useSession } from '@veritas/shared';
 import { QueryProvider, queryClient } from '@veritas/shared/query';
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { useNavigate } from '@veritas/shared';
 import { CheckingSignIn } from './checking-sign-in';
 import { freshComposition, useViewerComposition } from './composition';
@@ -50,9 +50,12 @@ export function ProtectedLayout() {
   // with 'live-events' (the store decides), for as long as the layout is shown.
   useEffect(() => startLiveEvents(), []);
 
-  // What one user loaded is not shown to the next one signing in on this tab.
+  // What one user loaded is not shown to the next one signing in on this tab: cleared when the
+  // session ends, not while a page load checks it (its page's first calls are on their way then).
+  const wasAuthenticated = useRef(isAuthenticated);
   useEffect(() => {
-    if (!isAuthenticated) queryClient.clear();
+    if (wasAuthenticated.current && !isAuthenticated) queryClient.clear();
+    wasAuthenticated.current = isAuthenticated;
   }, [isAuthenticated]);
 
   // Each navigation shows what is live now: a composition a rollout made stale (or older than
