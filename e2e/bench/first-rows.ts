@@ -13,6 +13,7 @@
 //                     or: BENCH_DATA_DIR=/path/of/sqlite/data pnpm --filter e2e bench:first-rows
 import { spawnSync } from 'node:child_process';
 import { createReadStream, existsSync, statSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -77,9 +78,9 @@ async function securityHeadersOf(consoleUrl: string): Promise<Record<string, str
 }
 
 /**
- * The one-bundle build on an origin of its own, as the console serves the shell (index.html for
- * any page path, content-hashed files immutable, the console's security headers), with the API
- * (/veritas, /remotes.json) passed on to the console's server.
+ * The one-bundle build on an origin of its own, as the console serves the shell (its page document
+ * for any page path, content-hashed files immutable, the console's security headers), with the
+ * API (/veritas, /remotes.json) passed on to the console's server.
  */
 async function serveOneBundle(api: string): Promise<{ url: string; close(): Promise<void> }> {
   const securityHeaders = await securityHeadersOf(api);
@@ -97,7 +98,11 @@ async function serveOneBundle(api: string): Promise<{ url: string; close(): Prom
     }
     const file = path.join(ONE_BUNDLE_DIR, pathname);
     const served = file.startsWith(ONE_BUNDLE_DIR) && existsSync(file) && statSync(file).isFile() ? file : null;
-    const sent = served ?? path.join(ONE_BUNDLE_DIR, 'index.html');
+    if (!served) {
+      void sendPageDocument(api, request, response, securityHeaders);
+      return;
+    }
+    const sent = served;
     response.writeHead(200, {
       ...securityHeaders,
       'Content-Type': CONTENT_TYPES[path.extname(sent)] ?? 'application/octet-stream',
@@ -110,6 +115,35 @@ async function serveOneBundle(api: string): Promise<{ url: string; close(): Prom
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
+}
+
+/**
+ * A page path of the one bundle: the console's own page document for the viewer (its composition
+ * inlined, as the one bundle's shell reads it) with the one bundle's scripts in place of the
+ * console's and without the preloads of the remotes' files, which the one bundle does not load.
+ */
+async function sendPageDocument(
+  api: string,
+  request: http.IncomingMessage,
+  response: http.ServerResponse,
+  securityHeaders: Record<string, string>,
+): Promise<void> {
+  const consoleDocument = await fetch(new URL(request.url!, api), {
+    headers: request.headers.cookie ? { cookie: request.headers.cookie } : {},
+  });
+  const scripts = (await readFile(path.join(ONE_BUNDLE_DIR, 'index.html'), 'utf8')).match(
+    /<script\b[^>]*\bsrc=[^>]*><\/script>/g,
+  );
+  const html = (await consoleDocument.text())
+    .replace(/<link rel="preload"[^>]*>/g, '')
+    .replace(/<script\b[^>]*\bsrc=[^>]*><\/script>/g, '')
+    .replace('</title>', `</title>${(scripts ?? []).join('')}`);
+  response.writeHead(consoleDocument.status, {
+    ...securityHeaders,
+    'Content-Type': CONTENT_TYPES['.html']!,
+    'Cache-Control': 'no-cache',
+  });
+  response.end(html);
 }
 
 async function signedInPage(browser: Browser, baseURL: string): Promise<Page> {
