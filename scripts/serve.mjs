@@ -51,7 +51,7 @@ export async function serve({ port = consoleAddress().port } = {}) {
   // REMOTES_JSON: a fixed list instead of the registry, read once from configuration; what those
   // remotes add to the console is then what the workspace's remote.json files declare.
   const staticRemotes = configuredRemotes(env) ?? undefined;
-  const { app, registry, pageDocument } = await createServer({
+  const { app, registry, sendPageDocument } = await createServer({
     seed,
     // What the live shell provides its remotes: the registry's compatibility gate checks each version against it.
     consoleShared: sharedOf(JSON.parse(readFileSync(path.join(shellDir, 'mf-manifest.json'), 'utf8'))),
@@ -88,13 +88,7 @@ export async function serve({ port = consoleAddress().port } = {}) {
       const isPage =
         (request.method === 'GET' || request.method === 'HEAD') && !path.extname(request.url.split('?')[0]);
       if (!isPage) return reply.code(404).send({ detail: 'Not found' });
-      const { status, html } = await pageDocument(request);
-      return reply
-        .code(status)
-        .header('Cache-Control', 'no-cache, private')
-        .header('Vary', 'Cookie')
-        .type('text/html; charset=utf-8')
-        .send(html);
+      return sendPageDocument(request, reply);
     });
   });
   await app.listen({ port, host: HOST });

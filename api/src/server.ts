@@ -1,6 +1,11 @@
 // createServer: the API ready to listen, over the configured database.
 import path from 'node:path';
-import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import Fastify, {
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+} from 'fastify';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { RemoteDeclaration, SERVER_FEATURES } from '@veritas/shared/domain';
 import { api } from './app';
@@ -92,12 +97,6 @@ export interface ServerOptions {
   auditRetentionDays?: number;
 }
 
-/** The console's page document for a request: its status and HTML (src/registry/page-document.ts). */
-export interface PageDocument {
-  status: 200 | 403 | 404;
-  html: string;
-}
-
 export interface VeritasServer {
   app: FastifyInstance;
   close(): Promise<void>;
@@ -106,10 +105,11 @@ export interface VeritasServer {
     allowedOrigins(): Promise<string[]>;
   };
   /**
-   * The page document of a page path (GET or HEAD): the shell's index.html (`shellDocument`) with
-   * the composition of the request's viewer inlined, and its status. Throws without `shellDocument`.
+   * Answers a page path (GET or HEAD) with the page document: the shell's index.html
+   * (`shellDocument`) with the composition of the request's viewer inlined, its status (403, 404)
+   * and headers (per viewer, never cached as is). Throws without `shellDocument`.
    */
-  pageDocument(request: FastifyRequest): Promise<PageDocument>;
+  sendPageDocument(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply>;
 }
 
 const nonEmpty = (value: string | undefined) => (value ? value : undefined);
@@ -223,7 +223,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Veritas
     app,
     close: () => app.close(),
     registry: { allowedOrigins: cachedAllowedOrigins(db) },
-    async pageDocument(request) {
+    async sendPageDocument(request, reply) {
       if (shellDocument === undefined)
         throw new Error('createServer was given no shellDocument: it has no page document.');
       const view = await viewerComposition(db, source, request);
@@ -231,7 +231,12 @@ export async function createServer(options: ServerOptions = {}): Promise<Veritas
       const status = pageStatus(pathname, view);
       // A page it opens: the browser fetches the page's code while it runs the shell's.
       const preloads = status === 200 ? await pagePreloads(files, view.composition, pathname) : '';
-      return { status, html: inlineComposition(shellDocument, view.composition, preloads) };
+      return reply
+        .code(status)
+        .header('Cache-Control', 'no-cache, private')
+        .header('Vary', 'Cookie')
+        .type('text/html; charset=utf-8')
+        .send(inlineComposition(shellDocument, view.composition, preloads));
     },
   };
 }

@@ -141,7 +141,7 @@ export function build(options: BuildOptions = {}): TestApi {
         .execute();
     },
     async start(serverOptions = {}) {
-      const [{ app, registry, pageDocument }, output] = await printed(() =>
+      const [{ app, registry, sendPageDocument }, output] = await printed(() =>
         createServer({
           ...api.database,
           logger: false,
@@ -156,15 +156,7 @@ export function build(options: BuildOptions = {}): TestApi {
         await app.register(async (consoleScope) => {
           // deployment.cjs's options, typed by inference from plain JavaScript (policy: string).
           await consoleScope.register(helmet, securityHeaders() as FastifyHelmetOptions);
-          consoleScope.setNotFoundHandler(async (request, reply) => {
-            const { status, html } = await pageDocument(request);
-            return reply
-              .code(status)
-              .header('Cache-Control', 'no-cache, private')
-              .header('Vary', 'Cookie')
-              .type('text/html; charset=utf-8')
-              .send(html);
-          });
+          consoleScope.setNotFoundHandler(sendPageDocument);
         });
       }
       await app.listen({ port: 0, host: '127.0.0.1' });
