@@ -1,6 +1,7 @@
-import { act, screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { Role } from '@veritas/shared';
+import { queryClient } from '@veritas/shared/query';
 import type { MockApi } from '@veritas/shared/testing';
 import {
   mockedLoadRemote,
@@ -10,6 +11,7 @@ import {
   signedInAs,
   signedOut,
   startApi,
+  menuLabels,
 } from '../test/harness';
 
 jest.mock('@module-federation/enhanced/runtime', () => ({ loadRemote: jest.fn(), registerRemotes: jest.fn() }));
@@ -29,16 +31,6 @@ const location = () => screen.getByTestId('location');
 async function expectAt(path: string, navigation?: 'REPLACE' | 'PUSH') {
   await waitFor(() => expect(location()).toHaveTextContent(path));
   if (navigation) expect(location()).toHaveAttribute('data-navigation', navigation);
-}
-
-/** Opens a top-bar menu and reads its items. */
-async function menuLabels(menu: string) {
-  await userEvent.click(await screen.findByRole('button', { name: menu }));
-  const labels = within(screen.getByRole('menu', { name: menu }))
-    .getAllByRole('menuitem')
-    .map((item) => item.textContent);
-  await userEvent.keyboard('{Escape}');
-  return labels;
 }
 
 describe('redirects', () => {
@@ -264,6 +256,19 @@ describe('logout', () => {
     await expectAt('/login', 'REPLACE');
     expect(api.requestsTo('POST user/logout/')).toHaveLength(1);
     expect(screen.getByLabelText('Username')).toBeInTheDocument();
+  });
+
+  test('signing out clears what the user loaded, so the next user of the tab never sees it', async () => {
+    signedInAs(api, 'admin').on('POST user/logout/', [200, {}]);
+    const user = userEvent.setup();
+    renderShell('/Dashboard');
+    await screen.findByRole('button', { name: 'Logout' });
+    queryClient.setQueryData(['loaded by admin'], 'their rows');
+
+    await user.click(screen.getByRole('button', { name: 'Logout' }));
+
+    await expectAt('/login', 'REPLACE');
+    expect(queryClient.getQueryData(['loaded by admin'])).toBeUndefined();
   });
 
   test('a failing logout is only logged and still leaves for /login', async () => {

@@ -16,6 +16,8 @@ import {
   serveRemotePages,
   signedInAs,
   startApi,
+  menuLabels,
+  textsShownDuring,
 } from '../test/harness';
 
 jest.mock('@module-federation/enhanced/runtime', () => ({ loadRemote: jest.fn(), registerRemotes: jest.fn() }));
@@ -25,26 +27,6 @@ let api: MockApi;
 afterEach(() => api.restore());
 
 const location = () => screen.getByTestId('location');
-
-/** Opens a top-bar menu and reads its items. */
-async function menuLabels(menu: string) {
-  await userEvent.click(await screen.findByRole('button', { name: menu }));
-  const labels = within(screen.getByRole('menu', { name: menu }))
-    .getAllByRole('menuitem')
-    .map((item) => item.textContent);
-  await userEvent.keyboard('{Escape}');
-  return labels;
-}
-
-/** Every text the document showed while `run` went on. */
-async function textsShownDuring(run: () => Promise<void>): Promise<string[]> {
-  const shown: string[] = [];
-  const observer = new MutationObserver(() => shown.push(document.body.textContent ?? ''));
-  observer.observe(document.body, { subtree: true, childList: true, characterData: true });
-  await run();
-  observer.disconnect();
-  return shown;
-}
 
 // First: the shell's composition module reads the document once, when the signed-in routes load.
 describe('the composition inlined in the page document', () => {

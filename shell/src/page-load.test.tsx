@@ -12,6 +12,7 @@ import {
   signedInAs,
   signedOut,
   startApi,
+  textsShownDuring,
 } from '../test/harness';
 import { setComposition } from '@veritas/shared';
 import { DEVICES_PATH } from '@veritas/shared/device-list';
@@ -33,16 +34,6 @@ beforeAll(() => {
 });
 
 afterEach(() => api.restore());
-
-/** Every text the document showed while `run` went on. */
-async function textsShownDuring(run: () => Promise<void>): Promise<string[]> {
-  const shown: string[] = [];
-  const observer = new MutationObserver(() => shown.push(document.body.textContent ?? ''));
-  observer.observe(document.body, { subtree: true, childList: true, characterData: true });
-  await run();
-  observer.disconnect();
-  return shown;
-}
 
 test("a page load loads the page's code while the sign-in is checked, and shows the page without a loading state", async () => {
   api = signedInAs(startApi(), 'admin');

@@ -1,14 +1,20 @@
 // Shared setup of the shell's tests: the API answers through the shared client's adapter, the
 // Module Federation runtime and /remotes.json are replaced at their boundaries.
 import { useComposition, useSession, type Composition, type Role } from '@veritas/shared';
+import { queryClient } from '@veritas/shared/query';
 import { mockApi, type MockApi } from '@veritas/shared/testing';
-import { render } from '@testing-library/react';
+import { render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { loadRemote, registerRemotes } from '@module-federation/enhanced/runtime';
 import { MemoryRouter, useLocation, useNavigationType } from '@veritas/shared';
 import { App } from '../src/app';
 import { compositionFor } from './composition';
 
 export { COMPOSITION_REMOTES, compositionFor } from './composition';
+
+// Each test starts with the empty query cache of a page load: the layout clears it only when a
+// session ends.
+afterEach(() => queryClient.clear());
 
 export const mockedLoadRemote = jest.mocked(loadRemote);
 export const mockedRegisterRemotes = jest.mocked(registerRemotes);
@@ -71,4 +77,24 @@ export function startApi(): MockApi {
   useSession.getState().clearSession();
   useComposition.setState({ composition: null });
   return mockApi();
+}
+
+/** Opens a top-bar menu and reads its items. */
+export async function menuLabels(menu: string): Promise<(string | null)[]> {
+  await userEvent.click(await screen.findByRole('button', { name: menu }));
+  const labels = within(screen.getByRole('menu', { name: menu }))
+    .getAllByRole('menuitem')
+    .map((item) => item.textContent);
+  await userEvent.keyboard('{Escape}');
+  return labels;
+}
+
+/** Every text the document showed while `run` went on. */
+export async function textsShownDuring(run: () => Promise<void>): Promise<string[]> {
+  const shown: string[] = [];
+  const observer = new MutationObserver(() => shown.push(document.body.textContent ?? ''));
+  observer.observe(document.body, { subtree: true, childList: true, characterData: true });
+  await run();
+  observer.disconnect();
+  return shown;
 }
