@@ -423,6 +423,30 @@ describe('super_admin: deploy tokens and allowed origins', () => {
     expect(document.body).not.toHaveTextContent(secret);
   });
 
+  test('a token for a new remote, before its first publish: its name is typed and sent as the scope', async () => {
+    const secret = 'vxd_9_0a1b2c3d4e5f60718293a4b5c6d7e8f9';
+    api.on('POST registry/tokens/', [
+      201,
+      { token: { ...TOKEN, id: 9, label: 'cases pipeline', scope: 'deploy:cases' }, secret },
+    ]);
+    const { user } = await openAs('super_admin');
+    const tokens = screen.getByRole('region', { name: 'Deploy tokens' });
+    const form = within(tokens).getByRole('form', { name: 'Create a deploy token' });
+    await user.type(within(form).getByLabelText('Label'), 'cases pipeline');
+    await user.selectOptions(within(form).getByLabelText('May deploy'), 'A new remote…');
+    await user.type(within(form).getByLabelText('Expires on (last valid day)'), '2099-06-30');
+    await user.click(within(form).getByRole('button', { name: 'Create token' }));
+    expect(await within(form).findByRole('alert')).toHaveTextContent('Name the new remote the token may deploy.');
+    expect(api.requestsTo('POST registry/tokens/')).toHaveLength(0);
+
+    await user.type(within(form).getByLabelText("New remote's name"), 'cases');
+    await user.click(within(form).getByRole('button', { name: 'Create token' }));
+    expect(await within(tokens).findByLabelText('Secret of cases pipeline')).toHaveValue(secret);
+    expect(api.requestsTo('POST registry/tokens/').map((r) => r.body)).toEqual([
+      { label: 'cases pipeline', scope: 'deploy:cases', expiresOn: '2099-06-30' },
+    ]);
+  });
+
   describe.each(['Pacific/Auckland', 'America/Los_Angeles'])("in the browser's zone %s", (zone) => {
     // 20:00 UTC on 26 Dec 2026: 09:00 on the 27th in Auckland, 12:00 on the 26th in Los Angeles.
     const NOW = new Date('2026-12-26T20:00:00Z');

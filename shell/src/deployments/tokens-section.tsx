@@ -10,6 +10,8 @@ import { TableNotice } from './table-notice';
 import { tokenExpiry, utcToday } from './token-expiry';
 
 const ALL_REMOTES = 'deploy:*';
+/** The scope choice of a remote the registry has no version of yet: its name is typed. */
+const NEW_REMOTE = 'new';
 const NO_TOKENS: AccessToken[] = [];
 
 /** How a scope reads: 'All remotes' or 'devices only'. */
@@ -99,6 +101,7 @@ export function TokensSection({ remotes }: { remotes: readonly string[] }) {
   const headingId = useId();
   const labelId = useId();
   const scopeId = useId();
+  const newRemoteId = useId();
   const expiryId = useId();
   const expiryHintId = useId();
   const { data: tokens = NO_TOKENS, isPending: loading, error } = useQueryNow(tokensQuery);
@@ -108,6 +111,7 @@ export function TokensSection({ remotes }: { remotes: readonly string[] }) {
   const revokeToken = useRevokeToken();
   const [label, setLabel] = useState('');
   const [scope, setScope] = useState(ALL_REMOTES);
+  const [newRemote, setNewRemote] = useState('');
   const [expiresOn, setExpiresOn] = useState('');
   const [formError, setFormError] = useState<string | null>(null);
   const [created, setCreated] = useState<CreatedToken | null>(null);
@@ -118,10 +122,13 @@ export function TokensSection({ remotes }: { remotes: readonly string[] }) {
   async function submit(event: FormEvent) {
     event.preventDefault();
     if (!label.trim()) return setFormError('Give the token a label.');
+    if (scope === NEW_REMOTE && !newRemote.trim()) return setFormError('Name the new remote the token may deploy.');
     if (!/^\d{4}-\d{2}-\d{2}$/.test(expiresOn)) return setFormError('Choose when the token expires.');
     setFormError(null);
     try {
-      const answer = await createToken.mutateAsync({ label: label.trim(), scope, expiresOn });
+      // A new team's token names its remote before its first publish (the server checks the name).
+      const granted = scope === NEW_REMOTE ? `deploy:${newRemote.trim()}` : scope;
+      const answer = await createToken.mutateAsync({ label: label.trim(), scope: granted, expiresOn });
       setCreated(answer);
       setLabel('');
       setExpiresOn('');
@@ -163,8 +170,25 @@ export function TokensSection({ remotes }: { remotes: readonly string[] }) {
                 {remote} only
               </option>
             ))}
+            <option value={NEW_REMOTE}>A new remote…</option>
           </select>
         </div>
+        {scope === NEW_REMOTE && (
+          <div className="vx-field">
+            <label className="vx-label" htmlFor={newRemoteId}>
+              New remote's name
+            </label>
+            <input
+              id={newRemoteId}
+              className="vx-input"
+              maxLength={40}
+              autoComplete="off"
+              spellCheck={false}
+              value={newRemote}
+              onChange={(event) => setNewRemote(event.target.value)}
+            />
+          </div>
+        )}
         <div className="vx-field">
           <label className="vx-label" htmlFor={expiryId}>
             Expires on (last valid day)
