@@ -105,6 +105,39 @@ class DeclarationPlugin {
 }
 
 /**
+ * Emits page-load.json into the shell's dist/: the scripts a signed-in page load fetches after the
+ * entry, which the server's page document preloads (api/src/registry/page-document.ts) so that
+ * they arrive while the entry runs instead of one wave after another: the chunks of the shared
+ * packages the shell provides, and of the dynamic imports named (e.g. './bootstrap').
+ */
+class PageLoadChunksPlugin {
+  constructor(imports) {
+    this.imports = new Set(imports);
+  }
+
+  apply(compiler) {
+    compiler.hooks.thisCompilation.tap('PageLoadChunksPlugin', (compilation) => {
+      compilation.hooks.processAssets.tap(
+        { name: 'PageLoadChunksPlugin', stage: webpack.Compilation.PROCESS_ASSETS_STAGE_REPORT },
+        () => {
+          const files = new Set();
+          for (const group of compilation.chunkGroups) {
+            if (group.isInitial()) continue;
+            const loaded = group.origins.some(
+              ({ module, request }) => this.imports.has(request) || module?.constructor.name === 'ProvideSharedModule',
+            );
+            if (!loaded) continue;
+            for (const chunk of group.chunks) for (const file of chunk.files) if (file.endsWith('.js')) files.add(file);
+          }
+          const list = JSON.stringify([...files].sort(), null, 2) + '\n';
+          compilation.emitAsset('page-load.json', new webpack.sources.RawSource(list));
+        },
+      );
+    });
+  }
+}
+
+/**
  * The shell passes its options; a remote passes only its folder, and the rest comes from the
  * remote.json beside its package.json: name, exposed modules, dev port, page title.
  * @param {object} o
@@ -113,8 +146,9 @@ class DeclarationPlugin {
  * @param {number} [o.devPort]    the shell: port of `webpack serve`
  * @param {string} [o.title]      the shell: page title
  * @param {string[]} [o.runtimePlugins]
+ * @param {string[]} [o.pageLoadImports] the shell: dynamic imports a signed-in page load makes (page-load.json)
  */
-function createWebpackConfig({ dir, runtimePlugins = [], ...host }) {
+function createWebpackConfig({ dir, runtimePlugins = [], pageLoadImports, ...host }) {
   const remote = remoteAt(dir);
   const { name, devPort, exposes, title } = remote
     ? { name: remote.name, ...remote.written }
@@ -236,6 +270,7 @@ function createWebpackConfig({ dir, runtimePlugins = [], ...host }) {
         }),
         new HtmlWebpackPlugin({ template: path.join(root, 'index.html'), title }),
         ...(remote ? [new DeclarationPlugin(remote.declaration)] : []),
+        ...(pageLoadImports ? [new PageLoadChunksPlugin(pageLoadImports)] : []),
       ],
       devServer: {
         port: devPort,

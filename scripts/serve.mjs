@@ -60,6 +60,8 @@ export async function serve({ port = consoleAddress().port } = {}) {
     publishBuilt: staticRemotes ? undefined : builtRemotes(),
     // Read once: every page path is answered with it, the viewer's composition inlined.
     shellDocument: readFileSync(path.join(shellDir, 'index.html'), 'utf8'),
+    // The shell's scripts of a signed-in page load (webpack.factory.cjs, PageLoadChunksPlugin).
+    shellScripts: JSON.parse(readFileSync(path.join(shellDir, 'page-load.json'), 'utf8')).map((file) => `/${file}`),
   });
 
   // The registry's allowed origins (a team's own CDN) may load scripts in the console: read for

@@ -15,4 +15,12 @@ module.exports = createWebpackConfig({
     require.resolve('./src/integrity-plugin.ts'),
     require.resolve('./src/compatibility-plugin.ts'),
   ],
+  // What a signed-in page load imports besides the shared packages: the page document preloads
+  // their chunks (page-load.json).
+  pageLoadImports: [
+    './bootstrap',
+    './signed-in-routes',
+    '@veritas/shared/remote-compatibility',
+    './search-select-combobox',
+  ],
 });

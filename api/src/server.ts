@@ -84,6 +84,11 @@ export interface ServerOptions {
    */
   shellDocument?: string;
   /**
+   * The paths of the shell's scripts a signed-in page load fetches after its entry (its
+   * page-load.json, read by scripts/serve.mjs): the page document preloads them.
+   */
+  shellScripts?: readonly string[];
+  /**
    * Remote name → its built dist folder: published at start and made live while the remote has no
    * live version or one published so (src/registry/publish-built.ts, `pnpm start`).
    */
@@ -229,8 +234,9 @@ export async function createServer(options: ServerOptions = {}): Promise<Veritas
       const view = await viewerComposition(db, source, request);
       const pathname = request.url.split('?')[0] ?? '/';
       const status = pageStatus(pathname, view);
-      // A page it opens: the browser fetches the page's code while it runs the shell's.
-      const preloads = status === 200 ? await pagePreloads(files, view.composition, pathname) : '';
+      // A page it opens: the browser fetches the shell's and the page's code at once.
+      const preloads =
+        status === 200 ? await pagePreloads(files, view.composition, pathname, options.shellScripts ?? []) : '';
       return reply
         .code(status)
         .header('Cache-Control', 'no-cache, private')

@@ -10,6 +10,9 @@ import { CONSOLE_SHARED, WORKSPACE_DECLARATIONS, declarationOf, publishAs } from
 const SHELL_DOCUMENT =
   '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Veritas</title></head><body><div id="root"></div></body></html>';
 
+/** The shell's scripts of a signed-in page load (its page-load.json). */
+const SHELL_SCRIPTS = ['/517.288cf8a9.js', '/bootstrap.a1b2c3d4.js'];
+
 const api = build({
   groups: [{ code: 'HUB1', organization: 'hub' }],
   users: [
@@ -19,7 +22,7 @@ const api = build({
     { username: 'exec1', role: 'executive', group: 'HUB1' },
   ],
   signIn: { admin: 'admin1', central_ops: 'central1', incharge: 'inch1', executive: 'exec1' },
-  server: { consoleShared: CONSOLE_SHARED, shellDocument: SHELL_DOCUMENT },
+  server: { consoleShared: CONSOLE_SHARED, shellDocument: SHELL_DOCUMENT, shellScripts: SHELL_SCRIPTS },
 });
 
 /** The Cookie header `client` would send to the console's origin. */
@@ -232,12 +235,12 @@ describe('the page document', () => {
       const page = await documentAt(path, client);
       expect([path, page.status]).toEqual([path, 200]);
       expect(page.composition).toEqual(await compositionOf(client));
+      // Without the preloads a signed-in viewer's document carries (tested below).
+      const html = page.html.replace(/<link [^>]*>/g, '');
       expect(
-        page.html.startsWith(
-          '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Veritas</title><script',
-        ),
+        html.startsWith('<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Veritas</title><script'),
       ).toBe(true);
-      expect(page.html.endsWith('</script></head><body><div id="root"></div></body></html>')).toBe(true);
+      expect(html.endsWith('</script></head><body><div id="root"></div></body></html>')).toBe(true);
       expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
       expect(page.headers.get('cache-control')).toBe('no-cache, private');
       expect(page.headers.get('vary')).toMatch(/cookie/i);
@@ -254,28 +257,35 @@ describe('the page document', () => {
     expect(page.headers.get('x-content-type-options')).toBe('nosniff');
   });
 
-  test("a page the viewer may open: the document preloads its remote's manifest, entry (with its integrity) and first chunks", async () => {
+  test("a signed-in viewer's page: the document preloads the shell's page-load scripts, then the page's remote files", async () => {
     const page = await documentAt('/listdevices', api.as.executive!);
     expect(page.status).toBe(200);
     const { entry, integrity } = page.composition.remotes.devices!;
     const folder = entry.slice(0, -'mf-manifest.json'.length);
     const links = [...page.html.matchAll(/<link [^>]*>/g)].map((match) => match[0]);
     expect(links).toEqual([
+      ...SHELL_SCRIPTS.map((script) => `<link rel="preload" as="script" href="${script}">`),
       `<link rel="preload" as="fetch" crossorigin="anonymous" href="${entry}">`,
       `<link rel="preload" as="script" crossorigin="anonymous" integrity="${integrity}" href="${folder}remoteEntry.js">`,
       expect.stringMatching(new RegExp(`^<link rel="preload" as="script" href="${folder}[^"]+\\.js">$`)),
     ]);
-    // Each preloaded file is one the console serves.
-    for (const link of links) {
+    // Each preloaded remote file is one the console serves.
+    for (const link of links.slice(SHELL_SCRIPTS.length)) {
       const href = /href="([^"]+)"/.exec(link)![1]!;
       expect([href, (await fetch(`${api.url}${href}`)).status]).toEqual([href, 200]);
     }
-    // None for a page refused, the shell's own routes, or another path.
-    for (const path of ['/Upload', '/', '/login', '/Deployments', '/nothing-here']) {
-      expect([path, (await documentAt(path, api.as.executive!)).html]).toEqual([
-        path,
-        expect.not.stringContaining('<link'),
-      ]);
+    // The shell's alone at its own routes and other paths; nothing for /login, nobody, or a page refused.
+    const linksAt = async (path: string, client: Client | null) =>
+      [...(await documentAt(path, client)).html.matchAll(/<link [^>]*>/g)].length;
+    for (const path of ['/', '/Deployments', '/nothing-here']) {
+      expect([path, await linksAt(path, api.as.executive!)]).toEqual([path, SHELL_SCRIPTS.length]);
+    }
+    for (const [path, client] of [
+      ['/login', api.as.executive!],
+      ['/ListDevices', null],
+      ['/Upload', api.as.executive!],
+    ] as const) {
+      expect([path, await linksAt(path, client)]).toEqual([path, 0]);
     }
   });
 

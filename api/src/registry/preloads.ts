@@ -1,7 +1,8 @@
-// What the page document asks the browser for at once (docs/architecture.md#first-rows): for the
-// page its path opens, the remote's mf-manifest.json, its entry script (with its integrity) and
-// the scripts the page's module needs first. Without them each waits for the one before: the
-// shell's code, then the manifest, then the entry, then the page's chunks.
+// What the page document asks the browser for at once (docs/architecture.md#first-rows): for a
+// signed-in viewer, the shell's scripts a page load fetches after its entry; for the page its path
+// opens, the remote's mf-manifest.json, its entry script (with its integrity) and the scripts the
+// page's module needs first. Without them each waits for the one before: the shell's entry, its
+// chunks, then the manifest, then the entry, then the page's chunks.
 import { readManifest, type Composition } from '@veritas/shared/domain';
 import { gunzipped, type RemoteFiles } from './serving';
 import { MANIFEST_KEY_LENGTH } from './versions';
@@ -43,14 +44,35 @@ async function needsOf(files: RemoteFiles, remote: string, key: string): Promise
 
 const attribute = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
+/** The path of a page document without slashes around it, lower-cased. */
+const routeOf = (pathname: string) => pathname.replace(/^\/+|\/+$/g, '').toLowerCase();
+
+/**
+ * The <link rel="preload"> elements of the page document at `pathname` for `composition`'s viewer,
+ * signed in and at a page of the layout (not /login): the shell's scripts of a page load
+ * (`shellScripts`, paths: shell/dist/page-load.json), then those of the page the path opens
+ * (remotePreloads).
+ */
+export async function pagePreloads(
+  files: RemoteFiles,
+  composition: Composition,
+  pathname: string,
+  shellScripts: readonly string[],
+): Promise<string> {
+  // Nobody signed in goes to the login form, which needs none of them.
+  if (composition.viewer === null || routeOf(pathname) === 'login') return '';
+  const shell = shellScripts.map((script) => `<link rel="preload" as="script" href="${attribute(script)}">`);
+  return shell.join('') + (await remotePreloads(files, composition, pathname));
+}
+
 /**
  * The <link rel="preload"> elements for the page at `pathname` of `composition` (none for a path
  * that is no page of it, or a remote served from a team's own CDN): the fetch of the manifest as
  * the federation runtime makes it, the entry script as the shell loads it (integrity, anonymous
  * CORS), the module's first chunks as webpack loads them.
  */
-export async function pagePreloads(files: RemoteFiles, composition: Composition, pathname: string): Promise<string> {
-  const path = pathname.replace(/^\/+|\/+$/g, '').toLowerCase();
+async function remotePreloads(files: RemoteFiles, composition: Composition, pathname: string): Promise<string> {
+  const path = routeOf(pathname);
   const page = composition.pages.find((candidate) => candidate.path.toLowerCase() === path);
   const location = page && composition.remotes[page.remote];
   const folder = location && VERSION_FOLDER.exec(location.entry);
