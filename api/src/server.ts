@@ -11,14 +11,14 @@ import { RemoteDeclaration, SERVER_FEATURES } from '@veritas/shared/domain';
 import { api } from './app';
 import { API_PREFIX } from './auth/cookies';
 import { ensureAdmin } from './bootstrap';
-import { clientErrorHandler } from './errors';
+import { clientErrorHandler, errorHandler } from './errors';
 import { retentionDaysFrom } from './audit/retention';
 import { startCheckpoints } from './db/checkpoints';
 import { migrateToLatest, openDatabase } from './db/connection';
 import type { Db } from './db/schema';
 import { prepareIdSample } from './devices/id-sample';
 import { scheduleSearchIndexing } from './devices/search-index';
-import type { CompositionSource } from './registry/composition';
+import type { ComposedView, CompositionSource } from './registry/composition';
 import { cachedAllowedOrigins } from './registry/origins';
 import { checkShellDocument, inlineComposition, pageStatus } from './registry/page-document';
 import { pagePreloads } from './registry/preloads';
@@ -231,12 +231,21 @@ export async function createServer(options: ServerOptions = {}): Promise<Veritas
     async sendPageDocument(request, reply) {
       if (shellDocument === undefined)
         throw new Error('createServer was given no shellDocument: it has no page document.');
-      const view = await viewerComposition(db, source, request);
       const pathname = request.url.split('?')[0] ?? '/';
-      const status = pageStatus(pathname, view);
-      // A page it opens: the browser fetches the shell's and the page's code at once.
-      const preloads =
-        status === 200 ? await pagePreloads(files, view.composition, pathname, options.shellScripts ?? []) : '';
+      let view: ComposedView;
+      let status: 200 | 403 | 404;
+      let preloads = '';
+      try {
+        view = await viewerComposition(db, source, request);
+        status = pageStatus(pathname, view);
+        // A page it opens: the browser fetches the shell's and the page's code at once.
+        if (status === 200)
+          preloads = await pagePreloads(files, view.composition, pathname, options.shellScripts ?? []);
+      } catch (error) {
+        // Outside the API's scope: its one error handler answers (503 with Retry-After while the
+        // database is away), never the console scope's bare 500.
+        return errorHandler(error, request, reply);
+      }
       return reply
         .code(status)
         .header('Cache-Control', 'no-cache, private')
