@@ -3,6 +3,8 @@
 const { createHash } = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
+const zlib = require('node:zlib');
+const CompressionPlugin = require('compression-webpack-plugin');
 const HtmlWebpackPlugin = require('html-webpack-plugin');
 const webpack = require('webpack');
 const { ModuleFederationPlugin } = require('@module-federation/enhanced/webpack');
@@ -271,6 +273,21 @@ function createWebpackConfig({ dir, runtimePlugins = [], pageLoadImports, ...hos
         new HtmlWebpackPlugin({ template: path.join(root, 'index.html'), title }),
         ...(remote ? [new DeclarationPlugin(remote.declaration)] : []),
         ...(pageLoadImports ? [new PageLoadChunksPlugin(pageLoadImports)] : []),
+        // The shell's scripts, compressed once at their best here rather than on every request:
+        // scripts/serve.mjs sends these (@fastify/static's preCompressed), which leaves the server's
+        // CPU to the API while many consoles load at once. A remote's files are compressed by the
+        // registry when published.
+        ...(isHost && production
+          ? [
+              new CompressionPlugin({ test: /\.js$/, algorithm: 'gzip', compressionOptions: { level: 9 } }),
+              new CompressionPlugin({
+                test: /\.js$/,
+                algorithm: 'brotliCompress',
+                filename: '[path][base].br',
+                compressionOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } },
+              }),
+            ]
+          : []),
       ],
       devServer: {
         port: devPort,

@@ -79,6 +79,8 @@ export async function serve({ port = consoleAddress().port } = {}) {
     await consoleScope.register(fastifyCompress, { global: true });
     await consoleScope.register(fastifyStatic, {
       root: shellDir,
+      // The .br and .gz files the shell's build wrote beside each script (webpack.factory.cjs).
+      preCompressed: true,
       setHeaders: setCacheHeaders,
       wildcard: false,
       index: false,

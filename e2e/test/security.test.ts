@@ -1,10 +1,13 @@
 // Security headers on every origin, /remotes.json from configuration only, the console under its
 // Content-Security-Policy, framing refused, and one refresh for any burst of 401s.
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import { BrowserContext, Page } from 'playwright-core';
 import { DEMO, baseUrl, freshPagePerTest, signIn } from '../support/browser';
 import { consoleHttp } from '../support/console-http';
+import { repoRoot } from '../support/server';
 import { workspaceRemotes } from '../support/workspace';
 
 const REMOTE_NAMES = workspaceRemotes().map((remote) => remote.name);
@@ -27,6 +30,22 @@ function headersOf(
         response.setEncoding('utf8');
         response.on('data', (chunk) => (body += chunk));
         response.on('end', () => resolve({ status: response.statusCode!, headers: response.headers, body }));
+      })
+      .on('error', reject);
+  });
+}
+
+/** A GET's headers and bytes as sent (not decoded). */
+function bytesOf(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ headers: http.IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { headers }, (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => resolve({ headers: response.headers, body: Buffer.concat(chunks) }));
       })
       .on('error', reject);
   });
@@ -85,6 +104,24 @@ describe('security headers on every origin', () => {
     const { status, headers } = await headersOf(new URL(script!, baseUrl()).toString());
     expect(status).toBe(200);
     expectCommonHeaders(headers);
+  });
+
+  test("the shell's scripts go out as its build compressed them (brotli, else gzip), with the headers", async () => {
+    const { body } = await headersOf(new URL('/login', baseUrl()).toString());
+    const [script] = scriptSources(body);
+    const url = new URL(script!, baseUrl()).toString();
+    const built = path.join(repoRoot, 'shell/dist', new URL(url).pathname);
+    for (const [accepted, encoding, file] of [
+      ['gzip, deflate, br', 'br', `${built}.br`],
+      ['gzip', 'gzip', `${built}.gz`],
+      ['identity', undefined, built],
+    ] as const) {
+      const answer = await bytesOf(url, { 'accept-encoding': accepted });
+      expect([accepted, answer.headers['content-encoding']]).toEqual([accepted, encoding]);
+      expect(answer.body.equals(readFileSync(file))).toBe(true);
+      expectCommonHeaders(answer.headers);
+      expect(answer.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    }
   });
 
   test.each(REMOTE_NAMES)(
