@@ -6,7 +6,11 @@ const path = require('node:path');
 
 const root = path.resolve(__dirname, '..');
 
-/** The fields of remote.json only the workspace reads: the build publishes the rest (the declaration). */
+/**
+ * The fields of remote.json only the workspace reads: the build publishes the rest (the
+ * declaration). @veritas/shared's WORKSPACE_FIELDS, which CommonJS cannot import from its
+ * TypeScript: scripts/test/create-remote.test.ts keeps the two equal.
+ */
 const WORKSPACE_FIELDS = ['devPort', 'title', 'exposes'];
 
 /**

@@ -15,6 +15,7 @@ import {
   runCreateRemote,
   titleCase,
 } from '../create-remote';
+import { WORKSPACE_FIELDS as DECLARATION_WORKSPACE_FIELDS } from '../../shared/src/api/composition';
 import { WORKSPACE_FIELDS, remoteAt, workspaceRemotes } from '../workspace-remotes.cjs';
 
 let scratch: string;
@@ -197,7 +198,7 @@ test('a remote created outside the workspace builds to a dist/ the registry take
   // What the registry reads: the declaration, without the workspace's fields.
   const published = JSON.parse(fs.readFileSync(path.join(folder, 'dist/remote.json'), 'utf8'));
   const { devPort: _port, title: _title, exposes: _exposes, ...declaration } = declared;
-  expect(WORKSPACE_FIELDS).toEqual(['devPort', 'title', 'exposes']);
+  expect(WORKSPACE_FIELDS).toEqual(DECLARATION_WORKSPACE_FIELDS);
   expect(published).toEqual(declaration);
   expect(published).toEqual(remoteAt(folder)!.declaration);
 

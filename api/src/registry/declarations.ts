@@ -10,6 +10,7 @@ import {
   SHELL_MENUS,
   SHELL_ROUTES,
   SHELL_SLOTS,
+  WORKSPACE_FIELDS,
   compatibilityProblems,
   type Access,
   type ConsoleShared,
@@ -19,9 +20,6 @@ import satisfies from 'semver/functions/satisfies';
 import validRange from 'semver/ranges/valid';
 import { API_CAPABILITIES } from '../capabilities';
 import { PERMISSIONS } from '../roles';
-
-/** The fields of remote.json only the workspace reads: not part of what a version declares. */
-const WORKSPACE_FIELDS = ['devPort', 'title', 'exposes'] as const;
 
 /** A remote's declaration that counts: one of the versions it serves (live or canary). */
 export interface DeclaredRemote {

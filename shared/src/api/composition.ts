@@ -76,7 +76,7 @@ export type DeclaredExtension = Static<typeof DeclaredExtension>;
 export const RemoteDeclaration = Type.Object(
   {
     name: Type.String({ pattern: REMOTE_NAME_PATTERN }),
-    /** Workspace tooling only: the dev server's port and its standalone page's title, the exposed modules' sources. */
+    /** Workspace tooling only (WORKSPACE_FIELDS): the dev server's port and its standalone page's title, the exposed modules' sources. */
     devPort: Type.Optional(Type.Integer({ minimum: 1024, maximum: 65_535 })),
     title: Type.Optional(Type.String()),
     exposes: Type.Optional(Type.Record(Type.String(), Type.String())),
@@ -91,6 +91,13 @@ export const RemoteDeclaration = Type.Object(
   { additionalProperties: false },
 );
 export type RemoteDeclaration = Static<typeof RemoteDeclaration>;
+
+/**
+ * The fields of remote.json only the workspace's tooling reads: not part of what a version
+ * declares. The build leaves them out of the declaration it publishes (scripts/workspace-remotes.cjs
+ * keeps the same list: CommonJS cannot import this), and the registry drops them from one that has them.
+ */
+export const WORKSPACE_FIELDS = ['devPort', 'title', 'exposes'] as const satisfies readonly (keyof RemoteDeclaration)[];
 
 /** A page of the composition: the route, the remote and module that render it. */
 export const ComposedPage = Type.Object({
