@@ -179,6 +179,24 @@ describe('rollouts', () => {
     expect(api.requestsTo('POST registry/remotes/devices/canary/stop/')).toHaveLength(1);
   });
 
+  test('Retire says what leaves the console and calls retire only after it is confirmed', async () => {
+    api.on('POST registry/remotes/devices/retire/', [200, { ...DEVICES, live: null, canary: null, previous: 3 }]);
+    const { user, devices } = await openAs('admin');
+    await user.click(within(devices).getByRole('button', { name: 'Retire' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Retire devices' });
+    expect(dialog).toHaveTextContent(
+      'Take devices out of the console? Its pages, menu entries and panels leave every console at its next navigation, its canary of v5 stops, and nothing of it is live until a version is promoted again. v3 is live now.',
+    );
+    expect(api.requestsTo('POST registry/remotes/devices/retire/')).toHaveLength(0);
+    await user.click(within(dialog).getByRole('button', { name: 'Retire' }));
+    await waitFor(() => expect(summary(devices, 'Live')).toHaveTextContent('Nothing from the registry'));
+    expect(api.requestsTo('POST registry/remotes/devices/retire/')).toHaveLength(1);
+    expect(within(devices).getByRole('status')).toHaveTextContent('devices is retired: nothing of it is live.');
+    const retire = within(devices).getByRole('button', { name: 'Retire' });
+    expect(retire).toBeDisabled();
+    expect(retire).toHaveAccessibleDescription('Nothing of it is live to retire.');
+  });
+
   test('Start canary asks for the share of users (1 to 99) and sends the version and the percent', async () => {
     api.on('POST registry/remotes/devices/canary/', [200, { ...DEVICES, canary: { version: 4, percent: 25 } }]);
     const { user, devices } = await openAs('admin');

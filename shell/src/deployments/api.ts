@@ -72,7 +72,8 @@ export type RolloutChange =
   | { action: 'promote'; remote: string; version: number }
   | { action: 'canary'; remote: string; version: number; percent: number }
   | { action: 'stop-canary'; remote: string }
-  | { action: 'rollback'; remote: string };
+  | { action: 'rollback'; remote: string }
+  | { action: 'retire'; remote: string };
 
 function rolloutRequest(change: RolloutChange): [path: string, body: object] {
   const base = `${REMOTES_PATH}${encodeURIComponent(change.remote)}/`;
@@ -85,11 +86,13 @@ function rolloutRequest(change: RolloutChange): [path: string, body: object] {
       return [`${base}canary/stop/`, {}];
     case 'rollback':
       return [`${base}rollback/`, {}];
+    case 'retire':
+      return [`${base}retire/`, {}];
   }
 }
 
 /**
- * POST registry/remotes/{remote}/(promote|canary|canary/stop|rollback)/: the answer replaces the
+ * POST registry/remotes/{remote}/(promote|canary|canary/stop|rollback|retire)/: the answer replaces the
  * remote's entry, and the pages of its history read so far are read again (before the change is
  * done, so that the table shows it with the card).
  */

@@ -34,6 +34,7 @@ function Published({ version }: { version: RemoteVersion }) {
 export function RemoteRollout({ remote, deployment }: { remote: string; deployment: RemoteDeployment | undefined }) {
   const headingId = useId();
   const rollbackHintId = useId();
+  const retireHintId = useId();
   const percentId = useId();
   const percentHintId = useId();
   const rollout = useRolloutChange();
@@ -107,6 +108,19 @@ export function RemoteRollout({ remote, deployment }: { remote: string; deployme
       done: () => `The canary of ${remote} has stopped.`,
     });
 
+  const retire = () =>
+    live !== null &&
+    ask({
+      title: `Retire ${remote}`,
+      message: `Take ${remote} out of the console? Its pages, menu entries and panels leave every console at its next navigation${
+        canary ? `, its canary of ${v(canary.version)} stops,` : ''
+      } and nothing of it is live until a version is promoted again. ${nowLive}`,
+      confirmLabel: 'Retire',
+      danger: true,
+      change: { action: 'retire', remote },
+      done: () => `${remote} is retired: nothing of it is live.`,
+    });
+
   const percentValue = Number(percent);
   const percentProblem =
     Number.isInteger(percentValue) && percentValue >= 1 && percentValue <= 99
@@ -175,6 +189,20 @@ export function RemoteRollout({ remote, deployment }: { remote: string; deployme
           <button type="button" className="vx-btn" onClick={stopCanary}>
             Stop canary
           </button>
+        )}
+        <button
+          type="button"
+          className="vx-btn"
+          disabled={live === null}
+          aria-describedby={live === null ? retireHintId : undefined}
+          onClick={retire}
+        >
+          Retire
+        </button>
+        {live === null && (
+          <span id={retireHintId} className="vx-hint">
+            Nothing of it is live to retire.
+          </span>
         )}
       </div>
       {notice && (
