@@ -108,7 +108,7 @@ class DeclarationPlugin {
 
 /**
  * Emits page-load.json into the shell's dist/: the scripts a signed-in page load fetches after the
- * entry, which the server's page document preloads (api/src/registry/page-document.ts) so that
+ * entry, which the server's page document preloads (api/src/registry/preloads.ts) so that
  * they arrive while the entry runs instead of one wave after another: the chunks of the shared
  * packages the shell provides, and of the dynamic imports named (e.g. './bootstrap').
  */

@@ -6,13 +6,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Client as PgClient } from 'pg';
 import type { RecordsEvent } from '@veritas/shared/domain';
 import { runSimulation, type SimulationSummary } from '../sim/simulation';
 import { openDatabase } from '../src/db/connection';
 import { createServer } from '../src/server';
 import { ADMIN_PASSWORD, ADMIN_USERNAME, Client, onPostgres } from './support/build';
-import { startPgCluster, type PgCluster } from './support/pg-cluster';
+import { startOwnPgCluster, type PgCluster } from './support/pg-cluster';
 import { eventually } from './support/eventually';
 
 let cluster: PgCluster | undefined;
@@ -28,12 +27,9 @@ afterAll(async () => {
 onPostgres(
   'a fast restart under load: no 5xx for the clients, no 500 from the server, every write exactly once',
   async () => {
-    cluster = await startPgCluster();
-    const admin = new PgClient({ connectionString: cluster.url });
-    await admin.connect();
-    await admin.query('CREATE DATABASE veritas');
-    await admin.end();
-    const databaseUrl = cluster.url.replace(/\/postgres$/, '/veritas');
+    const own = await startOwnPgCluster();
+    cluster = own.cluster;
+    const { databaseUrl } = own;
 
     const statuses = new Map<number, number>();
     let scans = 0;

@@ -4,10 +4,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Client as PgClient } from 'pg';
 import { createServer } from '../src/server';
 import { ADMIN_PASSWORD, ADMIN_USERNAME, Client, onPostgres } from './support/build';
-import { startPgCluster, type PgCluster } from './support/pg-cluster';
+import { startOwnPgCluster, type PgCluster } from './support/pg-cluster';
 
 const SHELL_DOCUMENT =
   '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Veritas</title></head><body><div id="root"></div></body></html>';
@@ -23,14 +22,11 @@ afterAll(async () => {
 });
 
 onPostgres('the page document with the database away: 503 with Retry-After and the error body, never 500', async () => {
-  cluster = await startPgCluster();
-  const admin = new PgClient({ connectionString: cluster.url });
-  await admin.connect();
-  await admin.query('CREATE DATABASE veritas');
-  await admin.end();
+  const own = await startOwnPgCluster();
+  cluster = own.cluster;
   const { app, close, sendPageDocument } = await createServer({
     dataDir,
-    databaseUrl: cluster.url.replace(/\/postgres$/, '/veritas'),
+    databaseUrl: own.databaseUrl,
     logger: false,
     adminUsername: ADMIN_USERNAME,
     adminPassword: ADMIN_PASSWORD,
