@@ -20,6 +20,7 @@ module.exports = createWebpackConfig({
   pageLoadImports: [
     './bootstrap',
     './signed-in-routes',
+    './page-codes',
     '@veritas/shared/remote-compatibility',
     './search-select-combobox',
   ],

@@ -1,4 +1,14 @@
-import { checkLoggedIn, http, httpStatus, loadSession, logout, serverMessage, setLoginRedirect } from './http';
+import {
+  checkLoggedIn,
+  http,
+  httpStatus,
+  loadSession,
+  loadSessionOfViewer,
+  logout,
+  serverMessage,
+  setLoginRedirect,
+} from './http';
+import { waitFor } from '@testing-library/react';
 import { useSession } from './session';
 import { mockApi, type MockApi } from './testing/mock-api';
 
@@ -260,6 +270,40 @@ describe('session helpers', () => {
 
     expect(useSession.getState().isAuthenticated).toBe(false);
     expect(api.requestsTo('GET user/get_role/')).toHaveLength(0);
+  });
+
+  test('loadSessionOfViewer asks for the role alongside the logged-in check, and fills the store once the check says signed in', async () => {
+    useSession.getState().clearSession();
+    let answerCheck: () => void = () => {};
+    const checked = new Promise<void>((resolve) => (answerCheck = resolve));
+    api
+      .on('GET user/is_LoggedIn/', async () => {
+        await checked;
+        return [200, {}];
+      })
+      .on('GET user/get_role/', [200, { user: 'ravi', role: 'incharge', hub_code: 'DEL02' }]);
+
+    const session = loadSessionOfViewer();
+    await waitFor(() => expect(api.requestsTo('GET user/get_role/')).toHaveLength(1));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    // The role has answered; the check has not, so nothing is signed in yet.
+    expect(useSession.getState().isAuthenticated).toBe(false);
+    answerCheck();
+
+    await expect(session).resolves.toBe(true);
+    expect(useSession.getState()).toMatchObject({ user: 'ravi', role: 'incharge', isAuthenticated: true });
+  });
+
+  test("loadSessionOfViewer leaves the store cleared when the check fails, whatever the role's answer", async () => {
+    window.history.pushState({}, '', '/login');
+    api
+      .on('GET user/is_LoggedIn/', [401, {}])
+      .on('GET user/get_role/', [200, { user: 'ravi', role: 'admin', hub_code: null }]);
+
+    await expect(loadSessionOfViewer()).resolves.toBe(false);
+
+    expect(useSession.getState().isAuthenticated).toBe(false);
+    expect(useSession.getState().role).toBeNull();
   });
 
   test('a failing role fetch is only logged: the user stays signed in without a role', async () => {

@@ -156,32 +156,60 @@ export async function checkLoggedIn(): Promise<boolean> {
   }
 }
 
+type RoleAnswer = { data: RoleResponse } | { error: unknown };
+
+/** GET user/get_role/, its answer or its failure (never a rejection: a failure is only logged). */
+function askRole(): Promise<RoleAnswer> {
+  return http.get<RoleResponse>('user/get_role/').then(
+    ({ data }) => ({ data }),
+    (error: unknown) => ({ error }),
+  );
+}
+
+/** Fills the session store from get_role's answer; a failed one leaves the user signed in without a role. */
+function applyRole(answer: RoleAnswer): void {
+  if ('error' in answer) {
+    console.error('Could not load the role of the signed-in user', answer.error);
+    useSession.getState().setSession({ user: null, role: null, hubCode: null });
+    return;
+  }
+  const { data } = answer;
+  useSession.getState().setSession({
+    user: data.user,
+    role: data.role,
+    hubCode: data.hub_code ?? null,
+    features: (data.features ?? []).filter((feature) => SERVER_FEATURES.includes(feature)),
+  });
+}
+
 /**
  * GET user/get_role/ and fill the session store. A failure is only logged
  * (docs/errors.md#session-and-top-bar): the user stays signed in, without a role, so only the screens open to every role are offered.
  */
 export async function loadRole(): Promise<void> {
-  try {
-    const { data } = await http.get<RoleResponse>('user/get_role/');
-    useSession.getState().setSession({
-      user: data.user,
-      role: data.role,
-      hubCode: data.hub_code ?? null,
-      features: (data.features ?? []).filter((feature) => SERVER_FEATURES.includes(feature)),
-    });
-  } catch (error) {
-    console.error('Could not load the role of the signed-in user', error);
-    useSession.getState().setSession({ user: null, role: null, hubCode: null });
-  }
+  applyRole(await askRole());
 }
 
 /** The logged-in check, then the role: true and a filled store when signed in, else a cleared store. */
 export async function loadSession(): Promise<boolean> {
-  if (!(await checkLoggedIn())) {
+  return settleSession(checkLoggedIn(), null);
+}
+
+/**
+ * loadSession with the role asked alongside the logged-in check instead of after it, one round trip
+ * sooner: for a page load composed for a signed-in user (docs/architecture.md#first-rows), whose
+ * session is very likely still good. The role's answer counts only once the check says signed in.
+ */
+export function loadSessionOfViewer(): Promise<boolean> {
+  return settleSession(checkLoggedIn(), askRole());
+}
+
+async function settleSession(signedIn: Promise<boolean>, role: Promise<RoleAnswer> | null): Promise<boolean> {
+  if (!(await signedIn)) {
     useSession.getState().clearSession();
     return false;
   }
-  await loadRole();
+  applyRole(await (role ?? askRole()));
   return true;
 }
 

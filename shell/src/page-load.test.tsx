@@ -17,7 +17,7 @@ import {
 import { setComposition } from '@veritas/shared';
 import { DEVICES_PATH } from '@veritas/shared/device-list';
 import { queryClient } from '@veritas/shared/query';
-import { preloadSignedInRoutes } from './app';
+import { startSignedInPageLoad } from './app';
 import { startSessionCheck } from './session-check';
 
 jest.mock('@module-federation/enhanced/runtime', () => ({ loadRemote: jest.fn(), registerRemotes: jest.fn() }));
@@ -40,8 +40,7 @@ test("a page load loads the page's code while the sign-in is checked, and shows 
   const remotesJson = serveComposition();
   serveRemotePages();
 
-  startSessionCheck();
-  (await preloadSignedInRoutes()).preloadPageAt('/listdevices/', '');
+  await startSignedInPageLoad('/listdevices/', '');
   await waitFor(() => expect(mockedLoadRemote).toHaveBeenCalledWith('devices/ListDevices'));
 
   const shown = await textsShownDuring(async () => {
@@ -62,7 +61,7 @@ test("a session found over by the page load's check leads to /login through the 
   const log = jest.spyOn(console, 'error').mockImplementation(() => {});
 
   // The check fails before the layout mounts.
-  startSessionCheck();
+  startSessionCheck(true);
   await waitFor(() => expect(api.requestsTo('POST user/refresh/')).toHaveLength(1));
   await new Promise((resolve) => setTimeout(resolve, 10));
   renderShell('/Dashboard');
@@ -88,10 +87,10 @@ test("a page load composed for the signed-in user starts the page's first calls 
   serveRemotePages();
   setComposition(compositionFor('admin', 'asha', { features: ['device-pages'] }));
 
-  startSessionCheck();
-  (await preloadSignedInRoutes()).preloadPageAt('/ListDevices', '?status=Rejected');
-  // Asked before the sign-in check answered.
+  await startSignedInPageLoad('/ListDevices', '?status=Rejected');
+  // Asked before the sign-in check answered, and so was the role.
   expect(api.requestsTo(`GET ${DEVICES_PATH}`)).toHaveLength(1);
+  expect(api.requestsTo('GET user/get_role/')).toHaveLength(1);
   renderShell('/ListDevices?status=Rejected');
   await screen.findByText('Checking sign-in…');
   // Answered while the check is on its way; a second start would ask again.

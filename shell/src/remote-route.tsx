@@ -1,48 +1,8 @@
 import { Component, Suspense, useEffect, useReducer, useState, type ReactNode } from 'react';
-import { useLocation, useSession, type ComposedPage, type RemoteEntry, type ServerFeature } from '@veritas/shared';
+import { useLocation, useSession, type ComposedPage, type ServerFeature } from '@veritas/shared';
 import { startFirstData } from '@veritas/shared/first-data';
-import { PageCode } from './page-code';
-import { knownLocation, loadRemotePage, locateRemote, pageId } from './remotes';
-
-// One load per page and entry (the URL of the remote's manifest), kept across navigations: a new
-// version of a remote is a new entry, so its pages load anew while a page of the old version
-// already shown keeps its component. A failed one is dropped so the next render (Retry, or coming
-// back to the route) starts a new load.
-const pageCodes = new Map<string, PageCode>();
-
-function pageCodeAt(page: ComposedPage, location: RemoteEntry): PageCode {
-  const key = `${pageId(page)} ${location.entry}`;
-  let code = pageCodes.get(key);
-  if (!code) {
-    code = new PageCode(
-      loadRemotePage(page, location).catch((error: unknown) => {
-        pageCodes.delete(key);
-        throw error;
-      }),
-    );
-    pageCodes.set(key, code);
-  }
-  return code;
-}
-
-/**
- * The page's code for this navigation: with /remotes.json fresh, the one of the remote's current
- * entry; otherwise one that reads /remotes.json again first (a rollout may have changed the entry)
- * and then loads the page from where it says.
- */
-export function pageCode(page: ComposedPage): PageCode {
-  const location = knownLocation(page.remote);
-  if (location) return pageCodeAt(page, location);
-  return new PageCode(locateRemote(page.remote).then((located) => pageCodeAt(page, located).load));
-}
-
-/**
- * Starts loading a page's code before its route renders (a page load of its URL, while the
- * sign-in is checked). A failure is left to the route, which loads again.
- */
-export function preloadPage(page: ComposedPage): void {
-  pageCode(page).load.catch(() => {});
-}
+import type { PageCode } from './page-code';
+import { pageCode } from './page-codes';
 
 /** The page and URL query whose first calls the page load started (startFirstDataAtLoad). */
 let startedAtLoad: string | null = null;

@@ -1,4 +1,4 @@
-// Where remotes are loaded from (remotes.ts, composition.ts, remote-route.tsx;
+// Where remotes are loaded from (remotes.ts, composition.ts, page-codes.ts;
 // docs/architecture.md#locating-remotes): the composition's locations are used while fresh, read
 // again after a rollout (live event `remotes`) or after 60 s, and a changed entry is registered
 // anew and gets new page components.
@@ -10,13 +10,13 @@ import { Suspense, type ComponentType } from 'react';
 jest.mock('@module-federation/enhanced/runtime', () => ({ loadRemote: jest.fn(), registerRemotes: jest.fn() }));
 
 type Remotes = typeof import('./remotes');
-type Route = typeof import('./remote-route');
+type PageCodes = typeof import('./page-codes');
 type CompositionSource = typeof import('./composition');
 type Runtime = { loadRemote: jest.Mock; registerRemotes: jest.Mock };
 
 // Each test starts with a shell that has read nothing yet.
 let remotes: Remotes;
-let route: Route;
+let codes: PageCodes;
 let source: CompositionSource;
 let runtime: Runtime;
 let now: number;
@@ -25,7 +25,7 @@ beforeEach(async () => {
   useComposition.setState({ composition: null, loadModule: null });
   await jest.isolateModulesAsync(async () => {
     remotes = await import('./remotes');
-    route = await import('./remote-route');
+    codes = await import('./page-codes');
     source = await import('./composition');
     runtime = (await import('@module-federation/enhanced/runtime')) as unknown as Runtime;
   });
@@ -150,15 +150,15 @@ describe('a rollout announced live', () => {
 test('a new entry is registered anew with force and its pages get a new lazy component; a page shown keeps its version', async () => {
   const list = serveLists({ devices: V3 }, { devices: V4 });
   // First navigation: nothing read yet, so the page reads the list first.
-  const first = route.pageCode(DEVICES_PAGE).component;
+  const first = codes.pageCode(DEVICES_PAGE).component;
   const shown = await show(first, 'shown');
   expect(shown).toHaveTextContent(`devices/ListDevices from ${origin}${V3.entry}`);
   // Fresh: the next navigation takes the component of that entry at once.
-  const v3Page = route.pageCode(DEVICES_PAGE).component;
-  expect(route.pageCode(DEVICES_PAGE).component).toBe(v3Page);
+  const v3Page = codes.pageCode(DEVICES_PAGE).component;
+  expect(codes.pageCode(DEVICES_PAGE).component).toBe(v3Page);
 
   source.markCompositionStale();
-  const next = route.pageCode(DEVICES_PAGE).component;
+  const next = codes.pageCode(DEVICES_PAGE).component;
   expect(next).not.toBe(v3Page);
   const opened = await show(next, 'opened');
   expect(list).toHaveBeenCalledTimes(2);
@@ -168,9 +168,9 @@ test('a new entry is registered anew with force and its pages get a new lazy com
   expect(opened).toHaveTextContent(`devices/ListDevices from ${origin}${V4.entry}`);
   expect(shown).toHaveTextContent(`devices/ListDevices from ${origin}${V3.entry}`);
   expect(shown).toBeInTheDocument();
-  const v4Page = route.pageCode(DEVICES_PAGE).component;
+  const v4Page = codes.pageCode(DEVICES_PAGE).component;
   expect(v4Page).not.toBe(v3Page);
-  expect(route.pageCode(DEVICES_PAGE).component).toBe(v4Page);
+  expect(codes.pageCode(DEVICES_PAGE).component).toBe(v4Page);
 });
 
 test("a registration hands the entry's integrity to the integrity plugin", async () => {

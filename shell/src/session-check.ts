@@ -1,16 +1,17 @@
 // The protected layout's sign-in check (docs/screens.md#protected-layout), once per page load.
-import { loadSession, setLoginRedirect } from '@veritas/shared';
+import { loadSession, loadSessionOfViewer, setLoginRedirect } from '@veritas/shared';
 
 let started: Promise<boolean> | null = null;
 
 /**
  * On a page load of a signed-in page the check starts with the shell's code instead of after it
- * (docs/architecture.md#first-rows). Until the layout mounts, a session found over does not
- * reload the page at /login: the layout sees the check fail and goes there through the router.
+ * (docs/architecture.md#first-rows); for a document composed for a signed-in user, with the role
+ * asked alongside. Until the layout mounts, a session found over does not reload the page at
+ * /login: the layout sees the check fail and goes there through the router.
  */
-export function startSessionCheck(): void {
+export function startSessionCheck(composedForSignedIn: boolean): void {
   setLoginRedirect(() => {});
-  started = loadSession();
+  started = composedForSignedIn ? loadSessionOfViewer() : loadSession();
 }
 
 /** The check for the layout's mount: the one the page load started, once; else a new one. */

@@ -16,13 +16,11 @@ import { freshComposition, isCompositionFresh } from './composition';
 import { NotAvailable } from './not-available';
 import { PageCode } from './page-code';
 import { ProtectedLayout } from './protected-layout';
-import { LoadedPage, RemoteRoute, preloadPage, startFirstDataAtLoad } from './remote-route';
+import { composedForSignedIn, composedPageAt, routePath } from './page-codes';
+import { LoadedPage, RemoteRoute, startFirstDataAtLoad } from './remote-route';
 
 const NO_PAGES: ComposedPage[] = [];
 const NOTHING_UNAVAILABLE: string[] = [];
-
-/** A path as routes compare it: without surrounding slashes, and without regard to case, as the router's do. */
-const routePath = (path: string) => path.replace(/^\/+|\/+$/g, '').toLowerCase();
 
 // The shell's own Deployments page: a chunk of its own, loaded when first opened (the login page's
 // first load stays small); a failed load is dropped so Retry loads it again.
@@ -38,17 +36,13 @@ function deployments(): PageCode {
 }
 
 /**
- * On a page load of a remote's page (bootstrap.tsx), its code starts loading while the sign-in is
- * checked (docs/architecture.md#first-rows), from the composition the document carries.
+ * On a page load of a remote's page by a user the document was composed for (bootstrap.tsx), the
+ * page's first calls start as soon as the query client is in (docs/architecture.md#first-rows).
  */
-export function preloadPageAt(pathname: string, search: string): void {
-  const path = routePath(pathname);
-  const { composition } = useComposition.getState();
-  const page = composition?.pages.find((candidate) => routePath(candidate.path) === path);
-  if (!page) return;
-  preloadPage(page);
-  // Composed for a signed-in user: their session is very likely still good.
-  if (composition!.viewer !== null) startFirstDataAtLoad(page, search, composition!.features);
+export function startFirstDataAt(pathname: string, search: string): void {
+  const page = composedPageAt(pathname);
+  if (!page || !composedForSignedIn()) return;
+  startFirstDataAtLoad(page, search, useComposition.getState().composition!.features);
 }
 
 function DeploymentsRoute() {
