@@ -2,6 +2,8 @@
 module.exports = {
   rootDir: __dirname,
   testEnvironment: 'node',
-  transform: { '^.+\\.ts$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript' } } }] },
+  transform: { '^.+\\.[tj]s$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript' } } }] },
+  // github-slugger ships ES modules only: compiled like the scripts, as nothing else in node_modules is.
+  transformIgnorePatterns: ['/node_modules/(?!\\.pnpm|github-slugger)'],
   testMatch: ['<rootDir>/test/**/*.test.ts'],
 };

@@ -3,7 +3,7 @@
 // with the viewer's composition inlined, built by the API), and the remote registry's /remotes.json
 // and versioned remote files (/remotes/<remote>/<build>/…), which the API serves from the database,
 // so every instance of a fleet serves every version. At start, the built remotes are published to
-// the registry (docs/deploying-a-remote.md#pnpm-start). Expects built packages (see start.mjs,
+// the registry (docs/deploying-a-remote.md#pnpm-start-remotes_json-and-the-dev-servers). Expects built packages (see start.mjs,
 // which builds what is missing or stale first).
 import { createRequire } from 'node:module';
 import { existsSync, readFileSync } from 'node:fs';

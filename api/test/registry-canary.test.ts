@@ -1,4 +1,4 @@
-// A canary's share of users (docs/deploying-a-remote.md#canary): each viewer, named by the
+// A canary's share of users (docs/deploying-a-remote.md#promote-canary-rollback): each viewer, named by the
 // veritas_viewer cookie, falls on one side by a hash, so the share is near the percent asked and
 // every user keeps the same version from load to load.
 import { build } from './support/build';

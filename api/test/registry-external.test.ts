@@ -1,4 +1,4 @@
-// External builds (docs/deploying-a-remote.md#external-builds): a team's own https CDN, on an
+// External builds (docs/deploying-a-remote.md#a-teams-own-cdn): a team's own https CDN, on an
 // allowed origin, fetched and checked against the integrity given. A local https server with a
 // self-signed certificate stands in for the CDN, reached through createServer's registryFetch.
 import { execFileSync } from 'node:child_process';

@@ -1,4 +1,4 @@
-// `pnpm start` (createServer's publishBuilt, docs/deploying-a-remote.md#pnpm-start): the remotes
+// `pnpm start` (createServer's publishBuilt, docs/deploying-a-remote.md#pnpm-start-remotes_json-and-the-dev-servers): the remotes
 // built in the workspace are published and made live at start, the same build is the same version
 // however many instances start, and a remote a team deployed keeps the team's live version.
 import fs from 'node:fs';

@@ -1,4 +1,4 @@
-// The origins external builds may be served from (docs/deploying-a-remote.md#external-builds). The
+// The origins external builds may be served from (docs/deploying-a-remote.md#a-teams-own-cdn). The
 // console's page may load scripts from them too: scripts/serve.mjs writes them into its
 // Content-Security-Policy, read through allowedOrigins (createServer's `registry`).
 import type { AllowedOrigin } from '@veritas/shared/domain';

@@ -1,4 +1,4 @@
-// `pnpm start` without a pipeline (docs/deploying-a-remote.md#pnpm-start): each remote built in the
+// `pnpm start` without a pipeline (docs/deploying-a-remote.md#pnpm-start-remotes_json-and-the-dev-servers): each remote built in the
 // workspace is published at start and made live, until a team deploys that remote through the
 // registry: once its live version was published by anyone else, pnpm start no longer moves it.
 import fs from 'node:fs';

@@ -1,4 +1,4 @@
-// Which version of a remote the console loads (docs/deploying-a-remote.md#rollout): the live one,
+// Which version of a remote the console loads (docs/deploying-a-remote.md#promote-canary-rollback): the live one,
 // and a canary for a share of users. Each change is one transaction holding the remote's rollout
 // row, so changes at the same moment (two pipelines promoting) happen one after the other, each in
 // the history, and the live pointer is the last one's; its live event is the last statement. A
