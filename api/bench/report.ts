@@ -180,7 +180,7 @@ async function bench(label: string, options: EngineOptions) {
   }
 }
 
-/** The last 30 days as the dashboard counts them: 29 days back plus today (SPEC §9). */
+/** The last 30 days as the dashboard counts them: 29 days back plus today (docs/dashboard.md#timeframes). */
 const LAST_DAYS = 30;
 
 /**
