@@ -6,6 +6,8 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import type { PublishAnswer, RemoteVersion } from '@veritas/shared/domain';
+import { fetchHonouringRetryAfter } from '@veritas/shared/retry-after';
 
 export const USAGE = `Usage: pnpm --filter <remote package> run deploy -- --to <console URL> [options]
 
@@ -162,28 +164,9 @@ export function filesToPublish(distDir: string): { files: PublishedFile[]; bytes
   return { files, bytes };
 }
 
-/** What the registry answers about a version (the fields the command prints). */
-export interface PublishedVersion {
-  remote: string;
-  version: number;
-  contract: string;
-  manifestHash?: string;
-  integrity?: string;
-}
-
 interface Answer {
   status: number;
   body: unknown;
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Seconds to wait from a Retry-After header (seconds or an HTTP date), or null without one. */
-function retryAfterSeconds(header: string | null): number | null {
-  if (header === null || header.trim() === '') return null;
-  const seconds = /^\d+$/.test(header.trim()) ? Number(header) : (Date.parse(header) - Date.now()) / 1000;
-  if (Number.isNaN(seconds)) return null;
-  return Math.min(Math.max(seconds, 0), MAX_RETRY_WAIT_S);
 }
 
 function parseJson(text: string): unknown {
@@ -194,32 +177,35 @@ function parseJson(text: string): unknown {
   }
 }
 
-/** POSTs `payload` as JSON with the token; a 503 with Retry-After is tried again up to RETRIES times. */
+/**
+ * POSTs `payload` as JSON with the token. A 503 with Retry-After is tried again up to RETRIES
+ * times: a publish of the same build and a promotion of the live version change nothing.
+ */
 async function post(url: string, token: string, payload: unknown, log: (line: string) => void): Promise<Answer> {
-  const body = JSON.stringify(payload);
-  for (let attempt = 0; ; attempt++) {
-    let response: Response;
-    try {
-      response = await fetch(url, {
+  let response: Response;
+  try {
+    const body = JSON.stringify(payload);
+    response = await fetchHonouringRetryAfter(
+      url,
+      () => ({
         method: 'POST',
         headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
         body,
         signal: AbortSignal.timeout(CALL_TIMEOUT_MS),
-      });
-    } catch (error) {
-      const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-      const reason = cause?.code ?? cause?.message ?? (error as Error).message;
-      throw new DeployError(`Cannot reach ${new URL(url).origin}: ${reason}`, EXIT.unreachable);
-    }
-    const wait = response.status === 503 ? retryAfterSeconds(response.headers.get('retry-after')) : null;
-    if (wait !== null && attempt < RETRIES) {
-      await response.arrayBuffer().catch(() => undefined);
-      log(`The console is busy (503): trying again in ${wait} s (${attempt + 1} of ${RETRIES})`);
-      await sleep(wait * 1000);
-      continue;
-    }
-    return { status: response.status, body: parseJson(await response.text()) };
+      }),
+      {
+        budget: { repeats: RETRIES, longestWaitMs: MAX_RETRY_WAIT_S * 1000 },
+        idempotent: true,
+        onWait: (waitMs, repeat) =>
+          log(`The console is busy (503): trying again in ${waitMs / 1000} s (${repeat} of ${RETRIES})`),
+      },
+    );
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    const reason = cause?.code ?? cause?.message ?? (error as Error).message;
+    throw new DeployError(`Cannot reach ${new URL(url).origin}: ${reason}`, EXIT.unreachable);
   }
+  return { status: response.status, body: parseJson(await response.text()) };
 }
 
 /** The server's reason for refusing, on one line. */
@@ -259,7 +245,7 @@ export function buildWithPnpm(cwd: string): void {
 }
 
 /** The whole command; resolves to the version published, or throws a DeployError. */
-export async function deploy(argv: string[], environment: DeployEnvironment): Promise<PublishedVersion | null> {
+export async function deploy(argv: string[], environment: DeployEnvironment): Promise<RemoteVersion | null> {
   const { cwd, env, log } = environment;
   const options = parseDeployArgs(argv);
   if (options.help) {
@@ -283,7 +269,7 @@ export async function deploy(argv: string[], environment: DeployEnvironment): Pr
   const answer = await post(`${base}/versions/`, token, payload, log);
   const elapsed = Math.round(performance.now() - started);
   if (answer.status !== 200 && answer.status !== 201) throw refusal('build', answer);
-  const published = (answer.body as { created?: boolean; version?: PublishedVersion } | null)?.version;
+  const published = (answer.body as Partial<PublishAnswer> | null)?.version;
   if (!published || typeof published.version !== 'number') {
     throw new DeployError(`The console answered HTTP ${answer.status} without a version`, EXIT.refused);
   }

@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { consoleAddress } from './deployment.cjs';
 import { startPgCluster, type PgCluster } from './pg-cluster';
 
@@ -71,8 +72,6 @@ const INSTANCE_HOST = '127.0.0.1';
 const READY_TIMEOUT_MS = 180_000;
 /** How long a stopping instance may finish its requests and ingests before it is killed. */
 const STOP_TIMEOUT_MS = 30_000;
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The port of instance `index` (from 0) for a fleet on `port`. */
 const instancePort = (port: number, index: number) => port + 10 * (index + 1);

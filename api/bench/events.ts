@@ -3,6 +3,7 @@
 // peak resident memory in each run, the simulator's calls/s and p95, and what the streams received
 // (every stream must receive every event: the fewest and the most a stream got).
 import fs from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { loadVolumeData } from '../seed';
 import { formatSummary } from '../sim/simulation';
 import { SIMULATED_OPERATORS, SIMULATED_RECORDS, openEventStreams, simulateFieldWork } from './event-streams';
@@ -51,7 +52,7 @@ async function bench(label: string, options: EngineOptions) {
     const run = await simulate(server, 8);
     report(`${STREAMS} streams`, run);
     // The last events of the run may still be on their way.
-    await new Promise((resolve) => setTimeout(resolve, 2000));
+    await sleep(2000);
     const counts = streams.map((s) => s.events);
     console.log(`   events received per stream: fewest ${Math.min(...counts)}, most ${Math.max(...counts)}`);
     console.log(formatSummary(run.summary).replace(/^/gm, '   '));

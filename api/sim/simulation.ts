@@ -1,6 +1,7 @@
 // The field simulator: field operators, hub staff and return-centre staff working a fresh shipment
 // through the real HTTP API of a running server, as the mobile app would, at a chosen pace.
 import crypto from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { readOuiRegistry } from '../src/db/oui-registry';
 import { DeviceMaker } from '../seed/field/devices';
 import { FieldWork, type CallResult, type FieldCalls, type FieldStaff, type Tally } from '../seed/field/field-work';
@@ -36,8 +37,6 @@ interface AppUser {
   username: string;
   token: string;
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Nearest-rank percentile of ascending values. */
 export const percentile = (sorted: readonly number[], p: number) =>

@@ -2,6 +2,7 @@
 // every POST, JSON and multipart bodies, and the chunked upload. Used by the simulator, the
 // benchmarks and the API tests.
 import crypto from 'node:crypto';
+import { fetchHonouringRetryAfter as fetchRetrying } from '@veritas/shared/retry-after';
 import { Agent } from 'undici';
 
 interface StoredCookie {
@@ -27,8 +28,7 @@ export interface WebClientOptions {
 }
 
 /** A call answered 503 with Retry-After is repeated at most this many times, waiting as told. */
-const RETRY_AFTER_ATTEMPTS = 4;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const RETRY_AFTER_BUDGET = { repeats: 4 };
 
 /**
  * fetch, honouring a 503 with Retry-After (docs/errors.md#database-unavailable): a GET is
@@ -36,26 +36,12 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * outcome is unknown may have been applied, unless `idempotent` says that applying it twice is
  * harmless (a field scan: the engine refuses what was already done).
  */
-export async function fetchHonouringRetryAfter(
+export function fetchHonouringRetryAfter(
   url: string,
   init: RequestInit & { dispatcher?: Agent },
   { idempotent = false } = {},
-) {
-  for (let attempt = 0; ; attempt++) {
-    const response = await fetch(url, init);
-    const seconds = Number(response.headers.get('retry-after'));
-    if (response.status !== 503 || !(seconds >= 0) || attempt === RETRY_AFTER_ATTEMPTS) return response;
-    const method = init.method ?? 'GET';
-    if (method !== 'GET' && !idempotent) {
-      const body = (await response
-        .clone()
-        .json()
-        .catch(() => null)) as { outcome?: unknown } | null;
-      if (body?.outcome !== 'not-applied') return response;
-    }
-    await response.body?.cancel();
-    await sleep(seconds * 1000);
-  }
+): Promise<Response> {
+  return fetchRetrying(url, init, { budget: RETRY_AFTER_BUDGET, idempotent });
 }
 
 export class WebClient {

@@ -5,6 +5,7 @@
 // Rounds of ten, the slowest answer and the median page load of each round.
 // Run (after pnpm build): BENCH_DATABASE_URL=postgres://… pnpm --filter e2e bench:dashboards
 //                     or: BENCH_DATA_DIR=/path/of/sqlite/data pnpm --filter e2e bench:dashboards
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Browser, Page } from 'playwright-core';
 import { signedInApi } from '../support/api-session';
 import { DEMO, launchBrowser, signIn } from '../support/browser';
@@ -55,7 +56,7 @@ async function main(): Promise<void> {
           const started = performance.now();
           await asker.get('/veritas/user/get_role/');
           answers.push(performance.now() - started);
-          await new Promise((resolve) => setTimeout(resolve, 20));
+          await sleep(20);
         }
       })();
       const times = await Promise.all(consoles.map(dashboardLoad));

@@ -35,6 +35,7 @@ describe('the contract rules', () => {
       './first-data',
       './query',
       './remote-compatibility',
+      './retry-after',
     ]);
   });
 

@@ -1,4 +1,5 @@
 import axios, { isAxiosError, type InternalAxiosRequestConfig } from 'axios';
+import { notApplied, retryAfterWait, sleep, type RetryAfterBudget } from './retry-after';
 import { useSession } from './session';
 import { SERVER_FEATURES, type RoleResponse } from './types';
 
@@ -101,24 +102,26 @@ http.interceptors.response.use(undefined, async (error: unknown) => {
  * the body's `outcome` is 'not-applied'. A write whose outcome is unknown may have been applied,
  * so its 503 goes to the screen, as does any 503 without Retry-After or past the budget.
  */
-const RETRY_AFTER_ATTEMPTS = 3;
-const RETRY_AFTER_BUDGET_MS = 5000;
+const RETRY_AFTER_BUDGET: RetryAfterBudget = { repeats: 3, totalWaitMs: 5000 };
 
 type RepeatableConfig = InternalAxiosRequestConfig & { veritasRepeats?: number; veritasWaitedMs?: number };
 
 http.interceptors.response.use(undefined, async (error: unknown) => {
-  if (httpStatus(error) !== 503 || !isAxiosError(error) || !error.config || !error.response) throw error;
+  if (!isAxiosError(error) || !error.config || !error.response) throw error;
   const config: RepeatableConfig = error.config;
-  const seconds = Number(error.response.headers['retry-after'] ?? Number.NaN);
-  const body: unknown = error.response.data;
-  const notApplied = typeof body === 'object' && body !== null && 'outcome' in body && body.outcome === 'not-applied';
-  const repeats = config.veritasRepeats ?? 0;
-  const waitedMs = (config.veritasWaitedMs ?? 0) + seconds * 1000;
-  if (!(seconds >= 0) || repeats >= RETRY_AFTER_ATTEMPTS || waitedMs > RETRY_AFTER_BUDGET_MS) throw error;
-  if ((config.method ?? 'get').toLowerCase() !== 'get' && !notApplied) throw error;
-  config.veritasRepeats = repeats + 1;
-  config.veritasWaitedMs = waitedMs;
-  await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+  const progress = { repeats: config.veritasRepeats ?? 0, waitedMs: config.veritasWaitedMs ?? 0 };
+  const header: unknown = error.response.headers['retry-after'];
+  const wait = retryAfterWait(
+    error.response.status,
+    typeof header === 'string' ? header : null,
+    progress,
+    RETRY_AFTER_BUDGET,
+  );
+  if (wait === null) throw error;
+  if ((config.method ?? 'get').toLowerCase() !== 'get' && !notApplied(error.response.data)) throw error;
+  config.veritasRepeats = progress.repeats + 1;
+  config.veritasWaitedMs = progress.waitedMs + wait;
+  await sleep(wait);
   return http(config);
 });
 

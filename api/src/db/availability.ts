@@ -1,6 +1,7 @@
 // What a database restart or failover looks like to the API, and how it rides one out
 // (docs/operations.md#database-restarts): waiting a little for a connection, repeating what is
 // safe to repeat on a fresh one, and otherwise answering 503 with Retry-After (errors.ts).
+import { setTimeout as sleep } from 'node:timers/promises';
 import {
   SelectQueryNode,
   type CompiledQuery,
@@ -50,8 +51,6 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 /** How long acquiring a connection keeps trying while PostgreSQL is down, e.g. a fast restart (~1 s). */
 const CONNECT_PATIENCE_MS = 3000;
 const CONNECT_BACKOFF_MS = [50, 100, 200, 400];
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A pool whose connect() tries again with a short backoff for CONNECT_PATIENCE_MS before failing. */
 export class PatientPool extends Pool {

@@ -1,4 +1,5 @@
 // Waiting in a test for what another thread, process or timer brings about.
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /**
  * Resolves once `condition` holds, checked every 10 ms; with `withinMs`, fails after that long
@@ -11,6 +12,6 @@ export async function eventually(
   const deadline = Date.now() + withinMs;
   while (!(await condition())) {
     if (Date.now() > deadline) throw new Error(`not within ${withinMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    await sleep(10);
   }
 }

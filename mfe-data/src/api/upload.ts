@@ -1,6 +1,6 @@
 // Sending a shipment CSV to api/upload/ (docs/csv.md#sending-in-chunks): 1 MiB chunks, one request at a time,
 // all under one upload id; the final chunk's answer is the upload's result.
-import { http, httpStatus, RECORDS_KEY, type UploadResult } from '@veritas/shared';
+import { http, httpStatus, RECORDS_KEY, sleep, type UploadResult } from '@veritas/shared';
 import { useMutation, useQueryClient } from '@veritas/shared/query';
 
 export const CHUNK_SIZE = 1024 * 1024;
@@ -28,8 +28,6 @@ export interface ChunkedUploadOptions {
   /** Injectable so tests do not wait. */
   wait?(ms: number): Promise<void>;
 }
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Number of chunks of a file of `size` bytes (an empty file has none and cannot be sent). */
 export function chunkCount(size: number): number {
