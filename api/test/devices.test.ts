@@ -823,8 +823,8 @@ describe('the search table', () => {
     'tracking_id,hub_code,device_type,device_brand,device_model_name,is_blindpick,blind_brand,blind_model,created_date';
   const mark = async () =>
     Number(
-      (await sql<{ n: number }>`select indexed_through as n from device_search_state`.execute(api.db.kysely)).rows[0]!
-        .n,
+      (await api.db.kysely.selectFrom('device_search_state').select('indexed_through').executeTakeFirstOrThrow())
+        .indexed_through,
     );
   const lastId = async () =>
     Number((await sql<{ n: number }>`select max(id) as n from device_records`.execute(api.db.kysely)).rows[0]!.n);

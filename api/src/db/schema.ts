@@ -138,6 +138,24 @@ export interface TrackingIdGramsTable {
   gram: string;
 }
 
+/**
+ * The tracking-ID search index (src/devices/search-index.ts), one table per engine under one name:
+ * on PostgreSQL `id` and `tracking_key` (the lower-cased ID) with a trigram index (migration 014);
+ * on SQLite an FTS5 trigram table whose `rowid` is the record's id and whose one column is
+ * `tracking_id` (migration 006). A query names its engine's columns.
+ */
+export interface DeviceSearchTable {
+  id: number;
+  tracking_key: string;
+  rowid: number;
+  tracking_id: string;
+}
+
+/** How far the search index goes: every record with an id up to `indexed_through` is in it. One row. */
+export interface DeviceSearchStateTable {
+  indexed_through: number;
+}
+
 /** A bigint column of milliseconds (or a bucket number): PostgreSQL's driver reads it as text. */
 export type Ms = ColumnType<number | string | null, number | null | undefined, number | null>;
 /** A bigint key column, never null. */
@@ -401,6 +419,8 @@ export interface Database {
   device_counts: DeviceCountsTable;
   device_hubs: DeviceHubsTable;
   tracking_id_grams: TrackingIdGramsTable;
+  device_search: DeviceSearchTable;
+  device_search_state: DeviceSearchStateTable;
   upload_chunks: UploadChunksTable;
   uploads: UploadsTable;
   manufacturers: ManufacturersTable;

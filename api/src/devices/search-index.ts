@@ -52,15 +52,26 @@ function settledThrough(db: Db): Promise<number> {
 function indexChunkPostgres(db: Db, through: number): Promise<boolean> {
   return db.transaction(async (trx) => {
     // For update: indexers of several instances take turns.
-    const { rows } = await sql<{ indexed_through: number }>`
-      select indexed_through from device_search_state for update`.execute(trx);
-    const from = rows[0]!.indexed_through;
+    const { indexed_through: from } = await trx
+      .selectFrom('device_search_state')
+      .select('indexed_through')
+      .forUpdate()
+      .executeTakeFirstOrThrow();
     if (from >= through) return false;
     const to = Math.min(through, from + CHUNK_ROWS);
-    await sql`insert into device_search (id, tracking_key)
-      select id, lower(tracking_id) from device_records where id > ${from} and id <= ${to}
-      on conflict (id) do nothing`.execute(trx);
-    await sql`update device_search_state set indexed_through = ${to}`.execute(trx);
+    await trx
+      .insertInto('device_search')
+      .columns(['id', 'tracking_key'])
+      .expression((eb) =>
+        eb
+          .selectFrom('device_records')
+          .select((records) => ['id', records.fn<string>('lower', ['tracking_id']).as('tracking_key')])
+          .where('id', '>', from)
+          .where('id', '<=', to),
+      )
+      .onConflict((conflict) => conflict.column('id').doNothing())
+      .execute();
+    await trx.updateTable('device_search_state').set({ indexed_through: to }).execute();
     return true;
   });
 }
