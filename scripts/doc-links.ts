@@ -54,9 +54,9 @@ export function anchorsOf(markdown: string): Set<string> {
 }
 
 /**
- * The links of every scanned file under `root` that lead nowhere. A path is read relative to the
- * file that names it, as Markdown reads it, else relative to `root`, as the code's comments cite
- * docs (`docs/architecture.md#first-rows`). Files in `skip` (paths relative to `root`) are not read.
+ * The links of every scanned file under `root` that lead nowhere. A Markdown link is read relative
+ * to its file, as GitHub reads it; any other mention of a path relative to the file that names it,
+ * else relative to `root`, as the code's comments cite docs (`docs/architecture.md#first-rows`). Files in `skip` (paths relative to `root`) are not read.
  */
 export function brokenDocLinks(root: string, { skip = [] }: { skip?: string[] } = {}): BrokenLink[] {
   const anchorCache = new Map<string, Set<string>>();
@@ -71,10 +71,11 @@ export function brokenDocLinks(root: string, { skip = [] }: { skip?: string[] } 
     const lines = fs.readFileSync(path.join(root, file), 'utf8').split('\n');
     lines.forEach((text, index) => {
       const at = (target: string) => ({ file, line: index + 1, target });
-      const check = (target: string, linked: string, section: string | undefined) => {
+      // A Markdown link is read beside its file only, as GitHub reads it (`besideOnly`).
+      const check = (target: string, linked: string, section: string | undefined, besideOnly = false) => {
         const beside = path.normalize(path.join(path.dirname(file), linked));
-        const fromRoot = path.normalize(linked);
-        const resolved = [beside, fromRoot].find((candidate) => !candidate.startsWith('..') && exists(candidate));
+        const candidates = besideOnly ? [beside] : [beside, path.normalize(linked)];
+        const resolved = candidates.find((candidate) => !candidate.startsWith('..') && exists(candidate));
         if (!resolved) broken.push({ ...at(target), problem: 'no such file' });
         else if (section && section !== '#' && !anchorsIn(resolved).has(section.slice(1))) {
           broken.push({ ...at(target), problem: `no section ${section} in ${resolved}` });
@@ -83,8 +84,8 @@ export function brokenDocLinks(root: string, { skip = [] }: { skip?: string[] } 
       if (file.endsWith('.md')) {
         for (const [, target] of text.matchAll(LINK_TARGET) as Iterable<[string, string]>) {
           const hash = target.indexOf('#');
-          if (hash > 0) check(target, target.slice(0, hash), target.slice(hash));
-          else if (hash < 0) check(target, target, undefined);
+          if (hash > 0) check(target, target.slice(0, hash), target.slice(hash), true);
+          else if (hash < 0) check(target, target, undefined, true);
           else if (!anchorsIn(file).has(target.slice(1))) {
             broken.push({ ...at(target), problem: `no section ${target} in ${file}` });
           }

@@ -35,6 +35,15 @@ describe('the check', () => {
     ]);
   });
 
+  test('a Markdown link is read beside its file only, as GitHub reads it', () => {
+    write('docs/guide.md', '# Guide\n\n[wrong](docs/other.md#part) but `docs/other.md#part` is a citation\n');
+    write('docs/other.md', '## Part\n');
+
+    expect(brokenDocLinks(root)).toEqual([
+      { file: 'docs/guide.md', line: 3, target: 'docs/other.md#part', problem: 'no such file' },
+    ]);
+  });
+
   test('a path is read beside the file that names it, else from the root', () => {
     write('docs/guide.md', '# Guide\n\n[the other](other.md#part) and [the readme](../README.md#top)\n');
     write('docs/other.md', '## Part\n');
