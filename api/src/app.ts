@@ -76,10 +76,10 @@ export async function api(
 ) {
   await app.register(helmet, API_SECURITY_HEADERS);
   await app.register(cookie);
-  // get_status streams ~60 MB of JSON for 100k records. Measured here (bench/get-status.ts):
-  // gzip level 1 with 128 KiB chunks keeps up with the database (which shares the CPU with the
-  // browser on small machines) and still shrinks it ~10x; brotli at a comparable speed
-  // (quality 3) compresses no better, so gzip is preferred when both are accepted.
+  // get_status streams tens of MB of JSON. Measured by bench/get-status.ts: gzip level 1 with
+  // 128 KiB chunks keeps up with the database (which shares the CPU with the browser on small
+  // machines) and still shrinks it about tenfold; brotli at a comparable speed (quality 3)
+  // compresses no better, so gzip is preferred when both are accepted.
   await app.register(compress, {
     threshold: 1024,
     encodings: ['gzip', 'br', 'deflate', 'identity'],

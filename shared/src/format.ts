@@ -12,8 +12,8 @@ export function localDate(date: Date = new Date()): string {
 /**
  * Month/day/year, hour and minute in local time, e.g. '03/05/2025, 02:07 PM'; 'N/A' when missing
  * or invalid. Spelt out rather than through Intl.DateTimeFormat('en-US'), whose output is the same:
- * building the first such formatter in a page loads the runtime's date data, about 8 ms on the
- * main thread before the pick list's first row can show (docs/architecture.md#first-rows).
+ * building the first such formatter in a page loads the runtime's date data on the main thread
+ * before the pick list's first row can show (docs/architecture.md#first-rows).
  */
 export function formatDateTime(iso: string | null | undefined): string {
   if (!iso) return NOT_AVAILABLE;

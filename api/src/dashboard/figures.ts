@@ -6,8 +6,7 @@
 // @veritas/shared, which finishes the figures as the console does.
 //
 // Why this split (measured in api/README.md, "Dashboard figures"): reading the records costs too
-// much at 10M records (one day of them, at the benchmark's density, took 190–870 ms on PostgreSQL),
-// and a timeframe's ends are not UTC midnights (Asia/Kolkata's days start at 18:30 UTC), so
+// much at millions of records (even one day of them, at the benchmark's density), and a timeframe's ends are not UTC midnights (Asia/Kolkata's days start at 18:30 UTC), so
 // summaries by UTC day alone would leave up to a day of records to read. But the zone's midnights
 // have been whole quarter hours in every zone since October 1979 (Africa/Monrovia until 1972 and
 // Pacific/Kiritimati until 1979 had offsets such as -0:44:30 and -10:40). So every time a figure is

@@ -1,6 +1,6 @@
 // How many dashboard calls count at once. SQLite answers on the event loop, one query at a time:
-// a call holds it for its whole read (some 15 ms for Last 30 Days), so calls take turns and every
-// other request can come in between. PostgreSQL counts in its own processes: a few calls at once
+// a call holds it for its whole read, so calls take turns and every other request can come in
+// between. PostgreSQL counts in its own processes: a few calls at once
 // leave the pool's other connections to the rest of the API.
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { DashboardStats } from '@veritas/shared/domain';

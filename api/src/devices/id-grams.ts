@@ -1,7 +1,7 @@
 // The one- and two-character pieces of the stored tracking IDs, lower-cased: tracking_id_grams
 // (migration 012). A search of one or two characters is found by no trigram index, so learning
-// that no ID holds it means reading every tracking ID (0.7–1.3 s at 10M records on PostgreSQL);
-// this table answers it at once (pick-list.ts).
+// that no ID holds it means reading every tracking ID, seconds at millions of records; this table
+// answers it at once (pick-list.ts, docs/benchmarks.md#server-side-pick-list-and-tracking-id-search).
 //
 // Every write that stores records adds their pieces first, before the records (the upload's
 // store-records.ts, the bulk loader, migration 012 for the records stored before it), so the

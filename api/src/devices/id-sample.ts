@@ -27,8 +27,8 @@ export interface IdSample {
   /**
    * Each bigram and trigram of the sample: the sampled IDs holding it (their indexes in `ids`), so
    * its share, too. A fragment's share is counted among the holders of its rarest trigram, not
-   * over every ID: testing each fragment of a whole ID against every sampled ID cost 7 ms of CPU
-   * per search.
+   * over every ID: testing each fragment of a whole ID against every sampled ID cost more CPU per
+   * search than the search itself.
    */
   holders: Map<string, number[]>;
   takenAt: number;

@@ -158,8 +158,8 @@ function pgCandidates(needle: string, estimate: SearchEstimate | null): RawBuild
 /**
  * PostgreSQL, a search of one or two characters: the tracking IDs holding it, at most `max`, from
  * the unique index on tracking_id alone (an index-only scan in its order). Walking the records in
- * the list's order instead reads a table page per record: 32 s at 10M records for a letter no ID
- * holds, against 0.6 s here. LIKE is asked for each ASCII case of the lower-cased search first:
+ * the list's order instead reads a table page per record, which at millions of records takes many
+ * times as long for a letter no ID holds. LIKE is asked for each ASCII case of the lower-cased search first:
  * tracking IDs are ASCII (the upload's rule), so that passes every match, and it is three times as
  * fast as lower(); the exact test then keeps the matches.
  */
@@ -216,9 +216,9 @@ function indexMatches(db: Db, needle: string, fragment: string, max: number): Ra
  * The candidates route when it is the cheaper: `limit` matches from `after` on, in the order; null
  * when more than `cap` records contain the search. One read of the index answers both: its
  * matches, at most cap + 1, are kept once (a materialized CTE), counted, and the page is taken
- * from them unless there are too many. On PostgreSQL at 10M records, a 10-character search with
- * 10,000 matches takes 19 ms, against 16 ms to count them and 30 ms for the page apart. SQLite's
- * CTE holds ids alone, so that a search too common for candidates costs only its ids.
+ * from them unless there are too many: on PostgreSQL that costs about what counting them alone
+ * does, less than the count and the page apart (docs/benchmarks.md#server-side-pick-list-and-tracking-id-search).
+ * SQLite's CTE holds ids alone, so that a search too common for candidates costs only its ids.
  */
 async function candidatesWithin(
   db: Db,

@@ -3,9 +3,8 @@
 // index, migration 014) holds the records up to device_search_state.indexed_through; the newer
 // ones (the tail) are added after the write that stored them, in chunks, off the writer's path.
 // Indexing a row in the upload's transaction cost SQLite's FTS5 about as much as inserting it with
-// all its other indexes (~70,000 rows/s without it, ~50,000 with it), and PostgreSQL's trigram
-// index about a fifth of the upload (api/README.md#upload), so the upload stores its rows and
-// leaves them to this. A search reads the index and the tail (pick-list.ts, matchIds): it is
+// all its other indexes, and PostgreSQL's trigram index a good part of the upload
+// (docs/benchmarks.md#upload), so the upload stores its rows and leaves them to this. A search reads the index and the tail (pick-list.ts, matchIds): it is
 // exact whether the tail is empty or not.
 //
 // The mark may pass an id only once no record can still be stored with it. On SQLite ids only grow

@@ -51,8 +51,8 @@ const STREAM_IN_INDEX_ORDER =
   'set local enable_sort = off; set local enable_hashjoin = off; set local enable_mergejoin = off';
 /**
  * Two COPYs at once already fill the cores: parallel workers would only contend with them. The
- * planner misjudges a slice's size and would compile its expressions (JIT) for each one: 380 ms
- * of a slice's 860 ms at 10M records, for no gain in the run.
+ * planner misjudges a slice's size and would compile its expressions (JIT) for each one, a large
+ * part of the slice's time for no gain in the run (api/README.md#report-and-apk).
  */
 const ONE_PROCESS_NO_JIT = 'set local max_parallel_workers_per_gather = 0; set local jit = off';
 
@@ -60,8 +60,8 @@ const ONE_PROCESS_NO_JIT = 'set local max_parallel_workers_per_gather = 0; set l
  * One COPY writes its CSV on one core (its parallel workers only read), so the report is cut into
  * slices of this many rows, copied two at once on two connections: the next slice is written
  * while the current one is sent, and waits in its connection's socket buffers until its turn.
- * Slices of 5,000 to 50,000 rows went equally fast at 10M records. Reading the next slice ahead
- * into the server's memory as well (2 to 32 MB) only cost the server CPU.
+ * The slice's size barely changes the pace over a wide range; reading the next slice ahead into
+ * the server's memory as well only cost the server CPU.
  */
 export const SLICE_ROWS = 20_000;
 

@@ -11,10 +11,9 @@ import { copiedReportLines } from './copy-report';
 import { REPORT_COLUMNS, reportCells, reportPages } from './rows';
 
 /**
- * better-sqlite3 holds the event loop for a page's whole query: 1,000 rows take about 10 ms
- * with their rendering (bench/report.ts), so other requests wait little, and the stream still
- * runs at some 80,000 rows a second. 2,000 rows made concurrent calls wait past 100 ms on a
- * busy machine.
+ * better-sqlite3 holds the event loop for a page's whole query, rendering included: pages this
+ * small keep other requests' waits short while the stream keeps its pace; twice as many rows made
+ * concurrent calls wait past their goal on a busy machine (bench/report.ts measures both).
  */
 const SQLITE_PAGE_SIZE = 1000;
 

@@ -81,8 +81,8 @@ export const PACE: Readonly<Record<Engine, { rows: number; atOnce: number }>> = 
 
 /**
  * Rows read and checked between two turns of the event loop. On PostgreSQL the batches being
- * written wait for this thread between their statements: reading a whole batch in one go (some
- * 5 ms) left their backends idle meanwhile (api/README.md#upload).
+ * written wait for this thread between their statements: reading a whole batch in one go left
+ * their backends idle meanwhile (api/README.md#upload).
  */
 const ROWS_PER_TURN = 50;
 
