@@ -20,7 +20,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import { hashPassword } from '../src/auth/passwords';
-import { startCheckpoints } from '../src/db/checkpoints';
+import { sqliteCheckpoints } from '../src/db/checkpoints';
 import { nowIso, type Db } from '../src/db/schema';
 import { CsvRecordReader } from '../src/upload/csv-records';
 import { PACE } from '../src/upload/ingest';
@@ -235,7 +235,8 @@ async function databaseAlone(label: string, options: EngineOptions, records: Shi
     withFreshDatabase(options, 0, async (fresh) => {
       await prepare(fresh);
       return withDatabase(fresh, async (db) => {
-        const checkpoints = startCheckpoints(db);
+        const checkpoints = sqliteCheckpoints(db);
+        checkpoints.start();
         try {
           const started = performance.now();
           await work(db);

@@ -8,11 +8,10 @@ import cookie from '@fastify/cookie';
 import compress from '@fastify/compress';
 import helmet from '@fastify/helmet';
 import { recordRefusals } from './audit/refusals';
-import { DEFAULT_RETENTION_DAYS } from './audit/retention';
 import { xsrfGuard } from './auth/cookies';
 import type { Db } from './db/schema';
 import { errorHandler } from './errors';
-import { EventHub } from './events/hub';
+import type { EventHub } from './events/hub';
 import { eventRoutes } from './events/routes';
 import { authentication, requireAppToken, requireSession, requireSessionOrDeployToken } from './plugins/authentication';
 import { dashboardRoutes } from './routes/dashboard';
@@ -47,8 +46,11 @@ export interface ApiOptions {
   clock?: () => Date;
   /** The remote registry's configuration: the console's shared packages, the fetch of external builds, versions kept. */
   registry?: Partial<RegistryConfig>;
-  /** How many days audit entries are kept; default 400. */
-  auditRetentionDays?: number;
+  /**
+   * The server's event hub (docs/events.md#fan-out), which api/events/ streams from: needed with
+   * 'live-events'. A job of the server's (jobs.ts), started and stopped by createServer.
+   */
+  hub: EventHub | null;
 }
 
 const systemClock = () => new Date();
@@ -65,15 +67,9 @@ export const API_SECURITY_HEADERS = {
 
 export async function api(
   app: FastifyInstance,
-  {
-    db,
-    apkPath,
-    features = SERVER_FEATURES,
-    clock = systemClock,
-    registry,
-    auditRetentionDays = DEFAULT_RETENTION_DAYS,
-  }: ApiOptions,
+  { db, apkPath, features = SERVER_FEATURES, clock = systemClock, registry, hub }: ApiOptions,
 ) {
+  if (features.includes('live-events') && !hub) throw new Error("The feature 'live-events' needs the event hub.");
   await app.register(helmet, API_SECURITY_HEADERS);
   await app.register(cookie);
   // get_status streams tens of MB of JSON. Measured by bench/get-status.ts: gzip level 1 with
@@ -127,15 +123,9 @@ export async function api(
     await signedIn.register(whitelabelRoutes);
     await signedIn.register(reportRoutes);
     await signedIn.register(excludeListRoutes);
-    await signedIn.register(auditRoutes, { retentionDays: auditRetentionDays });
+    await signedIn.register(auditRoutes);
     if (features.includes('dashboard-figures')) await signedIn.register(dashboardRoutes, { clock });
-    if (features.includes('live-events')) {
-      // One hub per server: it fans the events out to every stream of this instance (docs/events.md#fan-out).
-      const hub = new EventHub(db, app.log);
-      hub.start();
-      signedIn.addHook('onClose', () => hub.close());
-      await signedIn.register(eventRoutes, { hub });
-    }
+    if (features.includes('live-events')) await signedIn.register(eventRoutes, { hub: hub! });
   });
 
   // The remote registry: a pipeline's deploy token or the console's session.

@@ -12,12 +12,14 @@ import { api } from './app';
 import { API_PREFIX } from './auth/cookies';
 import { ensureAdmin } from './bootstrap';
 import { clientErrorHandler, errorHandler } from './errors';
-import { retentionDaysFrom } from './audit/retention';
-import { startCheckpoints } from './db/checkpoints';
+import { auditPruning, retentionDaysFrom } from './audit/retention';
+import { sqliteCheckpoints } from './db/checkpoints';
 import { migrateToLatest, openDatabase } from './db/connection';
 import type { Db } from './db/schema';
 import { prepareIdSample } from './devices/id-sample';
 import { scheduleSearchIndexing } from './devices/search-index';
+import { EventHub } from './events/hub';
+import { runJobs } from './jobs';
 import type { ComposedView, CompositionSource } from './registry/composition';
 import { cachedAllowedOrigins } from './registry/origins';
 import { checkShellDocument, inlineComposition, pageStatus } from './registry/page-document';
@@ -26,6 +28,7 @@ import { publishBuilt } from './registry/publish-built';
 import { RemoteFiles } from './registry/serving';
 import { registryConfig } from './registry/versions';
 import { remoteServing, viewerComposition } from './routes/remotes';
+import { UploadSweeper } from './upload/sweeper';
 
 export interface ServerOptions {
   /** Folder of the embedded database. Env VERITAS_DATA_DIR, default ./.veritas-data. */
@@ -200,15 +203,24 @@ export async function createServer(options: ServerOptions = {}): Promise<Veritas
     throw error;
   }
 
-  // SQLite: the WAL copied into the database file on a thread of its own (checkpoints.ts).
-  const checkpoints = startCheckpoints(db);
   const app = Fastify({ logger: config.logger, trustProxy: config.trustProxy, clientErrorHandler });
-  app.addHook('onClose', async () => {
-    await checkpoints.stop();
-    await db.kysely.destroy();
-  });
-  endConnectionsWhenClosing(app);
   const features = config.specOnly ? [] : SERVER_FEATURES;
+  // One hub per server: it fans the events out to every stream of this instance (docs/events.md#fan-out).
+  const hub = features.includes('live-events') ? new EventHub(db, app.log) : null;
+  // The server's background jobs (docs/operations.md#background-jobs), then the database's close.
+  runJobs(
+    app,
+    [
+      // SQLite: the WAL copied into the database file on a thread of its own.
+      sqliteCheckpoints(db),
+      // Not awaited at start: the first sweep may ingest a large upload while the server serves.
+      new UploadSweeper(db, app.log),
+      auditPruning(db, config.auditRetentionDays, app.log),
+      ...(hub ? [hub] : []),
+    ],
+    () => db.kysely.destroy(),
+  );
+  endConnectionsWhenClosing(app);
   await app.register(api, {
     prefix: API_PREFIX,
     db,
@@ -216,7 +228,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Veritas
     features,
     clock: options.clock,
     registry,
-    auditRetentionDays: config.auditRetentionDays,
+    hub,
   });
   // The console's page loads the remotes from its own origin: outside /veritas.
   const source: CompositionSource = options.staticRemotes

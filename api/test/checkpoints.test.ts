@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Database as SQLiteDatabase } from 'better-sqlite3';
-import { startCheckpoints } from '../src/db/checkpoints';
+import { sqliteCheckpoints } from '../src/db/checkpoints';
 import { openDatabase } from '../src/server';
 import { build, freshDatabase, onSqlite } from './support/build';
 import { eventually } from './support/eventually';
@@ -33,7 +33,8 @@ onSqlite('SQLite checkpoints: a commit reaches the database file from the worker
   try {
     const { before, checkpointed } = commitMebibyte(db.sqlite!);
     expect(fs.statSync(db.sqlite!.name).size).toBe(before);
-    const checkpoints = startCheckpoints(db);
+    const checkpoints = sqliteCheckpoints(db);
+    checkpoints.start();
     try {
       await eventually(() => fs.statSync(db.sqlite!.name).size >= checkpointed, 5000);
     } finally {
@@ -52,9 +53,11 @@ onSqlite('SQLite checkpoints: stop() ends the worker in a process that has nothi
     // The worker does not keep a process alive, yet one awaiting stop() must not exit before it ends.
     const script = `
       const { openDatabase } = require('./src/db/connection.ts');
-      const { startCheckpoints } = require('./src/db/checkpoints.ts');
+      const { sqliteCheckpoints } = require('./src/db/checkpoints.ts');
       const db = openDatabase(${JSON.stringify(fresh.options)});
-      startCheckpoints(db).stop().then(() => console.log('stopped'));`;
+      const checkpoints = sqliteCheckpoints(db);
+      checkpoints.start();
+      checkpoints.stop().then(() => console.log('stopped'));`;
     const output = execFileSync(process.execPath, ['--import', 'tsx', '-e', script], {
       cwd: path.join(__dirname, '..'),
       encoding: 'utf8',

@@ -7,6 +7,7 @@ import Fastify from 'fastify';
 import { sql } from 'kysely';
 import { api as veritasApi } from '../src/app';
 import { API_PREFIX } from '../src/auth/cookies';
+import { EventHub } from '../src/events/hub';
 import { openDatabase } from '../src/server';
 import { ENGINE, build } from './support/build';
 
@@ -49,7 +50,7 @@ test('health/ready/ answers 503 when the database cannot be reached, and livenes
       : openDatabase(api.database);
   if (ENGINE !== 'postgres') db.sqlite!.close();
   const app = Fastify({ logger: false });
-  await app.register(veritasApi, { prefix: API_PREFIX, db });
+  await app.register(veritasApi, { prefix: API_PREFIX, db, hub: new EventHub(db, app.log) });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}${API_PREFIX}`;
   try {

@@ -4,6 +4,7 @@
 import Fastify, { type RouteOptions } from 'fastify';
 import { api as veritasApi } from '../src/app';
 import { API_PREFIX } from '../src/auth/cookies';
+import { EventHub } from '../src/events/hub';
 import { build } from './support/build';
 
 const api = build();
@@ -35,7 +36,7 @@ async function registeredRoutes(): Promise<RouteOptions[]> {
   app.addHook('onRoute', (route) => {
     if (route.method !== 'HEAD' && !route.schema?.hide) routes.push(route);
   });
-  await app.register(veritasApi, { prefix: API_PREFIX, db: api.db });
+  await app.register(veritasApi, { prefix: API_PREFIX, db: api.db, hub: new EventHub(api.db, app.log) });
   await app.close();
   return routes;
 }

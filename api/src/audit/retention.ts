@@ -1,13 +1,15 @@
 // The audit trail's retention (docs/audit.md#retention): the one path that deletes entries. It
 // deletes those older than the retention period (never the newest), and records itself in the trail
 // with the seq and hash of the last entry it deleted, so the chain's check starts from there.
-// Each instance runs it once a day (routes/audit.ts); `pnpm --filter api audit:prune` runs it at
-// once. The append-only triggers stay on for everything else: on PostgreSQL this transaction alone
+// Each instance runs it at start and once a day (auditPruning, a job of the server's: jobs.ts);
+// `pnpm --filter api audit:prune` runs it at once. The append-only triggers stay on for everything else: on PostgreSQL this transaction alone
 // says it prunes (a transaction-local setting the trigger reads); SQLite's trigger is dropped and
 // created again inside this transaction.
 import { sql } from 'kysely';
 import { SQLITE_AUDIT_TRIGGERS } from '../db/migrations/010-audit-log';
+import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/schema';
+import type { BackgroundJob } from '../jobs';
 import { lockEventOrder } from '../events/write';
 import { SYSTEM, recordAudit } from './trail';
 
@@ -65,6 +67,27 @@ export async function pruneAuditLog(db: Db, retentionDays: number, now = Date.no
     });
     return { deleted, throughSeq };
   });
+}
+
+/** Pruning at start, then once a day; a failure is logged and waits for the next day. */
+export function auditPruning(
+  db: Db,
+  retentionDays: number,
+  log: Pick<FastifyBaseLogger, 'info' | 'warn'>,
+): BackgroundJob {
+  const prune = () =>
+    void pruneAuditLog(db, retentionDays).then(
+      (pruned) => pruned && log.info(pruned, 'Audit entries past their retention deleted'),
+      (error: unknown) => log.warn({ err: error }, 'Pruning the audit log failed'),
+    );
+  let daily: NodeJS.Timeout | undefined;
+  return {
+    start() {
+      prune();
+      daily = setInterval(prune, DAY_MS).unref();
+    },
+    stop: () => clearInterval(daily),
+  };
 }
 
 /** VERITAS_AUDIT_RETENTION_DAYS, a whole number of days ≥ 1; default 400. */

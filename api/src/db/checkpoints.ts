@@ -5,6 +5,7 @@
 // with a connection of its own copies whatever was committed every CHECKPOINT_MS, on the other
 // core; the automatic checkpoint stays as a fallback should the worker fall behind or stop.
 import { Worker } from 'node:worker_threads';
+import type { BackgroundJob } from '../jobs';
 import type { Db } from './schema';
 
 /** How often the worker copies the WAL into the database file. */
@@ -26,29 +27,28 @@ parentPort.once('message', () => {
 });
 `;
 
-export interface Checkpoints {
-  /** Stops the worker once its checkpoint under way ended, and closes its connection. */
-  stop(): Promise<void>;
-}
-
-/** Starts checkpointing the WAL of a SQLite database (a server's, from start to close); nothing on PostgreSQL. */
-export function startCheckpoints(db: Db): Checkpoints {
-  if (!db.sqlite) return { stop: async () => undefined };
-  const worker = new Worker(WORKER_CODE, {
-    eval: true,
-    workerData: { driver: require.resolve('better-sqlite3'), file: db.sqlite.name, everyMs: CHECKPOINT_MS },
-  });
-  // The writer's automatic checkpoints take over: nothing is lost, writes are only slower.
-  worker.on('error', (error) => console.error(`SQLite checkpoints stopped: ${error.message}`));
-  const exited = new Promise((resolve) => worker.once('exit', resolve));
-  // A process that never closes its server is not kept alive by it.
-  worker.unref();
+/** Checkpointing the WAL of a SQLite database (a server's, from start to close); nothing on PostgreSQL. */
+export function sqliteCheckpoints(db: Db): BackgroundJob {
+  let stop = async () => undefined as void;
   return {
-    stop: async () => {
-      // Referenced again: otherwise a process with nothing else to do would exit before the worker.
-      worker.ref();
-      worker.postMessage('stop');
-      await exited;
+    start() {
+      if (!db.sqlite) return;
+      const worker = new Worker(WORKER_CODE, {
+        eval: true,
+        workerData: { driver: require.resolve('better-sqlite3'), file: db.sqlite.name, everyMs: CHECKPOINT_MS },
+      });
+      // The writer's automatic checkpoints take over: nothing is lost, writes are only slower.
+      worker.on('error', (error) => console.error(`SQLite checkpoints stopped: ${error.message}`));
+      const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+      // A process that never closes its server is not kept alive by it.
+      worker.unref();
+      stop = async () => {
+        // Referenced again: otherwise a process with nothing else to do would exit before the worker.
+        worker.ref();
+        worker.postMessage('stop');
+        await exited;
+      };
     },
+    stop: () => stop(),
   };
 }

@@ -12,6 +12,7 @@ import type { Db } from '../db/schema';
 import { onEventsWritten } from './bus';
 import { eventsFrom, newestEventId, pruneEvents, type StoredEvent } from './store';
 import { EVENTS_CHANNEL } from './write';
+import type { BackgroundJob } from '../jobs';
 
 const POLL_MS = 2000;
 const PRUNE_MS = 60_000;
@@ -22,7 +23,7 @@ const PAGE = 1000;
 
 export type EventListener = (events: readonly StoredEvent[]) => void;
 
-export class EventHub {
+export class EventHub implements BackgroundJob {
   /** The newest id read; undefined until the first read, which starts from the newest event then. */
   private lastRead: number | undefined;
   private draining: Promise<void> | undefined;
@@ -75,7 +76,7 @@ export class EventHub {
     this.drain().catch((error: unknown) => this.log.error({ err: error }, 'Reading the events failed'));
   }
 
-  async close(): Promise<void> {
+  async stop(): Promise<void> {
     this.closed = true;
     for (const timer of this.timers) clearInterval(timer);
     clearTimeout(this.relisten);

@@ -4,7 +4,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { AuditFilterQuery, AuditPage, AuditPageQuery, AuditVerification, NoQuery } from '@veritas/shared/domain';
 import { verifyChain } from '../audit/chain';
-import { pruneAuditLog } from '../audit/retention';
 import { auditCsv, auditPage } from '../audit/search';
 import { pagedBody, sendStream } from '../http';
 import { requireRole } from '../plugins/authentication';
@@ -12,22 +11,8 @@ import { canReadAuditLog, canVerifyAuditLog } from '../roles';
 
 const tags = ['audit'];
 
-const DAY_MS = 24 * 60 * 60 * 1000;
-
-export const auditRoutes: FastifyPluginAsyncTypebox<{ retentionDays: number }> = async (app, { retentionDays }) => {
+export const auditRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app;
-  // Retention: at start, then once a day (audit/retention.ts). A failure waits for the next day.
-  const prune = () =>
-    void pruneAuditLog(db, retentionDays).then(
-      (pruned) => pruned && app.log.info(pruned, 'Audit entries past their retention deleted'),
-      (error: unknown) => app.log.warn({ err: error }, 'Pruning the audit log failed'),
-    );
-  let daily: NodeJS.Timeout | undefined;
-  app.addHook('onReady', async () => {
-    prune();
-    daily = setInterval(prune, DAY_MS).unref();
-  });
-  app.addHook('onClose', async () => clearInterval(daily));
   const readers = requireRole(canReadAuditLog, 'Only admins can read the audit log.');
 
   app.get(

@@ -1,6 +1,6 @@
 // api/upload/: the chunked shipment-CSV upload (docs/csv.md#shipment-upload), one call per chunk.
 // An upload left 'processing' by an instance that died is taken over by the next chunk sent for
-// it, or by this instance's sweeper (docs/operations.md#upload-leases).
+// it, or by the sweeper of an instance (a job of the server's, jobs.ts; docs/operations.md#upload-leases).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import multipart from '@fastify/multipart';
 import { UploadAnswer, UploadForm } from '@veritas/shared/domain';
@@ -9,15 +9,9 @@ import { canUpload } from '../roles';
 import { readChunk, type MultipartLimits } from '../upload/chunk-form';
 import { receiveChunk } from '../upload/receive-chunk';
 import { CHUNK_BYTES } from '../upload/store';
-import { UploadSweeper } from '../upload/sweeper';
 
 export const uploadRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app;
-  // Not awaited at start: the first sweep may ingest a large upload while the server already serves.
-  const sweeper = new UploadSweeper(db, app.log);
-  app.addHook('onReady', async () => sweeper.start());
-  // After the requests under way have finished (their ingests too), before the database closes.
-  app.addHook('onClose', () => sweeper.stop());
   // Only this scope parses multipart bodies. The three small fields come before the one file.
   await app.register(multipart, { limits: { files: 1, fileSize: CHUNK_BYTES, fields: 8, fieldSize: 256, parts: 9 } });
   const { FieldsLimitError, FilesLimitError, PartsLimitError, RequestFileTooLargeError } = app.multipartErrors;

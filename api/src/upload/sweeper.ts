@@ -4,13 +4,14 @@
 // console's resent final chunk, so an upload completes even when no console is waiting.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/schema';
+import type { BackgroundJob } from '../jobs';
 import { completeUpload } from './ingest';
 import { IngestStopped, LeaseLost, staleUploads, takeOver } from './lease';
 
 /** Half a lease: a dead instance's upload is taken over at most LEASE_MS + SWEEP_MS after its last renewal. */
 export const SWEEP_MS = 10_000;
 
-export class UploadSweeper {
+export class UploadSweeper implements BackgroundJob {
   private readonly stopping = new AbortController();
   private timer: NodeJS.Timeout | undefined;
   private sweeping: Promise<void> | undefined;
