@@ -12,7 +12,7 @@ import {
   type Role,
   type UserCreatePayload,
 } from '@veritas/shared';
-import { PASSWORD_RULE, passwordProblem } from '@veritas/shared/domain';
+import { EMAIL_PATTERN, GROUPLESS_ROLE, PASSWORD_RULE, passwordProblem } from '@veritas/shared/domain';
 import { useMemo, useState, type FormEvent } from 'react';
 import { useCreateUser } from './api/users';
 import { NoticeLine, useNotice } from './notice';
@@ -31,10 +31,10 @@ export const USER_MESSAGES = {
 } as const;
 
 // The server's own rule, so what passes here is not refused there for its format.
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const EMAIL = new RegExp(EMAIL_PATTERN);
 
 /** central_ops work across all hubs: they belong to no organization or group. */
-const needsGroup = (role: Role | null) => role !== 'central_ops';
+const needsGroup = (role: Role | null) => role !== GROUPLESS_ROLE;
 
 interface Fields {
   username: string;

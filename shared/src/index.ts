@@ -3,7 +3,6 @@ export { SERVER_FEATURES } from './types';
 export type * from './types';
 export * from './session';
 export * from './http';
-export * from './retry-after';
 export * from './queries';
 export * from './live-events';
 export * from './roles';

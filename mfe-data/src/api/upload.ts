@@ -1,6 +1,7 @@
 // Sending a shipment CSV to api/upload/ (docs/csv.md#sending-in-chunks): 1 MiB chunks, one request at a time,
 // all under one upload id; the final chunk's answer is the upload's result.
-import { http, httpStatus, RECORDS_KEY, sleep, type UploadResult } from '@veritas/shared';
+import { http, httpStatus, RECORDS_KEY, type UploadResult } from '@veritas/shared';
+import { sleep } from '@veritas/shared/retry-after';
 import { useMutation, useQueryClient } from '@veritas/shared/query';
 
 export const CHUNK_SIZE = 1024 * 1024;

@@ -5,6 +5,7 @@
 // console shows on that field. `transform` and the formats `id` and `calendar-day` are the API's
 // validator's (api/src/schemas.ts).
 import { Type, type StringOptions, type TSchema } from '@sinclair/typebox';
+import { DAY_PATTERN } from './form-rules';
 
 /**
  * The messages of a field's 400s: `missing` when the field is absent, null, empty text or of
@@ -52,7 +53,7 @@ export const Day = (messages: FieldMessages) =>
   Type.String({
     transform: ['trim'],
     minLength: 1,
-    pattern: '^\\d{4}-\\d{2}-\\d{2}$',
+    pattern: DAY_PATTERN,
     format: 'calendar-day',
     errorMessages: messages,
   });

@@ -3,6 +3,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ROLES } from '../roles';
 import { Choice, Id, OneOf, Secret, Text } from './fields';
+import { EMAIL_PATTERN, GROUPLESS_ROLE } from './form-rules';
 import { RoleName } from './sign-in';
 
 /** The longest username user/create/ accepts. */
@@ -24,7 +25,7 @@ export const UserCreatePayload = Type.Object(
         maxLength: 'Enter a valid email address.',
         pattern: 'Enter a valid email address.',
       },
-      { maxLength: 254, pattern: '^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$' },
+      { maxLength: 254, pattern: EMAIL_PATTERN },
     ),
     password: Secret('Password is required.'),
     role: OneOf(ROLES, { missing: 'Role is required.', enum: 'Unknown role "{value}".' }),
@@ -36,7 +37,7 @@ export const UserCreatePayload = Type.Object(
   {
     if: {
       type: 'object',
-      properties: { role: { type: 'string', pattern: '^\\s*central_ops\\s*$' } },
+      properties: { role: { type: 'string', pattern: `^\\s*${GROUPLESS_ROLE}\\s*$` } },
       required: ['role'],
     },
     else: Type.Object({

@@ -1,6 +1,7 @@
 // One remote on the Deployments page: what is live, its canary, the versions kept with their
 // actions, and the history of its rollout (docs/screens.md#deployments).
 import { formatDateTime, toast, type RemoteDeployment, type RemoteVersion } from '@veritas/shared';
+import { CANARY_SHARE_MESSAGE } from '@veritas/shared/domain';
 import { useId, useState, type ReactNode } from 'react';
 import { useRolloutChange, type RolloutChange as Change } from './api';
 import { ConfirmDialog } from './confirm-dialog';
@@ -123,9 +124,7 @@ export function RemoteRollout({ remote, deployment }: { remote: string; deployme
 
   const percentValue = Number(percent);
   const percentProblem =
-    Number.isInteger(percentValue) && percentValue >= 1 && percentValue <= 99
-      ? null
-      : 'The share of users is 1 to 99 percent.';
+    Number.isInteger(percentValue) && percentValue >= 1 && percentValue <= 99 ? null : CANARY_SHARE_MESSAGE;
 
   async function confirm(current: Pending) {
     const change: Change =

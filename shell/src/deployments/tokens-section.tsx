@@ -3,6 +3,7 @@
 // UTC, as the server applies it; the form and the table say so (token-expiry.ts).
 import { formatDateTime, serverMessage, toast, type AccessToken, type CreatedToken } from '@veritas/shared';
 import { useQueryError, useQueryNow } from '@veritas/shared/query';
+import { DAY_PATTERN, TOKEN_MESSAGES } from '@veritas/shared/domain';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { tokensQuery, useCreateToken, useRevokeToken } from './api';
 import { ConfirmDialog } from './confirm-dialog';
@@ -121,9 +122,9 @@ export function TokensSection({ remotes }: { remotes: readonly string[] }) {
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    if (!label.trim()) return setFormError('Give the token a label.');
+    if (!label.trim()) return setFormError(TOKEN_MESSAGES.label);
     if (scope === NEW_REMOTE && !newRemote.trim()) return setFormError('Name the new remote the token may deploy.');
-    if (!/^\d{4}-\d{2}-\d{2}$/.test(expiresOn)) return setFormError('Choose when the token expires.');
+    if (!new RegExp(DAY_PATTERN).test(expiresOn)) return setFormError(TOKEN_MESSAGES.expiresOn);
     setFormError(null);
     try {
       // A new team's token names its remote before its first publish (the server checks the name).
