@@ -84,18 +84,12 @@ export async function fetchHonouringRetryAfter(
     const response = await fetch(url, request);
     const wait = retryAfterWait(response.status, response.headers.get('retry-after'), progress, budget);
     if (wait === null) return response;
-    const method = (request.method ?? 'GET').toUpperCase();
-    if (
-      method !== 'GET' &&
-      !idempotent &&
-      !notApplied(
-        await response
-          .clone()
-          .json()
-          .catch(() => null),
-      )
-    ) {
-      return response;
+    if ((request.method ?? 'GET').toUpperCase() !== 'GET' && !idempotent) {
+      const body: unknown = await response
+        .clone()
+        .json()
+        .catch(() => null);
+      if (!notApplied(body)) return response;
     }
     await response.body?.cancel();
     progress.repeats++;

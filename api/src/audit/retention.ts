@@ -2,12 +2,12 @@
 // deletes those older than the retention period (never the newest), and records itself in the trail
 // with the seq and hash of the last entry it deleted, so the chain's check starts from there.
 // Each instance runs it at start and once a day (auditPruning, a job of the server's: jobs.ts);
-// `pnpm --filter api audit:prune` runs it at once. The append-only triggers stay on for everything else: on PostgreSQL this transaction alone
-// says it prunes (a transaction-local setting the trigger reads); SQLite's trigger is dropped and
-// created again inside this transaction.
+// `pnpm --filter api audit:prune` runs it at once. The append-only triggers stay on for everything
+// else: on PostgreSQL this transaction alone says it prunes (a transaction-local setting the trigger
+// reads); SQLite's trigger is dropped and created again inside this transaction.
+import type { FastifyBaseLogger } from 'fastify';
 import { sql } from 'kysely';
 import { SQLITE_AUDIT_TRIGGERS } from '../db/migrations/010-audit-log';
-import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/schema';
 import type { BackgroundJob } from '../jobs';
 import { lockEventOrder } from '../events/write';
