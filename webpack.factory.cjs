@@ -57,6 +57,9 @@ function sharedSingletons() {
     '@tanstack/react-query': singleton('@tanstack/react-query'),
     // The query client's entry: one cache for the shell and every remote (shared/src/query.tsx).
     '@veritas/shared/query': singleton('@veritas/shared'),
+    // The table component: loaded with the first page that shows a table, not before the login
+    // form, and once for the shell and every remote (shared/src/table.ts).
+    '@veritas/shared/table': singleton('@veritas/shared'),
   };
 }
 

@@ -36,6 +36,7 @@ describe('the contract rules', () => {
       './query',
       './remote-compatibility',
       './retry-after',
+      './table',
     ]);
   });
 

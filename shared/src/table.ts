@@ -1,0 +1,4 @@
+// Entry point @veritas/shared/table: the console's one table component (docs/screens.md#tables).
+// Not part of the main entry, which the shell loads before its login form: the pages with tables
+// import it, and Module Federation shares it as a singleton (webpack.factory.cjs).
+export * from './ui/data-table';
