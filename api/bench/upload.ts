@@ -19,7 +19,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
-import { hashPassword } from '../src/auth/passwords';
+import { hashPassword } from '../src/auth/password-hashing';
 import { sqliteCheckpoints } from '../src/db/checkpoints';
 import { nowIso, type Db } from '../src/db/schema';
 import { CsvRecordReader } from '../src/upload/csv-records';

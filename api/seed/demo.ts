@@ -5,7 +5,7 @@
 // data; times are relative to the moment of loading, so the dashboard's timeframes have data.
 import crypto from 'node:crypto';
 import type { Role } from '@veritas/shared/domain';
-import { hashPassword } from '../src/auth/passwords';
+import { hashPassword } from '../src/auth/password-hashing';
 import { readOuiRegistry } from '../src/db/oui-registry';
 import type { Db } from '../src/db/schema';
 import { nowIso } from '../src/db/schema';
@@ -22,7 +22,7 @@ import {
   verifyAtHub,
   verifyAtRc,
   type FieldUser,
-} from '../src/scan/engine';
+} from '../src/scan/field-scans';
 import { completeUpload } from '../src/upload/ingest';
 import { claimUpload, storeChunk } from '../src/upload/store';
 

@@ -14,7 +14,7 @@ import type { DeviceRecord, UserRef } from '@veritas/shared/domain';
 import { seededRandom, volumeRecord, type VolumeHub, type VolumeOptions } from '@veritas/shared/testing/records';
 import { sql, type Selectable } from 'kysely';
 import type { PoolClient } from 'pg';
-import { hashPassword } from '../src/auth/passwords';
+import { hashPassword } from '../src/auth/password-hashing';
 import { copyRows } from '../src/db/copy-rows';
 import type { Db, DeviceRecordsTable } from '../src/db/schema';
 import { nowIso } from '../src/db/schema';

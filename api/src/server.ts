@@ -10,8 +10,8 @@ import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { RemoteDeclaration, SERVER_FEATURES } from '@veritas/shared/domain';
 import { api } from './app';
 import { API_PREFIX } from './auth/cookies';
-import { ensureAdmin } from './bootstrap';
-import { clientErrorHandler, errorHandler } from './errors';
+import { ensureAdmin } from './users/first-admin';
+import { clientErrorHandler, errorHandler } from './http-errors';
 import { auditPruning, retentionDaysFrom } from './audit/retention';
 import { sqliteCheckpoints } from './db/checkpoints';
 import { migrateToLatest, openDatabase } from './db/connection';
@@ -27,7 +27,7 @@ import { pagePreloads } from './registry/preloads';
 import { publishBuilt } from './registry/publish-built';
 import { RemoteFiles } from './registry/serving';
 import { registryConfig } from './registry/versions';
-import { remoteServing, viewerComposition } from './routes/remotes';
+import { remoteServing, viewerComposition } from './registry/remote-routes';
 import { UploadSweeper } from './upload/sweeper';
 
 export interface ServerOptions {

@@ -15,7 +15,7 @@ import {
 import { makeRecord } from '@veritas/shared/testing/records';
 import { TEST_ZONES } from '@veritas/shared/testing/time-zone';
 import { rebuildDashboardSummaries } from '../src/dashboard/summaries';
-import { fieldUserOf, ScanRefusal, submitDevice, verifyAtHub, verifyAtRc, type FieldUser } from '../src/scan/engine';
+import { fieldUserOf, ScanRefusal, submitDevice, verifyAtHub, verifyAtRc, type FieldUser } from '../src/scan/field-scans';
 import { build, uploadCsv } from './support/build';
 import { bothFigures, emptyRecords, insertRecords } from './support/dashboard';
 

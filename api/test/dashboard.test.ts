@@ -7,7 +7,7 @@ import { makeRecord } from '@veritas/shared/testing/records';
 import type { Selection } from '@veritas/shared/domain';
 import { planWindow } from '../src/dashboard/figures';
 import { DashboardChanges, rebuildDashboardSummaries } from '../src/dashboard/summaries';
-import { fieldUserOf, submitDevice, verifyAtHub, verifyAtRc, type FieldUser } from '../src/scan/engine';
+import { fieldUserOf, submitDevice, verifyAtHub, verifyAtRc, type FieldUser } from '../src/scan/field-scans';
 import { migrationsFor } from '../src/db/migrations';
 import { migrateToLatest, openDatabase } from '../src/server';
 import { build, Client, freshDatabase, uploadCsv } from './support/build';

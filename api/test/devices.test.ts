@@ -30,7 +30,7 @@ import { estimateSearch } from '../src/devices/id-sample';
 import { catchUpSearchIndex, holdRecordInserts, pauseSearchIndexing } from '../src/devices/search-index';
 import { CATALOGUE } from '../seed/field/catalogue';
 import { migrateToLatest, openDatabase } from '../src/server';
-import { fieldUserOf, submitDevice, verifyAtHub, verifyAtRc } from '../src/scan/engine';
+import { fieldUserOf, submitDevice, verifyAtHub, verifyAtRc } from '../src/scan/field-scans';
 import { bulkLoad, storedRow } from '../seed/volume-data';
 import { ENGINE, build, freshDatabase, onPostgres, signIn, uploadCsv, type Client } from './support/build';
 import { storeShipment } from './support/shipment';

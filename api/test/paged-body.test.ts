@@ -1,5 +1,5 @@
-// The body of long streamed answers (src/http.ts pagedBody), on its own.
-import { pagedBody } from '../src/http';
+// The body of long streamed answers (src/streamed-body.ts pagedBody), on its own.
+import { pagedBody } from '../src/streamed-body';
 
 describe('pagedBody', () => {
   test('writes every chunk as bytes, in order', async () => {

@@ -2,7 +2,7 @@
 // calls that change them (user/change_password/, user/reset_password/) with their rights and the
 // sessions they end.
 import { PAIR_MAX_FAILURES } from '../src/auth/login-throttle';
-import { hashPassword, verifyPassword } from '../src/auth/passwords';
+import { hashPassword, verifyPassword } from '../src/auth/password-hashing';
 import { ADMIN_USERNAME, PASSWORD, build } from './support/build';
 
 test('passwords are stored as salted scrypt hashes: the same password hashes differently and verifies', async () => {

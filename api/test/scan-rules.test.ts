@@ -1,5 +1,5 @@
 // The verification rules of a doorstep scan (src/scan/rules.ts, docs/field-scans.md#check-order, E001–E007), alone.
-import { normalizeMac } from '../src/scan/engine';
+import { normalizeMac } from '../src/scan/field-scans';
 import { checkScan, manufacturerIsBrand, sameModel, type ExpectedItem, type ScanFacts } from '../src/scan/rules';
 
 const item = (changes: Partial<ExpectedItem> = {}): ExpectedItem => ({

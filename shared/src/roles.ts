@@ -1,6 +1,6 @@
 // Roles (docs/screens.md#roles, docs/screens.md#server-side-rights): what the console shows, and
 // the rules the server enforces with the same code (@veritas/shared/domain; the server's own
-// predicates and named permissions are in api/src/roles.ts). Who may open each page is declared by
+// predicates and named permissions are in api/src/auth/rights.ts). Who may open each page is declared by
 // the remote that owns it (docs/architecture.md#composition).
 
 export const ROLES = ['operators', 'executive', 'incharge', 'central_ops', 'admin', 'super_admin'] as const;

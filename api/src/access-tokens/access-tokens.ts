@@ -7,7 +7,7 @@ import type { FastifyRequest } from 'fastify';
 import type { AccessToken, CreatedToken, TokenCreatePayload } from '@veritas/shared/domain';
 import { actorLabel, recordAudit, type AuditBy } from '../audit/trail';
 import { MAX_SERIAL_ID, type Db } from '../db/schema';
-import { BadRequest, NotFound } from '../errors';
+import { BadRequest, NotFound } from '../http-errors';
 import {
   findAccessTokenById,
   findAccessTokens,

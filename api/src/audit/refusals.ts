@@ -6,7 +6,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AuditAction, AuditTargetKind } from '@veritas/shared/domain';
 import type { Db } from '../db/schema';
-import { DomainError } from '../errors';
+import { DomainError } from '../http-errors';
 import { auditByOf } from './actor';
 import { ACCESS_COOKIE } from '../auth/cookies';
 import { authenticate } from '../auth/sessions';

@@ -2,7 +2,7 @@
 import crypto from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { deployTokenOf } from '../access-tokens/access-tokens';
-import { Forbidden } from '../errors';
+import { Forbidden } from '../http-errors';
 import { ACCESS_TTL_MS, REFRESH_TTL_MS, type Tokens } from './sessions';
 
 export const API_PREFIX = '/veritas';

@@ -16,7 +16,7 @@
 import type { Kysely } from 'kysely';
 import type { Database, Db } from '../db/schema';
 import { nowIso } from '../db/schema';
-import { TooManyRequests } from '../errors';
+import { TooManyRequests } from '../http-errors';
 
 /** Five guesses per 15 minutes for one account from one address: 480 a day at most. */
 export const PAIR_MAX_FAILURES = 5;

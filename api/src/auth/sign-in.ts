@@ -5,10 +5,10 @@ import type { Static } from '@sinclair/typebox';
 import { MAX_USERNAME_LENGTH, type Credentials, type Role } from '@veritas/shared/domain';
 import { recordAudit, recordAuditAlone, userBy, type AuditBy } from '../audit/trail';
 import type { Db, UsersTable } from '../db/schema';
-import { DomainError, Forbidden, Unauthorized } from '../errors';
-import { canUseWeb } from '../roles';
+import { DomainError, Forbidden, Unauthorized } from '../http-errors';
+import { canUseWeb } from './rights';
 import { clearFailures, recordFailure, refuseWhenThrottled, type Attempt } from './login-throttle';
-import { dummyPasswordHash, verifyPassword } from './passwords';
+import { dummyPasswordHash, verifyPassword } from './password-hashing';
 import { startSession, type SignInChannel, type Tokens } from './sessions';
 
 type User = Omit<UsersTable, 'id' | 'is_active'> & { id: number; is_active: number };

@@ -1,6 +1,6 @@
 // What a database restart or failover looks like to the API, and how it rides one out
 // (docs/operations.md#database-restarts): waiting a little for a connection, repeating what is
-// safe to repeat on a fresh one, and otherwise answering 503 with Retry-After (errors.ts).
+// safe to repeat on a fresh one, and otherwise answering 503 with Retry-After (http-errors.ts).
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
   SelectQueryNode,

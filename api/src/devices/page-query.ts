@@ -11,7 +11,7 @@ import {
   type DevicePageQuery,
 } from '@veritas/shared/domain';
 import type { Db } from '../db/schema';
-import { BadRequest } from '../errors';
+import { BadRequest } from '../http-errors';
 import {
   COUNT_CAP,
   decodePosition,
@@ -48,7 +48,7 @@ function filterOf(query: Static<typeof DeviceFilterQuery>): DeviceFilter {
 
 /**
  * api/devices/'s answer as JSON text: a page of records, or the records of given ids. The records
- * are rendered to JSON by the database, as get_status's are (src/records.ts: several times faster
+ * are rendered to JSON by the database, as get_status's are (src/devices/record-json.ts: several times faster
  * than building and serializing objects), so the body is assembled here as text.
  */
 export async function devicePageText(db: Db, query: Static<typeof DevicePageQuery>): Promise<string> {

@@ -32,7 +32,7 @@
 // and counting every match of a short search reads millions of records.
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { Db, Engine, StatusKey } from '../db/schema';
-import { recordJsonOf } from '../records';
+import { recordJsonOf } from './record-json';
 import { MISSING_TIME_MS } from '../writes/derived-columns';
 import { someIdMayHold } from './id-grams';
 import { estimateSearch, type SearchEstimate } from './id-sample';
@@ -55,7 +55,7 @@ export interface Position {
 }
 
 export interface DevicePage {
-  /** Each record as JSON text, rendered by the database (src/records.ts). */
+  /** Each record as JSON text, rendered by the database (src/devices/record-json.ts). */
   records: string[];
   /** The position to continue after; null on the last page. */
   next: Position | null;

@@ -3,7 +3,7 @@
 import type { LiveEventType, Role } from '@veritas/shared/domain';
 import { sql, type Kysely } from 'kysely';
 import type { Database, Db } from '../db/schema';
-import { canReadAuditLog, canSeeUser } from '../roles';
+import { canReadAuditLog, canSeeUser } from '../auth/rights';
 
 /** Events are kept at least this long… */
 export const REPLAY_WINDOW_MS = 10 * 60 * 1000;

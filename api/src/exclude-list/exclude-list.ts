@@ -2,7 +2,7 @@
 // e.g. brands whose devices carry other makers' radio modules.
 import { recordAudit, type AuditBy } from '../audit/trail';
 import type { Db } from '../db/schema';
-import { Conflict, NotFound } from '../errors';
+import { Conflict, NotFound } from '../http-errors';
 import { deleteExcludedBrand, findExcludedBrands, insertExcludedBrand } from './repository';
 
 export async function listExcludedBrands(db: Db): Promise<{ brand: string }[]> {

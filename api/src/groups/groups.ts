@@ -4,7 +4,7 @@ import type { Static } from '@sinclair/typebox';
 import type { CreateGroup } from '@veritas/shared/domain';
 import { recordAudit, type AuditBy } from '../audit/trail';
 import type { Db } from '../db/schema';
-import { BadRequest } from '../errors';
+import { BadRequest } from '../http-errors';
 import { groupEvent, writeEvents } from '../events/write';
 import { findGroupByCode, findGroups, insertGroup, type NewGroup } from './repository';
 

@@ -1,6 +1,6 @@
 // Who is calling. Each protected scope of app.ts adds one hook: requireSession (the console's
 // access cookie) or requireAppToken (the mobile app's bearer token); either sets request.user or
-// answers 401. requireRole is what a route allows beyond being signed in (roles.ts and
+// answers 401. requireRole is what a route allows beyond being signed in (auth/rights.ts and
 // @veritas/shared), answering 403.
 //
 // They are preValidation hooks: Fastify has parsed the body by then, so a body it cannot parse is
@@ -12,7 +12,7 @@ import type { Role } from '@veritas/shared/domain';
 import { authenticateAccessToken, deployTokenOf, type DeployToken } from '../access-tokens/access-tokens';
 import { ACCESS_COOKIE } from '../auth/cookies';
 import { authenticate, type SessionUser } from '../auth/sessions';
-import { Forbidden, Unauthorized } from '../errors';
+import { Forbidden, Unauthorized } from '../http-errors';
 
 declare module 'fastify' {
   interface FastifyRequest {

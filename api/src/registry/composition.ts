@@ -15,7 +15,7 @@ import {
   type ServerFeature,
 } from '@veritas/shared/domain';
 import type { Db } from '../db/schema';
-import { PERMISSIONS } from '../roles';
+import { PERMISSIONS } from '../auth/rights';
 import { findStoredDeclarations } from './repository';
 import { servedVersions, type ServedRemote } from './serving';
 import { storedDeclaration } from './versions';
@@ -26,7 +26,7 @@ export type Viewer = { username: string; role: Role } | null;
 /**
  * Whether a viewer of `role` may open, see or get what `access` guards: 'everyone' is every role
  * of the web console and nobody signed in (null); roles, those named; a permission, the server's
- * rule of that name (src/roles.ts PERMISSIONS). Nobody signed in gets 'everyone' only.
+ * rule of that name (src/auth/rights.ts PERMISSIONS). Nobody signed in gets 'everyone' only.
  */
 export function mayAccess(access: Access, role: Role | null): boolean {
   if (access === 'everyone') return role === null || CONSOLE_ROLES.includes(role);

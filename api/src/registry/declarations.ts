@@ -18,8 +18,8 @@ import {
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import satisfies from 'semver/functions/satisfies';
 import validRange from 'semver/ranges/valid';
-import { API_CAPABILITIES } from '../capabilities';
-import { PERMISSIONS } from '../roles';
+import { API_CAPABILITIES } from './api-capabilities';
+import { PERMISSIONS } from '../auth/rights';
 
 /** A remote's declaration that counts: one of the versions it serves (live or canary). */
 export interface DeclaredRemote {

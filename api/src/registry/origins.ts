@@ -4,7 +4,7 @@
 import type { AllowedOrigin } from '@veritas/shared/domain';
 import { actorLabel, recordAudit, type AuditBy } from '../audit/trail';
 import type { Db } from '../db/schema';
-import { BadRequest, Conflict, NotFound } from '../errors';
+import { BadRequest, Conflict, NotFound } from '../http-errors';
 import { deleteAllowedOrigin, findAllowedOrigins, insertAllowedOrigin } from './repository';
 
 export async function listAllowedOrigins(db: Db): Promise<AllowedOrigin[]> {

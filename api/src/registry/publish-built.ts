@@ -6,7 +6,7 @@ import path from 'node:path';
 import { REMOTE_NAME_PATTERN } from '@veritas/shared/domain';
 import type { AuditBy } from '../audit/trail';
 import type { Db } from '../db/schema';
-import { DomainError } from '../errors';
+import { DomainError } from '../http-errors';
 import { MANIFEST_FILE, publishFiles, type BuildFile } from './publish';
 import { findLivePublisher } from './repository';
 import { promote } from './rollout';

@@ -19,7 +19,7 @@ import {
 import type { Transaction } from 'kysely';
 import { actorLabel, recordAudit, type AuditBy } from '../audit/trail';
 import type { Database, Db } from '../db/schema';
-import { BadRequest, Conflict, PayloadTooLarge } from '../errors';
+import { BadRequest, Conflict, PayloadTooLarge } from '../http-errors';
 import {
   deleteUnreferencedBlobs,
   deleteVersions,

@@ -14,7 +14,7 @@ import {
 import type { Transaction } from 'kysely';
 import { actorLabel, recordAudit, type AuditBy } from '../audit/trail';
 import { MAX_SERIAL_ID, type Database, type Db, type RolloutAction } from '../db/schema';
-import { Conflict, NotFound } from '../errors';
+import { Conflict, NotFound } from '../http-errors';
 import { remotesEvent, writeEvents } from '../events/write';
 import {
   findRemoteNames,

@@ -6,7 +6,7 @@ import {
   type RemoteManifest,
   type RemoteVersion,
 } from '@veritas/shared/domain';
-import { Conflict } from '../errors';
+import { Conflict } from '../http-errors';
 import { versionProblems, type DeclaredRemote } from './declarations';
 import type { VersionRow } from './repository';
 

@@ -4,7 +4,7 @@ import type { Static } from '@sinclair/typebox';
 import type { ReportRange } from '@veritas/shared/domain';
 import { recordAuditAlone, type AuditBy } from '../audit/trail';
 import type { Db } from '../db/schema';
-import { BadRequest } from '../errors';
+import { BadRequest } from '../http-errors';
 import { UTF8_BOM, csvLine } from './csv';
 import { dayRange, localMidnight, type TimeRange } from './dates';
 import { copiedReportLines } from './copy-report';

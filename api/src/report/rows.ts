@@ -30,7 +30,7 @@ export const REPORT_COLUMNS = [
 /**
  * One record as SQLite sends it: a JSON array of RECORD_COLUMNS, each user id replaced by that
  * user's name. One text value a row is fetched about twice as fast as 22 columns, which the
- * driver turns into an object each (src/records.ts renders JSON in the database likewise).
+ * driver turns into an object each (src/devices/record-json.ts renders JSON in the database likewise).
  * reportCells of it is the report's line; PostgreSQL's own rendering (REPORT_CELLS_SQL) is held
  * to that by test/report-sql.test.ts.
  */

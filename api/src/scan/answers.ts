@@ -5,7 +5,7 @@ import type { Static } from '@sinclair/typebox';
 import type { Db } from '../db/schema';
 import { startAppSession } from '../auth/sessions';
 import { signInUser } from '../auth/sign-in';
-import { BadRequest, Conflict, Forbidden, NotFound, type DomainError } from '../errors';
+import { BadRequest, Conflict, Forbidden, NotFound, type DomainError } from '../http-errors';
 import {
   ScanRefusal,
   checkDevice,
@@ -16,7 +16,7 @@ import {
   type FieldUser,
   type RefusalCode,
   type RefusedDevice,
-} from './engine';
+} from './field-scans';
 
 /** Field staff: operators at the doorstep, executives and incharges at hubs, anyone of a return centre. */
 const canUseApp = (user: FieldUser) =>

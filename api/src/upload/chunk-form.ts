@@ -3,7 +3,7 @@
 // before the file part, so they are checked here rather than by a schema (Fastify validates a
 // body it has parsed whole).
 import type { Multipart, MultipartFile } from '@fastify/multipart';
-import { BadRequest, PayloadTooLarge } from '../errors';
+import { BadRequest, PayloadTooLarge } from '../http-errors';
 import { CHUNK_BYTES, MAX_CHUNKS, type Chunk } from './store';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

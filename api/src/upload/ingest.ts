@@ -6,7 +6,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { UploadResult } from '@veritas/shared/domain';
 import type { Db, Engine } from '../db/schema';
-import { BadRequest, answerOf } from '../errors';
+import { BadRequest, answerOf } from '../http-errors';
 import { CsvRecordReader, type CsvRecord } from './csv-records';
 import { checkRow, readHeader, type ColumnPositions, type ShipmentRecord } from './shipment-rows';
 import { IngestStopped, LeaseLost, type Lease } from './lease';

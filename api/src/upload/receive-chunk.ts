@@ -2,7 +2,7 @@
 // stores the rows and answers the result. An upload left 'processing' by an instance that died is
 // taken over by the next chunk sent for it (docs/operations.md#upload-leases).
 import type { Db } from '../db/schema';
-import { BadRequest, Conflict, Forbidden } from '../errors';
+import { BadRequest, Conflict, Forbidden } from '../http-errors';
 import { completeUpload } from './ingest';
 import { LeaseLost, takeOver, type Lease } from './lease';
 import {

@@ -9,15 +9,15 @@ import {
   type Organization,
   type UserListItem,
 } from '@veritas/shared/domain';
-import { hashPassword } from '../auth/passwords';
+import { hashPassword } from '../auth/password-hashing';
 import { revokeUserSessions, type SessionUser } from '../auth/sessions';
 import { forgetOperator } from '../dashboard/summaries';
 import { recordAudit, type AuditBy } from '../audit/trail';
 import type { Db } from '../db/schema';
-import { BadRequest, Forbidden } from '../errors';
+import { BadRequest, Forbidden } from '../http-errors';
 import { userEvent, writeEvents } from '../events/write';
 import { findGroupByCode } from '../groups/repository';
-import { canListAllUsers, canManageUser } from '../roles';
+import { canListAllUsers, canManageUser } from '../auth/rights';
 import { deleteUserById, findUserByName, findUsersWithGroup, insertUser, updateUserActive } from './repository';
 import { targetOf } from './user-target';
 

@@ -3,7 +3,7 @@
 import type { Kysely } from 'kysely';
 import type { Role } from '@veritas/shared/domain';
 import type { Database } from '../db/schema';
-import { Forbidden, NotFound } from '../errors';
+import { Forbidden, NotFound } from '../http-errors';
 import { findUserById } from './repository';
 
 /** Loads the user `userId` names, refusing oneself and targets `allowed` refuses ("You cannot {verb} ..."). */

@@ -5,7 +5,7 @@ import type { Brand, ManufacturerResult, SaveBrand } from '@veritas/shared/domai
 import { manufacturerKey } from '../db/oui-registry';
 import { recordAudit, type AuditBy } from '../audit/trail';
 import type { Db } from '../db/schema';
-import { BadRequest, Conflict, NotFound } from '../errors';
+import { BadRequest, Conflict, NotFound } from '../http-errors';
 import {
   findBrandById,
   findBrandByKey,

@@ -9,7 +9,7 @@ import type { Database, Db, DeviceRecordsTable, StatusKey } from '../db/schema';
 import { DashboardChanges, rebuildDashboardSummaries } from '../dashboard/summaries';
 import { PickListChanges, rebuildPickListSummaries } from '../devices/summaries';
 import { writeEvents, type NewEvent } from '../events/write';
-import { recordJsonOf } from '../records';
+import { recordJsonOf } from '../devices/record-json';
 import {
   DERIVED_COLUMNS,
   FACT_COLUMNS,
@@ -88,7 +88,7 @@ export class RecordChanges {
 
   /**
    * One 'uploaded' event for the records stored; one event per action for the records changed,
-   * each record as api/get_status/ answers it (records.ts), read in `trx`: one select by id.
+   * each record as api/get_status/ answers it (devices/record-json.ts), read in `trx`: one select by id.
    */
   private async events(trx: Kysely<Database>, db: Db): Promise<NewEvent[]> {
     const events: NewEvent[] = [];

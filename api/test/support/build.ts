@@ -9,7 +9,7 @@
 import helmet, { type FastifyHelmetOptions } from '@fastify/helmet';
 import type { Organization, Role } from '@veritas/shared/domain';
 import { securityHeaders } from '../../../scripts/deployment.cjs';
-import { hashPassword } from '../../src/auth/passwords';
+import { hashPassword } from '../../src/auth/password-hashing';
 import { openDatabase } from '../../src/db/connection';
 import type { Db } from '../../src/db/schema';
 import { createServer, type ServerOptions, type VeritasServer } from '../../src/server';

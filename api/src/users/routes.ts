@@ -1,5 +1,5 @@
 // Users (docs/screens.md#create-user-and-create-group, docs/screens.md#deactivate-users, src/users/accounts.ts):
-// user/create/, get_users/, delete_user/, deactivate_user/ and activate_user/. Passwords are in passwords.ts.
+// user/create/, get_users/, delete_user/, deactivate_user/ and activate_user/. Passwords are in password-routes.ts.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
   CreatedUser,
@@ -18,8 +18,8 @@ import { targetOfBodyField } from '../audit/refusals';
 import type { AuditTarget } from '../audit/trail';
 import { MAX_SERIAL_ID, type Db } from '../db/schema';
 import { requireRole } from '../plugins/authentication';
-import { findUserById } from '../users/repository';
-import { createUser, deleteUser, listUsers, setUserActive } from '../users/accounts';
+import { findUserById } from './repository';
+import { createUser, deleteUser, listUsers, setUserActive } from './accounts';
 
 /** The users' actions answer errors with `error` (the console's Deactivate Users page reads it). */
 export const USER_ACTION = { errorField: 'error' } as const;

@@ -12,8 +12,8 @@ import {
   DevicePageQuery,
   NoQuery,
 } from '@veritas/shared/domain';
-import { hubCodes } from '../devices/pick-list';
-import { countDevices, devicePageText } from '../devices/page-query';
+import { hubCodes } from './pick-list';
+import { countDevices, devicePageText } from './page-query';
 
 const tags = ['devices'];
 

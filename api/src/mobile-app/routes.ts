@@ -14,7 +14,7 @@ import {
 } from '@veritas/shared/domain';
 import { signOut } from '../auth/sessions';
 import { appScans, signInToApp } from '../scan/answers';
-import { signInAudit } from './auth';
+import { signInAudit } from '../auth/routes';
 
 const tags = ['mobile app'];
 

@@ -6,8 +6,8 @@ import { Brand, BrandList, ManufacturerList, ManufacturerQuery, NoQuery, SaveBra
 import { auditByOf } from '../audit/actor';
 import { targetOfBodyField } from '../audit/refusals';
 import { requireRole } from '../plugins/authentication';
-import { canEditWhiteLabels } from '../roles';
-import { findManufacturers, listBrands, saveBrand } from '../whitelabel/brands';
+import { canEditWhiteLabels } from '../auth/rights';
+import { findManufacturers, listBrands, saveBrand } from './brands';
 
 const tags = ['white labels'];
 

@@ -3,8 +3,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ReportFile, ReportRange } from '@veritas/shared/domain';
 import { auditByOf } from '../audit/actor';
-import { pagedBody, sendStream } from '../http';
-import { reportFile } from '../report/report-file';
+import { pagedBody, sendStream } from '../streamed-body';
+import { reportFile } from './report-file';
 
 export const reportRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // The CSV is streamed as its pages are read; its schema documents it.

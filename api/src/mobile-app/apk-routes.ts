@@ -4,9 +4,9 @@ import { ApkFile, NoQuery } from '@veritas/shared/domain';
 import { auditByOf } from '../audit/actor';
 import { recordAuditAlone } from '../audit/trail';
 import { requireRole } from '../plugins/authentication';
-import { openApk } from '../apk-file';
-import { sendStream } from '../http';
-import { canDownloadApk } from '../roles';
+import { openApk } from './apk-file';
+import { sendStream } from '../streamed-body';
+import { canDownloadApk } from '../auth/rights';
 
 export const apkRoutes: FastifyPluginAsyncTypebox<{ apkPath?: string }> = async (app, { apkPath }) => {
   const { db } = app;

@@ -6,7 +6,7 @@
 // (PostgreSQL's json_build_object is markedly slower than row_to_json over nested row values.)
 import type { DeviceRecord, TrackingInfo, UserRef } from '@veritas/shared/domain';
 import { sql, type Kysely, type RawBuilder, type Selectable, type SelectQueryBuilder } from 'kysely';
-import type { Database, Db, DeviceRecordsTable, Engine } from './db/schema';
+import type { Database, Db, DeviceRecordsTable, Engine } from '../db/schema';
 
 type Json = RawBuilder<unknown>;
 

@@ -4,7 +4,7 @@
 // as api/get_status/. Never cached: the figures are counted at each call.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { DashboardQuery, DashboardStats } from '@veritas/shared/domain';
-import { figuresInTurn } from '../dashboard/turns';
+import { figuresInTurn } from './turns';
 
 export interface DashboardRouteOptions {
   /** The server's clock: "today" is the day of its now in the viewer's zone. */

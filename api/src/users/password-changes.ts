@@ -3,12 +3,12 @@
 // password that changed may have leaked.
 import { passwordProblem } from '@veritas/shared/domain';
 import { clearFailures, clearUserFailures, recordFailure, refuseWhenThrottled } from '../auth/login-throttle';
-import { hashPassword, verifyPassword } from '../auth/passwords';
+import { hashPassword, verifyPassword } from '../auth/password-hashing';
 import { revokeUserSessions, type SessionUser } from '../auth/sessions';
 import { recordAudit, userBy, type AuditBy } from '../audit/trail';
 import type { Db } from '../db/schema';
-import { BadRequest } from '../errors';
-import { canManageUser } from '../roles';
+import { BadRequest } from '../http-errors';
+import { canManageUser } from '../auth/rights';
 import { findPasswordHash, updatePasswordHash } from './repository';
 import { targetOf } from './user-target';
 

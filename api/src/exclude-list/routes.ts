@@ -4,8 +4,8 @@ import { ExcludeList, ExcludedBrand, MessageAnswer, NoQuery } from '@veritas/sha
 import { auditByOf } from '../audit/actor';
 import { targetOfBodyField } from '../audit/refusals';
 import { requireRole } from '../plugins/authentication';
-import { excludeBrand, includeBrand, listExcludedBrands } from '../exclude-list/exclude-list';
-import { canEditWhiteLabels } from '../roles';
+import { excludeBrand, includeBrand, listExcludedBrands } from './exclude-list';
+import { canEditWhiteLabels } from '../auth/rights';
 
 const tags = ['white labels'];
 

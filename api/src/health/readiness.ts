@@ -1,7 +1,7 @@
 // Readiness (health/ready/): the database answers, in time, and holds every migration of this code.
 import type { FastifyBaseLogger } from 'fastify';
-import { pendingMigrations } from './db/connection';
-import type { Db } from './db/schema';
+import { pendingMigrations } from '../db/connection';
+import type { Db } from '../db/schema';
 
 /** How long the database may take to answer before the instance counts as not ready. */
 const DATABASE_TIMEOUT_MS = 2000;

@@ -1,11 +1,11 @@
 // Sign-in and sessions (docs/sessions.md): user/login/, refresh/ and logout/ answer anyone (the XSRF
 // check of app.ts still applies); is_LoggedIn/ and get_role/ are the signed-in user's.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { ACCESS_COOKIE, REFRESH_COOKIE, clearSessionCookies, setSessionCookies, setXsrfCookie } from '../auth/cookies';
-import { endSessionOfTokens, rotateRefreshToken, type SignInChannel } from '../auth/sessions';
-import { signInToConsole } from '../auth/sign-in';
+import { ACCESS_COOKIE, REFRESH_COOKIE, clearSessionCookies, setSessionCookies, setXsrfCookie } from './cookies';
+import { endSessionOfTokens, rotateRefreshToken, type SignInChannel } from './sessions';
+import { signInToConsole } from './sign-in';
 import { targetOfBodyField, type AuditedRoute } from '../audit/refusals';
-import { Unauthorized } from '../errors';
+import { Unauthorized } from '../http-errors';
 import {
   Credentials,
   LoggedInAnswer,

@@ -5,10 +5,10 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import multipart from '@fastify/multipart';
 import { UploadAnswer, UploadForm } from '@veritas/shared/domain';
 import { requireRole } from '../plugins/authentication';
-import { canUpload } from '../roles';
-import { readChunk, type MultipartLimits } from '../upload/chunk-form';
-import { receiveChunk } from '../upload/receive-chunk';
-import { CHUNK_BYTES } from '../upload/store';
+import { canUpload } from '../auth/rights';
+import { readChunk, type MultipartLimits } from './chunk-form';
+import { receiveChunk } from './receive-chunk';
+import { CHUNK_BYTES } from './store';
 
 export const uploadRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app;

@@ -3,11 +3,11 @@
 // removes an entry: there is no call that could.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { AuditFilterQuery, AuditPage, AuditPageQuery, AuditVerification, NoQuery } from '@veritas/shared/domain';
-import { verifyChain } from '../audit/chain';
-import { auditCsv, auditPage } from '../audit/search';
-import { pagedBody, sendStream } from '../http';
+import { verifyChain } from './chain';
+import { auditCsv, auditPage } from './search';
+import { pagedBody, sendStream } from '../streamed-body';
 import { requireRole } from '../plugins/authentication';
-import { canReadAuditLog, canVerifyAuditLog } from '../roles';
+import { canReadAuditLog, canVerifyAuditLog } from '../auth/rights';
 
 const tags = ['audit'];
 

@@ -4,7 +4,7 @@
 // Fastify answers 503 to every request, these included, so a proxy stops sending here.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { LiveAnswer, NoQuery, NotReadyAnswer, ReadyAnswer } from '@veritas/shared/domain';
-import { notReadyReason } from '../health';
+import { notReadyReason } from './readiness';
 
 const tags = ['health'];
 

@@ -5,7 +5,7 @@ import { CreateGroup, Group, GroupList, NoQuery, canCreateGroup } from '@veritas
 import { auditByOf } from '../audit/actor';
 import { targetOfBodyField } from '../audit/refusals';
 import { requireRole } from '../plugins/authentication';
-import { createGroup, listGroups } from '../groups/groups';
+import { createGroup, listGroups } from './groups';
 
 const tags = ['users'];
 

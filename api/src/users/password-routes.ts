@@ -1,11 +1,11 @@
-// Passwords users can change (src/users/passwords.ts): one's own from the console
+// Passwords users can change (src/users/password-changes.ts): one's own from the console
 // (user/change_password/), and another's by whoever may (de)activate them (user/reset_password/).
 // Errors carry `error`, like the users' actions, throttling's 429 included.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ChangePassword, MessageAnswer, ResetPassword } from '@veritas/shared/domain';
 import { auditByOf } from '../audit/actor';
-import { changePassword, resetPassword } from '../users/passwords';
-import { USER_ACTION, auditedUserAction } from './users';
+import { changePassword, resetPassword } from './password-changes';
+import { USER_ACTION, auditedUserAction } from './routes';
 
 const tags = ['users'];
 

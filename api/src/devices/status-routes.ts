@@ -1,11 +1,11 @@
 // api/get_status/: every device record, streamed as one JSON array.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { DeviceRecordList, NoQuery } from '@veritas/shared/domain';
-import { pagedBody, sendStream } from '../http';
-import { recordJsonArray } from '../records';
+import { pagedBody, sendStream } from '../streamed-body';
+import { recordJsonArray } from './record-json';
 
 export const statusRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  // The database renders each record's JSON (records.ts) and the pages are streamed as they come:
+  // The database renders each record's JSON (record-json.ts) and the pages are streamed as they come:
   // a stream passes Fastify's serializer by, so the response schema documents the answer without
   // serializing it again, which would cost most of the answer's time.
   const schema = {

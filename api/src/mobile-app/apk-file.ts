@@ -2,7 +2,7 @@
 import fs from 'node:fs/promises';
 import type { ReadStream } from 'node:fs';
 import type { FastifyBaseLogger } from 'fastify';
-import { NotFound } from './errors';
+import { NotFound } from '../http-errors';
 
 /** The package's length and bytes; a 404 when none is configured or the path names no readable file. */
 export async function openApk(

@@ -11,9 +11,9 @@ import { API_SECURITY_HEADERS } from '../app';
 import { ACCESS_COOKIE, cookieOf, viewerOf } from '../auth/cookies';
 import { authenticate } from '../auth/sessions';
 import type { Db } from '../db/schema';
-import { errorHandler } from '../errors';
-import { compositionFor, type ComposedView, type CompositionSource } from '../registry/composition';
-import { gunzipped, type RemoteFiles } from '../registry/serving';
+import { errorHandler } from '../http-errors';
+import { compositionFor, type ComposedView, type CompositionSource } from './composition';
+import { gunzipped, type RemoteFiles } from './serving';
 
 export interface RemoteServingOptions {
   db: Db;

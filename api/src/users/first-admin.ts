@@ -1,8 +1,8 @@
 // First start: the super_admin named by VERITAS_ADMIN_USERNAME, so there is always a way in.
 import crypto from 'node:crypto';
-import { hashPassword } from './auth/passwords';
-import type { Db } from './db/schema';
-import { nowIso } from './db/schema';
+import { hashPassword } from '../auth/password-hashing';
+import type { Db } from '../db/schema';
+import { nowIso } from '../db/schema';
 
 export async function ensureAdmin(db: Db, username: string, password: string | undefined): Promise<void> {
   const existing = await db.kysely.selectFrom('users').select('id').where('username', '=', username).executeTakeFirst();

@@ -26,10 +26,10 @@ import {
 import { createAccessToken, listAccessTokens, revokeAccessToken, tokenAllows } from '../access-tokens/access-tokens';
 import { auditByOf } from '../audit/actor';
 import { targetOfBodyField, type AuditedRoute } from '../audit/refusals';
-import { Forbidden } from '../errors';
+import { Forbidden } from '../http-errors';
 import { documentAccess } from '../plugins/openapi';
-import { allowOrigin, listAllowedOrigins, removeOrigin } from '../registry/origins';
-import { publish } from '../registry/publish';
+import { allowOrigin, listAllowedOrigins, removeOrigin } from './origins';
+import { publish } from './publish';
 import {
   deploymentOf,
   historyPage,
@@ -39,9 +39,9 @@ import {
   rollback,
   startCanary,
   stopCanary,
-} from '../registry/rollout';
-import type { RegistryConfig } from '../registry/versions';
-import { canDeploy, canManageDeployAccess } from '../roles';
+} from './rollout';
+import type { RegistryConfig } from './versions';
+import { canDeploy, canManageDeployAccess } from '../auth/rights';
 
 const tags = ['registry'];
 /** A build's files travel base64 in JSON: a third more than their bytes (MAX_BUILD_BYTES). */
