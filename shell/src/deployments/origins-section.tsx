@@ -1,11 +1,11 @@
 // Allowed origins (super_admin; docs/screens.md#deployments): the https origins a team's own CDN
 // may serve a remote from; add one, list them, remove one.
 import { formatDateTime, serverMessage, toast, type AllowedOrigin } from '@veritas/shared';
-import { useQueryError, useQueryNow } from '@veritas/shared/query';
+import { useQueryNow } from '@veritas/shared/query';
+import { DataTable, type Column } from '@veritas/shared/table';
 import { useId, useState, type FormEvent } from 'react';
 import { originsQuery, useAddOrigin, useRemoveOrigin } from './api';
 import { ConfirmDialog } from './confirm-dialog';
-import { TableNotice } from './table-notice';
 
 const NO_ORIGINS: AllowedOrigin[] = [];
 /** The registry's rule (OriginPayload): https, a host, maybe a port, nothing after it. */
@@ -15,14 +15,34 @@ export function OriginsSection() {
   const headingId = useId();
   const originId = useId();
   const hintId = useId();
-  const { data: origins = NO_ORIGINS, isPending: loading, error } = useQueryNow(originsQuery);
-  const [loadError, setLoadError] = useState<string | null>(null);
-  useQueryError(error, (failure) => setLoadError(serverMessage(failure) ?? 'Failed to load the allowed origins'));
+  const { data, isPending: loading, error } = useQueryNow(originsQuery);
+  const origins = data ?? NO_ORIGINS;
+  // Shown in place of the rows while there are none to show.
+  const loadError = error && !data ? (serverMessage(error) ?? 'Failed to load the allowed origins') : null;
   const addOrigin = useAddOrigin();
   const removeOrigin = useRemoveOrigin();
   const [origin, setOrigin] = useState('');
   const [formError, setFormError] = useState<string | null>(null);
   const [removing, setRemoving] = useState<string | null>(null);
+
+  const columns: Column<AllowedOrigin>[] = [
+    { header: 'Origin', cell: (item) => item.origin, rowHeader: true },
+    { header: 'Added by', cell: (item) => item.addedBy },
+    { header: 'Added', cell: (item) => formatDateTime(item.addedAt) },
+    {
+      header: 'Actions',
+      cell: (item) => (
+        <button
+          type="button"
+          className="vx-btn vx-btn-danger dp-action"
+          aria-label={`Remove ${item.origin}`}
+          onClick={() => setRemoving(item.origin)}
+        >
+          Remove
+        </button>
+      ),
+    },
+  ];
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -72,49 +92,17 @@ export function OriginsSection() {
           </p>
         )}
       </form>
-      {loadError && (
-        <p className="vx-notice vx-notice--error" role="alert">
-          {loadError}
-        </p>
-      )}
-      <div className="vx-table-wrap">
-        <table className="vx-table dp-table" aria-busy={loading || undefined}>
-          <caption className="dp-caption">Allowed origins</caption>
-          <thead>
-            <tr>
-              <th scope="col">Origin</th>
-              <th scope="col">Added by</th>
-              <th scope="col">Added</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {loading ? (
-              <TableNotice columns={4}>Loading origins…</TableNotice>
-            ) : origins.length === 0 ? (
-              <TableNotice columns={4}>No allowed origins</TableNotice>
-            ) : (
-              origins.map((item) => (
-                <tr key={item.origin}>
-                  <th scope="row">{item.origin}</th>
-                  <td>{item.addedBy}</td>
-                  <td>{formatDateTime(item.addedAt)}</td>
-                  <td>
-                    <button
-                      type="button"
-                      className="vx-btn vx-btn-danger dp-action"
-                      aria-label={`Remove ${item.origin}`}
-                      onClick={() => setRemoving(item.origin)}
-                    >
-                      Remove
-                    </button>
-                  </td>
-                </tr>
-              ))
-            )}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        caption="Allowed origins"
+        captionClassName="dp-caption"
+        className="vx-table dp-table"
+        columns={columns}
+        rows={origins}
+        rowKey={(item) => item.origin}
+        loading={loading && 'Loading origins…'}
+        error={loadError}
+        empty="No allowed origins"
+      />
       {removing && (
         <ConfirmDialog
           title="Remove an allowed origin"

@@ -4,9 +4,10 @@
 // reads the next one.
 import { formatDateTime, serverMessage, type RolloutChange } from '@veritas/shared';
 import { useInfiniteQuery } from '@veritas/shared/query';
+import { DataTable, type Column } from '@veritas/shared/table';
 import { useMemo } from 'react';
 import { HISTORY_PAGE_SIZE, historyPagesQuery } from './api';
-import { TableNotice } from './table-notice';
+import { v } from './rollout-requests';
 
 const ACTION_LABELS: Record<RolloutChange['action'], string> = {
   promote: 'Promote',
@@ -16,7 +17,13 @@ const ACTION_LABELS: Record<RolloutChange['action'], string> = {
   retire: 'Retire',
 };
 
-const v = (version: number | null) => (version === null ? '—' : `v${version}`);
+const COLUMNS: Column<RolloutChange>[] = [
+  { header: 'Action', cell: (change) => ACTION_LABELS[change.action] ?? change.action },
+  { header: 'From → to', cell: (change) => `${v(change.from)} → ${v(change.to)}` },
+  { header: 'Percent', cell: (change) => (change.percent === null ? '—' : `${change.percent}%`) },
+  { header: 'By', cell: (change) => change.by },
+  { header: 'When', cell: (change) => formatDateTime(change.at) },
+];
 
 const changesText = (n: number) => `${n} ${n === 1 ? 'change' : 'changes'} shown`;
 
@@ -40,37 +47,16 @@ export function RolloutHistory({ remote, newest }: { remote: string; newest: rea
 
   return (
     <>
-      <div className="vx-table-wrap">
-        <table className="vx-table dp-table" aria-busy={isFetchingNextPage || undefined}>
-          <caption className="dp-caption">{remote}: history</caption>
-          <thead>
-            <tr>
-              <th scope="col">Action</th>
-              <th scope="col">From → to</th>
-              <th scope="col">Percent</th>
-              <th scope="col">By</th>
-              <th scope="col">When</th>
-            </tr>
-          </thead>
-          <tbody>
-            {changes.length === 0 ? (
-              <TableNotice columns={5}>No changes yet</TableNotice>
-            ) : (
-              changes.map((change) => (
-                <tr key={change.id}>
-                  <td>{ACTION_LABELS[change.action] ?? change.action}</td>
-                  <td>
-                    {v(change.from)} → {v(change.to)}
-                  </td>
-                  <td>{change.percent === null ? '—' : `${change.percent}%`}</td>
-                  <td>{change.by}</td>
-                  <td>{formatDateTime(change.at)}</td>
-                </tr>
-              ))
-            )}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        caption={`${remote}: history`}
+        captionClassName="dp-caption"
+        className="vx-table dp-table"
+        columns={COLUMNS}
+        rows={changes}
+        rowKey={(change) => change.id}
+        busy={isFetchingNextPage}
+        empty="No changes yet"
+      />
       {paged && error && !isFetchNextPageError && (
         <div className="vx-notice vx-notice--error dp-older" role="alert">
           <span>{serverMessage(error) ?? HISTORY_MESSAGES.loadFailed}</span>

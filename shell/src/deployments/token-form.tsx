@@ -1,0 +1,122 @@
+// The form that creates a deploy token (docs/screens.md#deployments): for every remote, for one,
+// or for a remote the registry has no version of yet; it works through its last valid day in UTC.
+import { serverMessage, type CreatedToken } from '@veritas/shared';
+import { DAY_PATTERN, TOKEN_MESSAGES } from '@veritas/shared/domain';
+import { useId, useState, type FormEvent } from 'react';
+import { useCreateToken } from './api';
+import { utcToday } from './token-expiry';
+import { ALL_REMOTES } from './tokens-table';
+
+/** The scope choice of a remote the registry has no version of yet: its name is typed. */
+const NEW_REMOTE = 'new';
+
+export function TokenForm({
+  remotes,
+  onCreated,
+}: {
+  remotes: readonly string[];
+  onCreated(created: CreatedToken): void;
+}) {
+  const labelId = useId();
+  const scopeId = useId();
+  const newRemoteId = useId();
+  const expiryId = useId();
+  const expiryHintId = useId();
+  const createToken = useCreateToken();
+  const [label, setLabel] = useState('');
+  const [scope, setScope] = useState(ALL_REMOTES);
+  const [newRemote, setNewRemote] = useState('');
+  const [expiresOn, setExpiresOn] = useState('');
+  const [formError, setFormError] = useState<string | null>(null);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (!label.trim()) return setFormError(TOKEN_MESSAGES.label);
+    if (scope === NEW_REMOTE && !newRemote.trim()) return setFormError('Name the new remote the token may deploy.');
+    if (!new RegExp(DAY_PATTERN).test(expiresOn)) return setFormError(TOKEN_MESSAGES.expiresOn);
+    setFormError(null);
+    try {
+      // A new team's token names its remote before its first publish (the server checks the name).
+      const granted = scope === NEW_REMOTE ? `deploy:${newRemote.trim()}` : scope;
+      onCreated(await createToken.mutateAsync({ label: label.trim(), scope: granted, expiresOn }));
+      setLabel('');
+      setExpiresOn('');
+    } catch (failure) {
+      setFormError(serverMessage(failure) ?? 'The token could not be created.');
+    }
+  }
+
+  return (
+    <form className="dp-form" aria-label="Create a deploy token" noValidate onSubmit={(event) => void submit(event)}>
+      <div className="vx-field">
+        <label className="vx-label" htmlFor={labelId}>
+          Label
+        </label>
+        <input
+          id={labelId}
+          className="vx-input"
+          maxLength={100}
+          autoComplete="off"
+          value={label}
+          onChange={(event) => setLabel(event.target.value)}
+        />
+      </div>
+      <div className="vx-field">
+        <label className="vx-label" htmlFor={scopeId}>
+          May deploy
+        </label>
+        <select id={scopeId} className="vx-select" value={scope} onChange={(event) => setScope(event.target.value)}>
+          <option value={ALL_REMOTES}>All remotes</option>
+          {remotes.map((remote) => (
+            <option key={remote} value={`deploy:${remote}`}>
+              {remote} only
+            </option>
+          ))}
+          <option value={NEW_REMOTE}>A new remote…</option>
+        </select>
+      </div>
+      {scope === NEW_REMOTE && (
+        <div className="vx-field">
+          <label className="vx-label" htmlFor={newRemoteId}>
+            New remote's name
+          </label>
+          <input
+            id={newRemoteId}
+            className="vx-input"
+            maxLength={40}
+            autoComplete="off"
+            spellCheck={false}
+            value={newRemote}
+            onChange={(event) => setNewRemote(event.target.value)}
+          />
+        </div>
+      )}
+      <div className="vx-field">
+        <label className="vx-label" htmlFor={expiryId}>
+          Expires on (last valid day)
+        </label>
+        <input
+          id={expiryId}
+          className="vx-input"
+          type="date"
+          // Today in UTC: the earliest day the server takes.
+          min={utcToday()}
+          aria-describedby={expiryHintId}
+          value={expiresOn}
+          onChange={(event) => setExpiresOn(event.target.value)}
+        />
+        <p id={expiryHintId} className="vx-hint">
+          It works through the end of that day in UTC, until 00:00 UTC the day after.
+        </p>
+      </div>
+      <button type="submit" className="vx-btn vx-btn-primary" disabled={createToken.isPending}>
+        Create token
+      </button>
+      {formError && (
+        <p className="vx-notice vx-notice--error dp-form__error" role="alert">
+          {formError}
+        </p>
+      )}
+    </form>
+  );
+}
