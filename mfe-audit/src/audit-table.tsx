@@ -1,7 +1,8 @@
 // The Audit Log's table (docs/screens.md#audit-log): one row per entry, newest first, each with a
 // Details button that shows the entry's details in a row below it.
-import { ScrollRegion, type AuditEntry } from '@veritas/shared';
-import { Fragment, useState } from 'react';
+import type { AuditEntry } from '@veritas/shared';
+import { DataTable, type Column } from '@veritas/shared/table';
+import { useState } from 'react';
 import { EntryDetails } from './entry-details';
 import { NONE, actorText, formatTime, targetText } from './entry-text';
 
@@ -9,7 +10,6 @@ export const EMPTY = 'No entries match these filters.';
 /** Empty so far: the server's search stopped in time before reaching the oldest entry (docs/audit.md#reading-it). */
 export const EMPTY_SO_FAR =
   'No entries match these filters among the newest searched. Show older entries to search further.';
-const COLUMNS = 7;
 
 const detailsId = (entry: AuditEntry) => `al-entry-${entry.seq}`;
 
@@ -31,70 +31,62 @@ export function AuditTable({
       return next;
     });
 
+  const columns: Column<AuditEntry>[] = [
+    {
+      header: 'Time',
+      className: 'al-nowrap',
+      cell: (entry) => <time dateTime={entry.time}>{formatTime(entry.time)}</time>,
+    },
+    { header: 'Actor', cell: (entry) => actorText(entry.actor) },
+    { header: 'Address', className: 'al-mono', cell: (entry) => entry.address ?? NONE },
+    { header: 'Action', className: 'al-mono', cell: (entry) => entry.action },
+    { header: 'Target', cell: (entry) => targetText(entry.target) },
+    {
+      header: 'Outcome',
+      cell: (entry) => <span className={`al-outcome al-outcome--${entry.outcome}`}>{entry.outcome}</span>,
+    },
+    {
+      header: 'Details',
+      cell: (entry) => {
+        const expanded = open.has(entry.seq);
+        return (
+          <button
+            type="button"
+            className="vx-btn al-toggle"
+            aria-expanded={expanded}
+            aria-controls={expanded ? detailsId(entry) : undefined}
+            onClick={() => toggle(entry.seq)}
+          >
+            <span className="al-toggle__chevron" aria-hidden="true" />
+            Details<span className="vx-sr-only"> of entry {entry.seq}</span>
+          </button>
+        );
+      },
+    },
+  ];
+
   return (
-    <ScrollRegion label="Audit log entries" className="vx-table-wrap al-table-wrap">
-      <table className="vx-table al-table" aria-busy={busy || undefined}>
-        <caption className="vx-sr-only">Audit log entries</caption>
-        <thead>
-          <tr>
-            <th scope="col">Time</th>
-            <th scope="col">Actor</th>
-            <th scope="col">Address</th>
-            <th scope="col">Action</th>
-            <th scope="col">Target</th>
-            <th scope="col">Outcome</th>
-            <th scope="col">Details</th>
+    <DataTable
+      caption="Audit log entries"
+      captionClassName="vx-sr-only"
+      className="vx-table al-table"
+      wrapClassName="vx-table-wrap al-table-wrap"
+      noteClassName="al-empty vx-muted"
+      columns={columns}
+      rows={entries}
+      rowKey={(entry) => entry.seq}
+      rowAttributes={(entry) => ({ 'data-seq': entry.seq, className: 'al-row' })}
+      after={(entry) =>
+        open.has(entry.seq) && (
+          <tr className="al-details-row">
+            <td colSpan={columns.length}>
+              <EntryDetails entry={entry} id={detailsId(entry)} />
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {entries.length === 0 ? (
-            <tr>
-              <td colSpan={COLUMNS} className="al-empty vx-muted">
-                {more ? EMPTY_SO_FAR : EMPTY}
-              </td>
-            </tr>
-          ) : (
-            entries.map((entry) => {
-              const expanded = open.has(entry.seq);
-              return (
-                <Fragment key={entry.seq}>
-                  <tr data-seq={entry.seq} className="al-row">
-                    <td className="al-nowrap">
-                      <time dateTime={entry.time}>{formatTime(entry.time)}</time>
-                    </td>
-                    <td>{actorText(entry.actor)}</td>
-                    <td className="al-mono">{entry.address ?? NONE}</td>
-                    <td className="al-mono">{entry.action}</td>
-                    <td>{targetText(entry.target)}</td>
-                    <td>
-                      <span className={`al-outcome al-outcome--${entry.outcome}`}>{entry.outcome}</span>
-                    </td>
-                    <td>
-                      <button
-                        type="button"
-                        className="vx-btn al-toggle"
-                        aria-expanded={expanded}
-                        aria-controls={expanded ? detailsId(entry) : undefined}
-                        onClick={() => toggle(entry.seq)}
-                      >
-                        <span className="al-toggle__chevron" aria-hidden="true" />
-                        Details<span className="vx-sr-only"> of entry {entry.seq}</span>
-                      </button>
-                    </td>
-                  </tr>
-                  {expanded && (
-                    <tr className="al-details-row">
-                      <td colSpan={COLUMNS}>
-                        <EntryDetails entry={entry} id={detailsId(entry)} />
-                      </td>
-                    </tr>
-                  )}
-                </Fragment>
-              );
-            })
-          )}
-        </tbody>
-      </table>
-    </ScrollRegion>
+        )
+      }
+      busy={busy}
+      empty={more ? EMPTY_SO_FAR : EMPTY}
+    />
   );
 }

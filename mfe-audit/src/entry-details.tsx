@@ -1,6 +1,7 @@
 // The details of one audit entry (docs/screens.md#audit-log): the full actor, the target's id, the
 // hash, and what `details` holds: a Before → After comparison, then every other key.
 import type { AuditEntry } from '@veritas/shared';
+import { DataTable, type Column } from '@veritas/shared/table';
 import type { ReactNode } from 'react';
 import { NONE, splitDetails } from './entry-text';
 
@@ -13,7 +14,24 @@ function Fact({ term, className, children }: { term: string; className?: string;
   );
 }
 
-function Change({ rows }: { rows: NonNullable<ReturnType<typeof splitDetails>['change']> }) {
+type ChangeRow = NonNullable<ReturnType<typeof splitDetails>['change']>[number];
+
+const CHANGE_COLUMNS: Column<ChangeRow>[] = [
+  {
+    header: 'Field',
+    rowHeader: true,
+    cell: (row) => (
+      <>
+        {row.field || 'value'}
+        {row.changed && <span className="al-change__mark"> (changed)</span>}
+      </>
+    ),
+  },
+  { header: 'Before', className: 'al-value', cell: (row) => row.before },
+  { header: 'After', className: 'al-value', cell: (row) => row.after },
+];
+
+function Change({ rows }: { rows: readonly ChangeRow[] }) {
   const changed = rows.filter((row) => row.changed && row.field);
   return (
     <div className="al-change">
@@ -22,28 +40,17 @@ function Change({ rows }: { rows: NonNullable<ReturnType<typeof splitDetails>['c
           Changed: <span className="al-mono">{changed.map((row) => row.field).join(', ')}</span>
         </p>
       )}
-      <table className="vx-table al-change__table">
-        <caption className="al-change__caption">Before → After</caption>
-        <thead>
-          <tr>
-            <th scope="col">Field</th>
-            <th scope="col">Before</th>
-            <th scope="col">After</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((row) => (
-            <tr key={row.field} className={row.changed ? 'al-change__row--changed' : undefined}>
-              <th scope="row">
-                {row.field || 'value'}
-                {row.changed && <span className="al-change__mark"> (changed)</span>}
-              </th>
-              <td className="al-value">{row.before}</td>
-              <td className="al-value">{row.after}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <DataTable
+        caption="Before → After"
+        captionClassName="al-change__caption"
+        className="vx-table al-change__table"
+        wrapClassName={false}
+        columns={CHANGE_COLUMNS}
+        rows={rows}
+        rowKey={(row) => row.field}
+        rowAttributes={(row) => ({ className: row.changed ? 'al-change__row--changed' : undefined })}
+        empty={NONE}
+      />
     </div>
   );
 }
