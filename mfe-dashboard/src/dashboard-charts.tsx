@@ -19,6 +19,7 @@ import {
 import { useId, useMemo, type ReactNode } from 'react';
 import { Bar, Line, Pie } from 'react-chartjs-2';
 import { NO_INPUTS_SLICE, type DailySeries, type ErrorSlice } from '@veritas/shared/domain';
+import { DataTable, type Column } from '@veritas/shared/table';
 
 ChartJS.register(
   LineController,
@@ -49,12 +50,15 @@ const dailyOptions = {
   scales: { y: { beginAtZero: true, ticks: { precision: 0 } } },
 } as const;
 
+/** A day or a slice: its name, then its values. */
+type FigureRow = (string | number)[];
+
 /** A chart's figures as a table: the text alternative of its canvas (WCAG 1.1.1). */
 interface ChartFigures {
   /** Column headers: what a row is, then one per value. */
   head: string[];
-  /** One row per day or slice: its name, then its values. */
-  rows: (string | number)[][];
+  /** One row per day or slice. */
+  rows: FigureRow[];
   /** Shown in place of rows when there are none. */
   empty?: string;
 }
@@ -75,36 +79,21 @@ function dailyFigures({
 
 /** Visually hidden: screen readers get the numbers the chart draws, not just its name. */
 function FiguresTable({ title, figures }: { title: string; figures: ChartFigures }) {
+  const columns: Column<FigureRow>[] = figures.head.map((header, index) => ({
+    header,
+    cell: (row) => row[index],
+    rowHeader: index === 0,
+  }));
   return (
     <div className="vx-sr-only">
-      <table>
-        <caption>{title}</caption>
-        <thead>
-          <tr>
-            {figures.head.map((name) => (
-              <th key={name} scope="col">
-                {name}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {figures.rows.length ? (
-            figures.rows.map(([name, ...values]) => (
-              <tr key={name}>
-                <th scope="row">{name}</th>
-                {values.map((value, i) => (
-                  <td key={i}>{value}</td>
-                ))}
-              </tr>
-            ))
-          ) : (
-            <tr>
-              <td colSpan={figures.head.length}>{figures.empty}</td>
-            </tr>
-          )}
-        </tbody>
-      </table>
+      <DataTable
+        caption={title}
+        wrapClassName={false}
+        columns={columns}
+        rows={figures.rows}
+        rowKey={(row) => row[0]!}
+        empty={figures.empty}
+      />
     </div>
   );
 }

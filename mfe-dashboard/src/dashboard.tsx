@@ -2,16 +2,9 @@
 // outcomes for one hub or all, over a timeframe. The selection lives in the URL query
 // (?hub=…&timeframe=…), so a view can be linked and reloaded. Other remotes add tiles after its
 // own (slot `dashboard.tile`, declared in remote.json). Default export: the shell's page.
-import {
-  ALL_HUBS,
-  dashboardStartHub,
-  ScrollRegion,
-  SearchSelect,
-  Slot,
-  useSearchParams,
-  useSession,
-} from '@veritas/shared';
+import { ALL_HUBS, dashboardStartHub, SearchSelect, Slot, useSearchParams, useSession } from '@veritas/shared';
 import { DEFAULT_TIMEFRAME, isTimeframe, TIMEFRAMES, type RankRow, type Selection } from '@veritas/shared/domain';
+import { DataTable, type Column } from '@veritas/shared/table';
 import { useMemo } from 'react';
 import { DailyVolumeChart, ErrorDistributionChart, RejectionTrendChart } from './dashboard-charts';
 import { useDashboardFigures } from './use-dashboard-figures';
@@ -35,36 +28,21 @@ function useSelection(): [Selection, (change: Partial<Selection>) => void] {
 
 /** A top-five table; on a narrow screen it scrolls sideways in its box, then reachable by keyboard. */
 function RankTable({ caption, nameHeader, rows }: { caption: string; nameHeader: string; rows: RankRow[] }) {
+  const columns: Column<RankRow>[] = [
+    { header: nameHeader, cell: (row) => row.name },
+    { header: 'Rejections', cell: (row) => row.count },
+    { header: 'Rejection %', cell: (row) => row.percent },
+  ];
   return (
-    <ScrollRegion label={caption} className="vx-table-wrap db-table">
-      <table className="vx-table">
-        <caption>{caption}</caption>
-        <thead>
-          <tr>
-            <th scope="col">{nameHeader}</th>
-            <th scope="col">Rejections</th>
-            <th scope="col">Rejection %</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.length ? (
-            rows.map((row) => (
-              <tr key={row.name}>
-                <td>{row.name}</td>
-                <td>{row.count}</td>
-                <td>{row.percent}</td>
-              </tr>
-            ))
-          ) : (
-            <tr>
-              <td colSpan={3} className="db-empty">
-                No data available
-              </td>
-            </tr>
-          )}
-        </tbody>
-      </table>
-    </ScrollRegion>
+    <DataTable
+      caption={caption}
+      wrapClassName="vx-table-wrap db-table"
+      noteClassName="db-empty"
+      columns={columns}
+      rows={rows}
+      rowKey={(row) => row.name}
+      empty="No data available"
+    />
   );
 }
 
