@@ -1,0 +1,93 @@
+// The table of Deactivate Users (docs/screens.md#deactivate-users): a row the server would refuse
+// (one's own, a role one cannot assign) has its buttons disabled with the reason as their title;
+// a reset is allowed exactly where (de)activation is.
+import { roleLabel, userActionRefusal, type Role, type UserListItem } from '@veritas/shared';
+import { DataTable, type Column } from '@veritas/shared/table';
+import type { UserAction } from './api/users';
+import { ACTIONS, RESET } from './user-actions';
+
+const groupCodes = (user: UserListItem) => user.group_info.map((group) => group.name).join(', ') || 'N/A';
+
+export interface UsersTableProps {
+  users: readonly UserListItem[];
+  loading: boolean;
+  /** The signed-in user, whose rights decide which buttons are enabled. */
+  viewer: { user: string | null; role: Role | null };
+  /** The Delete column (super_admin). */
+  withDelete: boolean;
+  running(userId: number): boolean;
+  onAction(action: UserAction, user: UserListItem): void;
+  onReset(user: UserListItem): void;
+}
+
+export function UsersTable({ users, loading, viewer, withDelete, running, onAction, onReset }: UsersTableProps) {
+  const toggleRefusal = (user: UserListItem) => userActionRefusal('toggle', viewer, user);
+  const columns: Column<UserListItem>[] = [
+    { header: 'Username', cell: (user) => user.username },
+    { header: 'Role', cell: (user) => roleLabel(user.role) },
+    { header: 'Group Code', cell: groupCodes },
+    { header: 'Active', cell: (user) => (user.is_active ? 'Yes' : 'No') },
+    {
+      header: 'Action',
+      cell: (user) => {
+        const toggle: UserAction = user.is_active ? 'deactivate' : 'activate';
+        const refusal = toggleRefusal(user);
+        return (
+          <div className="um-actions">
+            <button
+              type="button"
+              className="vx-btn um-action"
+              disabled={running(user.id) || refusal !== null}
+              title={refusal ?? undefined}
+              onClick={() => onAction(toggle, user)}
+            >
+              {ACTIONS[toggle].label}
+            </button>
+            <button
+              type="button"
+              className="vx-btn um-action"
+              disabled={running(user.id) || refusal !== null}
+              title={refusal ?? undefined}
+              onClick={() => onReset(user)}
+            >
+              {RESET.label}
+            </button>
+          </div>
+        );
+      },
+    },
+  ];
+  if (withDelete)
+    columns.push({
+      header: 'Delete',
+      cell: (user) => {
+        const refusal = userActionRefusal('delete', viewer, user);
+        return (
+          <button
+            type="button"
+            className="vx-btn vx-btn-danger um-action"
+            disabled={running(user.id) || refusal !== null}
+            title={refusal ?? undefined}
+            onClick={() => onAction('delete', user)}
+          >
+            {ACTIONS.delete.label}
+          </button>
+        );
+      },
+    });
+
+  return (
+    <DataTable
+      caption="Users"
+      captionClassName="vx-sr-only"
+      className="vx-table um-table"
+      noteClassName="um-table__note vx-muted"
+      columns={columns}
+      rows={users}
+      rowKey={(user) => user.id}
+      rowAttributes={(user) => ({ 'data-username': user.username })}
+      loading={loading && 'Loading users…'}
+      empty="No users to show"
+    />
+  );
+}
