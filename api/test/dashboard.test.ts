@@ -4,12 +4,13 @@
 // the summaries rebuilt from the records.
 import { Migrator, sql } from 'kysely';
 import { makeRecord } from '@veritas/shared/testing/records';
-import type { Selection } from '@veritas/shared/domain';
+import { PIE_RESULTS, type Selection } from '@veritas/shared/domain';
 import { planWindow } from '../src/dashboard/figures';
 import { DashboardChanges, rebuildDashboardSummaries } from '../src/dashboard/summaries';
 import { fieldUserOf, submitDevice, verifyAtHub, verifyAtRc, type FieldUser } from '../src/scan/field-scans';
 import { migrationsFor } from '../src/db/migrations';
 import { migrateToLatest, openDatabase } from '../src/server';
+import { writeSummaries } from '../src/writes/summary-tables';
 import { build, Client, freshDatabase, uploadCsv } from './support/build';
 import { bothFigures, dashboardPath, emptyRecords, insertRecords, summaryRows } from './support/dashboard';
 
@@ -364,4 +365,67 @@ test('new records counted a group at a time (DashboardChanges.insertAll) change 
   const oneByOne = new DashboardChanges();
   for (const record of facts) oneByOne.insert(record);
   expect(new DashboardChanges().insertAll(facts).tables()).toEqual(oneByOne.tables());
+});
+
+test('the SQL rebuild counts every kind of record as recordCounters, the counting rule, says', async () => {
+  // Every input of the rule (submitted, verified, each result kind), with and without each time,
+  // at times on both sides of 1970 and of hour and quarter-hour edges.
+  const HOUR = 3_600_000;
+  const times = [Date.UTC(2025, 2, 14, 23, 59, 59, 999), Date.UTC(2025, 2, 15), Date.UTC(1969, 11, 31, 23, 50)];
+  const iso = (i: number, shift: number) => new Date(times[i % times.length]! + shift).toISOString();
+  const records = [];
+  let i = 0;
+  for (const isSubmit of [false, true])
+    for (const isVerified of [false, true])
+      for (const result of [...PIE_RESULTS, 'E001', '', null])
+        for (const created of [true, false])
+          for (const submit of [true, false])
+            for (const verify of [true, false]) {
+              i++;
+              records.push(
+                makeRecord({
+                  tracking_id: {
+                    tracking_id: `K${i}`,
+                    hub_code: ['BLR01', 'blr01', null][i % 3]!,
+                    created_date: created ? iso(i, (i % 5) * HOUR) : 'not-a-date',
+                  },
+                  is_submit: isSubmit,
+                  is_verified: isVerified,
+                  device_result: result,
+                  submitted_by: i % 2 ? { username: 'op1' } : null,
+                  submit_time: submit ? iso(i + 1, (i % 7) * 15 * 60_000) : null,
+                  verify_time: verify ? iso(i + 2, (i % 11) * 15 * 60_000 - 1) : null,
+                }),
+              );
+            }
+  await emptyRecords(api.db);
+  await insertRecords(api.db, records);
+  await rebuildDashboardSummaries(api.db);
+  const rebuilt = await summaryRows(api.db);
+
+  await emptyRecords(api.db);
+  await insertRecords(api.db, records);
+  const facts = await api.db.kysely
+    .selectFrom('device_records')
+    .select([
+      'hub_code',
+      'created_ms',
+      'is_submit',
+      'is_verified',
+      'device_result',
+      'submitted_by_id',
+      'submit_ms',
+      'verify_ms',
+    ])
+    .execute();
+  const changes = new DashboardChanges().insertAll(
+    facts.map((row) => ({
+      ...row,
+      created_ms: row.created_ms === null ? null : Number(row.created_ms),
+      submit_ms: row.submit_ms === null ? null : Number(row.submit_ms),
+      verify_ms: row.verify_ms === null ? null : Number(row.verify_ms),
+    })),
+  );
+  await api.db.transaction((trx) => writeSummaries(trx, api.db, changes.tables()));
+  expect(await summaryRows(api.db)).toEqual(rebuilt);
 });

@@ -1,6 +1,14 @@
 import type { DeviceRecord } from './types';
 import { makeRecord } from './testing/records';
-import { DashboardTally, dashboardStats, formatPercent, localDays, parseTime, type Selection } from './dashboard-stats';
+import {
+  DashboardTally,
+  dashboardStats,
+  formatPercent,
+  localDays,
+  parseTime,
+  recordCounters,
+  type Selection,
+} from './dashboard-stats';
 
 // Local times, so the day rules hold in whatever time zone the tests run.
 const NOW = new Date(2025, 2, 15, 12, 0); // 15 March 2025, noon
@@ -352,5 +360,69 @@ describe('the tally behind dashboardStats', () => {
     summed.addResult('E001', 5);
     summed.addResult(null, 5);
     expect(summed.finish()).toEqual(stats(records, { timeframe: 'last7' }));
+  });
+});
+
+describe('recordCounters, the counting rule', () => {
+  test('what a record adds, by submitted, verified and result', () => {
+    const day = (rejected: 0 | 1, volume: 0 | 1) => ({ rejected, volume });
+    // [submitted, verified, result] → counters
+    expect(recordCounters(false, false, null)).toEqual({
+      submitted: 0,
+      rejected: 0,
+      slice: null,
+      submitDay: null,
+      verifyDay: null,
+    });
+    expect(recordCounters(true, false, 'passed')).toEqual({
+      submitted: 1,
+      rejected: 0,
+      slice: 'passed',
+      submitDay: day(0, 1),
+      verifyDay: null,
+    });
+    expect(recordCounters(true, false, 'E004')).toEqual({
+      submitted: 1,
+      rejected: 1,
+      slice: 'E004',
+      submitDay: day(1, 1),
+      verifyDay: null,
+    });
+    expect(recordCounters(true, true, 'passed')).toEqual({
+      submitted: 1,
+      rejected: 0,
+      slice: 'passed',
+      submitDay: null,
+      verifyDay: day(0, 1),
+    });
+    expect(recordCounters(true, true, 'E001')).toEqual({
+      submitted: 1,
+      rejected: 1,
+      slice: null,
+      submitDay: day(1, 0),
+      verifyDay: day(1, 1),
+    });
+    // Verified at the hub without a doorstep submission: a hub rejection only.
+    expect(recordCounters(false, true, 'E009')).toEqual({
+      submitted: 0,
+      rejected: 0,
+      slice: null,
+      submitDay: null,
+      verifyDay: day(1, 0),
+    });
+    expect(recordCounters(false, true, 'passed').verifyDay).toBeNull();
+  });
+
+  test('a result the pie leaves out counts as a missing one', () => {
+    for (const [isSubmit, isVerified] of [
+      [false, false],
+      [false, true],
+      [true, false],
+      [true, true],
+    ] as const) {
+      for (const result of ['E001', 'E002', 'E999', '', 'Passed']) {
+        expect(recordCounters(isSubmit, isVerified, result)).toEqual(recordCounters(isSubmit, isVerified, null));
+      }
+    }
   });
 });

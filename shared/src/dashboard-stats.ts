@@ -1,8 +1,9 @@
 // The dashboard's figures (docs/dashboard.md): tiles, daily series, error distribution and the
 // top-five tables. Pure: no React, no chart.js, no DOM, so the console and the API run this one
-// implementation. Two steps:
-//   - a tally (DashboardTally) takes records one at a time (`add`, the per-record rule), or counts
-//     the server already summed (the `add…` methods below it);
+// implementation. The counting rule is one function, recordCounters (what a record adds to which
+// counter); then two steps:
+//   - a tally (DashboardTally) takes records, applying the rule (`add`, `addRecords`), or counts
+//     the server already summed (the `add…` methods below them);
 //   - `finish` turns the tally into DashboardStats: percentages, pie slices, rankings, day labels.
 // dashboardStats() is the console's whole computation over api/get_status/'s records, in one pass,
 // on the days of the browser's local time zone; the API's api/dashboard/ fills the same tally from
@@ -170,16 +171,63 @@ function dayOf(time: string | null, starts: readonly number[]): number {
 /** A record's result counts as a rejection unless it is 'passed' (so a missing result is one too). */
 export const isRejected = (result: string | null): boolean => result !== 'passed';
 
-/**
- * Whether a record needs its submit day: doorstep rejections and submitted-only records count on
- * it (docs/dashboard.md#rejection-trend, #daily-processed-volume).
- */
-export const countsOnSubmitDay = (isSubmit: boolean, isVerified: boolean, result: string | null): boolean =>
-  isSubmit && (isRejected(result) || !isVerified);
+/** What a record adds on the day of one of its times: to a trend series and a volume series. */
+export interface DayCounters {
+  readonly rejected: 0 | 1;
+  readonly volume: 0 | 1;
+}
 
-/** Whether a record counts on its verify day: verified, and rejected (trend) or submitted (volume). */
-export const countsOnVerifyDay = (isSubmit: boolean, isVerified: boolean, result: string | null): boolean =>
-  isVerified && (isSubmit || isRejected(result));
+/**
+ * What one record of the selection adds to the dashboard's counters besides its hub's record
+ * count: the counting rule of docs/dashboard.md. This is its one definition: the console's tally,
+ * the API's summaries and its record counting apply it, and the API's SQL rebuild of the
+ * summaries is tested against it.
+ */
+export interface RecordCounters {
+  /** 1: Verified at Doorstep and its operator's count; 0: Pending. */
+  readonly submitted: 0 | 1;
+  /** Submitted and rejected: Rejection %, its hub's and its operator's rejections. */
+  readonly rejected: 0 | 1;
+  /** Its slice of the pie (a submitted record's charted result), or null. */
+  readonly slice: string | null;
+  /** On its submit day: Rejection at DoorStep and Verified at Doorstep; null: counts on no submit day. */
+  readonly submitDay: DayCounters | null;
+  /** On its verify day: Rejections at Hub and Verified at Hub; null: counts on no verify day. */
+  readonly verifyDay: DayCounters | null;
+}
+
+const bit = (value: boolean): 0 | 1 => (value ? 1 : 0);
+
+/** The rule itself (docs/dashboard.md#tiles, #rejection-trend, #daily-processed-volume, #error-distribution). */
+function countersOf(isSubmit: boolean, isVerified: boolean, result: string | null): RecordCounters {
+  const rejected = isRejected(result);
+  return {
+    submitted: bit(isSubmit),
+    rejected: bit(isSubmit && rejected),
+    slice: isSubmit && result !== null && PIE_RESULTS.includes(result) ? result : null,
+    // A doorstep rejection is on the trend; a record not yet verified at the hub on the volume.
+    submitDay: isSubmit && (rejected || !isVerified) ? { rejected: bit(rejected), volume: bit(!isVerified) } : null,
+    // A verified rejection is on the trend, submitted or not; a verified submitted record on the volume.
+    verifyDay: isVerified && (rejected || isSubmit) ? { rejected: bit(rejected), volume: bit(isSubmit) } : null,
+  };
+}
+
+/**
+ * countersOf for every (submitted, verified) pair and result, computed once: a result the pie
+ * leaves out counts as a missing one (rejected, no slice), so a few results stand for all.
+ */
+const COUNTERS = [false, true].flatMap((isSubmit) =>
+  [false, true].map(
+    (isVerified) =>
+      new Map([...PIE_RESULTS, null].map((result) => [result, countersOf(isSubmit, isVerified, result)] as const)),
+  ),
+);
+
+/** What a record with these facts adds to the dashboard's counters (RecordCounters: the counting rule). */
+export function recordCounters(isSubmit: boolean, isVerified: boolean, result: string | null): RecordCounters {
+  const byResult = COUNTERS[(isSubmit ? 2 : 0) + (isVerified ? 1 : 0)]!;
+  return byResult.get(result) ?? byResult.get(null)!;
+}
 
 const TOP = 5;
 
@@ -221,9 +269,9 @@ export class DashboardTally {
   }
 
   /**
-   * The per-record rule: `count` records of the selection sharing these facts, `submitDay` and
-   * `verifyDay` being the day indexes of their submit and verify times (-1: missing or outside
-   * the days; the submit day is read only when countsOnSubmitDay, the verify day when verified).
+   * `count` records of the selection sharing these facts, `submitDay` and `verifyDay` being the
+   * day indexes of their submit and verify times (-1: missing or outside the days; each is read
+   * only when the record counts on that day).
    */
   add(
     hubCode: string | null,
@@ -235,75 +283,50 @@ export class DashboardTally {
     verifyDay: number,
     count = 1,
   ): void {
-    const rejected = isRejected(result);
-    this.addHub(hubCode, count, isSubmit && rejected ? count : 0);
-    // The hub's trend counts verified rejections, submitted or not.
-    if (isVerified && verifyDay >= 0) {
-      if (rejected) this.trend.hub[verifyDay]! += count;
-      if (isSubmit) this.volume.hub[verifyDay]! += count;
-    }
-    if (!isSubmit) {
-      this.pending += count;
-      return;
-    }
-    this.submitted += count;
-    if (rejected) this.rejected += count;
-    this.addOperator(operator, count, rejected ? count : 0);
-    this.addResult(result, count);
-    // Volume: a verified record counts on its verify day, a submitted-only one on its submit day.
-    if (submitDay >= 0) {
-      if (rejected) this.trend.doorstep[submitDay]! += count;
-      if (!isVerified) this.volume.doorstep[submitDay]! += count;
-    }
+    this.count(recordCounters(isSubmit, isVerified, result), hubCode, operator, submitDay, verifyDay, count);
   }
 
-  /**
-   * Every record of `records` in the hub `hub` (ALL_HUBS, or a code compared ignoring case), in
-   * one pass: the rule of `add`, spelt out over locals, as it runs for every record (a call of
-   * `add` per record made the console's aggregation a third slower; the tests hold both equal).
-   */
+  /** Every record of `records` in the hub `hub` (ALL_HUBS, or a code compared ignoring case), in one pass. */
   addRecords(records: readonly DeviceRecord[], hub: string): void {
     const { starts } = this.days;
     const allHubs = hub === ALL_HUBS;
     const wantedHub = hub.toLowerCase();
-    const { trend, volume, results, hubs, operators } = this;
-    let submitted = 0;
-    let pending = 0;
-    let rejectedSubmitted = 0;
     for (const record of records) {
       const info = record.tracking_id;
       if (!allHubs && info.hub_code?.toLowerCase() !== wantedHub) continue;
       if (dayOf(info.created_date, starts) < 0) continue;
-      const { is_submit: isSubmit, is_verified: isVerified, device_result: result } = record;
-      const rejected = isRejected(result);
-      addRank(hubs, info.hub_code || 'Unknown', 1, isSubmit && rejected ? 1 : 0);
-      // The hub's trend counts verified rejections, submitted or not.
-      const verifyDay = isVerified ? dayOf(record.verify_time, starts) : -1;
-      if (verifyDay >= 0) {
-        if (rejected) trend.hub[verifyDay]!++;
-        if (isSubmit) volume.hub[verifyDay]!++;
-      }
-      if (!isSubmit) {
-        pending++;
-        continue;
-      }
-      submitted++;
-      if (rejected) rejectedSubmitted++;
-      addRank(operators, record.submitted_by?.username || 'Unknown', 1, rejected ? 1 : 0);
-      const counted = result === null ? undefined : results.get(result);
-      if (counted !== undefined) results.set(result!, counted + 1);
-      // Parsing is most of the time: the submit time is read only when a figure needs it.
-      if (rejected || !isVerified) {
-        const submitDay = dayOf(record.submit_time, starts);
-        if (submitDay >= 0) {
-          if (rejected) trend.doorstep[submitDay]!++;
-          if (!isVerified) volume.doorstep[submitDay]!++;
-        }
-      }
+      const counters = recordCounters(record.is_submit, record.is_verified, record.device_result);
+      // Parsing is most of the time: a time is read only when a figure counts on its day.
+      this.count(
+        counters,
+        info.hub_code,
+        record.submitted_by?.username,
+        counters.submitDay ? dayOf(record.submit_time, starts) : -1,
+        counters.verifyDay ? dayOf(record.verify_time, starts) : -1,
+        1,
+      );
     }
-    this.submitted += submitted;
-    this.pending += pending;
-    this.rejected += rejectedSubmitted;
+  }
+
+  /** Adds `count` times what `counters` say, on the days given. */
+  private count(
+    counters: RecordCounters,
+    hubCode: string | null,
+    operator: string | null | undefined,
+    submitDay: number,
+    verifyDay: number,
+    count: number,
+  ): void {
+    const rejected = counters.rejected * count;
+    this.addHub(hubCode, count, rejected);
+    if (counters.submitted) {
+      this.submitted += count;
+      this.rejected += rejected;
+      this.addOperator(operator, count, rejected);
+      if (counters.slice !== null) this.addResult(counters.slice, count);
+    } else this.pending += count;
+    addOnDay(this.trend.doorstep, this.volume.doorstep, counters.submitDay, submitDay, count);
+    addOnDay(this.trend.hub, this.volume.hub, counters.verifyDay, verifyDay, count);
   }
 
   /** `records` of a hub (as stored; empty or missing reads 'Unknown'), `rejected` of them submitted and rejected. */
@@ -343,6 +366,13 @@ export class DashboardTally {
       topOperators: topFive(this.operators),
     };
   }
+}
+
+/** `count` times `counters` on the day `day` of a trend and a volume series (none: -1 or no counters). */
+function addOnDay(trend: number[], volume: number[], counters: DayCounters | null, day: number, count: number): void {
+  if (counters === null || day < 0) return;
+  trend[day]! += counters.rejected * count;
+  volume[day]! += counters.volume * count;
 }
 
 function addRank(groups: Map<string, Rank>, name: string, total: number, count: number): void {

@@ -9,7 +9,12 @@
 // contribution before the write is taken away and its contribution after it added (DashboardChanges,
 // through RecordChanges of src/writes/record-changes.ts). A bulk loader that writes rows without
 // them calls rebuildDashboardSummaries at its end.
-import { countsOnSubmitDay, countsOnVerifyDay, isRejected, PIE_RESULTS } from '@veritas/shared/domain';
+import {
+  PIE_RESULTS,
+  recordCounters,
+  type DayCounters,
+  type RecordCounters,
+} from '@veritas/shared/domain';
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database, Db, Flag } from '../db/schema';
 import { additiveTable, type SummaryRows, type SummaryTable } from '../writes/summary-tables';
@@ -179,73 +184,81 @@ export class DashboardChanges {
   }
 
   /**
-   * Adds the contribution of `count` records with these facts (negative: takes them away): what
-   * DashboardTally.add of @veritas/shared counts, by created bucket and event quarter hour.
+   * Adds what `count` records with these facts count (negative: takes it away): recordCounters of
+   * @veritas/shared, the dashboard's counting rule, by created bucket and event quarter hour.
    */
   add(facts: DashboardFacts, count: number): this {
-    const created = facts.created_ms;
     // A record without a readable created date never counts.
-    if (created === null) return this;
+    if (facts.created_ms === null) return this;
+    const counters = recordCounters(facts.is_submit === 1, facts.is_verified === 1, facts.device_result);
     const hub = facts.hub_code ?? '';
-    const submitted = facts.is_submit === 1;
-    const verified = facts.is_verified === 1;
-    const result = facts.device_result;
-    const rejected = isRejected(result);
-    const pie = result === null ? undefined : PIE_COLUMN_OF.get(result);
-    const submitQuarter =
-      countsOnSubmitDay(submitted, verified, result) && facts.submit_ms !== null
-        ? floorDiv(facts.submit_ms, QUARTER_MS)
-        : null;
-    const verifyQuarter =
-      countsOnVerifyDay(submitted, verified, result) && facts.verify_ms !== null
-        ? floorDiv(facts.verify_ms, QUARTER_MS)
-        : null;
-    const hour = floorDiv(created, HOUR_MS);
+    const events = [
+      [0, counters.submitDay, facts.submit_ms],
+      [1, counters.verifyDay, facts.verify_ms],
+    ] as const;
+    const hour = floorDiv(facts.created_ms, HOUR_MS);
     for (const span of SPANS) {
       const bucket = floorDiv(hour, span) * span;
-      // Keys end with the hub code, the only text in them.
-      const counts = this.counts.at(`${span} ${bucket} ${hub}`, () => newCountRow(span, bucket, hub));
-      counts.records += count;
-      if (submitted) {
-        counts.submitted += count;
-        if (rejected) counts.rejected += count;
-        if (pie) counts[pie] += count;
-        const operatorId = facts.submitted_by_id ?? 0;
-        const operator = this.operators.at(`${span} ${bucket} ${operatorId} ${hub}`, () => ({
-          span,
-          bucket,
-          hub_code: hub,
-          operator_id: operatorId,
-          submitted: 0,
-          rejected: 0,
-        }));
-        operator.submitted += count;
-        if (rejected) operator.rejected += count;
-      }
-      for (const [event, quarter] of [
-        [0, submitQuarter],
-        [1, verifyQuarter],
-      ] as const) {
-        if (quarter === null) continue;
-        for (const all_hubs of [0, 1] as const) {
-          const code = all_hubs ? '' : hub;
-          const row = this.series.at(`${all_hubs} ${span} ${bucket} ${event} ${quarter} ${code}`, () => ({
-            all_hubs,
-            hub_code: code,
-            span,
-            bucket,
-            event,
-            quarter,
-            rejected: 0,
-            volume: 0,
-          }));
-          if (rejected) row.rejected += count;
-          // At the submit time a submitted-only record; at the verify time a submitted one.
-          if (event === 0 ? !verified : submitted) row.volume += count;
-        }
+      this.addCounts(span, bucket, hub, facts.submitted_by_id ?? 0, counters, count);
+      for (const [event, day, ms] of events) {
+        if (day !== null && ms !== null) this.addSeries(span, bucket, hub, event, floorDiv(ms, QUARTER_MS), day, count);
       }
     }
     return this;
+  }
+
+  private addCounts(
+    span: number,
+    bucket: number,
+    hub: string,
+    operatorId: number,
+    counters: RecordCounters,
+    count: number,
+  ): void {
+    // Keys end with the hub code, the only text in them.
+    const counts = this.counts.at(`${span} ${bucket} ${hub}`, () => newCountRow(span, bucket, hub));
+    counts.records += count;
+    if (!counters.submitted) return;
+    counts.submitted += count;
+    counts.rejected += counters.rejected * count;
+    if (counters.slice !== null) counts[PIE_COLUMN_OF.get(counters.slice)!] += count;
+    const operator = this.operators.at(`${span} ${bucket} ${operatorId} ${hub}`, () => ({
+      span,
+      bucket,
+      hub_code: hub,
+      operator_id: operatorId,
+      submitted: 0,
+      rejected: 0,
+    }));
+    operator.submitted += count;
+    operator.rejected += counters.rejected * count;
+  }
+
+  /** A record's counters on the quarter hour of one of its times (event 0: submit, 1: verify), per hub and for all. */
+  private addSeries(
+    span: number,
+    bucket: number,
+    hub: string,
+    event: 0 | 1,
+    quarter: number,
+    day: DayCounters,
+    count: number,
+  ): void {
+    for (const all_hubs of [0, 1] as const) {
+      const code = all_hubs ? '' : hub;
+      const row = this.series.at(`${all_hubs} ${span} ${bucket} ${event} ${quarter} ${code}`, () => ({
+        all_hubs,
+        hub_code: code,
+        span,
+        bucket,
+        event,
+        quarter,
+        rejected: 0,
+        volume: 0,
+      }));
+      row.rejected += day.rejected * count;
+      row.volume += day.volume * count;
+    }
   }
 
   /** The changed rows of each table. */
