@@ -98,34 +98,24 @@ function dayIndexSql(column: string, starts: readonly number[]): RawBuilder<numb
 
 const n = (value: number | string | null | undefined) => Number(value ?? 0);
 
+/** What the figures do differently on each engine (figures.postgres.ts, figures.sqlite.ts). */
+export interface FiguresEngine {
+  /** How many calls count at once (turns.ts). */
+  callsAtOnce: number;
+  /** Runs the reads in one snapshot, so a write committing meanwhile is counted everywhere or nowhere. */
+  inSnapshot(db: Db, read: (kysely: Kysely<Database>) => Promise<void>): Promise<void>;
+}
+
 /** Every figure of the dashboard for the request. */
 export async function dashboardFigures(
   db: Db,
+  engine: FiguresEngine,
   { hub, timeframe, timeZone, now }: FiguresRequest,
 ): Promise<DashboardStats> {
   const days = zoneDays(timeframeDays(timeframe), now, timeZone);
   const tally = new DashboardTally(days);
-  await inSnapshot(db, (kysely) => countInto(tally, kysely, hub));
+  await engine.inSnapshot(db, (kysely) => countInto(tally, kysely, hub));
   return tally.finish();
-}
-
-/**
- * Runs the reads in one snapshot, so a write committing meanwhile is counted everywhere or
- * nowhere. PostgreSQL: a repeatable-read transaction, without JIT compilation (it takes longer
- * than these queries). SQLite: a transaction on its one connection.
- */
-async function inSnapshot(db: Db, read: (kysely: Kysely<Database>) => Promise<void>): Promise<void> {
-  if (db.engine === 'postgres') {
-    await db.transaction(
-      async (trx) => {
-        await sql`set local jit = off`.execute(trx);
-        await read(trx);
-      },
-      { isolationLevel: 'repeatable read' },
-    );
-  } else {
-    await db.transaction(read);
-  }
 }
 
 async function countInto(tally: DashboardTally, kysely: Kysely<Database>, hub: string): Promise<void> {

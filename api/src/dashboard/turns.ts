@@ -1,11 +1,12 @@
-// How many dashboard calls count at once. SQLite answers on the event loop, one query at a time:
-// a call holds it for its whole read, so calls take turns and every other request can come in
-// between. PostgreSQL counts in its own processes: a few calls at once
-// leave the pool's other connections to the rest of the API.
+// How many dashboard calls count at once, as the database's engine allows (figures.sqlite.ts,
+// figures.postgres.ts), the others waiting their turn.
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { DashboardStats } from '@veritas/shared/domain';
+import { forEngine } from '../db/engines';
 import type { Db } from '../db/schema';
 import { dashboardFigures, type FiguresRequest } from './figures';
+import { postgresFigures } from './figures.postgres';
+import { sqliteFigures } from './figures.sqlite';
 
 /**
  * At most `limit` calls count at once; the others wait their turn, each after a turn of the event
@@ -31,8 +32,9 @@ class Turns {
   }
 }
 
-/** dashboardFigures for `db`, its calls taking turns as the database's engine needs. */
+/** dashboardFigures for `db`, read as its engine reads them, its calls taking turns. */
 export function figuresInTurn(db: Db): (request: FiguresRequest) => Promise<DashboardStats> {
-  const turns = new Turns(db.engine === 'sqlite' ? 1 : 3);
-  return (request) => turns.run(() => dashboardFigures(db, request));
+  const engine = forEngine(db, { postgres: postgresFigures, sqlite: sqliteFigures });
+  const turns = new Turns(engine.callsAtOnce);
+  return (request) => turns.run(() => dashboardFigures(db, engine, request));
 }
