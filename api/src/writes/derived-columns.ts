@@ -14,8 +14,11 @@ import {
   type DeviceRecord,
   type RecordStatus,
 } from '@veritas/shared/domain';
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
+import { forEngine } from '../db/engines';
 import type { Database, Engine, Flag, StatusKey } from '../db/schema';
+import { writeDerivedPostgres } from './derived-columns.postgres';
+import { writeDerivedSqlite } from './derived-columns.sqlite';
 
 /** The stored fields the derived columns depend on. */
 export interface RecordFacts {
@@ -136,19 +139,31 @@ export function derivedColumns(facts: RecordFacts): DerivedColumns {
   };
 }
 
+/**
+ * Writes back a batch of derived columns, each with its PostgreSQL type: `values` is a JSON list of
+ * objects holding the record's `id` and those columns (derived-columns.postgres.ts, .sqlite.ts).
+ */
+export type DerivedWriter = (
+  db: Kysely<Database>,
+  columns: readonly (readonly [column: DerivedColumn, type: string])[],
+  values: string,
+) => Promise<void>;
+
 /** Records read and written back per statement by backfillDerivedColumns. */
 const BACKFILL_BATCH = 2000;
 
 /**
  * Fills in `columns` (derived columns a migration has just added) for every stored record,
  * computed in JS (times are parsed with Date.parse, as the console does; no SQL date function
- * parses alike) and written back a batch at a time as one UPDATE … FROM a JSON list.
+ * parses alike) and written back a batch at a time as one UPDATE … FROM a JSON list (DerivedWriter).
  */
 export async function backfillDerivedColumns(
   db: Kysely<Database>,
   engine: Engine,
   columns: readonly DerivedColumn[],
 ): Promise<void> {
+  const write = forEngine({ engine }, { postgres: writeDerivedPostgres, sqlite: writeDerivedSqlite });
+  const typed = columns.map((column) => [column, DERIVED_TYPES[column]] as const);
   let afterId = 0;
   for (;;) {
     const rows = await db
@@ -165,18 +180,7 @@ export async function backfillDerivedColumns(
         return { id: row.id, ...Object.fromEntries(columns.map((column) => [column, derived[column]])) };
       }),
     );
-    if (engine === 'postgres') {
-      const types = sql.join([sql`id integer`, ...columns.map((c) => sql`${sql.ref(c)} ${sql.raw(DERIVED_TYPES[c])}`)]);
-      await sql`
-        update device_records d set ${sql.join(columns.map((c) => sql`${sql.ref(c)} = v.${sql.ref(c)}`))}
-        from json_to_recordset(${values}::json) as v(${types})
-        where d.id = v.id`.execute(db);
-    } else {
-      await sql`
-        update device_records set ${sql.join(columns.map((c) => sql`${sql.ref(c)} = v.value ->> ${sql.lit(c)}`))}
-        from json_each(${values}) as v
-        where device_records.id = v.value ->> 'id'`.execute(db);
-    }
+    await write(db, typed, values);
     afterId = rows[rows.length - 1]!.id;
   }
 }
