@@ -1,7 +1,7 @@
-// The Create User form (docs/screens.md#create-user-form): validates itself, so the documented
-// messages show (docs/errors.md#create-user), and
-// sends nothing until every shown field is filled and the password passes the password rule
-// (the server's own, from @veritas/shared/domain: the singleton leaves it out, see its index).
+// The Create User form (docs/screens.md#create-user-form): checks itself against user/create/'s own
+// schema (UserCreatePayload of @veritas/shared/domain), so it says what the server would
+// (docs/errors.md#create-user), and sends nothing until every shown field is filled and the
+// password passes the password rule (the server's own too: the singleton leaves it out, see its index).
 import {
   assignableRoles,
   roleLabel,
@@ -10,9 +10,8 @@ import {
   type Group,
   type Organization,
   type Role,
-  type UserCreatePayload,
 } from '@veritas/shared';
-import { EMAIL_PATTERN, GROUPLESS_ROLE, PASSWORD_RULE, passwordProblem } from '@veritas/shared/domain';
+import { formFaults, GROUPLESS_ROLE, PASSWORD_RULE, passwordProblem, UserCreatePayload } from '@veritas/shared/domain';
 import { useMemo, useState, type FormEvent } from 'react';
 import { useCreateUser } from './api/users';
 import { NoticeLine, useNotice } from './notice';
@@ -20,18 +19,12 @@ import { groupOptionsOf, organizationOptionsOf } from './organizations';
 import { responseBodyText } from './response';
 import { TextField } from './text-field';
 
+// The form's own words; every other check is UserCreatePayload's, with its messages.
 export const USER_MESSAGES = {
   required: 'Username and email are required',
-  email: 'Please enter a valid email address',
-  password: 'Password is required',
-  role: 'Role is required',
-  organization: 'Organization and group are required',
   created: 'User created successfully!',
   failed: 'Failed to create user.',
 } as const;
-
-// The server's own rule, so what passes here is not refused there for its format.
-const EMAIL = new RegExp(EMAIL_PATTERN);
 
 /** central_ops work across all hubs: they belong to no organization or group. */
 const needsGroup = (role: Role | null) => role !== GROUPLESS_ROLE;
@@ -47,28 +40,29 @@ interface Fields {
 
 const EMPTY: Fields = { username: '', email: '', password: '', role: null, organization: null, group: null };
 
-/** The first rule `fields` break, or the payload to send. */
+/** The first rule `fields` break, in the form's order, or the payload to send. */
 function validate(fields: Fields): { error: string } | { payload: UserCreatePayload } {
   const username = fields.username.trim();
   const email = fields.email.trim();
   if (!username || !email) return { error: USER_MESSAGES.required };
-  if (!EMAIL.test(email)) return { error: USER_MESSAGES.email };
-  if (!fields.password) return { error: USER_MESSAGES.password };
-  const weakness = passwordProblem(fields.password, username);
-  if (weakness) return { error: weakness };
-  if (!fields.role) return { error: USER_MESSAGES.role };
   const withGroup = needsGroup(fields.role);
-  if (withGroup && (!fields.organization || !fields.group)) return { error: USER_MESSAGES.organization };
-  return {
-    payload: {
-      username,
-      email,
-      password: fields.password,
-      role: fields.role,
-      group: withGroup ? fields.group! : '',
-      organization: withGroup ? fields.organization! : '',
-    },
+  const payload = {
+    username,
+    email,
+    password: fields.password,
+    role: fields.role ?? '',
+    group: withGroup ? (fields.group ?? '') : '',
+    organization: withGroup ? (fields.organization ?? '') : '',
   };
+  const faults = formFaults(UserCreatePayload, payload);
+  // The password's strength comes after the fields above it and before the role.
+  const aboveRole = ['username', 'email', 'password'].some((field) => faults.has(field));
+  const weakness = aboveRole ? null : passwordProblem(fields.password, username);
+  if (weakness) return { error: weakness };
+  const [fault] = faults.values();
+  if (fault) return { error: fault };
+  // Checked: the role is one of ROLES.
+  return { payload: payload as UserCreatePayload };
 }
 
 /** docs/errors.md#create-user: the server's detail, else its whole body, else the fallback. */

@@ -164,9 +164,9 @@ describe('user form validation sends nothing', () => {
     {
       case: 'a malformed email',
       values: { ...VALID, email: 'asha@example' },
-      message: 'Please enter a valid email address',
+      message: 'Enter a valid email address.',
     },
-    { case: 'no password', values: { ...VALID, password: undefined }, message: 'Password is required' },
+    { case: 'no password', values: { ...VALID, password: undefined }, message: 'Password is required.' },
     {
       case: 'a short password',
       values: { ...VALID, password: 'Ab#1' },
@@ -182,13 +182,13 @@ describe('user form validation sends nothing', () => {
       values: { ...VALID, password: 'Password123' },
       message: 'This password is too common: choose one that is harder to guess',
     },
-    { case: 'no role', values: { ...VALID, role: undefined }, message: 'Role is required' },
+    { case: 'no role', values: { ...VALID, role: undefined }, message: 'Role is required.' },
     {
       case: 'no organization',
       values: { ...VALID, organization: undefined, group: undefined },
-      message: 'Organization and group are required',
+      message: 'Organization is required for this role.',
     },
-    { case: 'no group', values: { ...VALID, group: undefined }, message: 'Organization and group are required' },
+    { case: 'no group', values: { ...VALID, group: undefined }, message: 'Group is required for this role.' },
   ])('$case shows $message', async ({ values, message }) => {
     await renderPage();
     await fillUser(values);

@@ -19,7 +19,7 @@ export * from './dashboard-stats';
 export * from './zone-calendar';
 export * from './password-rule';
 export * from './api/fields';
-export * from './api/form-rules';
+export * from './api/form-check';
 export * from './api/sign-in';
 export * from './api/users';
 export * from './api/brands';

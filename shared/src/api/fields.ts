@@ -2,10 +2,9 @@
 // text without the spaces around it, a field that is absent, null, empty or not text reads as
 // missing, ids come as numbers or as text of digits, and unknown fields are ignored. Nothing is
 // coerced. Each field carries the messages of its 400s (`errorMessages`), so a refusal says what the
-// console shows on that field. `transform` and the formats `id` and `calendar-day` are the API's
-// validator's (api/src/schemas.ts).
-import { Type, type StringOptions, type TSchema } from '@sinclair/typebox';
-import { DAY_PATTERN } from './form-rules';
+// console shows on that field, and a form checks it before sending (form-check.ts). `transform`
+// and the formats `id` and `calendar-day` are the API's validator's (api/src/schemas.ts).
+import { Kind, Type, TypeRegistry, type StringOptions, type TSchema } from '@sinclair/typebox';
 
 /**
  * The messages of a field's 400s: `missing` when the field is absent, null, empty text or of
@@ -40,7 +39,20 @@ export const Secret = (missing: string) =>
 
 /** One of `values`, after trimming. */
 export const OneOf = <T extends string>(values: readonly T[], messages: FieldMessages) =>
-  Type.Unsafe<T>({ type: 'string', transform: ['trim'], minLength: 1, enum: [...values], errorMessages: messages });
+  Type.Unsafe<T>({
+    [Kind]: 'OneOf',
+    type: 'string',
+    transform: ['trim'],
+    minLength: 1,
+    enum: [...values],
+    errorMessages: messages,
+  });
+
+// TypeBox's own checker (form-check.ts) knows no `enum` of text: what OneOf means to it.
+TypeRegistry.Set<{ enum: unknown[] }>(
+  'OneOf',
+  (schema, value) => typeof value === 'string' && schema.enum.includes(value.trim()),
+);
 
 /** A database id: a positive integer, or text of digits (as a form sends it); Number() reads both. */
 export const Id = (missing: string) =>
@@ -53,7 +65,7 @@ export const Day = (messages: FieldMessages) =>
   Type.String({
     transform: ['trim'],
     minLength: 1,
-    pattern: DAY_PATTERN,
+    pattern: '^\\d{4}-\\d{2}-\\d{2}$',
     format: 'calendar-day',
     errorMessages: messages,
   });

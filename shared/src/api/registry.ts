@@ -3,7 +3,6 @@
 // from. Answers of /veritas/registry/ and of /remotes.json.
 import { Type, type Static } from '@sinclair/typebox';
 import { Choice, Day, Id, Nullable, Text } from './fields';
-import { CANARY_SHARE_MESSAGE, TOKEN_MESSAGES } from './form-rules';
 
 /** A remote's name: lower-case letters, digits and hyphens, as in its folder `mfe-<name>`. */
 export const REMOTE_NAME_PATTERN = '^[a-z][a-z0-9-]{0,39}$';
@@ -179,8 +178,8 @@ export const CanaryPayload = Type.Object({
     maximum: 99,
     errorMessages: {
       missing: 'Give the share of users, 1 to 99 percent.',
-      minimum: CANARY_SHARE_MESSAGE,
-      maximum: CANARY_SHARE_MESSAGE,
+      minimum: 'The share of users is 1 to 99 percent.',
+      maximum: 'The share of users is 1 to 99 percent.',
     },
   }),
 });
@@ -194,14 +193,14 @@ export const TOKEN_SCOPE_PATTERN = `^deploy:(\\*|${REMOTE_NAME_PATTERN.slice(1, 
 export type TokenScope = `deploy:${string}`;
 
 export const TokenCreatePayload = Type.Object({
-  label: Text({ missing: TOKEN_MESSAGES.label }, { maxLength: 100 }),
+  label: Text({ missing: 'Give the token a label.' }, { maxLength: 100 }),
   scope: Text(
     { missing: 'Choose what the token may deploy.', pattern: 'Unknown scope "{value}": deploy:<remote> or deploy:*.' },
     { maxLength: 50, pattern: TOKEN_SCOPE_PATTERN },
   ),
   /** The last day the token works, YYYY-MM-DD (it ends at the end of that day, UTC). */
   expiresOn: Day({
-    missing: TOKEN_MESSAGES.expiresOn,
+    missing: 'Choose when the token expires.',
     pattern: 'Write the expiry as YYYY-MM-DD.',
     format: 'Write the expiry as a day of the calendar.',
   }),

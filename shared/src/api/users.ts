@@ -3,11 +3,13 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ROLES } from '../roles';
 import { Choice, Id, OneOf, Secret, Text } from './fields';
-import { EMAIL_PATTERN, GROUPLESS_ROLE } from './form-rules';
 import { RoleName } from './sign-in';
 
 /** The longest username user/create/ accepts. */
 export const MAX_USERNAME_LENGTH = 150;
+
+/** The one role that belongs to no organization or group: central_ops work across all hubs. */
+export const GROUPLESS_ROLE = 'central_ops';
 
 export const ORGANIZATIONS = ['hub', 'RC'] as const;
 
@@ -25,7 +27,7 @@ export const UserCreatePayload = Type.Object(
         maxLength: 'Enter a valid email address.',
         pattern: 'Enter a valid email address.',
       },
-      { maxLength: 254, pattern: EMAIL_PATTERN },
+      { maxLength: 254, pattern: '^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$' },
     ),
     password: Secret('Password is required.'),
     role: OneOf(ROLES, { missing: 'Role is required.', enum: 'Unknown role "{value}".' }),
@@ -35,11 +37,8 @@ export const UserCreatePayload = Type.Object(
     group: Type.Optional(Type.Unknown({ description: "The group's code; required unless the role is central_ops." })),
   },
   {
-    if: {
-      type: 'object',
-      properties: { role: { type: 'string', pattern: `^\\s*${GROUPLESS_ROLE}\\s*$` } },
-      required: ['role'],
-    },
+    // A TypeBox schema, not bare JSON, so that TypeBox's checker can read it too (form-check.ts).
+    if: Type.Object({ role: Type.String({ pattern: `^\\s*${GROUPLESS_ROLE}\\s*$` }) }),
     else: Type.Object({
       organization: OneOf(ORGANIZATIONS, {
         missing: 'Organization is required for this role.',

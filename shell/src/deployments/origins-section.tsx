@@ -1,6 +1,7 @@
 // Allowed origins (super_admin; docs/screens.md#deployments): the https origins a team's own CDN
 // may serve a remote from; add one, list them, remove one.
 import { formatDateTime, serverMessage, toast, type AllowedOrigin } from '@veritas/shared';
+import { formProblem, OriginPayload } from '@veritas/shared/domain';
 import { useQueryNow } from '@veritas/shared/query';
 import { DataTable, type Column } from '@veritas/shared/table';
 import { useId, useState, type FormEvent } from 'react';
@@ -8,8 +9,6 @@ import { originsQuery, useAddOrigin, useRemoveOrigin } from './api';
 import { ConfirmDialog } from './confirm-dialog';
 
 const NO_ORIGINS: AllowedOrigin[] = [];
-/** The registry's rule (OriginPayload): https, a host, maybe a port, nothing after it. */
-const ORIGIN = /^https:\/\/[A-Za-z0-9.-]+(:\d{1,5})?$/;
 
 export function OriginsSection() {
   const headingId = useId();
@@ -47,7 +46,8 @@ export function OriginsSection() {
   async function submit(event: FormEvent) {
     event.preventDefault();
     const value = origin.trim();
-    if (!ORIGIN.test(value)) return setFormError('An origin is https://host or https://host:port, nothing after it.');
+    const problem = formProblem(OriginPayload, { origin: value });
+    if (problem) return setFormError(problem);
     setFormError(null);
     try {
       await addOrigin.mutateAsync(value);

@@ -1,7 +1,7 @@
 // The confirmation of one change of a remote's rollout (docs/screens.md#deployments); a canary's
-// share of users is asked in it, checked as the registry checks it.
+// share of users is asked in it, checked against the registry's own schema.
 import { toast } from '@veritas/shared';
-import { CANARY_SHARE_MESSAGE } from '@veritas/shared/domain';
+import { CanaryPayload, formProblem } from '@veritas/shared/domain';
 import { useId, useState } from 'react';
 import { useRolloutChange, type RolloutChange } from './api';
 import { ConfirmDialog } from './confirm-dialog';
@@ -23,12 +23,10 @@ export function RolloutDialog({ pending, live, canaryPercent, onDone, onClose }:
   const rollout = useRolloutChange();
   const [percent, setPercent] = useState(String(canaryPercent ?? 10));
   const percentValue = Number(percent);
-  const percentProblem =
-    Number.isInteger(percentValue) && percentValue >= 1 && percentValue <= 99 ? null : CANARY_SHARE_MESSAGE;
+  const change: RolloutChange =
+    pending.change.action === 'canary' ? { ...pending.change, percent: percentValue } : pending.change;
 
   async function confirm() {
-    const change: RolloutChange =
-      pending.change.action === 'canary' ? { ...pending.change, percent: percentValue } : pending.change;
     await rollout.mutateAsync(change);
     const done = pending.done(percentValue);
     toast.success(done);
@@ -42,7 +40,7 @@ export function RolloutDialog({ pending, live, canaryPercent, onDone, onClose }:
       confirmLabel={pending.confirmLabel}
       danger={pending.danger}
       failedText="The change could not be made."
-      validate={pending.asksPercent ? () => percentProblem : undefined}
+      validate={pending.asksPercent ? () => formProblem(CanaryPayload, change) : undefined}
       onConfirm={confirm}
       onClose={onClose}
     >

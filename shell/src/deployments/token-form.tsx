@@ -1,7 +1,7 @@
 // The form that creates a deploy token (docs/screens.md#deployments): for every remote, for one,
 // or for a remote the registry has no version of yet; it works through its last valid day in UTC.
 import { serverMessage, type CreatedToken } from '@veritas/shared';
-import { DAY_PATTERN, TOKEN_MESSAGES } from '@veritas/shared/domain';
+import { formFaults, TokenCreatePayload } from '@veritas/shared/domain';
 import { useId, useState, type FormEvent } from 'react';
 import { useCreateToken } from './api';
 import { utcToday } from './token-expiry';
@@ -9,6 +9,7 @@ import { ALL_REMOTES } from './tokens-table';
 
 /** The scope choice of a remote the registry has no version of yet: its name is typed. */
 const NEW_REMOTE = 'new';
+const NEW_REMOTE_MISSING = 'Name the new remote the token may deploy.';
 
 export function TokenForm({
   remotes,
@@ -31,14 +32,20 @@ export function TokenForm({
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    if (!label.trim()) return setFormError(TOKEN_MESSAGES.label);
-    if (scope === NEW_REMOTE && !newRemote.trim()) return setFormError('Name the new remote the token may deploy.');
-    if (!new RegExp(DAY_PATTERN).test(expiresOn)) return setFormError(TOKEN_MESSAGES.expiresOn);
+    // A new team's token names its remote before its first publish.
+    const payload = {
+      label: label.trim(),
+      scope: scope === NEW_REMOTE ? `deploy:${newRemote.trim()}` : scope,
+      expiresOn,
+    };
+    const faults = formFaults(TokenCreatePayload, payload);
+    // Without its name the scope reads `deploy:`: the form asks for the name.
+    if (scope === NEW_REMOTE && !newRemote.trim() && faults.has('scope')) faults.set('scope', NEW_REMOTE_MISSING);
+    const [problem] = faults.values();
+    if (problem) return setFormError(problem);
     setFormError(null);
     try {
-      // A new team's token names its remote before its first publish (the server checks the name).
-      const granted = scope === NEW_REMOTE ? `deploy:${newRemote.trim()}` : scope;
-      onCreated(await createToken.mutateAsync({ label: label.trim(), scope: granted, expiresOn }));
+      onCreated(await createToken.mutateAsync(payload));
       setLabel('');
       setExpiresOn('');
     } catch (failure) {

@@ -1,0 +1,60 @@
+// A form checks what it is about to send against the call's own schema, with TypeBox's checker,
+// and says what is wrong in the words of the schema's `errorMessages`: those of the server's 400
+// for the same fault (api/src/http-errors.ts). So a rule and its message are written once, beside
+// the schema. Formats (a day of the calendar, an id) are left to the server: their rules are its
+// validator's (api/src/schemas.ts).
+import { Errors, ValueErrorType, type ValueError } from '@sinclair/typebox/errors';
+import type { TObject, TSchema } from '@sinclair/typebox';
+import type { FieldMessages } from './fields';
+
+/** The `errorMessages` keyword of each fault a form can have; any other fault reads as missing. */
+const KEYWORDS: Partial<Record<ValueErrorType, string>> = {
+  [ValueErrorType.StringMaxLength]: 'maxLength',
+  [ValueErrorType.StringPattern]: 'pattern',
+  [ValueErrorType.NumberMinimum]: 'minimum',
+  [ValueErrorType.IntegerMinimum]: 'minimum',
+  [ValueErrorType.NumberMaximum]: 'maximum',
+  [ValueErrorType.IntegerMaximum]: 'maximum',
+  // OneOf's check (fields.ts): a value out of its list.
+  [ValueErrorType.Kind]: 'enum',
+};
+
+/** As the server words it: absent or empty is missing, else the failed keyword's message. */
+function messageOf(messages: FieldMessages, error: ValueError): string {
+  const { value } = error;
+  if (value === undefined || value === null || value === '') return messages.missing;
+  const keyword = KEYWORDS[error.type];
+  const message = (keyword && messages[keyword]) || messages.missing;
+  return typeof value === 'string' ? message.replace('{value}', () => value) : message;
+}
+
+/** The branch of the schema's `if`/`then`/`else` that applies to `value`, which TypeBox leaves out. */
+function branchOf(schema: TSchema, value: unknown): TSchema | undefined {
+  const { if: condition, then, else: otherwise } = schema as { if?: TSchema; then?: TSchema; else?: TSchema };
+  if (!condition) return undefined;
+  return Errors(condition, value).First() === undefined ? then : otherwise;
+}
+
+/**
+ * What is wrong with `value` (as it will be sent: trimmed), field by field in the schema's order:
+ * each faulty field with the message of its first fault.
+ */
+export function formFaults(schema: TObject, value: Record<string, unknown>): Map<string, string> {
+  const branch = branchOf(schema, value);
+  const errors = [...Errors(schema, value), ...(branch ? Errors(branch, value) : [])];
+  const faults = new Map<string, string>();
+  for (const field of Object.keys(schema.properties)) {
+    const error = errors.find(
+      (candidate) => candidate.path === `/${field}` && candidate.type !== ValueErrorType.StringFormatUnknown,
+    );
+    const messages = (error?.schema as { errorMessages?: FieldMessages } | undefined)?.errorMessages;
+    if (error && messages) faults.set(field, messageOf(messages, error));
+  }
+  return faults;
+}
+
+/** The first thing wrong with `value`, as a form shows it, or null. */
+export function formProblem(schema: TObject, value: Record<string, unknown>): string | null {
+  const [first] = formFaults(schema, value).values();
+  return first ?? null;
+}
