@@ -24,7 +24,7 @@ import {
   type DashboardStats,
   type Timeframe,
 } from '@veritas/shared/domain';
-import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { expressionBuilder, type Expression, type ExpressionBuilder, type Kysely } from 'kysely';
 import type { Database, Db } from '../db/schema';
 import { HOUR_MS, PIE_COLUMNS, QUARTER_MS } from './summaries';
 
@@ -76,27 +76,41 @@ export function planWindow(starts: readonly number[]): WindowPlan {
   return { buckets: buckets.filter((b) => b.from < b.to), rest: rest.filter(([from, to]) => from < to) };
 }
 
-const or = (conditions: RawBuilder<unknown>[]) => sql`(${sql.join(conditions, sql` or `)})`;
-
-const inBuckets = (buckets: BucketRange[]) =>
-  or(
-    buckets.map(
-      ({ span, from, to }) => sql`(span = ${sql.lit(span)} and bucket >= ${sql.lit(from)} and bucket < ${sql.lit(to)})`,
+/** Rows whose created bucket (`span`, `bucket`) is in one of `buckets`. */
+function inBuckets<DB, TB extends keyof DB>(
+  eb: ExpressionBuilder<DB, TB>,
+  span: Expression<number>,
+  bucket: Expression<number | string>,
+  buckets: BucketRange[],
+) {
+  return eb.or(
+    buckets.map(({ span: s, from, to }) =>
+      eb.and([eb(span, '=', eb.lit(s)), eb(bucket, '>=', eb.lit(from)), eb(bucket, '<', eb.lit(to))]),
     ),
   );
+}
 
 /**
  * The day index of a column in SQL, as dayIndex() gives it (-1: null or outside the days), for
  * `starts` in the column's unit (ms, or quarter hours).
  */
-function dayIndexSql(column: string, starts: readonly number[]): RawBuilder<number> {
-  const t = sql.ref(column);
+function dayIndexSql<DB, TB extends keyof DB>(
+  eb: ExpressionBuilder<DB, TB>,
+  t: Expression<number | string | null>,
+  starts: readonly number[],
+) {
   const last = starts.length - 1;
-  const whens = starts.slice(1, last).map((next, i) => sql`when ${t} < ${sql.lit(next)} then ${sql.lit(i)}`);
-  return sql<number>`case when ${t} is null or ${t} < ${sql.lit(starts[0]!)} or ${t} >= ${sql.lit(starts[last]!)} then -1 ${sql.join(whens, sql` `)} else ${sql.lit(last - 1)} end`;
+  let day = eb
+    .case()
+    .when(eb.or([eb(t, 'is', null), eb(t, '<', eb.lit(starts[0]!)), eb(t, '>=', eb.lit(starts[last]!))]))
+    .then(-1);
+  starts.slice(1, last).forEach((next, i) => (day = day.when(t, '<', eb.lit(next)).then(i)));
+  return day.else(last - 1).end();
 }
 
-const n = (value: number | string | null | undefined) => Number(value ?? 0);
+/** A sum as read: PostgreSQL answers bigint sums as text. */
+type Sum = number | string;
+const n = (value: Sum | null | undefined) => Number(value ?? 0);
 
 /** What the figures do differently on each engine (figures.postgres.ts, figures.sqlite.ts). */
 export interface FiguresEngine {
@@ -118,12 +132,12 @@ export async function dashboardFigures(
   return tally.finish();
 }
 
+/** Hub codes to count: null for every hub. */
+type HubCodes = string[] | null;
+
 async function countInto(tally: DashboardTally, kysely: Kysely<Database>, hub: string): Promise<void> {
-  const { starts } = tally.days;
-  const plan = planWindow(starts);
-  /** The records' hub condition on a column: every hub, or the spellings of the chosen one. */
-  let inHub = (_column: string): RawBuilder<unknown> => sql`true`;
-  let seriesHubs = sql`all_hubs = 1 and hub_code = ''`;
+  const plan = planWindow(tally.days.starts);
+  let codes: HubCodes = null;
   if (hub !== ALL_HUBS) {
     // Every spelling of the hub code that records hold: keys are lower-cased as JavaScript does.
     const spellings = await kysely
@@ -132,86 +146,153 @@ async function countInto(tally: DashboardTally, kysely: Kysely<Database>, hub: s
       .where('hub_key', '=', hub.toLowerCase())
       .execute();
     if (spellings.length === 0) return;
-    const codes = sql.join(spellings.map((row) => sql`${row.hub_code}`));
-    inHub = (column) => sql`${sql.ref(column)} in (${codes})`;
-    seriesHubs = sql`all_hubs = 0 and hub_code in (${codes})`;
+    codes = spellings.map((row) => row.hub_code);
   }
-
   if (plan.buckets.length > 0) {
-    const buckets = inBuckets(plan.buckets);
-    const counts = await sql<Record<string, number | string | null>>`
-      select hub_code, sum(records) as records, sum(submitted) as submitted, sum(rejected) as rejected,
-        ${sql.join(PIE_COLUMNS.map((c) => sql`sum(${sql.ref(c)}) as ${sql.ref(c)}`))}
-      from dashboard_counts where ${buckets} and ${inHub('hub_code')}
-      group by hub_code`.execute(kysely);
-    for (const row of counts.rows) {
-      const submitted = n(row.submitted);
-      tally.submitted += submitted;
-      tally.pending += n(row.records) - submitted;
-      tally.rejected += n(row.rejected);
-      tally.addHub(row.hub_code as string, n(row.records), n(row.rejected));
-      PIE_COLUMNS.forEach((column, i) => tally.addResult(PIE_RESULTS[i]!, n(row[column]!)));
-    }
-
-    const operators = await sql<{ username: string | null; submitted: string | number; rejected: string | number }>`
-      select u.username, sum(o.submitted) as submitted, sum(o.rejected) as rejected
-      from dashboard_operators o left join users u on u.id = o.operator_id
-      where ${buckets} and ${inHub('o.hub_code')}
-      group by o.operator_id, u.username`.execute(kysely);
-    for (const row of operators.rows) tally.addOperator(row.username, n(row.submitted), n(row.rejected));
-
-    // Each quarter hour lies in one day (days start on quarter hours): summed by day in SQL.
-    const quarters = starts.map((start) => start / QUARTER_MS);
-    const series = await sql<{
-      event: number;
-      day: string | number;
-      rejected: string | number;
-      volume: string | number;
-    }>`
-      select event, ${dayIndexSql('quarter', quarters)} as day, sum(rejected) as rejected, sum(volume) as volume
-      from dashboard_series
-      where ${seriesHubs} and ${buckets} and quarter >= ${sql.lit(quarters[0]!)} and quarter < ${sql.lit(quarters[quarters.length - 1]!)}
-      group by 1, 2`.execute(kysely);
-    for (const row of series.rows) {
-      const day = n(row.day);
-      const [trend, volume] =
-        row.event === 0 ? [tally.trend.doorstep, tally.volume.doorstep] : [tally.trend.hub, tally.volume.hub];
-      trend[day]! += n(row.rejected);
-      volume[day]! += n(row.volume);
-    }
+    await countCounts(tally, kysely, plan.buckets, codes);
+    await countOperators(tally, kysely, plan.buckets, codes);
+    await countSeries(tally, kysely, plan.buckets, codes);
   }
+  if (plan.rest.length > 0) await countRecords(tally, kysely, plan.rest, codes);
+}
 
-  if (plan.rest.length > 0) {
-    // The records themselves, counted by what the rule reads of them.
-    const created = or(
-      plan.rest.map(([from, to]) => sql`(d.created_ms >= ${sql.lit(from)} and d.created_ms < ${sql.lit(to)})`),
+/** Tiles, pie and top hubs from dashboard_counts. */
+async function countCounts(tally: DashboardTally, kysely: Kysely<Database>, buckets: BucketRange[], codes: HubCodes) {
+  const rows = await kysely
+    .selectFrom('dashboard_counts')
+    .select((eb) => [
+      'hub_code',
+      eb.fn.sum<Sum>('records').as('records'),
+      eb.fn.sum<Sum>('submitted').as('submitted'),
+      eb.fn.sum<Sum>('rejected').as('rejected'),
+      ...PIE_COLUMNS.map((column) => eb.fn.sum<Sum>(column).as(column)),
+    ])
+    .where((eb) => inBuckets(eb, eb.ref('span'), eb.ref('bucket'), buckets))
+    .$if(codes !== null, (query) => query.where('hub_code', 'in', codes!))
+    .groupBy('hub_code')
+    .execute();
+  for (const row of rows) {
+    const submitted = n(row.submitted);
+    tally.submitted += submitted;
+    tally.pending += n(row.records) - submitted;
+    tally.rejected += n(row.rejected);
+    tally.addHub(row.hub_code, n(row.records), n(row.rejected));
+    PIE_COLUMNS.forEach((column, i) => tally.addResult(PIE_RESULTS[i]!, n(row[column])));
+  }
+}
+
+/** Top operators from dashboard_operators, by the usernames of today. */
+async function countOperators(
+  tally: DashboardTally,
+  kysely: Kysely<Database>,
+  buckets: BucketRange[],
+  codes: HubCodes,
+) {
+  const rows = await kysely
+    .selectFrom('dashboard_operators as o')
+    .leftJoin('users as u', 'u.id', 'o.operator_id')
+    .select((eb) => [
+      'u.username',
+      eb.fn.sum<Sum>('o.submitted').as('submitted'),
+      eb.fn.sum<Sum>('o.rejected').as('rejected'),
+    ])
+    .where((eb) => inBuckets(eb, eb.ref('o.span'), eb.ref('o.bucket'), buckets))
+    .$if(codes !== null, (query) => query.where('o.hub_code', 'in', codes!))
+    .groupBy(['o.operator_id', 'u.username'])
+    .execute();
+  for (const row of rows) tally.addOperator(row.username, n(row.submitted), n(row.rejected));
+}
+
+/**
+ * The daily series from dashboard_series: each quarter hour lies in one day (days start on
+ * quarter hours), so they are summed by day in SQL.
+ */
+async function countSeries(tally: DashboardTally, kysely: Kysely<Database>, buckets: BucketRange[], codes: HubCodes) {
+  const quarters = tally.days.starts.map((start) => start / QUARTER_MS);
+  const eb = expressionBuilder<Database, 'dashboard_series'>();
+  const day = dayIndexSql(eb, eb.ref('quarter'), quarters);
+  const rows = await kysely
+    .selectFrom('dashboard_series')
+    .select((eb) => [
+      'event',
+      day.as('day'),
+      eb.fn.sum<Sum>('rejected').as('rejected'),
+      eb.fn.sum<Sum>('volume').as('volume'),
+    ])
+    .where((eb) =>
+      codes === null
+        ? eb.and([eb('all_hubs', '=', eb.lit(1)), eb('hub_code', '=', '')])
+        : eb.and([eb('all_hubs', '=', eb.lit(0)), eb('hub_code', 'in', codes)]),
+    )
+    .where((eb) => inBuckets(eb, eb.ref('span'), eb.ref('bucket'), buckets))
+    .where((eb) => eb('quarter', '>=', eb.lit(quarters[0]!)))
+    .where((eb) => eb('quarter', '<', eb.lit(quarters[quarters.length - 1]!)))
+    .groupBy(['event', day])
+    .execute();
+  for (const row of rows) {
+    const index = n(row.day);
+    const [trend, volume] =
+      row.event === 0 ? [tally.trend.doorstep, tally.volume.doorstep] : [tally.trend.hub, tally.volume.hub];
+    trend[index]! += n(row.rejected);
+    volume[index]! += n(row.volume);
+  }
+}
+
+/** The records themselves, created in the `ranges` of ms, grouped by what the counting rule reads of them. */
+async function countRecords(
+  tally: DashboardTally,
+  kysely: Kysely<Database>,
+  ranges: [number, number][],
+  codes: HubCodes,
+) {
+  const { starts } = tally.days;
+  const eb = expressionBuilder<Database, 'device_records'>();
+  const submitDay = dayIndexSql(eb, eb.ref('device_records.submit_ms'), starts);
+  const verifyDay = dayIndexSql(eb, eb.ref('device_records.verify_ms'), starts);
+  const rows = await kysely
+    .selectFrom('device_records')
+    .leftJoin('users as u', 'u.id', 'device_records.submitted_by_id')
+    .select((eb) => [
+      'device_records.hub_code',
+      'device_records.is_submit',
+      'device_records.is_verified',
+      'device_records.device_result',
+      'u.username',
+      submitDay.as('submit_day'),
+      verifyDay.as('verify_day'),
+      eb.fn.countAll<Sum>().as('records'),
+    ])
+    .where((eb) =>
+      eb.or(
+        ranges.map(([from, to]) =>
+          eb.and([
+            eb('device_records.created_ms', '>=', eb.lit(from)),
+            eb('device_records.created_ms', '<', eb.lit(to)),
+          ]),
+        ),
+      ),
+    )
+    .$if(codes !== null, (query) => query.where('device_records.hub_code', 'in', codes!))
+    .groupBy([
+      'device_records.hub_code',
+      'device_records.is_submit',
+      'device_records.is_verified',
+      'device_records.device_result',
+      'u.username',
+      submitDay,
+      verifyDay,
+    ])
+    .execute();
+  for (const row of rows) {
+    tally.add(
+      row.hub_code,
+      row.is_submit === 1,
+      row.is_verified === 1,
+      row.device_result,
+      row.username,
+      n(row.submit_day),
+      n(row.verify_day),
+      n(row.records),
     );
-    const rest = await sql<{
-      hub_code: string | null;
-      is_submit: number;
-      is_verified: number;
-      device_result: string | null;
-      username: string | null;
-      submit_day: number | string;
-      verify_day: number | string;
-      records: number | string;
-    }>`
-      select d.hub_code, d.is_submit, d.is_verified, d.device_result, u.username,
-        ${dayIndexSql('d.submit_ms', starts)} as submit_day, ${dayIndexSql('d.verify_ms', starts)} as verify_day, count(*) as records
-      from device_records d left join users u on u.id = d.submitted_by_id
-      where ${created} and ${inHub('d.hub_code')}
-      group by 1, 2, 3, 4, 5, 6, 7`.execute(kysely);
-    for (const row of rest.rows) {
-      tally.add(
-        row.hub_code,
-        row.is_submit === 1,
-        row.is_verified === 1,
-        row.device_result,
-        row.username,
-        n(row.submit_day),
-        n(row.verify_day),
-        n(row.records),
-      );
-    }
   }
 }
