@@ -4,7 +4,7 @@
 // the spelling of their first record — device_hubs, the hub choices. Every write of device_records
 // changes them in its own transaction (RecordChanges, src/writes/record-changes.ts); the bulk loader
 // and migration 006 rebuild them.
-import { sql, type Kysely } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import type { Database, StatusKey } from '../db/schema';
 import type { DerivedColumns } from '../writes/derived-columns';
 import { additiveTable, type SummaryRows, type SummaryTable } from '../writes/summary-tables';
@@ -105,10 +105,25 @@ export class PickListChanges {
  */
 export async function rebuildPickListSummaries(kysely: Kysely<Database>): Promise<void> {
   await kysely.deleteFrom('device_counts').execute();
-  await sql`
-    insert into device_counts (hub_key, status_key, result_key, total)
-    select coalesce(hub_key, ''), status_key, coalesce(result_key, ''), count(*)
-    from device_records group by 1, 2, 3`.execute(kysely);
+  // '' as a literal, not a parameter: PostgreSQL takes a select expression as grouped only when
+  // the GROUP BY's is the same text, and two parameters are two texts.
+  const orEmpty = (eb: ExpressionBuilder<Database, 'device_records'>, column: 'hub_key' | 'result_key') =>
+    eb.fn.coalesce(column, sql.lit(''));
+  await kysely
+    .insertInto('device_counts')
+    .columns(['hub_key', 'status_key', 'result_key', 'total'])
+    .expression((eb) =>
+      eb
+        .selectFrom('device_records')
+        .select((eb) => [
+          orEmpty(eb, 'hub_key').as('hub_key'),
+          'status_key',
+          orEmpty(eb, 'result_key').as('result_key'),
+          eb.fn.countAll<number>().as('total'),
+        ])
+        .groupBy((eb) => [orEmpty(eb, 'hub_key'), 'status_key', orEmpty(eb, 'result_key')]),
+    )
+    .execute();
 
   await kysely.deleteFrom('device_hubs').execute();
   const firsts = await kysely
