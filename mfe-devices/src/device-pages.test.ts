@@ -2,7 +2,6 @@ import { makeRecord, mockApi, type MockApi } from '@veritas/shared/testing';
 import {
   ALL,
   chosenValue,
-  devicesKey,
   filterParams,
   filtersFromQuery,
   hubChoices,
@@ -12,7 +11,7 @@ import {
   scrollRows,
   STATUS_CHOICES,
 } from './device-pages';
-import { devicesByIds, fetchDeviceCount, fetchDevicePage, getDeviceHubs } from './api/devices';
+import { devicesByIds, devicesKey, fetchDeviceCount, fetchDevicePage, getDeviceHubs } from './api/devices';
 
 describe('filters in the URL query', () => {
   test('are read from ?q=&hub=&status=&result=; status and result are matched ignoring case', () => {

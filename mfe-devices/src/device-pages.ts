@@ -1,22 +1,66 @@
 // The pick list served a page at a time (docs/screens.md#device-pick-list, server feature
 // 'device-pages'): its filters, how they sit in the URL query and in the calls (api/devices.ts).
-import { ALL_HUBS, type SelectOption } from '@veritas/shared';
-import { choiceOf, type DeviceFilters } from '@veritas/shared/device-list';
+import { ALL_HUBS, DEVICE_ERRORS, type RecordStatus, type SelectOption } from '@veritas/shared';
 
-// The filters as the calls take them are the first calls' (docs/architecture.md#first-rows).
-export {
-  ALL,
-  devicesKey,
-  filterParams,
-  filtersFromQuery,
-  NO_FILTERS,
-  RESULT_CHOICES,
-  RESULT_FILTERS,
-  STATUS_CHOICES,
-  STATUS_FILTERS,
-  type DeviceFilters,
-  type StatusFilter,
-} from '@veritas/shared/device-list';
+/** The choice 'All Hubs', 'All Statuses' or 'All Results': that filter does not narrow the list. */
+export const ALL = ALL_HUBS;
+
+/** The Status filter: the server's value for each status text of docs/screens.md#status. */
+export const STATUS_FILTERS = [
+  { value: 'pending', label: 'Pending' },
+  { value: 'submitted', label: 'Submitted for verification' },
+  { value: 'verified', label: 'verified at hub' },
+  { value: 'detached', label: 'Detatched' },
+] as const satisfies readonly { value: string; label: RecordStatus }[];
+
+export type StatusFilter = (typeof STATUS_FILTERS)[number]['value'];
+
+export const STATUS_CHOICES: readonly SelectOption[] = [{ value: ALL, label: 'All Statuses' }, ...STATUS_FILTERS];
+
+/** The Result filter: passed, then each code of the device error catalogue with its title. */
+export const RESULT_FILTERS: readonly SelectOption[] = [
+  { value: 'passed', label: 'Passed' },
+  ...DEVICE_ERRORS.map(({ code, title }) => ({ value: code, label: `${code}: ${title}` })),
+];
+
+export const RESULT_CHOICES: readonly SelectOption[] = [{ value: ALL, label: 'All Results' }, ...RESULT_FILTERS];
+
+/** The filters as chosen: null when nothing is chosen, ALL for an 'All …' choice. */
+export interface DeviceFilters {
+  /** The tracking-ID text as typed (sent without surrounding spaces). */
+  q: string;
+  /** A hub code or ALL. */
+  hub: string | null;
+  /** A StatusFilter or ALL. */
+  status: string | null;
+  /** 'passed', an error code, or ALL. */
+  result: string | null;
+}
+
+export const NO_FILTERS: DeviceFilters = { q: '', hub: null, status: null, result: null };
+
+/** The filters of the URL query ?q=&hub=&status=&result=; unknown statuses and results are ignored. */
+export function filtersFromQuery(params: URLSearchParams): DeviceFilters {
+  const hub = params.get('hub')?.trim();
+  return {
+    q: params.get('q') ?? '',
+    hub: hub ? (hub.toLowerCase() === ALL ? ALL : hub) : null,
+    status: chosenValue(STATUS_CHOICES, params.get('status')),
+    result: chosenValue(RESULT_CHOICES, params.get('result')),
+  };
+}
+
+/** The parameters of api/devices/ and api/devices/count/: the text trimmed; empty filters and 'All …' left out. */
+export function filterParams(filters: DeviceFilters): Record<string, string> {
+  const params: Record<string, string> = {};
+  const q = filters.q.trim();
+  if (q) params.q = q;
+  for (const name of ['hub', 'status', 'result'] as const) {
+    const value = filters[name];
+    if (value && value !== ALL) params[name] = value;
+  }
+  return params;
+}
 
 /** The filters as the URL query holds them: what was chosen, the text as typed; nothing for an empty one. */
 export function queryOfFilters(filters: DeviceFilters): Record<string, string> {
@@ -36,9 +80,10 @@ export function hubChoices(hubs: readonly string[], chosen: string | null): Sele
   return options;
 }
 
-/** The value of `options` that `chosen` names, ignoring case (a linked URL may differ in case). */
+/** The value of `options` that `chosen` names, ignoring case (a linked URL may differ in case); null for none or an unknown one. */
 export function chosenValue(options: readonly SelectOption[], chosen: string | null): string | null {
-  return choiceOf(options, chosen);
+  const wanted = chosen?.trim().toLowerCase();
+  return (wanted && options.find((o) => o.value.toLowerCase() === wanted)?.value) || null;
 }
 
 /**

@@ -1,10 +1,34 @@
 // The pick list's rows: derived once per fetch (timestamp, sort key, lower-cased search keys) so
 // that sorting happens once and each keystroke only runs a cheap in-memory filter.
-import { ALL_HUBS, distinctHubCodes, type DeviceRecord } from '@veritas/shared';
-import { toDeviceRow, type DeviceRow } from '@veritas/shared/device-list';
+import {
+  ALL_HUBS,
+  distinctHubCodes,
+  hubCodeOf,
+  recordTimestamp,
+  timeValue,
+  type DeviceRecord,
+  type RecordTimestamp,
+} from '@veritas/shared';
 
-// A page of the list from the server holds these rows too (@veritas/shared/device-list).
-export { toDeviceRow, type DeviceRow } from '@veritas/shared/device-list';
+export interface DeviceRow {
+  record: DeviceRecord;
+  timestamp: RecordTimestamp;
+  sortKey: number;
+  trackingIdLower: string;
+  hubLower: string;
+}
+
+/** One record as the table shows it, with the keys the in-page sort and filters use. */
+export function toDeviceRow(record: DeviceRecord): DeviceRow {
+  const timestamp = recordTimestamp(record);
+  return {
+    record,
+    timestamp,
+    sortKey: timeValue(timestamp.time),
+    trackingIdLower: (record.tracking_id.tracking_id ?? '').toLowerCase(),
+    hubLower: (hubCodeOf(record) ?? '').toLowerCase(),
+  };
+}
 
 /**
  * The pick list's order (docs/screens.md#device-pick-list), the server's too: newest first by the

@@ -16,6 +16,7 @@ import {
   deviceCountQuery,
   devicePagesQuery,
   devicesByIds,
+  devicesKey,
   fetchDevicePage,
   hubsQuery,
   MAX_IDS,
@@ -23,7 +24,7 @@ import {
   type DevicePage,
   type PageParam,
 } from './api/devices';
-import { devicesKey, filtersFromQuery, queryOfFilters, scrollRows, type DeviceFilters } from './device-pages';
+import { filtersFromQuery, queryOfFilters, scrollRows, type DeviceFilters } from './device-pages';
 import { placeChangedRows, type DeviceRow } from './device-rows';
 
 // docs/errors.md#device-pick-list: failures are only logged.

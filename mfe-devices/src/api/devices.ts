@@ -1,29 +1,82 @@
 // The pick list's calls (docs/architecture.md#server-features, 'device-pages'): the records of a
 // set of filters a page at a time (keyset cursor), their total, records re-read by id, and the hubs.
-// The list's pages and total are defined in @veritas/shared/device-list: the shell starts them with
-// this remote's code (docs/architecture.md#first-rows).
-import { http } from '@veritas/shared';
-import { DEVICES_PATH, paramsOfKey, toDeviceRow, type DevicePageAnswer } from '@veritas/shared/device-list';
-import { queryOptions } from '@veritas/shared/query';
-import type { DeviceRow } from '../device-rows';
+// The list's pages and total are also started by the shell with this remote's code, by the recipe
+// of @veritas/shared/first-data (docs/architecture.md#first-rows): keys and answers stay the same.
+import { http, RECORDS_KEY } from '@veritas/shared';
+import { infiniteQueryOptions, queryOptions } from '@veritas/shared/query';
+import { filterParams, type DeviceFilters } from '../device-pages';
+import { toDeviceRow, type DeviceRow } from '../device-rows';
 
-export {
-  AHEAD,
-  DEVICES_PATH,
-  deviceCountQuery,
-  devicePagesQuery,
-  fetchDeviceCount,
-  fetchDevicePage,
-  MAX_PAGE_SIZE,
-  PAGE_SIZE,
-  type DevicePage,
-  type PageParam,
-} from '@veritas/shared/device-list';
-
+export const DEVICES_PATH = 'api/devices/';
+const COUNT_PATH = 'api/devices/count/';
 const HUBS_PATH = 'api/devices/hubs/';
 
+/** Rows asked for per page. */
+export const PAGE_SIZE = 100;
+/** The most asked for at once, when the user has scrolled far past what is loaded. */
+export const MAX_PAGE_SIZE = 500;
+/** How many rows beyond the last one in view are kept loaded. */
+export const AHEAD = 50;
 /** The most ids one call of devicesByIds may ask for (docs/events.md). */
 export const MAX_IDS = 100;
+
+/** The list a set of filters names: the call's path and its filters. */
+export function devicesKey(filters: DeviceFilters): string {
+  const query = new URLSearchParams(filterParams(filters)).toString();
+  return query ? `${DEVICES_PATH}?${query}` : DEVICES_PATH;
+}
+
+/** The filter parameters a key (devicesKey) holds. */
+export function paramsOfKey(key: string): Record<string, string> {
+  const at = key.indexOf('?');
+  return at < 0 ? {} : Object.fromEntries(new URLSearchParams(key.slice(at + 1)));
+}
+
+/** One page of the list: its rows, the cursor of the page after it (null: this was the last) and the row that cursor names, as sent. */
+export interface DevicePage {
+  items: readonly DeviceRow[];
+  next: string | null;
+  boundary: DeviceRow | null;
+}
+
+/** Where a page starts and how many rows it asks for. */
+export interface PageParam {
+  after: string | null;
+  limit: number;
+}
+
+interface DevicePageAnswer {
+  records: unknown;
+  next: unknown;
+}
+
+/** GET api/devices/?<filters>&after=&limit=: a page of the list named `key`, newest first. */
+export async function fetchDevicePage(
+  key: string,
+  after: string | null,
+  limit: number,
+  signal?: AbortSignal,
+): Promise<DevicePage> {
+  const params = { ...paramsOfKey(key), ...(after === null ? {} : { after }), limit: String(limit) };
+  const { data } = await http.get<DevicePageAnswer>(DEVICES_PATH, { params, signal });
+  if (!data || !Array.isArray(data.records)) throw new Error(`${DEVICES_PATH} did not answer a page of records`);
+  const items = data.records.map(toDeviceRow);
+  const next = typeof data.next === 'string' && data.next ? data.next : null;
+  return { items, next, boundary: next === null ? null : (items[items.length - 1] ?? null) };
+}
+
+/** A list's count: `more` when a search matched more records than `total` and the server counted no further. */
+export interface DeviceTotal {
+  total: number;
+  more: boolean;
+}
+
+/** GET api/devices/count/?<filters>: how many records the list named `key` holds. */
+export async function fetchDeviceCount(key: string, signal?: AbortSignal): Promise<DeviceTotal> {
+  const { data } = await http.get<{ total: number; more?: boolean }>(COUNT_PATH, { params: paramsOfKey(key), signal });
+  if (typeof data?.total !== 'number') throw new Error(`${COUNT_PATH} did not answer a total`);
+  return { total: data.total, more: data.more === true };
+}
 
 /**
  * Re-reads records through the query of the list `key` (GET api/devices/?ids=&<its filters>): the
@@ -45,3 +98,32 @@ export async function getDeviceHubs(): Promise<string[]> {
 }
 
 export const hubsQuery = queryOptions({ queryKey: [HUBS_PATH], queryFn: getDeviceHubs });
+
+/**
+ * The list named `key` (devicesKey) page by page. `lastInView` tells how far the user has
+ * scrolled when the next page is asked for: far past the end (the scrollbar dragged down), bigger
+ * pages, so fewer round trips.
+ */
+export function devicePagesQuery(key: string, lastInView: () => number) {
+  return infiniteQueryOptions({
+    queryKey: [RECORDS_KEY, DEVICES_PATH, key],
+    queryFn: ({ pageParam, signal }) => fetchDevicePage(key, pageParam.after, pageParam.limit, signal),
+    initialPageParam: { after: null, limit: PAGE_SIZE } as PageParam,
+    getNextPageParam: (last, pages): PageParam | undefined => {
+      if (last.next === null) return undefined;
+      const loaded = pages.reduce((sum, page) => sum + page.items.length, 0);
+      return {
+        after: last.next,
+        limit: Math.min(MAX_PAGE_SIZE, Math.max(PAGE_SIZE, lastInView() + AHEAD + 1 - loaded)),
+      };
+    },
+  });
+}
+
+/** The total of the list named `key`. */
+export function deviceCountQuery(key: string) {
+  return queryOptions({
+    queryKey: [RECORDS_KEY, COUNT_PATH, key],
+    queryFn: ({ signal }) => fetchDeviceCount(key, signal),
+  });
+}
