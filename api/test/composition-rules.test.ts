@@ -93,3 +93,28 @@ test("the workspace's declarations fit this server beside each other", () => {
     expect([declaration.name, declarationProblems(declaration, others)]).toEqual([declaration.name, []]);
   }
 });
+
+test("declarationProblems: a first call's path is one of the API (under api/, plain segments), whatever else it asks", () => {
+  const withFirstCall = (path: string): RemoteDeclaration => {
+    const declaration = declaring('reports', 'Reports');
+    declaration.pages[0]!.firstCalls = [{ path, forward: ['q'], params: { limit: '10' }, feature: 'device-pages' }];
+    return declaration;
+  };
+  for (const path of ['api/devices/', 'api/devices/count/', 'api/reports']) {
+    expect([path, declarationProblems(withFirstCall(path), [])]).toEqual([path, []]);
+  }
+  for (const path of [
+    'api/',
+    'user/logout/',
+    '/api/devices/',
+    'api//devices/',
+    'api/../user/',
+    'api/devices/?all=1',
+    'https://elsewhere.example/api/x/',
+  ]) {
+    expect([path, declarationProblems(withFirstCall(path), [])]).toEqual([
+      path,
+      [`asks on /Reports for the first call "${path}", which is not a path of the API`],
+    ]);
+  }
+});

@@ -120,7 +120,15 @@ describe('/remotes.json, per viewer', () => {
       remote: 'devices',
       module: './ListDevices',
       title: 'Stats',
-      firstData: 'device-list',
+      firstCalls: [
+        {
+          path: 'api/devices/',
+          forward: ['q', 'hub', 'status', 'result'],
+          params: { limit: '100' },
+          feature: 'device-pages',
+        },
+        { path: 'api/devices/count/', forward: ['q', 'hub', 'status', 'result'], feature: 'device-pages' },
+      ],
     });
     expect(composition.unavailable).toEqual([]);
   });

@@ -150,9 +150,19 @@ describe('at publish, refuses with 409 and leaves nothing stored', () => {
       'gives the extension ./Tile the role "guest", which is not a role of the web console',
     ],
     [
-      'first data the console does not know',
-      page({ firstData: 'everything' }),
-      'asks for the first data "everything" on /Reports, which the console does not know',
+      'a first call outside the API',
+      page({ firstCalls: [{ path: 'api/../user/logout/' }] }),
+      'asks on /Reports for the first call "api/../user/logout/", which is not a path of the API',
+    ],
+    [
+      'a first call to another origin',
+      page({ firstCalls: [{ path: '//elsewhere.example/api/' }] }),
+      'asks on /Reports for the first call "//elsewhere.example/api/", which is not a path of the API',
+    ],
+    [
+      'a first call needing a server feature the server does not know',
+      page({ firstCalls: [{ path: 'api/reports/', feature: 'everything' }] }),
+      'asks on /Reports for a first call needing the feature "everything", which the server does not know',
     ],
   ])('the rule: %s', async (_rule, change, problem) => {
     const declaration = reports();

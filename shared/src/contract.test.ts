@@ -30,9 +30,8 @@ describe('the contract rules', () => {
     expect(Object.keys(runtimeEntryPoints(readPackageJson().exports))).toEqual([
       '.',
       './audit-vocabulary',
-      './device-list',
       './domain',
-      './first-data',
+      './first-calls',
       './query',
       './remote-compatibility',
       './retry-after',

@@ -5,7 +5,6 @@ import { getList } from './http';
 import {
   createQueryClient,
   QueryProvider,
-  startVisitQueries,
   useInfiniteQueryNow,
   useQueryError,
   useQueryNow,
@@ -90,15 +89,6 @@ describe.each([
     await waitFor(() => expect(load).toHaveBeenCalledTimes(2));
     await act(async () => made[1]!.resolve('two'));
     expect(await screen.findByText('data: two')).toBeInTheDocument();
-  });
-
-  test("the call a navigation started is the page's first answer, not fetched again", async () => {
-    const { load, made } = calls<string>();
-    startVisitQueries([{ queryKey: ['a'], queryFn: () => load('a') }], client);
-    await act(async () => made[0]!.resolve('one'));
-    render(withClient(<Page load={load} />));
-    expect(await screen.findByText('data: one')).toBeInTheDocument();
-    expect(load).toHaveBeenCalledTimes(1);
   });
 });
 

@@ -11,8 +11,6 @@ import {
   usePrefetchQuery,
   useQuery,
   type DefaultError,
-  type FetchInfiniteQueryOptions,
-  type FetchQueryOptions,
   type QueryKey,
   type UseInfiniteQueryOptions,
   type UsePrefetchInfiniteQueryOptions,
@@ -61,43 +59,13 @@ export function QueryProvider({ children, client = queryClient }: { children: Re
   return <QueryClientProvider client={client}>{children}</QueryClientProvider>;
 }
 
-/** A first call of a page: a query, or the first page of an infinite one. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any answer, key and cursor
-export type VisitQuery = FetchQueryOptions<any, any, any, any> | InfiniteVisitQuery;
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any answer, key and cursor
-type InfiniteVisitQuery = FetchInfiniteQueryOptions<any, any, any, any, any>;
-
-const isInfinite = (query: VisitQuery): query is InfiniteVisitQuery => query.initialPageParam !== undefined;
-
-/**
- * How many answers each query of the page being navigated to had when startVisitQueries started
- * its call, by client and query hash. Counts, not times: an answer in the same millisecond as a
- * render or a navigation must still count as before or after it.
- */
-const answersAtVisitStart = new WeakMap<QueryClient, Map<string, number>>();
-
+// Counts, not times: an answer in the same millisecond as a render must still count as before or after it.
 const answersOf = (client: QueryClient, queryKey: QueryKey) => client.getQueryState(queryKey)?.dataUpdateCount ?? 0;
 
 /**
- * Starts the first calls of a page being navigated to, alongside its code
- * (docs/architecture.md#first-rows). Their answers count as this visit's: the page's first
- * render, however much later, does not fetch them again.
- */
-export function startVisitQueries(queries: readonly VisitQuery[], client: QueryClient = queryClient): void {
-  const answers = new Map<string, number>();
-  answersAtVisitStart.set(client, answers);
-  for (const query of queries) {
-    answers.set(hashKey(query.queryKey), answersOf(client, query.queryKey));
-    if (isInfinite(query)) void client.prefetchInfiniteQuery(query);
-    else void client.prefetchQuery(query);
-  }
-}
-
-/**
  * refetchOnMount for a component whose first render with a key started its call: an answer that
- * arrived since that render (before React committed the component), or since the navigation
- * started the call (startVisitQueries), is this visit's, not one to fetch again; an older one (a
- * page visited before) is fetched again.
+ * arrived since that render (before React committed the component) is this visit's, not one to
+ * fetch again; an older one (a page visited before) is fetched again.
  */
 function useRefetchOnMountUnlessAnsweredSinceFirstRender(queryKey: QueryKey) {
   const client = useQueryClient();
@@ -106,11 +74,7 @@ function useRefetchOnMountUnlessAnsweredSinceFirstRender(queryKey: QueryKey) {
   const hash = hashKey(queryKey);
   if (!answersAtFirstRender.has(hash)) answersAtFirstRender.set(hash, answersOf(client, queryKey));
   return (query: { queryHash: string; state: { dataUpdateCount: number } }) =>
-    query.state.dataUpdateCount <=
-    Math.min(
-      answersAtFirstRender.get(query.queryHash) ?? Infinity,
-      answersAtVisitStart.get(client)?.get(query.queryHash) ?? Infinity,
-    );
+    query.state.dataUpdateCount <= (answersAtFirstRender.get(query.queryHash) ?? Infinity);
 }
 
 /**

@@ -28,7 +28,7 @@ export async function startSignedInPageLoad(pathname: string, search: string): P
   const { composedForSignedIn, preloadPageAt } = await import('./page-codes');
   startSessionCheck(composedForSignedIn());
   preloadPageAt(pathname);
-  (await routes).startFirstDataAt(pathname, search);
+  (await routes).startFirstCallsAt(pathname, search);
 }
 
 // Everything past the login form (layout, menus, remote loading, the query client) loads after it,

@@ -1,10 +1,10 @@
 import { Component, Suspense, useEffect, useReducer, useState, type ReactNode } from 'react';
 import { useLocation, useSession, type ComposedPage, type ServerFeature } from '@veritas/shared';
-import { startFirstData } from '@veritas/shared/first-data';
+import { startFirstCalls } from '@veritas/shared/first-calls';
 import type { PageCode } from './page-code';
 import { pageCode } from './page-codes';
 
-/** The page and URL query whose first calls the page load started (startFirstDataAtLoad). */
+/** The page and URL query whose first calls the page load started (startFirstCallsAtLoad). */
 let startedAtLoad: string | null = null;
 
 const visitOf = (page: ComposedPage, search: string) => `${page.path}?${search}`;
@@ -15,9 +15,9 @@ const visitOf = (page: ComposedPage, search: string) => `${page.path}?${search}`
  * features): the first rows wait for neither. The route's first render then finds them under way
  * rather than starting them again (docs/architecture.md#first-rows).
  */
-export function startFirstDataAtLoad(page: ComposedPage, search: string, features: readonly ServerFeature[]): void {
-  if (!page.firstData) return;
-  startFirstData(page.firstData, search, features);
+export function startFirstCallsAtLoad(page: ComposedPage, search: string, features: readonly ServerFeature[]): void {
+  if (!page.firstCalls) return;
+  startFirstCalls(page.firstCalls, search, features);
   startedAtLoad = visitOf(page, search);
 }
 
@@ -114,9 +114,10 @@ export function LoadedPage({ title, choose }: { title: string; choose: () => Pag
 export function RemoteRoute({ page }: { page: ComposedPage }) {
   const { search } = useLocation();
   const choose = () => {
-    // Started by the page load for this very visit (startFirstDataAtLoad): once only.
+    // Started by the page load for this very visit (startFirstCallsAtLoad): once only. Any other
+    // entry starts this page's, dropping those of the page before that were not taken.
     if (startedAtLoad === visitOf(page, search)) startedAtLoad = null;
-    else if (page.firstData) startFirstData(page.firstData, search, useSession.getState().features);
+    else startFirstCalls(page.firstCalls ?? [], search, useSession.getState().features);
     return pageCode(page);
   };
   return <LoadedPage title={page.title} choose={choose} />;

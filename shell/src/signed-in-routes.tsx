@@ -17,7 +17,7 @@ import { NotAvailable } from './not-available';
 import { PageCode } from './page-code';
 import { ProtectedLayout } from './protected-layout';
 import { composedForSignedIn, composedPageAt, routePath } from './page-codes';
-import { LoadedPage, RemoteRoute, startFirstDataAtLoad } from './remote-route';
+import { LoadedPage, RemoteRoute, startFirstCallsAtLoad } from './remote-route';
 
 const NO_PAGES: ComposedPage[] = [];
 const NOTHING_UNAVAILABLE: string[] = [];
@@ -39,10 +39,10 @@ function deployments(): PageCode {
  * On a page load of a remote's page by a user the document was composed for (bootstrap.tsx), the
  * page's first calls start as soon as the query client is in (docs/architecture.md#first-rows).
  */
-export function startFirstDataAt(pathname: string, search: string): void {
+export function startFirstCallsAt(pathname: string, search: string): void {
   const page = composedPageAt(pathname);
   if (!page || !composedForSignedIn()) return;
-  startFirstDataAtLoad(page, search, useComposition.getState().composition!.features);
+  startFirstCallsAtLoad(page, search, useComposition.getState().composition!.features);
 }
 
 function DeploymentsRoute() {

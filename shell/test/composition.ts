@@ -17,7 +17,21 @@ type ForAdmins = { admins?: true };
 
 const PAGES: (ComposedPage & ForAdmins)[] = [
   { path: 'Dashboard', remote: 'dashboard', module: './Dashboard', title: 'Dashboard' },
-  { path: 'ListDevices', remote: 'devices', module: './ListDevices', title: 'Stats', firstData: 'device-list' },
+  {
+    path: 'ListDevices',
+    remote: 'devices',
+    module: './ListDevices',
+    title: 'Stats',
+    firstCalls: [
+      {
+        path: 'api/devices/',
+        forward: ['q', 'hub', 'status', 'result'],
+        params: { limit: '100' },
+        feature: 'device-pages',
+      },
+      { path: 'api/devices/count/', forward: ['q', 'hub', 'status', 'result'], feature: 'device-pages' },
+    ],
+  },
   { path: 'createuser', remote: 'users', module: './CreateUser', title: 'Create User' },
   { path: 'Deactivateuser', remote: 'users', module: './DeactivateUsers', title: 'Deactivate User' },
   { path: 'Upload', remote: 'data', module: './Upload', title: 'Upload', admins: true },

@@ -62,7 +62,7 @@ export function compose(
         remote,
         module: page.module,
         title: page.title,
-        ...(page.firstData === undefined ? {} : { firstData: page.firstData }),
+        ...(page.firstCalls === undefined ? {} : { firstCalls: page.firstCalls }),
       });
     }
     for (const entry of declaration.menus) {

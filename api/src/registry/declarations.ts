@@ -5,8 +5,8 @@
 import {
   CONSOLE_ROLES,
   DECLARATION_FILE,
-  FIRST_DATA_NAMES,
   RemoteDeclaration,
+  SERVER_FEATURES,
   SHELL_MENUS,
   SHELL_ROUTES,
   SHELL_SLOTS,
@@ -14,6 +14,7 @@ import {
   compatibilityProblems,
   type Access,
   type ConsoleShared,
+  type FirstCall,
 } from '@veritas/shared/domain';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import satisfies from 'semver/functions/satisfies';
@@ -77,10 +78,30 @@ function accessProblems(what: string, access: Access | undefined): string[] {
 }
 
 /**
+ * A path of the API: segments of letters, digits, `_` and `-` under `api/`, so a first call stays
+ * with the console's own server and asks nothing else of it (no `..`, query or other origin).
+ */
+const API_PATH = /^api(?:\/[A-Za-z0-9_-]+)+\/?$/;
+
+/** Why the first call `call` of the page `page` is not one the shell may start; empty when it is. */
+function firstCallProblems(page: string, call: FirstCall): string[] {
+  const problems: string[] = [];
+  if (!API_PATH.test(call.path)) {
+    problems.push(`asks on ${page} for the first call "${call.path}", which is not a path of the API`);
+  }
+  if (call.feature !== undefined && !(SERVER_FEATURES as readonly string[]).includes(call.feature)) {
+    problems.push(
+      `asks on ${page} for a first call needing the feature "${call.feature}", which the server does not know`,
+    );
+  }
+  return problems;
+}
+
+/**
  * Why `declaration` does not fit this server beside the other remotes' declarations `others` (their
  * live and canary versions'); empty when it does. Each problem is one sentence about the version:
  * - its pages: none at a path (compared case-insensitively) the shell routes or another remote
- *   declares, none twice, each first data one the console knows;
+ *   declares, none twice, each first call a GET of the API needing a server feature it knows;
  * - every access names roles of the web console or permissions of the server;
  * - its menu entries: in a menu of the shell, each opening a page it declares or running a command
  *   with an access of its own;
@@ -110,9 +131,7 @@ export function declarationProblems(
     if (own.has(key(page.path))) problems.push(`declares the page /${page.path} twice`);
     own.add(key(page.path));
     problems.push(...accessProblems(`the page /${page.path}`, page.access));
-    if (page.firstData !== undefined && !(FIRST_DATA_NAMES as readonly string[]).includes(page.firstData)) {
-      problems.push(`asks for the first data "${page.firstData}" on /${page.path}, which the console does not know`);
-    }
+    for (const call of page.firstCalls ?? []) problems.push(...firstCallProblems(`/${page.path}`, call));
   }
 
   const pages = new Set(declaration.pages.map((page) => page.path));

@@ -1,8 +1,9 @@
 // The pick list's calls (docs/architecture.md#server-features, 'device-pages'): the records of a
 // set of filters a page at a time (keyset cursor), their total, records re-read by id, and the hubs.
-// The list's pages and total are also started by the shell with this remote's code, by the recipe
-// of @veritas/shared/first-data (docs/architecture.md#first-rows): keys and answers stay the same.
+// The first page and the total may have been started by the shell with this remote's code: the
+// `firstCalls` of remote.json (docs/architecture.md#first-rows), taken when they are the very request.
 import { http, RECORDS_KEY } from '@veritas/shared';
+import { takeFirstCall } from '@veritas/shared/first-calls';
 import { infiniteQueryOptions, queryOptions } from '@veritas/shared/query';
 import { filterParams, type DeviceFilters } from '../device-pages';
 import { toDeviceRow, type DeviceRow } from '../device-rows';
@@ -11,7 +12,7 @@ export const DEVICES_PATH = 'api/devices/';
 const COUNT_PATH = 'api/devices/count/';
 const HUBS_PATH = 'api/devices/hubs/';
 
-/** Rows asked for per page. */
+/** Rows asked for per page (remote.json's first call asks for the same). */
 export const PAGE_SIZE = 100;
 /** The most asked for at once, when the user has scrolled far past what is loaded. */
 export const MAX_PAGE_SIZE = 500;
@@ -30,6 +31,11 @@ export function devicesKey(filters: DeviceFilters): string {
 export function paramsOfKey(key: string): Record<string, string> {
   const at = key.indexOf('?');
   return at < 0 ? {} : Object.fromEntries(new URLSearchParams(key.slice(at + 1)));
+}
+
+/** GET `path` with `params`: the first call the shell started for that very request, or a call of its own. */
+function get<T>(path: string, params: Record<string, string>, signal?: AbortSignal) {
+  return takeFirstCall<T>(path, params) ?? http.get<T>(path, { params, signal });
 }
 
 /** One page of the list: its rows, the cursor of the page after it (null: this was the last) and the row that cursor names, as sent. */
@@ -58,7 +64,7 @@ export async function fetchDevicePage(
   signal?: AbortSignal,
 ): Promise<DevicePage> {
   const params = { ...paramsOfKey(key), ...(after === null ? {} : { after }), limit: String(limit) };
-  const { data } = await http.get<DevicePageAnswer>(DEVICES_PATH, { params, signal });
+  const { data } = await get<DevicePageAnswer>(DEVICES_PATH, params, signal);
   if (!data || !Array.isArray(data.records)) throw new Error(`${DEVICES_PATH} did not answer a page of records`);
   const items = data.records.map(toDeviceRow);
   const next = typeof data.next === 'string' && data.next ? data.next : null;
@@ -73,7 +79,7 @@ export interface DeviceTotal {
 
 /** GET api/devices/count/?<filters>: how many records the list named `key` holds. */
 export async function fetchDeviceCount(key: string, signal?: AbortSignal): Promise<DeviceTotal> {
-  const { data } = await http.get<{ total: number; more?: boolean }>(COUNT_PATH, { params: paramsOfKey(key), signal });
+  const { data } = await get<{ total: number; more?: boolean }>(COUNT_PATH, paramsOfKey(key), signal);
   if (typeof data?.total !== 'number') throw new Error(`${COUNT_PATH} did not answer a total`);
   return { total: data.total, more: data.more === true };
 }

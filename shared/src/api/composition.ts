@@ -27,6 +27,28 @@ const ExposedModule = Type.String({
   description: "An exposed module, e.g. './ListDevices'.",
 });
 
+const ParamName = Type.String({ pattern: '^[A-Za-z0-9_.-]{1,40}$' });
+
+/**
+ * A GET the shell starts with a page's code (docs/architecture.md#first-rows): the path, the URL
+ * query parameters of the page it forwards, fixed parameters, and the server feature it needs.
+ * The page's own call uses its answer only when it asks for that very request (@veritas/shared/first-calls).
+ */
+export const FirstCall = Type.Object(
+  {
+    /** A path of the API under the console's HTTP client, e.g. 'api/devices/' (checked at publish). */
+    path: Type.String({ minLength: 1, maxLength: 200 }),
+    /** The page URL's query parameters it sends, those the URL has and not empty, as written. */
+    forward: Type.Optional(Type.Array(ParamName, { maxItems: 20 })),
+    /** Parameters it always sends, e.g. { "limit": "100" }. */
+    params: Type.Optional(Type.Record(ParamName, Type.String({ maxLength: 200 }), { maxProperties: 20 })),
+    /** A server feature it needs (checked at publish): without it the call is not started. */
+    feature: Type.Optional(Type.String({ minLength: 1 })),
+  },
+  { additionalProperties: false },
+);
+export type FirstCall = Static<typeof FirstCall>;
+
 export const DeclaredPage = Type.Object(
   {
     /** The route path under the layout, without slashes: 'ListDevices' is /ListDevices. */
@@ -35,8 +57,8 @@ export const DeclaredPage = Type.Object(
     /** How loading and error states name it. */
     title: Type.String({ minLength: 1, maxLength: 60 }),
     access: Access,
-    /** The calls to start with its code (@veritas/shared/first-data's FIRST_DATA), e.g. 'device-list'. */
-    firstData: Type.Optional(Type.String({ minLength: 1 })),
+    /** The GETs the shell starts with its code. */
+    firstCalls: Type.Optional(Type.Array(FirstCall, { minItems: 1, maxItems: 4 })),
   },
   { additionalProperties: false },
 );
@@ -105,7 +127,7 @@ export const ComposedPage = Type.Object({
   remote: Type.String(),
   module: Type.String(),
   title: Type.String(),
-  firstData: Type.Optional(Type.String()),
+  firstCalls: Type.Optional(Type.Array(FirstCall)),
 });
 export type ComposedPage = Static<typeof ComposedPage>;
 
@@ -143,9 +165,6 @@ export const Composition = Type.Object({
   features: Type.Array(Choice(SERVER_FEATURES)),
 });
 export type Composition = Static<typeof Composition>;
-
-/** The first calls a page may ask the shell to start with its code (@veritas/shared/first-data). */
-export const FIRST_DATA_NAMES = ['device-list'] as const;
 
 /** The id of the page document's script element that carries the composition (JSON). */
 export const COMPOSITION_ELEMENT_ID = 'veritas-composition';
