@@ -123,6 +123,7 @@ describe('calls', () => {
   test('the first page is asked for without a cursor; next null ends the list', async () => {
     api.on('GET api/devices/', [200, { records: [], next: null }]);
     await expect(fetchDevicePage('api/devices/', null, 100, signal)).resolves.toEqual({
+      list: 'api/devices/',
       items: [],
       next: null,
       boundary: null,

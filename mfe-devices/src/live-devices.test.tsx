@@ -15,7 +15,7 @@ import { STATUS_FILTERS } from './device-pages';
 import { compareRows, toDeviceRows, type DeviceRow } from './device-rows';
 import { ROW_HEIGHT } from './device-table';
 import ListDevices from './list-devices';
-import { REFRESH_EVERY_MS, REREAD_AFTER_MS } from './use-device-pages';
+import { REFRESH_EVERY_MS, REREAD_AFTER_MS } from './use-live-device-pages';
 
 /** n pending records, newest first: TRK-0000 (id n) is the newest. */
 function records(n: number): DeviceRecord[] {

@@ -7,7 +7,9 @@ import { DeviceDetails } from './device-details';
 import { chosenValue, hubChoices, RESULT_CHOICES, STATUS_CHOICES } from './device-pages';
 import { DeviceTable } from './device-table';
 import { TrackingIdFilter } from './tracking-id-filter';
-import { useDeviceFilters, useDeviceHubs, useDevicePages } from './use-device-pages';
+import { useDeviceFilters } from './use-device-filters';
+import { useDeviceHubs } from './use-device-hubs';
+import { useDevicePages } from './use-device-pages';
 
 export function PagedDeviceList() {
   const [filters, setFilters] = useDeviceFilters();

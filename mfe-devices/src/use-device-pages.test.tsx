@@ -1,9 +1,7 @@
-import { MemoryRouter, useLocation } from '@veritas/shared';
 import { makeRecord, mockApi, type MockApi, withQueryClient } from '@veritas/shared/testing';
 import { act, renderHook, waitFor } from '@testing-library/react';
-import type { ReactNode } from 'react';
 import { NO_FILTERS, type DeviceFilters } from './device-pages';
-import { useDeviceFilters, useDevicePages } from './use-device-pages';
+import { useDevicePages } from './use-device-pages';
 
 const record = (i: number) => makeRecord({ id: i + 1, tracking_id: { tracking_id: `TRK-${i}` } });
 
@@ -67,36 +65,5 @@ describe('useDevicePages', () => {
     expect(first!.config.signal?.aborted).toBe(true);
     expect(second!.config.params).toEqual({ q: 'x', limit: '100' });
     await waitFor(() => expect(result.current.shownKey).toBe('api/devices/?q=x'));
-  });
-});
-
-describe('useDeviceFilters', () => {
-  function withRouter(url: string) {
-    const location = { search: '' };
-    function Spy() {
-      location.search = useLocation().search;
-      return null;
-    }
-    const wrapper = ({ children }: { children: ReactNode }) => (
-      <MemoryRouter initialEntries={[url]}>
-        {children}
-        <Spy />
-      </MemoryRouter>
-    );
-    return { wrapper, location };
-  }
-
-  test('reads the URL query and writes each change to it, leaving out empty filters and other parameters alone', async () => {
-    serve(0);
-    const { wrapper, location } = withRouter('/ListDevices?q=abc&status=pending&tab=2');
-    const { result } = renderHook(() => useDeviceFilters(), { wrapper });
-    expect(result.current[0]).toEqual({ q: 'abc', hub: null, status: 'pending', result: null });
-    act(() => result.current[1]({ q: 'abcd' }));
-    expect(result.current[0].q).toBe('abcd');
-    await waitFor(() => expect(new URLSearchParams(location.search).get('q')).toBe('abcd'));
-    act(() => result.current[1]({ hub: 'BLR01', status: null }));
-    await waitFor(() => expect(location.search).toBe('?tab=2&q=abcd&hub=BLR01'));
-    act(() => result.current[1]({ q: '' }));
-    await waitFor(() => expect(location.search).toBe('?tab=2&hub=BLR01'));
   });
 });

@@ -38,8 +38,12 @@ function get<T>(path: string, params: Record<string, string>, signal?: AbortSign
   return takeFirstCall<T>(path, params) ?? http.get<T>(path, { params, signal });
 }
 
-/** One page of the list: its rows, the cursor of the page after it (null: this was the last) and the row that cursor names, as sent. */
+/**
+ * One page of a list: the list (devicesKey) it belongs to, its rows, the cursor of the page after
+ * it (null: this was the last) and the row that cursor names, as sent.
+ */
 export interface DevicePage {
+  list: string;
   items: readonly DeviceRow[];
   next: string | null;
   boundary: DeviceRow | null;
@@ -68,7 +72,7 @@ export async function fetchDevicePage(
   if (!data || !Array.isArray(data.records)) throw new Error(`${DEVICES_PATH} did not answer a page of records`);
   const items = data.records.map(toDeviceRow);
   const next = typeof data.next === 'string' && data.next ? data.next : null;
-  return { items, next, boundary: next === null ? null : (items[items.length - 1] ?? null) };
+  return { list: key, items, next, boundary: next === null ? null : (items[items.length - 1] ?? null) };
 }
 
 /** A list's count: `more` when a search matched more records than `total` and the server counted no further. */
@@ -105,22 +109,30 @@ export async function getDeviceHubs(): Promise<string[]> {
 
 export const hubsQuery = queryOptions({ queryKey: [HUBS_PATH], queryFn: getDeviceHubs });
 
+/** The cache key of the pages of the list named `key`. */
+export const devicePagesKey = (key: string) => [RECORDS_KEY, DEVICES_PATH, key] as const;
+/** The cache key of the total of the list named `key`. */
+export const deviceCountKey = (key: string) => [RECORDS_KEY, COUNT_PATH, key] as const;
+
+/** The first page of a list: where it starts and its size. */
+export const FIRST_PAGE: PageParam = { after: null, limit: PAGE_SIZE };
+
 /**
- * The list named `key` (devicesKey) page by page. `lastInView` tells how far the user has
- * scrolled when the next page is asked for: far past the end (the scrollbar dragged down), bigger
- * pages, so fewer round trips.
+ * The list named `key` (devicesKey) page by page. `lastInView` is the last row the user has
+ * scrolled to: far past the end (the scrollbar dragged down), the next page is bigger, so fewer
+ * round trips.
  */
-export function devicePagesQuery(key: string, lastInView: () => number) {
+export function devicePagesQuery(key: string, lastInView: number) {
   return infiniteQueryOptions({
-    queryKey: [RECORDS_KEY, DEVICES_PATH, key],
+    queryKey: devicePagesKey(key),
     queryFn: ({ pageParam, signal }) => fetchDevicePage(key, pageParam.after, pageParam.limit, signal),
-    initialPageParam: { after: null, limit: PAGE_SIZE } as PageParam,
+    initialPageParam: FIRST_PAGE,
     getNextPageParam: (last, pages): PageParam | undefined => {
       if (last.next === null) return undefined;
       const loaded = pages.reduce((sum, page) => sum + page.items.length, 0);
       return {
         after: last.next,
-        limit: Math.min(MAX_PAGE_SIZE, Math.max(PAGE_SIZE, lastInView() + AHEAD + 1 - loaded)),
+        limit: Math.min(MAX_PAGE_SIZE, Math.max(PAGE_SIZE, lastInView + AHEAD + 1 - loaded)),
       };
     },
   });
@@ -129,7 +141,7 @@ export function devicePagesQuery(key: string, lastInView: () => number) {
 /** The total of the list named `key`. */
 export function deviceCountQuery(key: string) {
   return queryOptions({
-    queryKey: [RECORDS_KEY, COUNT_PATH, key],
+    queryKey: deviceCountKey(key),
     queryFn: ({ signal }) => fetchDeviceCount(key, signal),
   });
 }
