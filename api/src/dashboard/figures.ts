@@ -5,9 +5,10 @@
 // are no whole UTC hour, from device_records itself; both fill one DashboardTally of
 // @veritas/shared, which finishes the figures as the console does.
 //
-// Why this split (measured in api/README.md, "Dashboard figures"): reading the records costs too
-// much at millions of records (even one day of them, at the benchmark's density), and a timeframe's ends are not UTC midnights (Asia/Kolkata's days start at 18:30 UTC), so
-// summaries by UTC day alone would leave up to a day of records to read. But the zone's midnights
+// Why this split (its figures: api/README.md, "Dashboard figures"): reading the records costs too
+// much at millions of records, even one day of them, and a timeframe's ends are not UTC midnights
+// (Asia/Kolkata's days start at 18:30 UTC), so summaries by UTC day alone would leave up to a day
+// of records to read. But the zone's midnights
 // have been whole quarter hours in every zone since October 1979 (Africa/Monrovia until 1972 and
 // Pacific/Kiritimati until 1979 had offsets such as -0:44:30 and -10:40). So every time a figure is
 // counted on (a submit or verify time) is summarised by its quarter hour, and the created time,
