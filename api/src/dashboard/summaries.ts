@@ -348,6 +348,7 @@ export async function rebuildDashboardSummaries(db: Pick<Db, 'kysely' | 'engine'
     await rebuildHubs(trx);
     await rebuildHourCounts(trx);
     await rebuildHourSeries(trx);
+    await rebuildAllHubsSeries(trx);
     await rebuildDays(trx);
   });
   // Fresh statistics for the planner after rewriting the summaries. Raw: Kysely has no ANALYZE.
@@ -414,7 +415,7 @@ async function rebuildHourCounts(trx: Kysely<Database>): Promise<void> {
 /**
  * dashboard_series by hour, from the records: on the submit time doorstep rejections and
  * submitted-only records, on the verify time verified rejections (submitted or not) and verified
- * submitted records; then every hub together.
+ * submitted records.
  */
 async function rebuildHourSeries(trx: Kysely<Database>): Promise<void> {
   const events = [
@@ -457,6 +458,10 @@ async function rebuildHourSeries(trx: Kysely<Database>): Promise<void> {
       )
       .execute();
   }
+}
+
+/** The all-hubs rows of dashboard_series by hour, from its rows by hub. */
+async function rebuildAllHubsSeries(trx: Kysely<Database>): Promise<void> {
   await trx
     .insertInto('dashboard_series')
     .columns(['all_hubs', 'hub_code', 'span', 'bucket', 'event', 'quarter', 'rejected', 'volume'])
