@@ -250,15 +250,19 @@ async function countRecords(
   const eb = expressionBuilder<Database, 'device_records'>();
   const submitDay = dayIndexSql(eb, eb.ref('device_records.submit_ms'), starts);
   const verifyDay = dayIndexSql(eb, eb.ref('device_records.verify_ms'), starts);
+  /** What the counting rule reads of a record, besides its days. */
+  const facts = [
+    'device_records.hub_code',
+    'device_records.is_submit',
+    'device_records.is_verified',
+    'device_records.device_result',
+    'u.username',
+  ] as const;
   const rows = await kysely
     .selectFrom('device_records')
     .leftJoin('users as u', 'u.id', 'device_records.submitted_by_id')
     .select((eb) => [
-      'device_records.hub_code',
-      'device_records.is_submit',
-      'device_records.is_verified',
-      'device_records.device_result',
-      'u.username',
+      ...facts,
       submitDay.as('submit_day'),
       verifyDay.as('verify_day'),
       eb.fn.countAll<Sum>().as('records'),
@@ -274,15 +278,7 @@ async function countRecords(
       ),
     )
     .$if(codes !== null, (query) => query.where('device_records.hub_code', 'in', codes!))
-    .groupBy([
-      'device_records.hub_code',
-      'device_records.is_submit',
-      'device_records.is_verified',
-      'device_records.device_result',
-      'u.username',
-      submitDay,
-      verifyDay,
-    ])
+    .groupBy([...facts, submitDay, verifyDay])
     .execute();
   for (const row of rows) {
     tally.add(
