@@ -116,6 +116,57 @@ export default tseslint.config(
     },
   },
   {
+    // Where PostgreSQL and SQLite differ, each engine's code is in a file of its own
+    // (docs/architecture.md#the-api-by-feature): nothing else reads which engine it runs on, or
+    // the engines' own handles.
+    files: ['api/src/**/*.ts'],
+    ignores: ['api/src/db/**', 'api/src/**/*.postgres.ts', 'api/src/**/*.sqlite.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'MemberExpression[property.name=/^(engine|sqlite|pg)$/]',
+          message:
+            "Engine-specific code goes in a <name>.postgres.ts / <name>.sqlite.ts pair, chosen with db/engines.ts's forEngine.",
+        },
+        {
+          selector: 'BinaryExpression > Literal[value=/^(postgres|sqlite)$/]',
+          message:
+            "Engine-specific code goes in a <name>.postgres.ts / <name>.sqlite.ts pair, chosen with db/engines.ts's forEngine.",
+        },
+      ],
+    },
+  },
+  {
+    // A route is its schema, its access rule and a call into its feature: no query of its own.
+    files: ['api/src/*/routes.ts', 'api/src/*/*-routes.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            { name: '@veritas/shared', message: 'The API imports @veritas/shared/domain (no React, no DOM).' },
+            { name: 'kysely', message: "A route calls its feature's repository; it does not query." },
+          ],
+          patterns: [
+            DEEP_SHARED,
+            {
+              group: ['**/db/connection', '**/db/engines'],
+              message: "A route calls its feature's repository; it does not query.",
+            },
+          ],
+        },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'MemberExpression[property.name=/^(kysely|sqlite|pg|transaction)$/]',
+          message: "A route calls its feature's repository; it does not query.",
+        },
+      ],
+    },
+  },
+  {
     files: [...FRONT_END, 'shared'].map((pkg) => `${pkg}/**/*.{ts,tsx}`),
     ...reactHooks.configs.flat.recommended,
     languageOptions: { globals: { ...globals.browser } },

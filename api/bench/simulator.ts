@@ -1,4 +1,4 @@
-// Benchmark of the field-scan engine under the simulator: many operators, hub and RC staff
+// Benchmark of the field scans under the simulator: many operators, hub and RC staff
 // working one shipment at once through the app's HTTP calls, as fast as the server answers.
 // Prints app calls per second and latency per engine (the server runs in its own process).
 // Each engine runs BENCH_AUDIT_PAIRS (default 3) pairs of simulations, with the audit trail and

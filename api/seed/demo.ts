@@ -1,6 +1,6 @@
 // Demo data: hubs, return centres, one user of every role, white-labelled brands, and a 45-day
 // history of field work: a shipment uploaded through the upload's own ingest, then every item
-// worked by the field-scan engine with a simulated clock (the same steps as the simulator), so
+// worked by the field scans' code with a simulated clock (the same steps as the simulator), so
 // every record the console shows has come through the rules. Seeded: the same seed gives the same
 // data; times are relative to the moment of loading, so the dashboard's timeframes have data.
 import crypto from 'node:crypto';

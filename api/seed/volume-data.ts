@@ -1,6 +1,6 @@
 // Benchmark volume: the demo's hubs and users (and, for realism at millions of records, more hubs
 // with their own operators and verifiers) with any number of device records in every state,
-// loaded in bulk. The demo data itself goes through the field-scan engine (demo.ts); at this
+// loaded in bulk. The demo data itself goes through the field scans' code (demo.ts); at this
 // volume that would take hours, and benchmarks measure reading, not scanning. The records come
 // from the generator the console's tests build theirs with (@veritas/shared/testing/records), in
 // the order they were created, as uploads store them.

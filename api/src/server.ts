@@ -16,7 +16,7 @@ import { auditPruning, retentionDaysFrom } from './audit/retention';
 import { sqliteCheckpoints } from './db/checkpoints';
 import { migrateToLatest, openDatabase } from './db/connection';
 import type { Db } from './db/schema';
-import { prepareIdSample } from './devices/id-sample';
+import { prepareSearch } from './devices/pick-list';
 import { scheduleSearchIndexing } from './devices/search-index';
 import { EventHub } from './events/hub';
 import { runJobs } from './jobs';
@@ -194,8 +194,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Veritas
     await ensureAdmin(db, config.adminUsername, config.adminPassword);
     // Records a stopped server had not yet added to the search table.
     scheduleSearchIndexing(db);
-    // PostgreSQL's tracking-ID sample, ready before the first searches.
-    if (db.engine === 'postgres') prepareIdSample(db);
+    prepareSearch(db);
     await options.seed?.(db);
     if (options.publishBuilt) await publishBuilt(db, registry, options.publishBuilt);
   } catch (error) {

@@ -1,4 +1,4 @@
-// app/* (the mobile app's calls, issue "field-scan engine") and api/exclude_list/ over real HTTP:
+// app/* (the mobile app's calls) and api/exclude_list/ over real HTTP:
 // sign-in with a bearer token, the doorstep check and submission with every code of docs/field-scans.md#device-error-codes,
 // the verifications at hub and return centre, and concurrent submissions.
 import crypto from 'node:crypto';

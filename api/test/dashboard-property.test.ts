@@ -1,7 +1,7 @@
 // api/dashboard/ equals the console's dashboardStats() for any records, hub, timeframe, time zone
 // and day (docs/dashboard.md#server-side-figures), checked with random cases (fast-check): records
 // of every state, stored in bulk (summaries rebuilt), then shipments uploaded and worked through
-// the field-scan engine (summaries kept in step); the server's answer for a random selection is
+// the field scans (summaries kept in step); the server's answer for a random selection is
 // compared with dashboardStats() over api/get_status/'s records, run in the zone asked for.
 import fc from 'fast-check';
 import {
@@ -175,7 +175,7 @@ const bulkRecord = (starts: number[]) =>
       }),
     );
 
-/** What happens to an uploaded item through the field-scan engine, at instants about the days. */
+/** What happens to an uploaded item through the field scans, at instants about the days. */
 const fieldItem = (starts: number[]) =>
   fc.record({
     hub: fc.constantFrom('BLR01', 'DEL02'),

@@ -24,9 +24,10 @@ import {
 import { Migrator, sql } from 'kysely';
 import { migrationsFor } from '../src/db/migrations';
 import { MISSING_TIME_MS, STATUS_KEYS, derivedColumns, type RecordFacts } from '../src/writes/derived-columns';
-import { deviceCount, devicePage, type DeviceFilter, type SearchTuning } from '../src/devices/pick-list';
+import { deviceCount, devicePage } from '../src/devices/pick-list';
+import type { DeviceFilter, SearchTuning } from '../src/devices/pick-list-query';
 import { countDevices } from '../src/devices/page-query';
-import { estimateSearch } from '../src/devices/id-sample';
+import { estimateSearch } from '../src/devices/id-sample.postgres';
 import { catchUpSearchIndex, holdRecordInserts, pauseSearchIndexing } from '../src/devices/search-index';
 import { CATALOGUE } from '../seed/field/catalogue';
 import { migrateToLatest, openDatabase } from '../src/server';

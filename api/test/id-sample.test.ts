@@ -1,7 +1,7 @@
 // The sample of tracking IDs behind the search's route (src/devices/id-sample.ts): shares counted
 // among the holders of a fragment's rarest trigram are the shares over every sampled ID.
 import { seededRandom } from '@veritas/shared/testing/records';
-import { estimateFromSample, sampleOfIds } from '../src/devices/id-sample';
+import { estimateFromSample, sampleOfIds } from '../src/devices/id-sample.postgres';
 
 // Tracking IDs as shipments make them: a short prefix, then sequential digits, in runs.
 const IDS = Array.from({ length: 3000 }, (_, i) => {

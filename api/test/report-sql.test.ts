@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { sql } from 'kysely';
 import type { Insertable } from 'kysely';
 import type { DeviceRecordsTable } from '../src/db/schema';
-import { SLICE_ROWS, copiedReportLines, crlfRecordEnds } from '../src/report/copy-report';
+import { SLICE_ROWS, copiedReportLines, crlfRecordEnds } from '../src/report/report-lines.postgres';
 import { UTF8_BOM, csvLine } from '../src/report/csv';
 import { dayRange, localMidnight, type TimeRange } from '../src/report/dates';
 import { REPORT_COLUMNS, reportCells, type ReportRow } from '../src/report/rows';
@@ -228,7 +228,7 @@ describe('COPY record ends', () => {
 async function copiedInSlices(within: TimeRange, sliceRows: number, meanwhile?: () => Promise<void>) {
   const texts: Buffer[] = [];
   let rows = 0;
-  for await (const chunk of copiedReportLines(api.db, api.db.pg!, within, sliceRows)) {
+  for await (const chunk of copiedReportLines(api.db, within, sliceRows)) {
     texts.push(chunk.text);
     rows += chunk.rows;
     if (texts.length === 1) await meanwhile?.();
@@ -332,7 +332,7 @@ describe('the report copied in slices, two at once', () => {
       await insertRecords(Array.from({ length: 100 }, (_, i) => stored(`LEFT${i}`, i)));
       // The slice copied ahead has nobody reading it: its connection's error would otherwise end the server.
       const uncaught = keepUncaught();
-      for await (const chunk of copiedReportLines(api.db, api.db.pg!, within, 10)) {
+      for await (const chunk of copiedReportLines(api.db, within, 10)) {
         expect(chunk.rows).toBeGreaterThan(0);
         break;
       }

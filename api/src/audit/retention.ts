@@ -3,18 +3,23 @@
 // with the seq and hash of the last entry it deleted, so the chain's check starts from there.
 // Each instance runs it at start and once a day (auditPruning, a job of the server's: jobs.ts);
 // `pnpm --filter api audit:prune` runs it at once. The append-only triggers stay on for everything
-// else: on PostgreSQL this transaction alone says it prunes (a transaction-local setting the trigger
-// reads); SQLite's trigger is dropped and created again inside this transaction.
+// else: each engine lets this transaction alone past them (entry-deletion.postgres.ts,
+// entry-deletion.sqlite.ts).
 import type { FastifyBaseLogger } from 'fastify';
-import { sql } from 'kysely';
-import { SQLITE_AUDIT_TRIGGERS } from '../db/migrations/010-audit-log';
-import type { Db } from '../db/schema';
+import type { Kysely } from 'kysely';
+import { forEngine } from '../db/engines';
+import type { Database, Db } from '../db/schema';
 import type { BackgroundJob } from '../jobs';
-import { lockEventOrder } from '../events/write';
+import { lockEventOrder } from '../events/event-order';
+import { postgresEntryDeletion } from './entry-deletion.postgres';
+import { sqliteEntryDeletion } from './entry-deletion.sqlite';
 import { SYSTEM, recordAudit } from './trail';
 
 export const DEFAULT_RETENTION_DAYS = 400;
 const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Runs `work`, which deletes entries, in `trx` past the append-only trigger (entry-deletion.*.ts). */
+export type EntryDeletion = <T>(trx: Kysely<Database>, work: () => Promise<T>) => Promise<T>;
 
 /** What a pruning deleted: nothing (null), or the entries up to `throughSeq`. */
 export interface Pruned {
@@ -41,17 +46,10 @@ export async function pruneAuditLog(db: Db, retentionDays: number, now = Date.no
       .executeTakeFirst();
     if (!last) return null;
     const throughSeq = Number(last.seq);
-    if (db.engine === 'postgres') {
-      await sql`select set_config('veritas.audit_retention', 'prune', true)`.execute(trx);
-    } else {
-      await sql`drop trigger audit_log_no_delete`.execute(trx);
-    }
-    const { numDeletedRows } = await trx.deleteFrom('audit_log').where('seq', '<=', throughSeq).executeTakeFirst();
-    if (db.engine === 'postgres') {
-      await sql`select set_config('veritas.audit_retention', '', true)`.execute(trx);
-    } else {
-      await sql.raw(SQLITE_AUDIT_TRIGGERS[1]!).execute(trx);
-    }
+    const deletion = forEngine(db, { postgres: postgresEntryDeletion, sqlite: sqliteEntryDeletion });
+    const { numDeletedRows } = await deletion(trx, () =>
+      trx.deleteFrom('audit_log').where('seq', '<=', throughSeq).executeTakeFirst(),
+    );
     const deleted = Number(numDeletedRows);
     await recordAudit(trx, db, SYSTEM, {
       action: 'audit.pruned',

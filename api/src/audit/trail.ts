@@ -17,7 +17,8 @@ import type {
 } from '@veritas/shared/domain';
 import type { Kysely } from 'kysely';
 import type { AuditLogTable, Database, Db } from '../db/schema';
-import { lockEventOrder, writeEvents } from '../events/write';
+import { lockEventOrder } from '../events/event-order';
+import { writeEvents } from '../events/write';
 import { GENESIS_HASH, entryHash } from './chain';
 
 export type { StoredRow };

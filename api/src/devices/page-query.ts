@@ -12,15 +12,8 @@ import {
 } from '@veritas/shared/domain';
 import type { Db } from '../db/schema';
 import { BadRequest } from '../http-errors';
-import {
-  COUNT_CAP,
-  decodePosition,
-  deviceCount,
-  devicePage,
-  devicesByIds,
-  encodePosition,
-  type DeviceFilter,
-} from './pick-list';
+import { decodePosition, deviceCount, devicePage, devicesByIds, encodePosition } from './pick-list';
+import { COUNT_CAP, type DeviceFilter } from './pick-list-query';
 
 const DEFAULT_LIMIT = 100;
 /** A record id as ids lists it: 1 and up, at most 16 digits (checked again as a safe integer). */

@@ -7,21 +7,22 @@
 // Wakes coming while it reads are coalesced into one more read. It reads committed rows only, and
 // ids grow in commit order (write.ts), so reading `id > last read` never skips an event.
 import type { FastifyBaseLogger } from 'fastify';
-import { Client } from 'pg';
+import { forEngine } from '../db/engines';
 import type { Db } from '../db/schema';
-import { onEventsWritten } from './bus';
-import { eventsFrom, newestEventId, pruneEvents, type StoredEvent } from './store';
-import { EVENTS_CHANNEL } from './write';
 import type { BackgroundJob } from '../jobs';
+import { eventsFrom, newestEventId, pruneEvents, type StoredEvent } from './store';
+import { postgresWakeUps } from './wake-ups.postgres';
+import { sqliteWakeUps } from './wake-ups.sqlite';
 
 const POLL_MS = 2000;
 const PRUNE_MS = 60_000;
-/** Delay before opening the listening connection again after it failed or dropped. */
-const RELISTEN_MS = 1000;
 /** Events read per statement. */
 const PAGE = 1000;
 
 export type EventListener = (events: readonly StoredEvent[]) => void;
+
+/** What wakes a hub at each commit of events (wake-ups.postgres.ts, wake-ups.sqlite.ts), until stopped. */
+export type WakeUps = (db: Db, wake: () => void, log: FastifyBaseLogger) => { stop(): Promise<void> };
 
 export class EventHub implements BackgroundJob {
   /** The newest id read; undefined until the first read, which starts from the newest event then. */
@@ -31,9 +32,7 @@ export class EventHub implements BackgroundJob {
   private pruning: Promise<void> | undefined;
   private readonly listeners = new Set<EventListener>();
   private readonly timers: NodeJS.Timeout[] = [];
-  private relisten: NodeJS.Timeout | undefined;
-  private pgListener: Client | undefined;
-  private leaveBus: (() => void) | undefined;
+  private wakeUps: { stop(): Promise<void> } | undefined;
   private closed = false;
 
   constructor(
@@ -52,8 +51,11 @@ export class EventHub implements BackgroundJob {
           .finally(() => (this.pruning = undefined));
       }, PRUNE_MS).unref(),
     );
-    if (this.db.pg) void this.listen();
-    else this.leaveBus = onEventsWritten(this.db, () => this.wake());
+    this.wakeUps = forEngine(this.db, { postgres: postgresWakeUps, sqlite: sqliteWakeUps })(
+      this.db,
+      () => this.wake(),
+      this.log,
+    );
     this.wake();
   }
 
@@ -79,12 +81,8 @@ export class EventHub implements BackgroundJob {
   async stop(): Promise<void> {
     this.closed = true;
     for (const timer of this.timers) clearInterval(timer);
-    clearTimeout(this.relisten);
-    this.leaveBus?.();
     this.listeners.clear();
-    const client = this.pgListener;
-    this.pgListener = undefined;
-    await client?.end().catch(() => undefined);
+    await this.wakeUps?.stop();
     // Before the database closes.
     await Promise.allSettled([this.draining, this.pruning]);
   }
@@ -110,11 +108,11 @@ export class EventHub implements BackgroundJob {
   private async readNew(): Promise<void> {
     if (this.closed) return;
     if (this.lastRead === undefined) {
-      this.lastRead = await newestEventId(this.db.kysely);
+      this.lastRead = await newestEventId(this.db);
       return;
     }
     for (;;) {
-      const events = await eventsFrom(this.db.kysely, this.lastRead + 1, PAGE);
+      const events = await eventsFrom(this.db, this.lastRead + 1, PAGE);
       if (events.length === 0) return;
       this.lastRead = events[events.length - 1]!.id;
       for (const listener of [...this.listeners]) {
@@ -127,32 +125,5 @@ export class EventHub implements BackgroundJob {
       }
       if (events.length < PAGE) return;
     }
-  }
-
-  /** PostgreSQL: LISTEN on a dedicated connection, opened again whenever it fails or drops. */
-  private async listen(): Promise<void> {
-    if (this.closed) return;
-    const client = new Client(this.db.pg!.options);
-    this.pgListener = client;
-    const lost = (error: Error) => {
-      if (this.pgListener !== client) return;
-      this.pgListener = undefined;
-      client.end().catch(() => undefined);
-      if (this.closed) return;
-      this.log.warn({ err: error }, 'The events listener lost its connection; listening again');
-      this.relisten = setTimeout(() => void this.listen(), RELISTEN_MS).unref();
-    };
-    client.on('notification', () => this.wake());
-    client.on('error', lost);
-    client.on('end', () => lost(new Error('The connection ended.')));
-    try {
-      await client.connect();
-      await client.query(`listen ${EVENTS_CHANNEL}`);
-    } catch (error) {
-      lost(error as Error);
-      return;
-    }
-    // What was committed while no connection listened.
-    this.wake();
   }
 }

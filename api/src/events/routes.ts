@@ -47,7 +47,7 @@ export const eventRoutes: FastifyPluginAsyncTypebox<{ hub: EventHub }> = async (
     stream.seenThrough(seen);
     let cursor = seen;
     for (let first = true; stream.open; first = false) {
-      const rows = await eventsFrom(db.kysely, cursor, REPLAY_PAGE + 1);
+      const rows = await eventsFrom(db, cursor, REPLAY_PAGE + 1);
       const kept = rows[0]?.id === cursor;
       if (!kept && !(first && rows[0]?.id === cursor + 1)) return false;
       const page = kept ? rows.slice(1) : rows;
@@ -109,8 +109,7 @@ export const eventRoutes: FastifyPluginAsyncTypebox<{ hub: EventHub }> = async (
     // (or both, and sent once).
     stream.onEnd(hub.subscribe(stream.live));
     try {
-      if (seen === null || (seen !== undefined && !(await replay(stream, seen))))
-        stream.reset(await newestEventId(db.kysely));
+      if (seen === null || (seen !== undefined && !(await replay(stream, seen)))) stream.reset(await newestEventId(db));
       stream.goLive();
     } catch (error) {
       request.log.error({ err: error }, 'Replaying the events failed');

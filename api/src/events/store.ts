@@ -1,8 +1,8 @@
 // Reading the events table (docs/events.md#replay-window): what the hub broadcasts, what a stream
 // replays, and the window's pruning.
 import type { LiveEventType, Role } from '@veritas/shared/domain';
-import { sql, type Kysely } from 'kysely';
-import type { Database, Db } from '../db/schema';
+import { greatest } from '../db/engines';
+import type { Db } from '../db/schema';
 import { canReadAuditLog, canSeeUser } from '../auth/rights';
 
 /** Events are kept at least this long… */
@@ -33,8 +33,8 @@ function storedOf(row: { id: number | string; type: string; data: string }): Sto
 }
 
 /** Up to `limit` events from id `fromId` on (that one included), in id order. */
-export async function eventsFrom(kysely: Kysely<Database>, fromId: number, limit: number): Promise<StoredEvent[]> {
-  const rows = await kysely
+export async function eventsFrom(db: Db, fromId: number, limit: number): Promise<StoredEvent[]> {
+  const rows = await db.kysely
     .selectFrom('events')
     .select(['id', 'type', 'data'])
     .where('id', '>=', fromId)
@@ -45,8 +45,8 @@ export async function eventsFrom(kysely: Kysely<Database>, fromId: number, limit
 }
 
 /** The newest id in the table; 0 when it holds none. */
-export async function newestEventId(kysely: Kysely<Database>): Promise<number> {
-  const row = await kysely
+export async function newestEventId(db: Db): Promise<number> {
+  const row = await db.kysely
     .selectFrom('events')
     .select((eb) => eb.fn.max('id').as('newest'))
     .executeTakeFirst();
@@ -61,13 +61,16 @@ export async function newestEventId(kysely: Kysely<Database>): Promise<number> {
  * prefixes, which is harmless.
  */
 export async function pruneEvents(db: Db, nowMs: number): Promise<void> {
-  const greatest = db.engine === 'postgres' ? sql`greatest` : sql`max`;
-  await sql`
-    delete from events where id < ${greatest}(
-      coalesce(
-        (select id from events where created_ms >= ${nowMs - REPLAY_WINDOW_MS} order by id limit 1),
-        (select max(id) from events)
-      ),
-      (select max(id) from events) - ${MAX_KEPT_EVENTS - 1}
-    )`.execute(db.kysely);
+  await db.kysely
+    .deleteFrom('events')
+    .where(({ eb, fn, selectFrom }) => {
+      const newest = selectFrom('events').select((s) => s.fn.max('id').as('id'));
+      const firstInWindow = selectFrom('events')
+        .select('id')
+        .where('created_ms', '>=', nowMs - REPLAY_WINDOW_MS)
+        .orderBy('id')
+        .limit(1);
+      return eb('id', '<', greatest(db, fn.coalesce(firstInWindow, newest), eb(newest, '-', MAX_KEPT_EVENTS - 1)));
+    })
+    .execute();
 }

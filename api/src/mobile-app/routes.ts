@@ -1,7 +1,7 @@
 // app/* (the mobile app of field staff): sign-in with a bearer token, the doorstep check and
 // submission, and the verifications at hub and return centre. JSON in and out; the token in the
 // Authorization header is the only credential (no cookies, hence no XSRF check; see cookies.ts).
-// The scan engine refuses in its own terms (ScanRefusal); scan/answers.ts turns a refusal into an answer.
+// The field scans refuse in their own terms (ScanRefusal); scan/answers.ts turns a refusal into an answer.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
   AppLoginAnswer,

@@ -1,6 +1,7 @@
 // Queries of the remote registry's tables (migration 009): versions and their files, blobs,
 // rollouts and their history, allowed origins.
-import { sql, type Insertable, type Kysely } from 'kysely';
+import type { Insertable, Kysely } from 'kysely';
+import { lockingRows, lockUntilCommit } from '../db/engines';
 import type { Database, Db, RemoteVersionFilesTable, RemoteVersionsTable, RolloutChangesTable } from '../db/schema';
 
 /** The advisory lock of the blob store (PostgreSQL): an arbitrary constant no other lock of the API uses. */
@@ -92,7 +93,7 @@ export async function insertVersionFiles(kysely: Kysely<Database>, files: Remote
  * deletes a blob a publish is about to reference; SQLite has one writer at a time anyway.
  */
 export async function lockBlobs(kysely: Kysely<Database>, db: Db): Promise<void> {
-  if (db.engine === 'postgres') await sql`select pg_advisory_xact_lock(${sql.lit(BLOBS_LOCK)})`.execute(kysely);
+  await lockUntilCommit(kysely, db, BLOBS_LOCK);
 }
 
 /** Which of `hashes` are stored. */
@@ -131,7 +132,9 @@ export async function findFileHash(kysely: Kysely<Database>, remote: string, man
     .select('f.hash')
     .where('f.remote', '=', remote)
     .where('f.path', '=', path)
-    .where(sql<string>`substr(v.manifest_hash, 1, ${manifestKey.length})`, '=', manifestKey)
+    .where((eb) =>
+      eb(eb.fn<string>('substr', ['v.manifest_hash', eb.lit(1), eb.val(manifestKey.length)]), '=', manifestKey),
+    )
     .executeTakeFirst();
   return row?.hash;
 }
@@ -173,7 +176,7 @@ export async function lockRollout(kysely: Kysely<Database>, db: Db, remote: stri
     .selectFrom('remote_rollouts')
     .select(['live', 'canary', 'canary_percent'])
     .where('remote', '=', remote);
-  return (db.engine === 'postgres' ? query.forUpdate() : query).executeTakeFirstOrThrow();
+  return lockingRows(db, query).executeTakeFirstOrThrow();
 }
 
 export type Rollout = Awaited<ReturnType<typeof lockRollout>>;

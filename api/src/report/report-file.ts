@@ -1,28 +1,20 @@
 // The report of api/generate_csv/ (docs/csv.md#report-download): the records created within a
-// date range, as CSV text: read page by page and written here on SQLite, written by PostgreSQL itself.
+// date range, as CSV text: read page by page and written here on SQLite, written by PostgreSQL
+// itself (report-lines.sqlite.ts, report-lines.postgres.ts).
 import type { Static } from '@sinclair/typebox';
 import type { ReportRange } from '@veritas/shared/domain';
 import { recordAuditAlone, type AuditBy } from '../audit/trail';
+import { forEngine } from '../db/engines';
 import type { Db } from '../db/schema';
 import { BadRequest } from '../http-errors';
 import { UTF8_BOM, csvLine } from './csv';
 import { dayRange, localMidnight, type TimeRange } from './dates';
-import { copiedReportLines } from './copy-report';
-import { REPORT_COLUMNS, reportCells, reportPages } from './rows';
+import { copiedReportLines } from './report-lines.postgres';
+import { writtenReportLines } from './report-lines.sqlite';
+import { REPORT_COLUMNS } from './rows';
 
-/**
- * better-sqlite3 holds the event loop for a page's whole query, rendering included: pages this
- * small keep other requests' waits short while the stream keeps its pace; twice as many rows made
- * concurrent calls wait past their goal on a busy machine (bench/report.ts measures both).
- */
-const SQLITE_PAGE_SIZE = 1000;
-
-/** SQLite: the report's lines written here from JSON pages, a page at a time with its row count. */
-async function* writtenReportLines(db: Db, range: TimeRange) {
-  for await (const page of reportPages(db, range, SQLITE_PAGE_SIZE)) {
-    yield { text: page.map((record) => csvLine(reportCells(record))).join(''), rows: page.length };
-  }
-}
+/** The report's lines as CSV, a chunk at a time with its row count (report-lines.postgres.ts, report-lines.sqlite.ts). */
+export type ReportLines = AsyncGenerator<{ text: string | Buffer; rows: number }>;
 
 /**
  * The report's text. Once it is read to its end, or the download stops, its audit entry is
@@ -37,7 +29,7 @@ async function* csvReport(
   let complete = false;
   try {
     yield UTF8_BOM + csvLine(REPORT_COLUMNS);
-    const lines = db.pg ? copiedReportLines(db, db.pg, range) : writtenReportLines(db, range);
+    const lines = forEngine(db, { postgres: copiedReportLines, sqlite: writtenReportLines })(db, range);
     for await (const chunk of lines) {
       rows += chunk.rows;
       yield chunk.text;

@@ -1,4 +1,4 @@
-// The field-scan engine: gathers the facts of a scan from the database, judges them with the
+// The field scans: this gathers the facts of a scan from the database, judges them with the
 // rules (rules.ts) and records what field staff did. The app's routes, the demo data and the
 // simulator all go through here; `at` lets the demo data work on a simulated clock. It speaks the
 // domain: a scan it will not take is a ScanRefusal with its code, which scan/answers.ts answers.
@@ -12,6 +12,7 @@ import {
   type VerifyAnswer,
 } from '@veritas/shared/domain';
 import type { Kysely } from 'kysely';
+import { lockingRows } from '../db/engines';
 import type { Database, Db } from '../db/schema';
 import type { SessionUser } from '../auth/sessions';
 import { changeRecord, RECORD_COLUMNS, recordRowOf } from '../writes/record-changes';
@@ -86,11 +87,10 @@ export async function fieldUserOf(db: Db, userId: number): Promise<FieldUser | n
 type Executor = Kysely<Database>;
 
 /**
- * The record of a tracking ID, with what a change of it reads (RECORD_COLUMNS). `lock` (PostgreSQL,
- * in a transaction) keeps others from changing it until the transaction ends; SQLite has one writer
- * at a time already.
+ * The record of a tracking ID, with what a change of it reads (RECORD_COLUMNS). Given `lockIn` (in
+ * a transaction), others cannot change it until the transaction ends.
  */
-async function itemOf(kysely: Executor, trackingId: string, lock = false) {
+async function itemOf(kysely: Executor, trackingId: string, lockIn?: Db) {
   const query = kysely
     .selectFrom('device_records')
     .select([
@@ -104,7 +104,7 @@ async function itemOf(kysely: Executor, trackingId: string, lock = false) {
       'is_verified_rc',
     ])
     .where('tracking_id', '=', trackingId);
-  const row = await (lock ? query.forUpdate() : query).executeTakeFirst();
+  const row = await (lockIn ? lockingRows(lockIn, query) : query).executeTakeFirst();
   return row && recordRowOf(row);
 }
 type Item = NonNullable<Awaited<ReturnType<typeof itemOf>>>;
@@ -210,7 +210,7 @@ export async function submitDevice(db: Db, user: FieldUser, scan: DeviceScan, at
   const mac = macOf(scan);
   return db.transaction(async (trx) => {
     // Locked: of two operators submitting one tracking ID at once, the second reads the first's claim (E003).
-    const item = await itemOf(trx, scan.tracking_id, db.engine === 'postgres');
+    const item = await itemOf(trx, scan.tracking_id, db);
     const facts = await factsOf(trx, user, scan, mac, item);
     const before = checkScan(facts);
     if (before.result === 'E001' || before.result === 'E002' || before.result === 'E003')
@@ -246,7 +246,7 @@ export async function submitDevice(db: Db, user: FieldUser, scan: DeviceScan, at
 
 /** The record a hardware scan verifies, read locked in the verification's transaction; `refuse` checks the step's own rules first. */
 async function verifiableItem(trx: Executor, db: Db, scan: HardwareScan, refuse: (item: Item) => void): Promise<Item> {
-  const item = await itemOf(trx, scan.tracking_id, db.engine === 'postgres');
+  const item = await itemOf(trx, scan.tracking_id, db);
   if (!item) throw new ScanRefusal('unknown-tracking-id', { trackingId: scan.tracking_id });
   refuse(item);
   // E008: the device in hand is not the one captured at the doorstep.

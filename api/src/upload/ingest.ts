@@ -5,13 +5,15 @@
 // (store-records.ts), so the counts, the errors and the duplicates listed are those of one clean run.
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { UploadResult } from '@veritas/shared/domain';
+import { forEngine } from '../db/engines';
 import type { Db, Engine } from '../db/schema';
 import { BadRequest, answerOf } from '../http-errors';
 import { CsvRecordReader, type CsvRecord } from './csv-records';
 import { checkRow, readHeader, type ColumnPositions, type ShipmentRecord } from './shipment-rows';
 import { IngestStopped, LeaseLost, type Lease } from './lease';
 import { chunkData, failUpload, finishUpload } from './store';
-import { recordStore, type RecordStore } from './store-records';
+import { recordStore } from './store-records';
+import type { RecordStore } from './stored-rows';
 import { pauseSearchIndexing, scheduleSearchIndexing } from '../devices/search-index';
 import { Utf8Text } from './utf8-text';
 
@@ -189,7 +191,7 @@ export async function ingestUpload(db: Db, lease: Pick<Lease, 'upload' | 'keep'>
   const { uploadId, totalChunks, createdAt, resumed } = lease.upload;
   const hubs = await hubCodes(db);
   const tally = new Tally();
-  const batch = new Batch(recordStore(db, { uploadId, resumed }), tally, lease, PACE[db.engine]);
+  const batch = new Batch(recordStore(db, { uploadId, resumed }), tally, lease, forEngine(db, PACE));
   const reader = new CsvRecordReader();
   let columns: ColumnPositions | undefined;
   let row = 0;

@@ -1,11 +1,13 @@
 // Where chunked uploads live between calls: the database, so any server instance can take the
 // next chunk (docs/csv.md#sending-in-chunks).
 import type { UploadResult } from '@veritas/shared/domain';
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import { recordAudit, userBy, type AuditBy, type NewAuditEntry } from '../audit/trail';
-import { copyOneValue } from '../db/copy-rows';
+import { forEngine } from '../db/engines';
 import type { Database, Db, UploadsTable } from '../db/schema';
 import { nowIso } from '../db/schema';
+import { postgresChunkRead } from './chunk-reads.postgres';
+import { sqliteChunkRead } from './chunk-reads.sqlite';
 import { LEASE_MS, Lease, LeaseLost, type LeaseOptions } from './lease';
 
 /** Largest chunk accepted (docs/csv.md#sending-in-chunks: the console sends 1 MiB chunks). */
@@ -70,27 +72,14 @@ export async function receivedIndexes(db: Db, uploadId: string): Promise<number[
   return rows.map((row) => row.chunk_index);
 }
 
+/** Reads chunk `index` of an upload; null when it is missing (chunk-reads.postgres.ts, chunk-reads.sqlite.ts). */
+export type ChunkRead = (db: Db, uploadId: string, index: number) => Promise<Buffer | null>;
+
 /** The chunks of an upload in order, read one at a time so only one is in memory. */
 export async function* chunkData(db: Db, uploadId: string, totalChunks: number): AsyncGenerator<Buffer> {
+  const read = forEngine(db, { postgres: postgresChunkRead, sqlite: sqliteChunkRead });
   for (let index = 0; index < totalChunks; index++) {
-    if (db.engine === 'sqlite') {
-      const { data } = await db.kysely
-        .selectFrom('upload_chunks')
-        .select('data')
-        .where('upload_id', '=', uploadId)
-        .where('chunk_index', '=', index)
-        .executeTakeFirstOrThrow();
-      yield data;
-      continue;
-    }
-    // By COPY, as the bytes stored (copy-rows.ts); in a transaction of its own, which is tried once
-    // more on a fresh connection should its connection fail (a database restart).
-    const data = await db.clientTransaction!((client) =>
-      copyOneValue(
-        client,
-        `select data from upload_chunks where upload_id = ${client.escapeLiteral(uploadId)} and chunk_index = ${index}`,
-      ),
-    );
+    const data = await read(db, uploadId, index);
     if (data === null) throw new Error(`Chunk ${index} of upload ${uploadId} is missing.`);
     yield data;
   }
@@ -115,7 +104,7 @@ async function uploadEntry(
     .executeTakeFirstOrThrow();
   const size = await trx
     .selectFrom('upload_chunks')
-    .select(sql<number | string | null>`sum(length(data))`.as('bytes'))
+    .select((eb) => eb.fn.sum<number | string | null>(eb.fn('length', ['data'])).as('bytes'))
     .where('upload_id', '=', uploadId)
     .executeTakeFirst();
   return [

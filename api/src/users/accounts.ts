@@ -18,7 +18,14 @@ import { BadRequest, Forbidden } from '../http-errors';
 import { userEvent, writeEvents } from '../events/write';
 import { findGroupByCode } from '../groups/repository';
 import { canListAllUsers, canManageUser } from '../auth/rights';
-import { deleteUserById, findUserByName, findUsersWithGroup, insertUser, updateUserActive } from './repository';
+import {
+  deleteUserById,
+  findUserById,
+  findUserByName,
+  findUsersWithGroup,
+  insertUser,
+  updateUserActive,
+} from './repository';
 import { targetOf } from './user-target';
 
 type Actor = Pick<SessionUser, 'id' | 'role'>;
@@ -118,4 +125,9 @@ export async function setUserActive(
     await writeEvents(trx, db, [userEvent(`${verb}d`, target.username, target.role)]);
   });
   return target.username;
+}
+
+/** The name of the user `id`, or null when there is none. */
+export async function usernameOf(db: Db, id: number): Promise<string | null> {
+  return (await findUserById(db.kysely, id))?.username ?? null;
 }

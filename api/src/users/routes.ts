@@ -18,8 +18,7 @@ import { targetOfBodyField } from '../audit/refusals';
 import type { AuditTarget } from '../audit/trail';
 import { MAX_SERIAL_ID, type Db } from '../db/schema';
 import { requireRole } from '../plugins/authentication';
-import { findUserById } from './repository';
-import { createUser, deleteUser, listUsers, setUserActive } from './accounts';
+import { createUser, deleteUser, listUsers, setUserActive, usernameOf } from './accounts';
 
 /** The users' actions answer errors with `error` (the console's Deactivate Users page reads it). */
 export const USER_ACTION = { errorField: 'error' } as const;
@@ -28,8 +27,7 @@ export const USER_ACTION = { errorField: 'error' } as const;
 export async function userOfBody(request: FastifyRequest, db: Db): Promise<AuditTarget | null> {
   const id = Number((request.body as { user_id?: unknown } | undefined)?.user_id);
   if (!Number.isSafeInteger(id) || id < 1 || id > MAX_SERIAL_ID) return null;
-  const user = await findUserById(db.kysely, id);
-  return { kind: 'user', id, label: user?.username ?? `#${id}` };
+  return { kind: 'user', id, label: (await usernameOf(db, id)) ?? `#${id}` };
 }
 
 /** The audit config of a users' action on the user its body names. */

@@ -85,6 +85,7 @@ export async function searchManufacturers(kysely: Kysely<Database>, needle: stri
     .execute();
   if (starting.length === limit) return starting;
   const containing = await alphabetical
+    // Raw: LIKE … ESCAPE, which Kysely's operators do not have.
     .where(sql<boolean>`manufacturer_key like ${`%${likeLiteral(needle)}%`} escape '\\'`)
     .where((eb) => eb.or([eb('manufacturer_key', '<', needle), eb('manufacturer_key', '>=', afterPrefix)]))
     .limit(limit - starting.length)

@@ -1,7 +1,7 @@
 // The columns of device_records derived from a record's own fields: what the pick list orders and
 // filters by (docs/screens.md#server-side-pick-list) and the times as the dashboard reads them
 // (docs/dashboard.md#server-side-figures). One pure function computes them for every write path
-// (the upload, the field-scan engine through record-changes.ts, the bulk loader, the migrations
+// (the upload, the field scans through record-changes.ts, the bulk loader, the migrations
 // that added them), from the rules the console applies in the page (@veritas/shared/domain), so
 // the server's order, filters and figures cannot drift from the console's.
 import {

@@ -2,7 +2,7 @@
 // columns computed again (derived-columns.ts), the record moved in the pick list's summaries
 // (src/devices/summaries.ts) and the dashboard's (src/dashboard/summaries.ts), and the event
 // stream's events (src/events/, docs/events.md#records). The upload adds its new records through
-// RecordChanges; the field-scan engine changes a record with changeRecord.
+// RecordChanges; the field scans change a record with changeRecord.
 import type { RecordsEvent } from '@veritas/shared/domain';
 import type { Kysely, Updateable } from 'kysely';
 import type { Database, Db, DeviceRecordsTable, StatusKey } from '../db/schema';

@@ -1,5 +1,5 @@
-// A sample of the stored tracking IDs, kept per database for a while. It tells a search's route
-// (pick-list.ts) two things before any index is read:
+// PostgreSQL's sample of the stored tracking IDs, kept per database for a while. It tells a search's route
+// (pick-list-search.postgres.ts) two things before any index is read:
 // - how common the search is: its share of the sample. A common one is walked (its matches are
 //   near wherever the walk starts); only a rare one asks an index for its matches (the trigram
 //   index, or for one or two characters the tracking-ID index).
@@ -49,6 +49,7 @@ async function takeSample(db: Db): Promise<IdSample> {
   const drawn = [
     ...new Set(Array.from({ length: SAMPLE_SIZE }, () => low + Math.floor(Math.random() * (high - low + 1)))),
   ];
+  // Raw: one array parameter (= any), so the statement's text is the same however many ids.
   const { rows } = await sql<{ id: string }>`
     select lower(tracking_id) as id from device_records where id = any(${drawn})`.execute(db.kysely);
   return sampleOfIds(rows.map((row) => row.id));

@@ -2,6 +2,7 @@
 // hubs of its database once its transaction is over. (PostgreSQL's writes notify every instance
 // through pg_notify instead.)
 import type { Db } from '../db/schema';
+import type { WakeUps } from './hub';
 
 const hubs = new WeakMap<Db, Set<() => void>>();
 
@@ -25,3 +26,9 @@ export function wakeAfterCommit(db: Db): void {
     for (const wake of woken) wake();
   });
 }
+
+/** The hub of this process woken by the bus. */
+export const sqliteWakeUps: WakeUps = (db, wake) => {
+  const leave = onEventsWritten(db, wake);
+  return { stop: async () => leave() };
+};
