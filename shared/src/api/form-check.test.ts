@@ -1,6 +1,6 @@
 /** @jest-environment node */
 import { CanaryPayload, OriginPayload, TokenCreatePayload } from './registry';
-import { formFaults, formProblem } from './form-check';
+import { fieldMessage, formFaults, formProblem } from './form-check';
 import { UserCreatePayload } from './users';
 
 const USER = {
@@ -56,5 +56,20 @@ describe('formFaults', () => {
     ]);
     expect(formFaults(UserCreatePayload, { ...alone, role: 'central_ops' }).size).toBe(0);
     expect(formProblem(UserCreatePayload, { ...USER, organization: 'moon' })).toBe('Organization must be hub or RC.');
+  });
+});
+
+describe('fieldMessage', () => {
+  const messages = { missing: 'Role is required.', enum: 'Unknown role "{value}".' };
+
+  test('absent, null or empty is missing; else the keyword’s message, with the value', () => {
+    for (const value of [undefined, null, '']) expect(fieldMessage(messages, 'enum', value)).toBe('Role is required.');
+    expect(fieldMessage(messages, 'enum', 'pilot')).toBe('Unknown role "pilot".');
+    expect(fieldMessage(messages, 'enum', '$&')).toBe('Unknown role "$&".');
+  });
+
+  test('a keyword without a message of its own reads as missing', () => {
+    expect(fieldMessage(messages, 'maxLength', 'x')).toBe('Role is required.');
+    expect(fieldMessage(messages, undefined, 'x')).toBe('Role is required.');
   });
 });

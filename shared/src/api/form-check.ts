@@ -3,7 +3,7 @@
 // for the same fault (api/src/http-errors.ts). So a rule and its message are written once, beside
 // the schema. Formats (a day of the calendar, an id) are left to the server: their rules are its
 // validator's (api/src/schemas.ts).
-import { Errors, ValueErrorType, type ValueError } from '@sinclair/typebox/errors';
+import { Errors, ValueErrorType } from '@sinclair/typebox/errors';
 import type { TObject, TSchema } from '@sinclair/typebox';
 import type { FieldMessages } from './fields';
 
@@ -19,11 +19,13 @@ const KEYWORDS: Partial<Record<ValueErrorType, string>> = {
   [ValueErrorType.Kind]: 'enum',
 };
 
-/** As the server words it: absent or empty is missing, else the failed keyword's message. */
-function messageOf(messages: FieldMessages, error: ValueError): string {
-  const { value } = error;
+/**
+ * A field's message for a fault of `keyword`: absent, null or empty text is missing, else the
+ * keyword's message, `{value}` standing for a text value. The server's 400s word their faults the
+ * same way (api/src/http-errors.ts).
+ */
+export function fieldMessage(messages: FieldMessages, keyword: string | undefined, value: unknown): string {
   if (value === undefined || value === null || value === '') return messages.missing;
-  const keyword = KEYWORDS[error.type];
   const message = (keyword && messages[keyword]) || messages.missing;
   return typeof value === 'string' ? message.replace('{value}', () => value) : message;
 }
@@ -48,7 +50,7 @@ export function formFaults(schema: TObject, value: Record<string, unknown>): Map
       (candidate) => candidate.path === `/${field}` && candidate.type !== ValueErrorType.StringFormatUnknown,
     );
     const messages = (error?.schema as { errorMessages?: FieldMessages } | undefined)?.errorMessages;
-    if (error && messages) faults.set(field, messageOf(messages, error));
+    if (error && messages) faults.set(field, fieldMessage(messages, KEYWORDS[error.type], error.value));
   }
   return faults;
 }

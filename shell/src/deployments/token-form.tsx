@@ -62,7 +62,7 @@ export function TokenForm({
         <input
           id={labelId}
           className="vx-input"
-          maxLength={100}
+          maxLength={TokenCreatePayload.properties.label.maxLength}
           autoComplete="off"
           value={label}
           onChange={(event) => setLabel(event.target.value)}
