@@ -2,23 +2,18 @@
 import crypto from 'node:crypto';
 import { hashPassword } from '../auth/password-hashing';
 import type { Db } from '../db/schema';
-import { nowIso } from '../db/schema';
+import { findUserByName, insertUser } from './repository';
 
 export async function ensureAdmin(db: Db, username: string, password: string | undefined): Promise<void> {
-  const existing = await db.kysely.selectFrom('users').select('id').where('username', '=', username).executeTakeFirst();
-  if (existing) return;
+  if (await findUserByName(db.kysely, username)) return;
   const chosen = password ?? crypto.randomBytes(12).toString('base64url');
-  await db.kysely
-    .insertInto('users')
-    .values({
-      username,
-      email: `${username}@veritas.local`,
-      password_hash: await hashPassword(chosen),
-      role: 'super_admin',
-      group_id: null,
-      created_at: nowIso(),
-    })
-    .execute();
+  await insertUser(db.kysely, {
+    username,
+    email: `${username}@veritas.local`,
+    password_hash: await hashPassword(chosen),
+    role: 'super_admin',
+    group_id: null,
+  });
   if (password === undefined) {
     const line = '='.repeat(64);
     console.log(
