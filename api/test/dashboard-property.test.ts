@@ -15,7 +15,14 @@ import {
 import { makeRecord } from '@veritas/shared/testing/records';
 import { TEST_ZONES } from '@veritas/shared/testing/time-zone';
 import { rebuildDashboardSummaries } from '../src/dashboard/summaries';
-import { fieldUserOf, ScanRefusal, submitDevice, verifyAtHub, verifyAtRc, type FieldUser } from '../src/scan/field-scans';
+import {
+  fieldUserOf,
+  ScanRefusal,
+  submitDevice,
+  verifyAtHub,
+  verifyAtRc,
+  type FieldUser,
+} from '../src/scan/field-scans';
 import { build, uploadCsv } from './support/build';
 import { bothFigures, emptyRecords, insertRecords } from './support/dashboard';
 
