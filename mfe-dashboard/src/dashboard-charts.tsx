@@ -16,10 +16,10 @@ import {
   Tooltip,
   type ChartOptions,
 } from 'chart.js';
-import { useId, useMemo, type ReactNode } from 'react';
+import { useMemo } from 'react';
 import { Bar, Line, Pie } from 'react-chartjs-2';
 import { NO_INPUTS_SLICE, type DailySeries, type ErrorSlice } from '@veritas/shared/domain';
-import { DataTable, type Column } from '@veritas/shared/table';
+import { ChartCard, noData, type ChartFigures } from './chart-card';
 
 ChartJS.register(
   LineController,
@@ -50,19 +50,6 @@ const dailyOptions = {
   scales: { y: { beginAtZero: true, ticks: { precision: 0 } } },
 } as const;
 
-/** A day or a slice: its name, then its values. */
-type FigureRow = (string | number)[];
-
-/** A chart's figures as a table: the text alternative of its canvas (WCAG 1.1.1). */
-interface ChartFigures {
-  /** Column headers: what a row is, then one per value. */
-  head: string[];
-  /** One row per day or slice. */
-  rows: FigureRow[];
-  /** Shown in place of rows when there are none. */
-  empty?: string;
-}
-
 /** The figures of a daily chart, read from the very data handed to chart.js: a row per day, a column per series. */
 function dailyFigures({
   labels,
@@ -76,59 +63,6 @@ function dailyFigures({
     rows: labels.map((day, i) => [day, ...datasets.map((d) => d.data[i]!)]),
   };
 }
-
-/** Visually hidden: screen readers get the numbers the chart draws, not just its name. */
-function FiguresTable({ title, figures }: { title: string; figures: ChartFigures }) {
-  const columns: Column<FigureRow>[] = figures.head.map((header, index) => ({
-    header,
-    cell: (row) => row[index],
-    rowHeader: index === 0,
-  }));
-  return (
-    <div className="vx-sr-only">
-      <DataTable
-        caption={title}
-        wrapClassName={false}
-        columns={columns}
-        rows={figures.rows}
-        rowKey={(row) => row[0]!}
-        empty={figures.empty}
-      />
-    </div>
-  );
-}
-
-/**
- * A chart under its visible title. The canvas (role img) is named by the title; a drawn chart's
- * figures follow as a hidden table. `children` gets the props that name the canvas.
- */
-function ChartCard({
-  title,
-  testId,
-  figures,
-  children,
-}: {
-  title: string;
-  testId: string;
-  /** Left out when the chart shows 'No data available' instead of a canvas. */
-  figures: ChartFigures | null;
-  children: (canvasName: { 'aria-labelledby': string }) => ReactNode;
-}) {
-  const titleId = useId();
-  return (
-    <figure className="vx-card db-chart">
-      <figcaption id={titleId} className="vx-card-title">
-        {title}
-      </figcaption>
-      <div className="db-chart__canvas" data-testid={testId}>
-        {children({ 'aria-labelledby': titleId })}
-      </div>
-      {figures && <FiguresTable title={title} figures={figures} />}
-    </figure>
-  );
-}
-
-const noData = <p className="db-empty">No data available</p>;
 
 export function RejectionTrendChart({ days, trend }: { days: string[]; trend: DailySeries }) {
   const data = useMemo(
