@@ -1,7 +1,5 @@
-// The Create User form (docs/screens.md#create-user-form): checks itself against user/create/'s own
-// schema (UserCreatePayload of @veritas/shared/domain), so it says what the server would
-// (docs/errors.md#create-user), and sends nothing until every shown field is filled and the
-// password passes the password rule (the server's own too: the singleton leaves it out, see its index).
+// The Create User form (docs/screens.md#create-user-form): sends nothing until every shown field
+// is filled and passes its check (see create-user-fields), then says how the server answered.
 import {
   assignableRoles,
   roleLabel,
@@ -11,59 +9,14 @@ import {
   type Organization,
   type Role,
 } from '@veritas/shared';
-import { formFaults, GROUPLESS_ROLE, PASSWORD_RULE, passwordProblem, UserCreatePayload } from '@veritas/shared/domain';
 import { useMemo, useState, type FormEvent } from 'react';
 import { useCreateUser } from './api/users';
+import { EMPTY, needsGroup, USER_MESSAGES, validate, type Fields } from './create-user-fields';
 import { NoticeLine, useNotice } from './notice';
 import { groupOptionsOf, organizationOptionsOf } from './organizations';
+import { PasswordField } from './password-field';
 import { responseBodyText } from './response';
 import { TextField } from './text-field';
-
-// The form's own words; every other check is UserCreatePayload's, with its messages.
-export const USER_MESSAGES = {
-  required: 'Username and email are required',
-  created: 'User created successfully!',
-  failed: 'Failed to create user.',
-} as const;
-
-/** central_ops work across all hubs: they belong to no organization or group. */
-const needsGroup = (role: Role | null) => role !== GROUPLESS_ROLE;
-
-interface Fields {
-  username: string;
-  email: string;
-  password: string;
-  role: Role | null;
-  organization: Organization | null;
-  group: string | null;
-}
-
-const EMPTY: Fields = { username: '', email: '', password: '', role: null, organization: null, group: null };
-
-/** The first rule `fields` break, in the form's order, or the payload to send. */
-function validate(fields: Fields): { error: string } | { payload: UserCreatePayload } {
-  const username = fields.username.trim();
-  const email = fields.email.trim();
-  if (!username || !email) return { error: USER_MESSAGES.required };
-  const withGroup = needsGroup(fields.role);
-  const payload = {
-    username,
-    email,
-    password: fields.password,
-    role: fields.role ?? '',
-    group: withGroup ? (fields.group ?? '') : '',
-    organization: withGroup ? (fields.organization ?? '') : '',
-  };
-  const faults = formFaults(UserCreatePayload, payload);
-  // The password's strength comes after the fields above it and before the role.
-  const aboveRole = ['username', 'email', 'password'].some((field) => faults.has(field));
-  const weakness = aboveRole ? null : passwordProblem(fields.password, username);
-  if (weakness) return { error: weakness };
-  const [fault] = faults.values();
-  if (fault) return { error: fault };
-  // Checked: the role is one of ROLES.
-  return { payload: payload as UserCreatePayload };
-}
 
 /** docs/errors.md#create-user: the server's detail, else its whole body, else the fallback. */
 function failureMessage(error: unknown): string {
@@ -126,25 +79,11 @@ export function CreateUserForm({ creatorRole, groups, groupsLoading }: CreateUse
         value={fields.email}
         onChange={(e) => set({ email: e.target.value })}
       />
-      <TextField
-        label="Password"
-        name="password"
-        type={showPassword ? 'text' : 'password'}
-        autoComplete="new-password"
-        hint={PASSWORD_RULE}
+      <PasswordField
         value={fields.password}
-        onChange={(e) => set({ password: e.target.value })}
-        addon={(inputId) => (
-          <button
-            type="button"
-            className="vx-btn"
-            aria-label={showPassword ? 'Hide password' : 'Show password'}
-            aria-controls={inputId}
-            onClick={() => setShowPassword((shown) => !shown)}
-          >
-            {showPassword ? 'Hide' : 'Show'}
-          </button>
-        )}
+        onChange={(password) => set({ password })}
+        shown={showPassword}
+        onToggle={() => setShowPassword((shown) => !shown)}
       />
       <div className="vx-field">
         <SearchSelect
