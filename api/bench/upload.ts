@@ -25,7 +25,7 @@ import { nowIso, type Db } from '../src/db/schema';
 import { CsvRecordReader } from '../src/upload/csv-records';
 import { PACE } from '../src/upload/ingest';
 import { checkRow, readHeader, type ShipmentRecord } from '../src/upload/shipment-rows';
-import { CHUNK_BYTES } from '../src/upload/store';
+import { CHUNK_BYTES } from '../src/upload/repository';
 import { recordStore } from '../src/upload/store-records';
 import { sqliteRecordInsert } from '../src/upload/store-records.sqlite';
 import { insertedOf, rowOf } from '../src/upload/stored-rows';

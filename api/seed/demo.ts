@@ -24,7 +24,7 @@ import {
   type FieldUser,
 } from '../src/scan/field-scans';
 import { completeUpload } from '../src/upload/ingest';
-import { claimUpload, storeChunk } from '../src/upload/store';
+import { claimUpload, storeChunk } from '../src/upload/repository';
 
 export const DEMO_PASSWORD = 'Veritas@123';
 

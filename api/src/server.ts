@@ -267,6 +267,6 @@ export async function createServer(options: ServerOptions = {}): Promise<Veritas
   };
 }
 
-export { rebuildDashboardSummaries } from './dashboard/summaries';
+export { rebuildDashboardSummaries } from './dashboard/dashboard-summaries';
 export { migrateToLatest, openDatabase } from './db/connection';
 export { sharedOf } from '@veritas/shared/domain';

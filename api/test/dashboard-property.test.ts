@@ -14,7 +14,7 @@ import {
 } from '@veritas/shared/domain';
 import { makeRecord } from '@veritas/shared/testing/records';
 import { TEST_ZONES } from '@veritas/shared/testing/time-zone';
-import { rebuildDashboardSummaries } from '../src/dashboard/summaries';
+import { rebuildDashboardSummaries } from '../src/dashboard/dashboard-summaries';
 import {
   fieldUserOf,
   ScanRefusal,

@@ -6,7 +6,7 @@ import { Migrator, sql } from 'kysely';
 import { makeRecord } from '@veritas/shared/testing/records';
 import { PIE_RESULTS, type Selection } from '@veritas/shared/domain';
 import { planWindow } from '../src/dashboard/figures';
-import { DashboardChanges, rebuildDashboardSummaries } from '../src/dashboard/summaries';
+import { DashboardChanges, rebuildDashboardSummaries } from '../src/dashboard/dashboard-summaries';
 import { fieldUserOf, submitDevice, verifyAtHub, verifyAtRc, type FieldUser } from '../src/scan/field-scans';
 import { migrationsFor } from '../src/db/migrations';
 import { migrateToLatest, openDatabase } from '../src/server';

@@ -3,7 +3,7 @@
 // is sent twice between the replay and the live events.
 import { EventEmitter } from 'node:events';
 import type { ServerResponse } from 'node:http';
-import type { StoredEvent } from '../src/events/store';
+import type { StoredEvent } from '../src/events/repository';
 import { EventStream, MAX_BUFFERED_BYTES } from '../src/events/stream';
 
 /** What the stream writes, and as many bytes unsent as the test says (a socket the client does not read). */

@@ -3,7 +3,7 @@
 // across two instances on PostgreSQL.
 import crypto from 'node:crypto';
 import { sql } from 'kysely';
-import { pruneEvents, REPLAY_WINDOW_MS, MAX_KEPT_EVENTS } from '../src/events/store';
+import { pruneEvents, REPLAY_WINDOW_MS, MAX_KEPT_EVENTS } from '../src/events/repository';
 import { groupEvent, writeEvents } from '../src/events/write';
 import { ENGINE, PASSWORD, build, onPostgres, uploadCsv, type Client } from './support/build';
 import { EventStreamReader } from './support/event-stream';

@@ -8,7 +8,7 @@ import type { UploadResult } from '@veritas/shared/domain';
 import { sql } from 'kysely';
 import { completeUpload, ingestUpload } from '../src/upload/ingest';
 import { LEASE_MS, LeaseLost, takeOver, type Lease } from '../src/upload/lease';
-import { claimUpload, finishUpload, storeChunk, type Chunk } from '../src/upload/store';
+import { claimUpload, finishUpload, storeChunk, type Chunk } from '../src/upload/repository';
 import { SWEEP_MS } from '../src/upload/sweeper';
 import { build, uploadCsv, type Answer } from './support/build';
 import { eventually } from './support/eventually';

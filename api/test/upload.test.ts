@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { sql } from 'kysely';
 import type { Db } from '../src/db/schema';
-import { CHUNK_BYTES, MAX_CHUNKS, chunkData, storeChunk } from '../src/upload/store';
+import { CHUNK_BYTES, MAX_CHUNKS, chunkData, storeChunk } from '../src/upload/repository';
 import { LISTED_MAX, PACE } from '../src/upload/ingest';
 import { staleUploads } from '../src/upload/lease';
 import { ADMIN_USERNAME, ENGINE, build, onPostgres, uploadCsv, type Answer, type Client } from './support/build';

@@ -1,7 +1,7 @@
 // Every figure of the dashboard for a hub, a timeframe and the viewer's time zone, as
 // dashboardStats() computes them in a browser of that zone over every record
 // (docs/dashboard.md#server-side-figures). The days are the zone's (zoneDays); the records of the
-// selection are counted from the summaries (summaries.ts) and, for the parts of the timeframe that
+// selection are counted from the summaries (dashboard-summaries.ts) and, for the parts of the timeframe that
 // are no whole UTC hour, from device_records itself; both fill one DashboardTally of
 // @veritas/shared, which finishes the figures as the console does.
 //
@@ -27,7 +27,7 @@ import {
 } from '@veritas/shared/domain';
 import { expressionBuilder, type Expression, type ExpressionBuilder, type Kysely } from 'kysely';
 import type { Database, Db } from '../db/schema';
-import { HOUR_MS, PIE_COLUMNS, QUARTER_MS } from './summaries';
+import { HOUR_MS, PIE_COLUMNS, QUARTER_MS } from './dashboard-summaries';
 
 export interface FiguresRequest {
   /** ALL_HUBS or a hub code (compared ignoring case). */

@@ -2,7 +2,7 @@
 // (no statement per row, the heap filled a page at a time). Used by the upload's batches
 // (src/upload/store-records.ts) and the bulk loaders of records (seed/volume-data.ts) and of the
 // audit trail (bench/audit-volume.ts). And COPY … TO STDOUT in binary form, to read one bytea value
-// as the bytes it holds (the upload's chunks, src/upload/store.ts).
+// as the bytes it holds (the upload's chunks, src/upload/repository.ts).
 import { once } from 'node:events';
 import type { PoolClient } from 'pg';
 import { from as copyFrom, to as copyTo } from 'pg-copy-streams';

@@ -162,7 +162,7 @@ export type Ms = ColumnType<number | string | null, number | null | undefined, n
 export type BigKey = ColumnType<number | string, number, number>;
 
 /**
- * The dashboard's summaries (src/dashboard/summaries.ts, docs/dashboard.md#server-side-figures):
+ * The dashboard's summaries (src/dashboard/dashboard-summaries.ts, docs/dashboard.md#server-side-figures):
  * records counted by the UTC hour (span 1) and the UTC day (span 24) of their created time;
  * `bucket` is the hour number (ms / 3,600,000, floored), for a day the number of its first hour.
  * `hub_code` is the record's, as stored ('' for none).

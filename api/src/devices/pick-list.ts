@@ -1,6 +1,6 @@
 // The Device Pick List on the server (docs/screens.md#server-side-pick-list): pages of records in
 // the console's order, counts and hub choices, read through the derived columns of
-// derived-columns.ts, their indexes (migration 006) and the summaries (summaries.ts).
+// derived-columns.ts, their indexes (migration 006) and the summaries (pick-list-summaries.ts).
 //
 // Order: sort_ms descending, then id descending: toDeviceRows's order. A page is cut by keyset:
 // the next page starts after the (sort_ms, id) of the last record sent, a row-value comparison

@@ -10,7 +10,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { forEngine } from '../db/engines';
 import type { Db } from '../db/schema';
 import type { BackgroundJob } from '../jobs';
-import { eventsFrom, newestEventId, pruneEvents, type StoredEvent } from './store';
+import { eventsFrom, newestEventId, pruneEvents, type StoredEvent } from './repository';
 import { postgresWakeUps } from './wake-ups.postgres';
 import { sqliteWakeUps } from './wake-ups.sqlite';
 

@@ -6,7 +6,7 @@ import { EventsQuery, LiveEventStream } from '@veritas/shared/domain';
 import { ACCESS_COOKIE } from '../auth/cookies';
 import { authenticate } from '../auth/sessions';
 import type { EventHub } from './hub';
-import { eventsFrom, newestEventId } from './store';
+import { eventsFrom, newestEventId } from './repository';
 import { EventStream } from './stream';
 
 /** A comment this often keeps proxies from closing an idle stream; the session is checked then too. */

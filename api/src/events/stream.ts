@@ -3,7 +3,7 @@
 // backpressure.
 import { once } from 'node:events';
 import type { ServerResponse } from 'node:http';
-import type { StoredEvent } from './store';
+import type { StoredEvent } from './repository';
 
 /**
  * A live stream whose socket still holds more than this unsent when more events come is dropped

@@ -4,7 +4,7 @@
 // body it has parsed whole).
 import type { Multipart, MultipartFile } from '@fastify/multipart';
 import { BadRequest, PayloadTooLarge } from '../http-errors';
-import { CHUNK_BYTES, MAX_CHUNKS, type Chunk } from './store';
+import { CHUNK_BYTES, MAX_CHUNKS, type Chunk } from './repository';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const INTEGER = /^\d{1,9}$/;

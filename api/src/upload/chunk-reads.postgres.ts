@@ -2,7 +2,7 @@
 // of its own, which is tried once more on a fresh connection should its connection fail (a
 // database restart).
 import { copyOneValue } from '../db/copy-rows';
-import type { ChunkRead } from './store';
+import type { ChunkRead } from './repository';
 
 export const postgresChunkRead: ChunkRead = (db, uploadId, index) =>
   db.clientTransaction!((client) =>

@@ -1,5 +1,5 @@
 // SQLite: an upload's chunk read as a blob.
-import type { ChunkRead } from './store';
+import type { ChunkRead } from './repository';
 
 export const sqliteChunkRead: ChunkRead = async (db, uploadId, index) => {
   const row = await db.kysely

@@ -11,7 +11,7 @@ import { BadRequest, answerOf } from '../http-errors';
 import { CsvRecordReader, type CsvRecord } from './csv-records';
 import { checkRow, readHeader, type ColumnPositions, type ShipmentRecord } from './shipment-rows';
 import { IngestStopped, LeaseLost, type Lease } from './lease';
-import { chunkData, failUpload, finishUpload } from './store';
+import { chunkData, failUpload, finishUpload } from './repository';
 import { recordStore } from './store-records';
 import type { RecordStore } from './stored-rows';
 import { pauseSearchIndexing, scheduleSearchIndexing } from '../devices/search-index';

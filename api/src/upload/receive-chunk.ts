@@ -14,7 +14,7 @@ import {
   storeChunk,
   uploadOf,
   type Chunk,
-} from './store';
+} from './repository';
 
 const received = (chunk: Chunk) => ({
   message: `Chunk ${chunk.chunkIndex + 1} of ${chunk.totalChunks} received.`,

@@ -8,7 +8,7 @@ import { requireRole } from '../plugins/authentication';
 import { canUpload } from '../auth/rights';
 import { readChunk, type MultipartLimits } from './chunk-form';
 import { receiveChunk } from './receive-chunk';
-import { CHUNK_BYTES } from './store';
+import { CHUNK_BYTES } from './repository';
 
 export const uploadRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app;

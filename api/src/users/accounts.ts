@@ -11,7 +11,7 @@ import {
 } from '@veritas/shared/domain';
 import { hashPassword } from '../auth/password-hashing';
 import { revokeUserSessions, type SessionUser } from '../auth/sessions';
-import { forgetOperator } from '../dashboard/summaries';
+import { forgetOperator } from '../dashboard/dashboard-summaries';
 import { recordAudit, type AuditBy } from '../audit/trail';
 import type { Db } from '../db/schema';
 import { BadRequest, Forbidden } from '../http-errors';

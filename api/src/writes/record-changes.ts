@@ -1,13 +1,13 @@
 // What every write of device_records does besides writing it, in its transaction: the derived
 // columns computed again (derived-columns.ts), the record moved in the pick list's summaries
-// (src/devices/summaries.ts) and the dashboard's (src/dashboard/summaries.ts), and the event
+// (src/devices/pick-list-summaries.ts) and the dashboard's (src/dashboard/dashboard-summaries.ts), and the event
 // stream's events (src/events/, docs/events.md#records). The upload adds its new records through
 // RecordChanges; the field scans change a record with changeRecord.
 import type { RecordsEvent } from '@veritas/shared/domain';
 import type { Kysely, Updateable } from 'kysely';
 import type { Database, Db, DeviceRecordsTable, StatusKey } from '../db/schema';
-import { DashboardChanges, rebuildDashboardSummaries } from '../dashboard/summaries';
-import { PickListChanges, rebuildPickListSummaries } from '../devices/summaries';
+import { DashboardChanges, rebuildDashboardSummaries } from '../dashboard/dashboard-summaries';
+import { PickListChanges, rebuildPickListSummaries } from '../devices/pick-list-summaries';
 import { writeEvents, type NewEvent } from '../events/write';
 import { recordJsonOf } from '../devices/record-json';
 import {

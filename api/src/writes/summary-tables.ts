@@ -1,5 +1,5 @@
-// Writing the changes of the summary tables (the pick list's, src/devices/summaries.ts, and the
-// dashboard's, src/dashboard/summaries.ts) in the transaction of the write that made them. Each
+// Writing the changes of the summary tables (the pick list's, src/devices/pick-list-summaries.ts, and the
+// dashboard's, src/dashboard/dashboard-summaries.ts) in the transaction of the write that made them. Each
 // summary class hands over its changed rows per table; this writes them all, as each engine does
 // it fastest (summary-tables.postgres.ts, summary-tables.sqlite.ts).
 // Rows are applied table by table in one fixed order and, within a table, in key order (the

@@ -1,12 +1,12 @@
 // The server-side pick list (docs/screens.md#server-side-pick-list): the derived columns it
 // orders and filters by (src/writes/derived-columns.ts: sort_ms, hub_key, status_key,
 // result_key), filled in for the records already stored; an index per order it pages by; the
-// tracking-ID search index; and the summaries (src/devices/summaries.ts) that answer counts and
+// tracking-ID search index; and the summaries (src/devices/pick-list-summaries.ts) that answer counts and
 // the hub choices without reading the records.
 import { sql, type Kysely, type Migration, type RawBuilder } from 'kysely';
 import type { Database, Engine } from '../schema';
 import { MISSING_TIME_MS, backfillDerivedColumns } from '../../writes/derived-columns';
-import { rebuildPickListSummaries } from '../../devices/summaries';
+import { rebuildPickListSummaries } from '../../devices/pick-list-summaries';
 
 /**
  * PostgreSQL: a trigram index on the lower-cased tracking ID serves searches of 3 characters or

@@ -1,9 +1,9 @@
 // The dashboard's figures computed by the server (api/dashboard/, docs/dashboard.md#server-side-figures):
 // the times of device_records as the dashboard reads them (ms columns), an index on the created
-// time, and the summaries the figures are counted from (src/dashboard/summaries.ts). Existing rows
+// time, and the summaries the figures are counted from (src/dashboard/dashboard-summaries.ts). Existing rows
 // get their ms columns and the summaries are built from them.
 import type { Kysely, Migration } from 'kysely';
-import { rebuildDashboardSummaries } from '../../dashboard/summaries';
+import { rebuildDashboardSummaries } from '../../dashboard/dashboard-summaries';
 import { backfillDerivedColumns } from '../../writes/derived-columns';
 import type { Engine } from '../schema';
 

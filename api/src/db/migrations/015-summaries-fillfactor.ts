@@ -8,7 +8,7 @@
 import { sql, type Kysely, type Migration } from 'kysely';
 import type { Engine } from '../schema';
 
-/** The additive summary tables (src/devices/summaries.ts, src/dashboard/summaries.ts). */
+/** The additive summary tables (src/devices/pick-list-summaries.ts, src/dashboard/dashboard-summaries.ts). */
 const UPDATED_IN_PLACE = ['device_counts', 'dashboard_counts', 'dashboard_operators', 'dashboard_series'];
 
 export function summariesFillfactor(engine: Engine): Migration {

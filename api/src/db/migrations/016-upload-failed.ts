@@ -1,4 +1,4 @@
-// An upload whose ingest failed is 'failed' (src/upload/store.ts failUpload), not left
+// An upload whose ingest failed is 'failed' (src/upload/repository.ts failUpload), not left
 // 'processing' with nobody working on it: its result holds the error, its chunks stay until it
 // expires, and its final chunk sent again runs it again (docs/csv.md#sending-in-chunks).
 // PostgreSQL swaps the status check; SQLite cannot alter a check, so the table (transient rows
