@@ -1,6 +1,7 @@
 // The one- and two-character pieces of the stored tracking IDs (src/devices/id-grams.ts), so that
 // a search that short which no ID holds is answered without reading every tracking ID. Filled
-// here from the records stored before it, in chunks by id: about 8 s at 10M records on PostgreSQL.
+// here from the records stored before it, in chunks by id (its time:
+// docs/benchmarks.md#server-side-pick-list-and-tracking-id-search).
 import { sql, type Kysely, type Migration } from 'kysely';
 import type { Database, Engine } from '../schema';
 import { fillIdGrams } from '../../devices/id-grams';
