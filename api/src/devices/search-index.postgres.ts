@@ -6,7 +6,7 @@ import type { Db } from '../db/schema';
 import type { SearchIndexing } from './search-index';
 
 /** The lock of record inserts against the indexer: an arbitrary constant no other lock of the API uses. */
-const RECORD_INSERTS = 0x73_65_61_72_63; // 'searc'
+export const RECORD_INSERTS = 0x73_65_61_72_63; // 'searc'
 
 /**
  * The highest id the sequence has handed out, read when no insert of records is under
@@ -51,7 +51,6 @@ function indexChunk(db: Db, through: number, rows: number): Promise<boolean> {
 }
 
 export const postgresSearchIndexing: SearchIndexing = {
-  holdRecordInserts: (trx, db) => lockUntilCommit(trx, db, RECORD_INSERTS, 'shared'),
   async chunks(db, rows) {
     const through = await settledThrough(db);
     return () => indexChunk(db, through, rows);

@@ -27,7 +27,5 @@ function indexChunk(db: Db, rows: number): Promise<boolean> {
 }
 
 export const sqliteSearchIndexing: SearchIndexing = {
-  // One writer at a time: no insert can take an id the indexer passed.
-  holdRecordInserts: async () => {},
   chunks: async (db, rows) => () => indexChunk(db, rows),
 };

@@ -4,8 +4,9 @@
 // ones (the tail) are added after the write that stored them, in chunks, off the writer's path.
 // Indexing a row in the upload's transaction cost SQLite's FTS5 about as much as inserting it with
 // all its other indexes, and PostgreSQL's trigram index a good part of the upload
-// (docs/benchmarks.md#upload), so the upload stores its rows and leaves them to this. A search reads the index and the tail (matchIds of pick-list-search.*.ts): it is
-// exact whether the tail is empty or not.
+// (docs/benchmarks.md#upload), so the upload stores its rows and leaves them to this. A search
+// reads the index and the tail (matchIds of pick-list-search.*.ts): it is exact whether the tail
+// is empty or not.
 //
 // The mark may pass an id only once no record can still be stored with it. On SQLite ids only grow
 // (AUTOINCREMENT) and there is one writer, so the tail is exactly the records above the mark. On
@@ -14,9 +15,9 @@
 // indexer reads how far the sequence has gone under the same lock taken exclusively, when no such
 // insert is under way; it never indexes past that.
 import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
-import { forEngine, isClosed } from '../db/engines';
+import { forEngine, isClosed, lockUntilCommit } from '../db/engines';
 import type { Database, Db } from '../db/schema';
-import { postgresSearchIndexing } from './search-index.postgres';
+import { postgresSearchIndexing, RECORD_INSERTS } from './search-index.postgres';
 import { sqliteSearchIndexing } from './search-index.sqlite';
 
 /** Records indexed per transaction: a few tens of ms, so requests are not held up for long. */
@@ -24,8 +25,6 @@ const CHUNK_ROWS = 20_000;
 
 /** How an engine fills its search table (search-index.postgres.ts, search-index.sqlite.ts). */
 export interface SearchIndexing {
-  /** Holds record inserts against the indexer until `trx` commits: before the ids are taken. */
-  holdRecordInserts(trx: Kysely<Database>, db: Db): Promise<void>;
   /** What adds the next chunk of at most `rows` records of the tail (false when there was none), for one catch-up. */
   chunks(db: Db, rows: number): Promise<() => Promise<boolean>>;
 }
@@ -33,9 +32,9 @@ export interface SearchIndexing {
 const indexingOf = (db: Db): SearchIndexing =>
   forEngine(db, { postgres: postgresSearchIndexing, sqlite: sqliteSearchIndexing });
 
-/** Holds record inserts' lock until `trx` commits: before the ids are taken. */
+/** Holds record inserts' lock, shared, until `trx` commits: before the ids are taken. */
 export const holdRecordInserts = (trx: Kysely<Database>, db: Db): Promise<void> =>
-  indexingOf(db).holdRecordInserts(trx, db);
+  lockUntilCommit(trx, db, RECORD_INSERTS, 'shared');
 
 /** A device_records row is in the tail: the search table does not hold it yet. Raw: part of the engines' raw searches. */
 export const inTail: RawBuilder<SqlBool> = sql<SqlBool>`id > (select indexed_through from device_search_state)`;
