@@ -31,7 +31,7 @@ const event = (id: number, type: StoredEvent['type'] = 'groups', hiddenFrom: str
   id,
   type,
   data: `{"n":${id}}`,
-  visibleTo: (viewer) => viewer !== hiddenFrom,
+  visibleTo: (viewer) => viewer.role !== hiddenFrom,
 });
 
 function streamOver(response: FakeResponse, visible: (e: StoredEvent) => boolean = () => true) {
@@ -84,7 +84,7 @@ test('live events held during the replay are sent after it, those already replay
 
 test('an event the viewer may not see is passed over, not sent', () => {
   const response = new FakeResponse();
-  const stream = streamOver(response, (e) => e.visibleTo('operators'));
+  const stream = streamOver(response, (e) => e.visibleTo({ role: 'operators', groupCode: null }));
   stream.goLive();
   stream.live([event(1, 'users', 'incharge'), event(2, 'users', 'operators'), event(3)]);
   expect(ids(response.written)).toEqual([1, 3]);

@@ -31,6 +31,17 @@ export const AUDIT_ACTIONS = [
   'origin.added',
   'origin.removed',
   'audit.pruned',
+  'case.opened',
+  'case.assigned',
+  'case.review-started',
+  'case.resolved',
+  'case.reopened',
+  'case.noted',
+  'case.photo-added',
+  'case.due-times-changed',
+  'case.view-saved',
+  'case.view-deleted',
+  'case.bulk-started',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -54,5 +65,7 @@ export const AUDIT_TARGET_KINDS = [
   'token',
   'origin',
   'audit-log',
+  'case',
+  'case-view',
 ] as const;
 export type AuditTargetKind = (typeof AUDIT_TARGET_KINDS)[number];

@@ -35,4 +35,5 @@ export * from './api/registry';
 export * from './api/composition';
 export * from './slots';
 export * from './api/audit';
+export * from './api/cases';
 export * from './remote-compatibility';

@@ -35,6 +35,31 @@ export type {
   AuditTargetKind,
   AuditVerification,
 } from './api/audit';
+export type {
+  CaseAssign,
+  CaseAssignees,
+  CaseCount,
+  CaseDetail,
+  CaseDueTimes,
+  CaseEvent,
+  CaseFilters,
+  CaseJob,
+  CaseList,
+  CaseNote,
+  CasePage,
+  CasePhoto,
+  CaseReopen,
+  CaseResolve,
+  CaseRights,
+  CaseScan,
+  CasesEvent,
+  CaseSummary,
+  CaseTotals,
+  CaseView,
+  CaseViewList,
+  NewCaseJob,
+  NewCaseView,
+} from './api/cases';
 export type { GroupsEvent, LiveEventData, RecordsEvent, UsersEvent } from './api/events';
 export type {
   AccessToken,

@@ -22,6 +22,32 @@ export const canVerifyAuditLog = (role: Role) => role === 'super_admin';
 /** Deploy tokens and the origins of external builds. */
 export const canManageDeployAccess = (role: Role) => role === 'super_admin';
 
+/** Who looks at cases: a role and the group (hub or return centre) it works for. */
+export interface CaseViewer {
+  role: Role;
+  groupCode: string | null;
+}
+/** central_ops, admin and super_admin work every queue (docs/screens.md#cases-rights). */
+export const worksAllCases = (role: Role) => role === 'central_ops' || isAdmin(role);
+/** The Cases screens: every console role; incharge and executive see their group's queue only. */
+export const canReadCases = (role: Role) => worksAllCases(role) || role === 'incharge' || role === 'executive';
+const ownQueue = (viewer: CaseViewer, queue: string) =>
+  viewer.groupCode !== null && viewer.groupCode.toUpperCase() === queue.toUpperCase();
+/** Reading a case of `queue`. */
+export const canReadCase = (viewer: CaseViewer, queue: string) =>
+  worksAllCases(viewer.role) || (canReadCases(viewer.role) && ownQueue(viewer, queue));
+/** Assigning, reviewing, resolving and reopening a case of `queue`: incharge works its group's. */
+export const canWorkCase = (viewer: CaseViewer, queue: string) =>
+  worksAllCases(viewer.role) || (viewer.role === 'incharge' && ownQueue(viewer, queue));
+/** Notes and photos: whoever reads the case (an executive comments on its group's cases). */
+export const canCommentCase = canReadCase;
+/** Being assigned a case of `queue`: whoever may work it. */
+export const canBeAssignedCase = canWorkCase;
+/** The due time of each reason. */
+export const canSetCaseDueTimes = (role: Role) => role === 'super_admin';
+/** Bulk jobs: the roles that work cases; a job changes only the cases its creator may work. */
+export const canRunCaseJobs = (role: Role) => worksAllCases(role) || role === 'incharge';
+
 /**
  * The permissions a remote's declaration may name as a page's, menu entry's or extension's access
  * (`{ "permission": "upload-shipments" }`), each the server's own rule: what the server refuses a
@@ -33,4 +59,6 @@ export const PERMISSIONS: Readonly<Record<string, (role: Role) => boolean>> = {
   'download-apk': canDownloadApk,
   'read-audit-trail': canReadAuditLog,
   'deploy-remotes': canDeploy,
+  'read-cases': canReadCases,
+  'run-case-jobs': canRunCaseJobs,
 };

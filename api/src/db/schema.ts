@@ -5,6 +5,10 @@ import type {
   AuditActorKind,
   AuditOutcome,
   AuditTargetKind,
+  CaseDisposition,
+  CaseEventKind,
+  CaseReason,
+  CaseState,
   Organization,
   Role,
 } from '@veritas/shared/domain';
@@ -409,6 +413,86 @@ export interface AuditLogTable {
   hash: string;
 }
 
+/** A flagged device's case (src/cases/, docs/cases.md). */
+export interface CasesTable {
+  id: Generated<number>;
+  tracking_id: string;
+  reason: CaseReason;
+  state: CaseState;
+  disposition: CaseDisposition | null;
+  /** The group code of the hub or return centre, in capitals. */
+  queue: string;
+  assignee_id: number | null;
+  due_at: string;
+  opened_at: string;
+  opened_by_id: number | null;
+  scanned_model: string | null;
+  scanned_manufacturer: string | null;
+  scanned_mac: string | null;
+  scanned_hardware_id: string | null;
+  resolved_at: string | null;
+  updated_at: string;
+  version: ColumnType<number, number | undefined, number>;
+}
+
+/** One entry of a case's timeline; `details` is JSON text. */
+export interface CaseEventsTable {
+  id: Generated<number>;
+  case_id: number;
+  at: string;
+  kind: CaseEventKind;
+  actor_id: number | null;
+  note: string | null;
+  details: string | null;
+}
+
+export interface CasePhotosTable {
+  id: Generated<number>;
+  case_id: number;
+  content_type: string;
+  bytes: Buffer;
+  size: number;
+  added_by_id: number | null;
+  added_at: string;
+}
+
+export interface CaseDueTimesTable {
+  reason: string;
+  hours: number;
+}
+
+export interface CaseViewsTable {
+  id: Generated<number>;
+  owner_id: number;
+  name: string;
+  /** JSON text of the filters. */
+  filters: string;
+  shared_role: Role | null;
+  created_at: string;
+}
+
+export interface CaseJobsTable {
+  id: Generated<number>;
+  action: 'assign' | 'resolve';
+  /** JSON text: the assignee, or the disposition and note. */
+  params: string;
+  created_by_id: number;
+  created_at: string;
+  state: 'running' | 'done';
+  total: number;
+  done: ColumnType<number, number | undefined, number>;
+  skipped: ColumnType<number, number | undefined, number>;
+  lease_owner: string | null;
+  lease_until_ms: ColumnType<number | string | null, number | null | undefined, number | null>;
+  finished_at: string | null;
+}
+
+export interface CaseJobItemsTable {
+  job_id: number;
+  case_id: number;
+  outcome: 'changed' | 'skipped' | null;
+}
+
 export interface Database {
   groups: GroupsTable;
   users: UsersTable;
@@ -442,6 +526,13 @@ export interface Database {
   access_tokens: AccessTokensTable;
   allowed_origins: AllowedOriginsTable;
   audit_log: AuditLogTable;
+  cases: CasesTable;
+  case_events: CaseEventsTable;
+  case_photos: CasePhotosTable;
+  case_due_times: CaseDueTimesTable;
+  case_views: CaseViewsTable;
+  case_jobs: CaseJobsTable;
+  case_job_items: CaseJobItemsTable;
 }
 
 export interface Db {

@@ -1,9 +1,9 @@
 // Reading the events table (docs/events.md#replay-window): what the hub broadcasts, what a stream
 // replays, and the window's pruning.
-import type { LiveEventType, Role } from '@veritas/shared/domain';
+import type { CasesEvent, LiveEventType, Role } from '@veritas/shared/domain';
 import { greatest } from '../db/engines';
 import type { Db } from '../db/schema';
-import { canReadAuditLog, canSeeUser } from '../auth/rights';
+import { canReadAuditLog, canReadCase, canSeeUser, type CaseViewer } from '../auth/rights';
 
 /** Events are kept at least this long… */
 export const REPLAY_WINDOW_MS = 10 * 60 * 1000;
@@ -15,20 +15,25 @@ export interface StoredEvent {
   type: LiveEventType;
   /** JSON text, one line. */
   data: string;
-  /** Whether a viewer of this role may see it (docs/events.md#events). */
-  visibleTo(viewer: Role): boolean;
+  /** Whether this viewer (a role, and its group for a case's queue) may see it (docs/events.md#events). */
+  visibleTo(viewer: CaseViewer): boolean;
 }
 
 const everyone = () => true;
 
 function storedOf(row: { id: number | string; type: string; data: string }): StoredEvent {
   const type = row.type as LiveEventType;
-  let visibleTo: (viewer: Role) => boolean = everyone;
+  let visibleTo: (viewer: CaseViewer) => boolean = everyone;
   if (type === 'users') {
     // A users event goes to the viewers who see that user in user/get_users/.
     const { role } = JSON.parse(row.data) as { role: Role };
-    visibleTo = (viewer) => canSeeUser(viewer, role);
-  } else if (type === 'audit') visibleTo = canReadAuditLog;
+    visibleTo = (viewer) => canSeeUser(viewer.role, role);
+  } else if (type === 'audit') visibleTo = (viewer) => canReadAuditLog(viewer.role);
+  else if (type === 'cases') {
+    // A case's event goes to whoever may read the case (its queue).
+    const { queue } = (JSON.parse(row.data) as CasesEvent).case;
+    visibleTo = (viewer) => canReadCase(viewer, queue);
+  }
   return { id: Number(row.id), type, data: row.data, visibleTo };
 }
 

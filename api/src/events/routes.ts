@@ -71,7 +71,7 @@ export const eventRoutes: FastifyPluginAsyncTypebox<{ hub: EventHub }> = async (
     // Before subscribing: the hub must know where it starts, or events between could be neither replayed nor live.
     await hub.ready();
     const seen = lastSeenId(request.headers['last-event-id'], request.query.last_event_id);
-    const { role, expiresAt } = request.user;
+    const { role, groupCode, expiresAt } = request.user;
     const accessToken = request.cookies[ACCESS_COOKIE];
 
     // Written to the socket as they come: no compression, no serializer.
@@ -85,7 +85,7 @@ export const eventRoutes: FastifyPluginAsyncTypebox<{ hub: EventHub }> = async (
       // The connection ends with the stream, so a closing server is not held by it kept alive.
       connection: 'close',
     });
-    const stream = new EventStream(response, (event) => event.visibleTo(role));
+    const stream = new EventStream(response, (event) => event.visibleTo({ role, groupCode }));
     streams.add(stream);
     stream.onEnd(() => streams.delete(stream));
     if (closing) return stream.shutdown();

@@ -2,7 +2,16 @@
 // into `events` in its own transaction, so an event exists exactly when its change committed.
 // Ids grow in commit order (event-order.ts); each engine inserts them its own way
 // (event-inserts.postgres.ts, event-inserts.sqlite.ts).
-import type { GroupsEvent, LiveEventType, Organization, RemotesEvent, Role, UsersEvent } from '@veritas/shared/domain';
+import type {
+  CasesEvent,
+  CaseSummary,
+  GroupsEvent,
+  LiveEventType,
+  Organization,
+  RemotesEvent,
+  Role,
+  UsersEvent,
+} from '@veritas/shared/domain';
 import type { Kysely } from 'kysely';
 import { forEngine } from '../db/engines';
 import type { Database, Db } from '../db/schema';
@@ -45,4 +54,9 @@ export function groupEvent(group: { name: string; code: string; organization: Or
 /** A remote's rollout changed: whoever shows it loads /remotes.json again. */
 export function remotesEvent(remote: string): NewEvent {
   return { type: 'remotes', data: JSON.stringify({ remote } satisfies RemotesEvent) };
+}
+
+/** A case opened or changed (docs/cases.md#events). */
+export function casesEvent(action: CasesEvent['action'], summary: CaseSummary): NewEvent {
+  return { type: 'cases', data: JSON.stringify({ action, case: summary } satisfies CasesEvent) };
 }

@@ -24,4 +24,6 @@ export const API_CAPABILITIES: Readonly<Record<string, string>> = {
   registry: '1.0.0',
   /** api/events/: the live event stream. */
   events: '1.0.0',
+  /** api/cases/: the case queue, a case's work, saved views, bulk jobs, photos, export. */
+  cases: '1.0.0',
 };

@@ -3,7 +3,9 @@
 // simulator all go through here; `at` lets the demo data work on a simulated clock. It speaks the
 // domain: a scan it will not take is a ScanRefusal with its code, which scan/answers.ts answers.
 // Every change to a record goes through changeRecord (src/writes/record-changes.ts), which keeps
-// its derived columns and the summaries in step, in the change's transaction.
+// its derived columns and the summaries in step, in the change's transaction. A scan with an error
+// result E003–E010 opens a case in its transaction (src/cases/opening.ts), refused scans (E003,
+// E008) included: their transaction commits the case and nothing else.
 import {
   deviceError,
   type DeviceScan,
@@ -16,10 +18,11 @@ import { lockingRows } from '../db/engines';
 import type { Database, Db } from '../db/schema';
 import type { SessionUser } from '../auth/sessions';
 import { changeRecord, RECORD_COLUMNS, recordRowOf } from '../writes/record-changes';
+import { openCase, opensCase, recordStepOnCase, type FlaggingScan } from '../cases/opening';
 import { checkScan, expectedOf, type CheckOutcome, type CheckResult, type ExpectedItem, type ScanFacts } from './rules';
 
 /** Who scans: the part of a signed-in user the rules look at. */
-export type FieldUser = Pick<SessionUser, 'id' | 'role' | 'groupCode' | 'organization'>;
+export type FieldUser = Pick<SessionUser, 'id' | 'username' | 'role' | 'groupCode' | 'organization'>;
 
 export type { DeviceScan, HardwareScan };
 
@@ -76,11 +79,17 @@ export async function fieldUserOf(db: Db, userId: number): Promise<FieldUser | n
   const row = await db.kysely
     .selectFrom('users as u')
     .leftJoin('groups as g', 'g.id', 'u.group_id')
-    .select(['u.id', 'u.role', 'g.code', 'g.organization'])
+    .select(['u.id', 'u.username', 'u.role', 'g.code', 'g.organization'])
     .where('u.id', '=', userId)
     .executeTakeFirst();
   return row
-    ? { id: row.id, role: row.role, groupCode: row.code ?? null, organization: row.organization ?? null }
+    ? {
+        id: row.id,
+        username: row.username,
+        role: row.role,
+        groupCode: row.code ?? null,
+        organization: row.organization ?? null,
+      }
     : null;
 }
 
@@ -208,13 +217,28 @@ export async function checkDevice(db: Db, user: FieldUser, scan: DeviceScan): Pr
 export async function submitDevice(db: Db, user: FieldUser, scan: DeviceScan, at = new Date()): Promise<ScanAnswer> {
   requireOperator(user);
   const mac = macOf(scan);
-  return db.transaction(async (trx) => {
+  const flagged = (item: Item, reason: FlaggingScan['reason'], manufacturer: string | null): FlaggingScan => ({
+    trackingId: scan.tracking_id,
+    reason,
+    queue: item.hub_code ?? user.groupCode ?? '',
+    by: user,
+    at,
+    model: scan.model,
+    manufacturer,
+    mac,
+    hardwareId: scan.hardware_id.trim(),
+  });
+  const done = await db.transaction(async (trx) => {
     // Locked: of two operators submitting one tracking ID at once, the second reads the first's claim (E003).
     const item = await itemOf(trx, scan.tracking_id, db);
     const facts = await factsOf(trx, user, scan, mac, item);
     const before = checkScan(facts);
-    if (before.result === 'E001' || before.result === 'E002' || before.result === 'E003')
-      throw new ScanRefusal(before.result);
+    if (before.result === 'E001' || before.result === 'E002') throw new ScanRefusal(before.result);
+    // Another operator's claim is refused, and opens (or adds to) the item's case.
+    if (before.result === 'E003') {
+      await openCase(trx, db, flagged(item!, 'E003', facts.manufacturer));
+      return new ScanRefusal('E003');
+    }
     if (item!.is_verified === 1) throw new ScanRefusal('capture-locked');
 
     // A resubmission replaces this tracking ID's earlier capture.
@@ -240,44 +264,102 @@ export async function submitDevice(db: Db, user: FieldUser, scan: DeviceScan, at
       mac_address: mac,
       hardware_id: scan.hardware_id.trim(),
     });
+    if (opensCase(outcome.result)) await openCase(trx, db, flagged(item!, outcome.result, outcome.found.manufacturer));
     return answer(outcome);
   });
+  if (done instanceof ScanRefusal) throw done;
+  return done;
 }
 
-/** The record a hardware scan verifies, read locked in the verification's transaction; `refuse` checks the step's own rules first. */
-async function verifiableItem(trx: Executor, db: Db, scan: HardwareScan, refuse: (item: Item) => void): Promise<Item> {
+/**
+ * The record a hardware scan verifies, read locked in the verification's transaction; `refuse`
+ * checks the step's own rules first. A device that is not the one captured at the doorstep (E008)
+ * opens a case in `queue` and is refused once that commits.
+ */
+async function verifiableItem(
+  trx: Executor,
+  db: Db,
+  user: FieldUser,
+  scan: HardwareScan,
+  at: Date,
+  refuse: (item: Item) => void,
+  queueOf: (item: Item) => string,
+): Promise<Item | ScanRefusal> {
   const item = await itemOf(trx, scan.tracking_id, db);
   if (!item) throw new ScanRefusal('unknown-tracking-id', { trackingId: scan.tracking_id });
   refuse(item);
-  // E008: the device in hand is not the one captured at the doorstep.
-  if (item.hardware_id !== null && !sameHardware(item.hardware_id, scan.hardware_id)) throw new ScanRefusal('E008');
+  if (item.hardware_id !== null && !sameHardware(item.hardware_id, scan.hardware_id)) {
+    await openCase(trx, db, {
+      trackingId: scan.tracking_id,
+      reason: 'E008',
+      queue: queueOf(item),
+      by: user,
+      at,
+      model: null,
+      manufacturer: null,
+      mac: null,
+      hardwareId: scan.hardware_id.trim(),
+    });
+    return new ScanRefusal('E008');
+  }
   return item;
 }
 
 const verified = (trackingId: string): VerifyAnswer => ({ result: 'passed', ...PASSED, tracking_id: trackingId });
 
+/** The verification's answer once its transaction committed: passed, or the refusal it committed a case for. */
+function verifiedOrRefused(outcome: ScanRefusal | void, trackingId: string): VerifyAnswer {
+  if (outcome instanceof ScanRefusal) throw outcome;
+  return verified(trackingId);
+}
+
 /** Verification at the hub, by an executive or incharge of the record's hub. */
 export async function verifyAtHub(db: Db, user: FieldUser, scan: HardwareScan, at = new Date()): Promise<VerifyAnswer> {
   if ((user.role !== 'executive' && user.role !== 'incharge') || user.organization !== 'hub')
     throw new ScanRefusal('not-hub-staff');
-  await db.transaction(async (trx) => {
-    const item = await verifiableItem(trx, db, scan, (found) => {
-      if (found.hub_code?.toLowerCase() !== user.groupCode?.toLowerCase()) throw new ScanRefusal('other-hub');
-      if (found.is_submit !== 1) throw new ScanRefusal('not-submitted');
-    });
+  const outcome = await db.transaction(async (trx) => {
+    const item = await verifiableItem(
+      trx,
+      db,
+      user,
+      scan,
+      at,
+      (found) => {
+        if (found.hub_code?.toLowerCase() !== user.groupCode?.toLowerCase()) throw new ScanRefusal('other-hub');
+        if (found.is_submit !== 1) throw new ScanRefusal('not-submitted');
+      },
+      (found) => found.hub_code ?? user.groupCode ?? '',
+    );
+    if (item instanceof ScanRefusal) return item;
     if (item.is_verified === 1) throw new ScanRefusal('already-verified-at-hub');
     await changeRecord(trx, db, item, { is_verified: 1, verified_by_id: user.id, verify_time: at.toISOString() });
+    await recordStepOnCase(trx, db, {
+      trackingId: scan.tracking_id,
+      kind: 'verified-at-hub',
+      by: user,
+      at,
+      queue: null,
+    });
   });
-  return verified(scan.tracking_id);
+  return verifiedOrRefused(outcome, scan.tracking_id);
 }
 
 /** Verification at a return centre, after the hub's: the device is detached. No dashboard figure reads it. */
 export async function verifyAtRc(db: Db, user: FieldUser, scan: HardwareScan, at = new Date()): Promise<VerifyAnswer> {
   if (user.organization !== 'RC') throw new ScanRefusal('not-rc-staff');
-  await db.transaction(async (trx) => {
-    const item = await verifiableItem(trx, db, scan, (found) => {
-      if (found.is_verified !== 1) throw new ScanRefusal('not-verified-at-hub');
-    });
+  const outcome = await db.transaction(async (trx) => {
+    const item = await verifiableItem(
+      trx,
+      db,
+      user,
+      scan,
+      at,
+      (found) => {
+        if (found.is_verified !== 1) throw new ScanRefusal('not-verified-at-hub');
+      },
+      () => user.groupCode ?? '',
+    );
+    if (item instanceof ScanRefusal) return item;
     if (item.is_verified_rc === 1) throw new ScanRefusal('already-detached');
     await changeRecord(trx, db, item, {
       is_verified_rc: 1,
@@ -285,6 +367,13 @@ export async function verifyAtRc(db: Db, user: FieldUser, scan: HardwareScan, at
       verify_time_rc: at.toISOString(),
       is_verified_rc_by: 1,
     });
+    await recordStepOnCase(trx, db, {
+      trackingId: scan.tracking_id,
+      kind: 'detached',
+      by: user,
+      at,
+      queue: user.groupCode,
+    });
   });
-  return verified(scan.tracking_id);
+  return verifiedOrRefused(outcome, scan.tracking_id);
 }

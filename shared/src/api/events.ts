@@ -4,6 +4,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { Choice } from './fields';
 import { DeviceRecordList } from './devices';
 import { AuditEntry } from './audit';
+import { CasesEvent } from './cases';
 import { RemotesEvent } from './registry';
 import { RoleName } from './sign-in';
 import { ORGANIZATIONS } from './users';
@@ -47,11 +48,13 @@ export const LiveEventData = Type.Object({
   remotes: RemotesEvent,
   /** A new entry of the audit trail: to admins and super admins only. */
   audit: AuditEntry,
+  /** A case opened or changed: to the viewers who may read it (docs/cases.md#events). */
+  cases: CasesEvent,
 });
 export type LiveEventData = Static<typeof LiveEventData>;
 
 /** The stream as documented: what each event carries, by its name. */
 export const LiveEventStream = Type.Object(LiveEventData.properties, {
   description:
-    'Each event has an id, its name (records, users, groups, remotes or audit, or reset: reload everything) and as data the JSON of the property of that name. A stream resumes after Last-Event-ID or last_event_id.',
+    'Each event has an id, its name (records, users, groups, remotes, audit or cases, or reset: reload everything) and as data the JSON of the property of that name. A stream resumes after Last-Event-ID or last_event_id.',
 });

@@ -18,6 +18,7 @@ import { searchTable } from './014-search-table';
 import { summariesFillfactor } from './015-summaries-fillfactor';
 import { uploadFailed } from './016-upload-failed';
 import { remoteDeclarations } from './017-remote-declarations';
+import { cases } from './018-cases';
 
 export function migrationsFor(engine: Engine): Record<string, Migration> {
   return {
@@ -38,5 +39,6 @@ export function migrationsFor(engine: Engine): Record<string, Migration> {
     '015_summaries_fillfactor': summariesFillfactor(engine),
     '016_upload_failed': uploadFailed(engine),
     '017_remote_declarations': remoteDeclarations(),
+    '018_cases': cases(engine),
   };
 }

@@ -1,0 +1,128 @@
+// Opening cases (docs/cases.md#opening-a-case): the field scans call these in the transaction of
+// the scan that flags a device, so a flag never goes without its case, and a case that cannot be
+// written rolls the scan back. A later scan of the item adds to the open case's timeline.
+import type { CaseReason, CaseSummary } from '@veritas/shared/domain';
+import { CASE_REASONS } from '@veritas/shared/domain';
+import type { Kysely } from 'kysely';
+import { recordAudit, type AuditBy } from '../audit/trail';
+import type { Database, Db } from '../db/schema';
+import { casesEvent, writeEvents } from '../events/write';
+import {
+  findCase,
+  findDueHoursOf,
+  findOpenCase,
+  insertCase,
+  insertCaseEvent,
+  summaryOf,
+  updateCase,
+} from './repository';
+
+/** The field user whose scan it was. */
+export interface Scanner {
+  id: number;
+  username: string;
+  role: AuditBy['actor']['role'];
+}
+
+/** A scan with an error result: what a case shows of it. */
+export interface FlaggingScan {
+  trackingId: string;
+  reason: CaseReason;
+  /** The group code of the hub or return centre whose queue the case goes to. */
+  queue: string;
+  by: Scanner;
+  at: Date;
+  model: string | null;
+  manufacturer: string | null;
+  mac: string | null;
+  hardwareId: string | null;
+}
+
+/** Whether a scan's result opens a case: E003–E010. */
+export const opensCase = (result: string | null): result is CaseReason =>
+  result !== null && (CASE_REASONS as readonly string[]).includes(result);
+
+const auditByOfScanner = (by: Scanner): AuditBy => ({
+  actor: { kind: 'user', id: String(by.id), name: by.username, role: by.role },
+  address: null,
+});
+
+const caseTarget = (summary: CaseSummary) =>
+  ({ kind: 'case', id: String(summary.id), label: `${summary.tracking_id} (${summary.reason})` }) as const;
+
+/**
+ * Opens the item's case, or adds the scan to its open case's timeline. In `trx`, the scan's
+ * transaction: the case's audit entry and event are its last statements but the scan's own events.
+ */
+export async function openCase(trx: Kysely<Database>, db: Db, scan: FlaggingScan): Promise<CaseSummary> {
+  const at = scan.at.toISOString();
+  const scanned = {
+    result: scan.reason,
+    model: scan.model,
+    manufacturer: scan.manufacturer,
+    mac_address: scan.mac,
+    hardware_id: scan.hardwareId,
+    queue: scan.queue,
+  };
+  const open = await findOpenCase(trx, scan.trackingId);
+  if (open) {
+    await insertCaseEvent(trx, { case_id: open.id, at, kind: 'scanned', actor_id: scan.by.id, details: scanned });
+    const summary = summaryOf(open);
+    await writeEvents(trx, db, [casesEvent('updated', summary)]);
+    return summary;
+  }
+  const hours = await findDueHoursOf(trx, scan.reason);
+  const id = await insertCase(trx, {
+    tracking_id: scan.trackingId,
+    reason: scan.reason,
+    state: 'open',
+    disposition: null,
+    queue: scan.queue.toUpperCase(),
+    assignee_id: null,
+    due_at: new Date(scan.at.getTime() + hours * 3_600_000).toISOString(),
+    opened_at: at,
+    opened_by_id: scan.by.id,
+    scanned_model: scan.model,
+    scanned_manufacturer: scan.manufacturer,
+    scanned_mac: scan.mac,
+    scanned_hardware_id: scan.hardwareId,
+    resolved_at: null,
+    updated_at: at,
+  });
+  await insertCaseEvent(trx, { case_id: id, at, kind: 'opened', actor_id: scan.by.id, details: scanned });
+  const summary = summaryOf((await findCase(trx, id))!);
+  await recordAudit(trx, db, auditByOfScanner(scan.by), {
+    action: 'case.opened',
+    outcome: 'success',
+    target: caseTarget(summary),
+    details: { after: { reason: summary.reason, queue: summary.queue, due_at: summary.due_at } },
+  });
+  await writeEvents(trx, db, [casesEvent('opened', summary)]);
+  return summary;
+}
+
+/**
+ * A later step of a flagged item, on its open case's timeline (if it has one). A passing hub
+ * verification does not resolve the case (docs/cases.md#opening-a-case); a detachment moves the
+ * case to the return centre's queue.
+ */
+export async function recordStepOnCase(
+  trx: Kysely<Database>,
+  db: Db,
+  step: { trackingId: string; kind: 'verified-at-hub' | 'detached'; by: Scanner; at: Date; queue: string | null },
+): Promise<void> {
+  const open = await findOpenCase(trx, step.trackingId);
+  if (!open) return;
+  const at = step.at.toISOString();
+  const queue = step.kind === 'detached' && step.queue ? step.queue.toUpperCase() : open.queue;
+  await insertCaseEvent(trx, {
+    case_id: open.id,
+    at,
+    kind: step.kind,
+    actor_id: step.by.id,
+    details: queue === open.queue ? null : { before: { queue: open.queue }, after: { queue } },
+  });
+  if (queue !== open.queue) await updateCase(trx, open.id, open.version, { queue, updated_at: at });
+  const summary = summaryOf((await findCase(trx, open.id))!);
+  await writeEvents(trx, db, [casesEvent('updated', summary)]);
+}

@@ -1,0 +1,216 @@
+// The cases' queries (docs/cases.md): typed Kysely over the tables of migration 018, taking the
+// database or a transaction first.
+import type { CaseEvent, CaseEventKind, CaseFilters, CaseReason, CaseSummary } from '@veritas/shared/domain';
+import type { Insertable, Kysely, SelectQueryBuilder, Updateable } from 'kysely';
+import type { CasesTable, Database } from '../db/schema';
+import { worksAllCases, type CaseViewer } from '../auth/rights';
+
+type Executor = Kysely<Database>;
+
+/** A case with its assignee's username: what a summary is made of. */
+export function caseRows(kysely: Executor) {
+  return kysely
+    .selectFrom('cases as c')
+    .leftJoin('users as a', 'a.id', 'c.assignee_id')
+    .select([
+      'c.id',
+      'c.tracking_id',
+      'c.reason',
+      'c.state',
+      'c.disposition',
+      'c.queue',
+      'c.assignee_id',
+      'a.username as assignee',
+      'c.due_at',
+      'c.opened_at',
+      'c.resolved_at',
+      'c.version',
+    ]);
+}
+export type CaseRow = Awaited<ReturnType<ReturnType<typeof caseRows>['executeTakeFirstOrThrow']>>;
+
+export const summaryOf = (row: CaseRow): CaseSummary => ({
+  id: row.id,
+  tracking_id: row.tracking_id,
+  reason: row.reason,
+  state: row.state,
+  disposition: row.disposition,
+  queue: row.queue,
+  assignee: row.assignee ?? null,
+  due_at: row.due_at,
+  opened_at: row.opened_at,
+  resolved_at: row.resolved_at,
+  version: row.version,
+});
+
+export async function findCase(kysely: Executor, id: number): Promise<CaseRow | undefined> {
+  return caseRows(kysely).where('c.id', '=', id).executeTakeFirst();
+}
+
+/** The open (not resolved) case of a tracking ID, if any: there is at most one. */
+export async function findOpenCase(kysely: Executor, trackingId: string): Promise<CaseRow | undefined> {
+  return caseRows(kysely).where('c.tracking_id', '=', trackingId).where('c.state', '<>', 'resolved').executeTakeFirst();
+}
+
+/** The cases of a tracking ID, newest first. */
+export async function findCasesOf(kysely: Executor, trackingId: string): Promise<CaseRow[]> {
+  return caseRows(kysely).where('c.tracking_id', '=', trackingId).orderBy('c.id', 'desc').limit(20).execute();
+}
+
+export async function insertCase(kysely: Executor, values: Insertable<CasesTable>): Promise<number> {
+  const row = await kysely.insertInto('cases').values(values).returning('id').executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** Changes a case made on `version`; false when it has changed since (or is gone). */
+export async function updateCase(
+  kysely: Executor,
+  id: number,
+  version: number,
+  change: Updateable<CasesTable>,
+): Promise<boolean> {
+  const result = await kysely
+    .updateTable('cases')
+    .set({ ...change, version: version + 1 })
+    .where('id', '=', id)
+    .where('version', '=', version)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export async function insertCaseEvent(
+  kysely: Executor,
+  event: {
+    case_id: number;
+    at: string;
+    kind: CaseEventKind;
+    actor_id: number | null;
+    note?: string | null;
+    details?: object | null;
+  },
+): Promise<void> {
+  await kysely
+    .insertInto('case_events')
+    .values({ ...event, note: event.note ?? null, details: event.details ? JSON.stringify(event.details) : null })
+    .execute();
+}
+
+export async function findCaseEvents(kysely: Executor, caseId: number): Promise<CaseEvent[]> {
+  const rows = await kysely
+    .selectFrom('case_events as e')
+    .leftJoin('users as u', 'u.id', 'e.actor_id')
+    .select(['e.id', 'e.at', 'e.kind', 'u.username', 'e.note', 'e.details'])
+    .where('e.case_id', '=', caseId)
+    .orderBy('e.id')
+    .execute();
+  return rows.map((row) => ({
+    id: row.id,
+    at: row.at,
+    kind: row.kind,
+    by: row.username ?? null,
+    note: row.note,
+    details: row.details === null ? null : (JSON.parse(row.details) as Record<string, unknown>),
+  }));
+}
+
+/** The flagging scan's facts, as stored on the case. */
+export async function findCaseScan(kysely: Executor, id: number) {
+  return kysely
+    .selectFrom('cases as c')
+    .leftJoin('users as u', 'u.id', 'c.opened_by_id')
+    .select([
+      'u.username',
+      'c.opened_at',
+      'c.scanned_model',
+      'c.scanned_manufacturer',
+      'c.scanned_mac',
+      'c.scanned_hardware_id',
+    ])
+    .where('c.id', '=', id)
+    .executeTakeFirstOrThrow();
+}
+
+export async function findDueHours(kysely: Executor): Promise<Record<string, number>> {
+  const rows = await kysely.selectFrom('case_due_times').select(['reason', 'hours']).orderBy('reason').execute();
+  return Object.fromEntries(rows.map((row) => [row.reason, row.hours]));
+}
+
+export async function findDueHoursOf(kysely: Executor, reason: CaseReason): Promise<number> {
+  const row = await kysely.selectFrom('case_due_times').select('hours').where('reason', '=', reason).executeTakeFirst();
+  return row?.hours ?? 72;
+}
+
+export async function updateDueHours(kysely: Executor, hours: Record<string, number>): Promise<void> {
+  for (const [reason, value] of Object.entries(hours)) {
+    await kysely.updateTable('case_due_times').set({ hours: value }).where('reason', '=', reason).execute();
+  }
+}
+
+/** The id of a user by username (active or not); undefined when there is none. */
+export async function findUserForCase(kysely: Executor, username: string) {
+  return kysely
+    .selectFrom('users as u')
+    .leftJoin('groups as g', 'g.id', 'u.group_id')
+    .select(['u.id', 'u.username', 'u.role', 'u.is_active', 'g.code'])
+    .where('u.username', '=', username)
+    .executeTakeFirst();
+}
+
+/** The active users of the roles that may work cases, with their groups. */
+export async function findCaseWorkers(kysely: Executor) {
+  return kysely
+    .selectFrom('users as u')
+    .leftJoin('groups as g', 'g.id', 'u.group_id')
+    .select(['u.username', 'u.role', 'g.code'])
+    .where('u.is_active', '=', 1)
+    .where('u.role', 'in', ['incharge', 'central_ops', 'admin', 'super_admin'])
+    .orderBy('u.username')
+    .execute();
+}
+
+/** The first instant after `day` (YYYY-MM-DD, UTC). */
+const dayAfter = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString();
+
+/** The filters, with `assignee` as an id: `me` is the viewer, a username its id (0: no such user). */
+export type CaseSelection = Omit<CaseFilters, 'assignee'> & { assignee?: number | 'none' };
+
+/**
+ * The filters and the viewer's scope on a query of `cases`: incharge and executive see their
+ * group's queue only (docs/screens.md#cases-rights).
+ */
+export function whereCases<O>(
+  query: SelectQueryBuilder<Database, 'cases', O>,
+  filters: CaseSelection,
+  viewer: CaseViewer,
+  now: string,
+): SelectQueryBuilder<Database, 'cases', O> {
+  let q = query;
+  if (!worksAllCases(viewer.role)) q = q.where('cases.queue', '=', (viewer.groupCode ?? '').toUpperCase());
+  const state = filters.state || 'active';
+  if (state === 'active') q = q.where('cases.state', 'in', ['open', 'in_review']);
+  else if (state !== 'all') q = q.where('cases.state', '=', state);
+  if (filters.reason) q = q.where('cases.reason', '=', filters.reason);
+  if (filters.queue) q = q.where('cases.queue', '=', filters.queue.toUpperCase());
+  if (filters.assignee === 'none') q = q.where('cases.assignee_id', 'is', null);
+  else if (filters.assignee !== undefined) q = q.where('cases.assignee_id', '=', filters.assignee);
+  if (filters.overdue === '1') q = q.where('cases.due_at', '<', now).where('cases.state', '<>', 'resolved');
+  if (filters.from) q = q.where('cases.opened_at', '>=', `${filters.from}T00:00:00.000Z`);
+  if (filters.to) q = q.where('cases.opened_at', '<', dayAfter(filters.to));
+  if (filters.q) q = q.where('cases.tracking_id', '=', filters.q);
+  return q;
+}
+
+/** The usernames of these user ids. */
+export async function findUsernames(kysely: Executor, ids: readonly number[]): Promise<Map<number, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await kysely
+    .selectFrom('users')
+    .select(['id', 'username'])
+    .where('id', 'in', [...new Set(ids)])
+    .execute();
+  return new Map(rows.map((row) => [row.id, row.username]));
+}
+
+export async function findUserId(kysely: Executor, username: string): Promise<number | undefined> {
+  return (await kysely.selectFrom('users').select('id').where('username', '=', username).executeTakeFirst())?.id;
+}

@@ -1,0 +1,348 @@
+// Cases (api/cases/, docs/cases.md): a flagged device's owner, deadline and decision. The server
+// opens a case in the transaction of the scan that flags a device; the Cases remote works them.
+import { Type, type Static } from '@sinclair/typebox';
+import { Choice, Nullable, OneOf, Text } from './fields';
+import { DeviceRecord } from './devices';
+import {
+  CASE_REASONS,
+  CASE_STATES,
+  CASE_DISPOSITIONS,
+  CASE_STATE_LABELS,
+  CASE_DISPOSITION_LABELS,
+  CASE_EVENT_KINDS,
+  CASE_STATE_FILTERS,
+  CASE_PAGE_LIMIT,
+  CASE_COUNT_CAP,
+  MAX_CASE_NOTE_LENGTH,
+  MAX_BULK_CASES,
+  MAX_CASE_PHOTOS,
+  MAX_CASE_PHOTO_BYTES,
+  CASE_PHOTO_TYPES,
+} from '../case-vocabulary';
+
+export {
+  CASE_REASONS,
+  CASE_STATES,
+  CASE_DISPOSITIONS,
+  CASE_STATE_LABELS,
+  CASE_DISPOSITION_LABELS,
+  CASE_EVENT_KINDS,
+  CASE_STATE_FILTERS,
+  CASE_PAGE_LIMIT,
+  CASE_COUNT_CAP,
+  MAX_CASE_NOTE_LENGTH,
+  MAX_BULK_CASES,
+  MAX_CASE_PHOTOS,
+  MAX_CASE_PHOTO_BYTES,
+  CASE_PHOTO_TYPES,
+  type CaseDisposition,
+  type CaseEventKind,
+  type CaseReason,
+  type CaseState,
+  type CaseStateFilter,
+} from '../case-vocabulary';
+
+/** A case as the queue lists it. */
+export const CaseSummary = Type.Object({
+  id: Type.Integer(),
+  tracking_id: Type.String(),
+  reason: Choice(CASE_REASONS),
+  state: Choice(CASE_STATES),
+  disposition: Nullable(Choice(CASE_DISPOSITIONS)),
+  /** The group code of the hub or return centre whose queue holds it. */
+  queue: Type.String(),
+  assignee: Nullable(Type.String({ description: 'The assignee’s username; null: left in its queue.' })),
+  /** ISO 8601 UTC. */
+  due_at: Type.String(),
+  opened_at: Type.String(),
+  resolved_at: Nullable(Type.String()),
+  /** Raised by every change: a change names the version it was made on (409 otherwise). */
+  version: Type.Integer(),
+});
+export type CaseSummary = Static<typeof CaseSummary>;
+
+/** The scan that flagged the device: what was scanned, by whom, when. */
+export const CaseScan = Type.Object({
+  by: Nullable(Type.String()),
+  at: Type.String(),
+  model: Nullable(Type.String()),
+  manufacturer: Nullable(Type.String()),
+  mac_address: Nullable(Type.String()),
+  hardware_id: Nullable(Type.String()),
+});
+export type CaseScan = Static<typeof CaseScan>;
+
+export const CaseEvent = Type.Object({
+  id: Type.Integer(),
+  at: Type.String(),
+  kind: Choice(CASE_EVENT_KINDS),
+  by: Nullable(Type.String()),
+  note: Nullable(Type.String()),
+  details: Nullable(Type.Record(Type.String(), Type.Unknown())),
+});
+export type CaseEvent = Static<typeof CaseEvent>;
+
+export const CasePhoto = Type.Object({
+  id: Type.Integer(),
+  content_type: Type.String(),
+  size: Type.Integer(),
+  by: Nullable(Type.String()),
+  at: Type.String(),
+  /** Where the console reads it, under /veritas/. */
+  url: Type.String(),
+});
+export type CasePhoto = Static<typeof CasePhoto>;
+
+/** What a viewer may do with a case (docs/screens.md#cases-rights): the console offers only these. */
+export const CaseRights = Type.Object({ work: Type.Boolean(), comment: Type.Boolean() });
+export type CaseRights = Static<typeof CaseRights>;
+
+/** api/cases/{id}/: the case, its flagging scan, its device record, timeline and photos. */
+export const CaseDetail = Type.Object({
+  case: CaseSummary,
+  scan: CaseScan,
+  record: Nullable(DeviceRecord),
+  timeline: Type.Array(CaseEvent),
+  photos: Type.Array(CasePhoto),
+  rights: CaseRights,
+});
+export type CaseDetail = Static<typeof CaseDetail>;
+
+const choiceFilter = <T extends string>(name: string, values: readonly T[]) => {
+  const message = `${name} must be one of ${values.join(', ')}.`;
+  return Type.Optional(
+    Type.Unsafe<T | ''>({ ...OneOf(['', ...values], { missing: message, enum: message }), minLength: 0 }),
+  );
+};
+const textFilter = (name: string, maxLength: number) =>
+  Type.Optional(
+    Text(
+      { missing: `${name} must be text.`, maxLength: `${name} must be at most ${maxLength} characters.` },
+      { minLength: 0, maxLength },
+    ),
+  );
+/** A day, YYYY-MM-DD; empty text means any. */
+const dayFilter = (name: string) =>
+  Type.Optional(
+    Type.String({
+      transform: ['trim'],
+      pattern: '^(\\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01]))?$',
+      errorMessages: { missing: `${name} must be a day, YYYY-MM-DD.`, pattern: `${name} must be a day, YYYY-MM-DD.` },
+    }),
+  );
+
+/** The queue's filters (held in the console's URL, stored in saved views): together they all must hold. */
+export const CaseFilters = Type.Object({
+  reason: choiceFilter('reason', CASE_REASONS),
+  /** Default `active`. */
+  state: choiceFilter('state', CASE_STATE_FILTERS),
+  queue: textFilter('queue', 64),
+  /** A username, `me`, or `none` (left in its queue). */
+  assignee: textFilter('assignee', 150),
+  /** `1`: only cases past their due time, not resolved. */
+  overdue: choiceFilter('overdue', ['1', '0'] as const),
+  /** Opened on or after this day (UTC). */
+  from: dayFilter('from'),
+  /** Opened on or before this day (UTC). */
+  to: dayFilter('to'),
+  /** A tracking ID, or its start. */
+  q: textFilter('q', 128),
+});
+export type CaseFilters = Static<typeof CaseFilters>;
+
+const limitMessage = `limit must be a whole number from 1 to ${CASE_PAGE_LIMIT}.`;
+
+export const CasePageQuery = Type.Object({
+  ...CaseFilters.properties,
+  after: Type.Optional(
+    Type.String({
+      pattern: '^[0-9TZ:.-]{10,30}~[1-9][0-9]{0,9}$',
+      description: 'The `next` of the page before.',
+      errorMessages: {
+        missing: 'after must be the next value of an earlier page.',
+        pattern: 'after must be the next value of an earlier page.',
+      },
+    }),
+  ),
+  limit: Type.Optional(
+    Type.String({
+      transform: ['trim'],
+      pattern: '^([1-9]\\d?|1\\d\\d|200)$',
+      errorMessages: { missing: limitMessage, pattern: limitMessage },
+    }),
+  ),
+});
+export type CasePageQuery = Static<typeof CasePageQuery>;
+
+/** A page of cases by due time (soonest first); `next` reads the page after, null at the last. */
+export const CasePage = Type.Object({ cases: Type.Array(CaseSummary), next: Nullable(Type.String()) });
+export type CasePage = Static<typeof CasePage>;
+
+export const CaseCount = Type.Object({
+  total: Type.Integer(),
+  /** true: there are at least `total`, the count stopped there. */
+  capped: Type.Boolean(),
+});
+export type CaseCount = Static<typeof CaseCount>;
+
+/** api/cases/summary/: open and overdue cases, of a hub or all, or of the signed-in user. */
+export const CaseSummaryQuery = Type.Object({
+  hub: textFilter('hub', 64),
+  mine: choiceFilter('mine', ['1', '0'] as const),
+});
+export type CaseSummaryQuery = Static<typeof CaseSummaryQuery>;
+export const CaseTotals = Type.Object({ open: Type.Integer(), overdue: Type.Integer() });
+export type CaseTotals = Static<typeof CaseTotals>;
+
+export const CaseIdParams = Type.Object({
+  id: Type.String({
+    pattern: '^[1-9][0-9]{0,9}$',
+    errorMessages: { missing: 'The case id must be a number.', pattern: 'The case id must be a number.' },
+  }),
+});
+export type CaseIdParams = Static<typeof CaseIdParams>;
+
+const version = Type.Integer({
+  minimum: 1,
+  maximum: 2_147_483_647,
+  description: 'The version of the case the change was made on.',
+  errorMessages: { missing: 'version must be the case’s version, a whole number.' },
+});
+const note = (missing: string) =>
+  Text(
+    { missing, maxLength: `A note may be at most ${MAX_CASE_NOTE_LENGTH} characters.` },
+    { maxLength: MAX_CASE_NOTE_LENGTH },
+  );
+
+export const CaseAssign = Type.Object({
+  /** A username; null leaves the case in its queue. */
+  assignee: Nullable(
+    Text({ missing: 'Choose whom to assign the case to.', maxLength: 'Usernames are at most 150 characters.' }),
+  ),
+  version,
+});
+export type CaseAssign = Static<typeof CaseAssign>;
+
+export const CaseVersion = Type.Object({ version });
+export type CaseVersion = Static<typeof CaseVersion>;
+
+export const CaseResolve = Type.Object({
+  disposition: OneOf(CASE_DISPOSITIONS, {
+    missing: 'Choose a disposition.',
+    enum: `disposition must be one of ${CASE_DISPOSITIONS.join(', ')}.`,
+  }),
+  note: note('A resolution needs a note.'),
+  version,
+});
+export type CaseResolve = Static<typeof CaseResolve>;
+
+export const CaseReopen = Type.Object({ reason: note('Say why the case is reopened.'), version });
+export type CaseReopen = Static<typeof CaseReopen>;
+
+export const CaseNote = Type.Object({ note: note('Write a note.') });
+export type CaseNote = Static<typeof CaseNote>;
+
+/** The answer of a 409: the case as it now is. */
+export const CaseConflict = Type.Object({ detail: Type.String(), case: CaseSummary }, { additionalProperties: true });
+
+/** Who a case may be assigned to: the users who may work its queue. */
+export const CaseAssignees = Type.Object({
+  users: Type.Array(Type.Object({ username: Type.String(), role: Type.String() })),
+});
+export type CaseAssignees = Static<typeof CaseAssignees>;
+
+/** Hours from opening to due, per reason (super_admin sets them). */
+export const CaseDueTimes = Type.Object({
+  due_hours: Type.Record(Type.String(), Type.Integer({ minimum: 1, maximum: 8760 })),
+});
+export type CaseDueTimes = Static<typeof CaseDueTimes>;
+
+/** A saved view: filters under a name, for its owner or shared with a role. */
+export const CaseView = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  owner: Type.String(),
+  filters: CaseFilters,
+  shared_with: Nullable(Type.String()),
+});
+export type CaseView = Static<typeof CaseView>;
+export const CaseViewList = Type.Object({ views: Type.Array(CaseView) });
+export type CaseViewList = Static<typeof CaseViewList>;
+
+export const NewCaseView = Type.Object({
+  name: Text({ missing: 'Name the view.', maxLength: 'A view’s name is at most 80 characters.' }, { maxLength: 80 }),
+  filters: CaseFilters,
+  /** A role to share it with; null: the owner's own. */
+  shared_with: Nullable(
+    OneOf(['executive', 'incharge', 'central_ops', 'admin', 'super_admin'] as const, {
+      missing: 'Choose a role to share the view with.',
+      enum: 'A view is shared with executive, incharge, central_ops, admin or super_admin.',
+    }),
+  ),
+});
+export type NewCaseView = Static<typeof NewCaseView>;
+
+/** A bulk job: the cases named, or every case matching the filters (up to MAX_BULK_CASES). */
+export const NewCaseJob = Type.Object({
+  action: OneOf(['assign', 'resolve'] as const, {
+    missing: 'Choose assign or resolve.',
+    enum: 'action must be assign or resolve.',
+  }),
+  ids: Type.Optional(Type.Array(Type.Integer({ minimum: 1, maximum: 2_147_483_647 }), { maxItems: 1000 })),
+  filters: Type.Optional(CaseFilters),
+  assignee: Type.Optional(Nullable(Type.String({ maxLength: 150 }))),
+  disposition: Type.Optional(
+    OneOf(CASE_DISPOSITIONS, {
+      missing: 'Choose a disposition.',
+      enum: `disposition must be one of ${CASE_DISPOSITIONS.join(', ')}.`,
+    }),
+  ),
+  note: Type.Optional(note('A resolution needs a note.')),
+});
+export type NewCaseJob = Static<typeof NewCaseJob>;
+
+export const CaseJob = Type.Object({
+  id: Type.Integer(),
+  action: Choice(['assign', 'resolve'] as const),
+  state: Choice(['running', 'done'] as const),
+  total: Type.Integer(),
+  done: Type.Integer(),
+  /** Cases the job left as they were: already resolved, or changed beyond the job's rights. */
+  skipped: Type.Integer(),
+  created_at: Type.String(),
+  finished_at: Nullable(Type.String()),
+});
+export type CaseJob = Static<typeof CaseJob>;
+
+/** The live event `cases`: a case opened or changed (the integrations' webhooks carry the same). */
+export const CasesEvent = Type.Object({
+  action: Choice(['opened', 'updated', 'assigned', 'resolved', 'reopened'] as const),
+  case: CaseSummary,
+});
+export type CasesEvent = Static<typeof CasesEvent>;
+
+/** api/cases/of/: the cases of one tracking ID (Device Details' section). */
+export const CasesOfQuery = Type.Object({
+  tracking_id: Text(
+    { missing: 'tracking_id is required.', maxLength: 'tracking_id must be at most 128 characters.' },
+    { maxLength: 128 },
+  ),
+});
+export type CasesOfQuery = Static<typeof CasesOfQuery>;
+export const CaseList = Type.Object({ cases: Type.Array(CaseSummary) });
+export type CaseList = Static<typeof CaseList>;
+
+/** api/cases/assignees/: who may be given the cases of a queue. */
+export const CaseAssigneesQuery = Type.Object({
+  queue: Text({ missing: 'queue is required.', maxLength: 'queue must be at most 64 characters.' }, { maxLength: 64 }),
+});
+export type CaseAssigneesQuery = Static<typeof CaseAssigneesQuery>;
+
+/** app/cases/photo/: the mobile app's photo of a device it flagged, by tracking ID. */
+export const AppCasePhotoQuery = Type.Object({
+  tracking_id: Text(
+    { missing: 'tracking_id is required.', maxLength: 'tracking_id must be at most 128 characters.' },
+    { maxLength: 128 },
+  ),
+});
+export type AppCasePhotoQuery = Static<typeof AppCasePhotoQuery>;

@@ -1,0 +1,59 @@
+// The cases' vocabulary (docs/cases.md): reasons, states, dispositions, their labels and limits.
+// Plain lists without the schemas of ./api/cases.ts, so the Cases remote's pages carry no TypeBox code.
+/** The results that open a case (docs/cases.md#opening-a-case): E003–E010. */
+export const CASE_REASONS = ['E003', 'E004', 'E005', 'E006', 'E007', 'E008', 'E009', 'E010'] as const;
+export type CaseReason = (typeof CASE_REASONS)[number];
+
+/** open → in_review → resolved; a resolved case may be reopened (open again). */
+export const CASE_STATES = ['open', 'in_review', 'resolved'] as const;
+export type CaseState = (typeof CASE_STATES)[number];
+
+/** What a resolution decided (docs/cases.md#dispositions). */
+export const CASE_DISPOSITIONS = ['accepted', 'rejected', 'quarantined', 'returned_to_vendor', 'recycled'] as const;
+export type CaseDisposition = (typeof CASE_DISPOSITIONS)[number];
+
+/** How each is shown. */
+export const CASE_STATE_LABELS: Record<CaseState, string> = {
+  open: 'Open',
+  in_review: 'In review',
+  resolved: 'Resolved',
+};
+export const CASE_DISPOSITION_LABELS: Record<CaseDisposition, string> = {
+  accepted: 'Accepted',
+  rejected: 'Rejected',
+  quarantined: 'Quarantined',
+  returned_to_vendor: 'Returned to vendor',
+  recycled: 'Recycled',
+};
+
+/** The kinds of a case's timeline entries. */
+export const CASE_EVENT_KINDS = [
+  'opened',
+  'scanned',
+  'verified-at-hub',
+  'detached',
+  'assigned',
+  'review-started',
+  'resolved',
+  'reopened',
+  'note',
+  'photo',
+] as const;
+export type CaseEventKind = (typeof CASE_EVENT_KINDS)[number];
+
+/** The states a filter may ask for: one state, or `active` (open and in review, the default). */
+export const CASE_STATE_FILTERS = ['active', 'all', ...CASE_STATES] as const;
+export type CaseStateFilter = (typeof CASE_STATE_FILTERS)[number];
+
+export const CASE_PAGE_LIMIT = 200;
+/** The most cases a count reads: beyond it the count says "at least" (docs/cases.md#scale). */
+export const CASE_COUNT_CAP = 100_000;
+export const MAX_CASE_NOTE_LENGTH = 2000;
+/** The most cases one bulk job changes. */
+export const MAX_BULK_CASES = 100_000;
+
+/** The most photos one case keeps, and the largest photo taken (docs/cases.md#photos). */
+export const MAX_CASE_PHOTOS = 10;
+export const MAX_CASE_PHOTO_BYTES = 5 * 1024 * 1024;
+/** The types a photo may be, recognised by its bytes. */
+export const CASE_PHOTO_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as const;
