@@ -19,6 +19,9 @@ import { database } from './plugins/database';
 import { documentAccess, openApi } from './plugins/openapi';
 import { apkRoutes } from './mobile-app/apk-routes';
 import { auditRoutes } from './audit/routes';
+import { caseRoutes } from './cases/routes';
+import type { CaseJobRunner } from './cases/jobs';
+import { appCasePhotoRoutes, casePhotoRoutes } from './cases/photo-routes';
 import { appRoutes, appSignInRoutes } from './mobile-app/routes';
 import { deviceRoutes } from './devices/routes';
 import { sessionRoutes, signInRoutes } from './auth/routes';
@@ -51,6 +54,8 @@ export interface ApiOptions {
    * 'live-events'. A job of the server's (jobs.ts), started and stopped by createServer.
    */
   hub: EventHub | null;
+  /** The bulk jobs' runner of this instance (src/cases/jobs.ts), started at once when a job is created. */
+  caseJobs?: CaseJobRunner | null;
 }
 
 const systemClock = () => new Date();
@@ -67,7 +72,7 @@ export const API_SECURITY_HEADERS = {
 
 export async function api(
   app: FastifyInstance,
-  { db, apkPath, features = SERVER_FEATURES, clock = systemClock, registry, hub }: ApiOptions,
+  { db, apkPath, features = SERVER_FEATURES, clock = systemClock, registry, hub, caseJobs = null }: ApiOptions,
 ) {
   if (features.includes('live-events') && !hub) throw new Error("The feature 'live-events' needs the event hub.");
   await app.register(helmet, API_SECURITY_HEADERS);
@@ -124,6 +129,8 @@ export async function api(
     await signedIn.register(reportRoutes);
     await signedIn.register(excludeListRoutes);
     await signedIn.register(auditRoutes);
+    await signedIn.register(caseRoutes, { jobs: caseJobs });
+    await signedIn.register(casePhotoRoutes);
     if (features.includes('dashboard-figures')) await signedIn.register(dashboardRoutes, { clock });
     if (features.includes('live-events')) await signedIn.register(eventRoutes, { hub: hub! });
   });
@@ -139,5 +146,6 @@ export async function api(
     mobile.addHook('preValidation', requireAppToken);
     documentAccess(mobile, 'app');
     await mobile.register(appRoutes);
+    await mobile.register(appCasePhotoRoutes);
   });
 }

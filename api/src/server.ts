@@ -20,6 +20,7 @@ import { prepareSearch } from './devices/pick-list';
 import { scheduleSearchIndexing } from './devices/search-index';
 import { EventHub } from './events/hub';
 import { runJobs } from './jobs';
+import { CaseJobRunner } from './cases/jobs';
 import type { ComposedView, CompositionSource } from './registry/composition';
 import { cachedAllowedOrigins } from './registry/origins';
 import { checkShellDocument, inlineComposition, pageStatus } from './registry/page-document';
@@ -206,6 +207,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Veritas
   const features = config.specOnly ? [] : SERVER_FEATURES;
   // One hub per server: it fans the events out to every stream of this instance (docs/events.md#fan-out).
   const hub = features.includes('live-events') ? new EventHub(db, app.log) : null;
+  const caseJobs = new CaseJobRunner(db, app.log);
   // The server's background jobs (docs/operations.md#background-jobs), then the database's close.
   runJobs(
     app,
@@ -215,6 +217,8 @@ export async function createServer(options: ServerOptions = {}): Promise<Veritas
       // Not awaited at start: the first sweep may ingest a large upload while the server serves.
       new UploadSweeper(db, app.log),
       auditPruning(db, config.auditRetentionDays, app.log),
+      // Bulk jobs on cases, resumed by whichever instance finds their lease run out.
+      caseJobs,
       ...(hub ? [hub] : []),
     ],
     () => db.kysely.destroy(),
@@ -228,6 +232,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Veritas
     clock: options.clock,
     registry,
     hub,
+    caseJobs,
   });
   // The console's page loads the remotes from its own origin: outside /veritas.
   const source: CompositionSource = options.staticRemotes

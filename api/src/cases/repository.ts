@@ -1,6 +1,6 @@
 // The cases' queries (docs/cases.md): typed Kysely over the tables of migration 018, taking the
 // database or a transaction first.
-import type { CaseEvent, CaseEventKind, CaseFilters, CaseReason, CaseSummary } from '@veritas/shared/domain';
+import type { CaseEvent, CaseEventKind, CaseFilters, CasePhoto, CaseReason, CaseSummary } from '@veritas/shared/domain';
 import type { Insertable, Kysely, SelectQueryBuilder, Updateable } from 'kysely';
 import type { CasesTable, Database } from '../db/schema';
 import { worksAllCases, type CaseViewer } from '../auth/rights';
@@ -213,4 +213,30 @@ export async function findUsernames(kysely: Executor, ids: readonly number[]): P
 
 export async function findUserId(kysely: Executor, username: string): Promise<number | undefined> {
   return (await kysely.selectFrom('users').select('id').where('username', '=', username).executeTakeFirst())?.id;
+}
+
+/** The photos of a case, without their bytes, oldest first. */
+export async function findCasePhotos(kysely: Executor, caseId: number): Promise<CasePhoto[]> {
+  const rows = await kysely
+    .selectFrom('case_photos as p')
+    .leftJoin('users as u', 'u.id', 'p.added_by_id')
+    .select(['p.id', 'p.content_type', 'p.size', 'u.username', 'p.added_at'])
+    .where('p.case_id', '=', caseId)
+    .orderBy('p.id')
+    .execute();
+  return rows.map((row) => ({
+    id: row.id,
+    content_type: row.content_type,
+    size: row.size,
+    by: row.username ?? null,
+    at: row.added_at,
+    url: `api/cases/photos/${row.id}/`,
+  }));
+}
+
+/** The id of the device record of a tracking ID, if any. */
+export async function findRecordId(kysely: Executor, trackingId: string): Promise<number | undefined> {
+  return (
+    await kysely.selectFrom('device_records').select('id').where('tracking_id', '=', trackingId).executeTakeFirst()
+  )?.id;
 }
