@@ -1,20 +1,150 @@
-// The page /Cases of the remote 'cases': its route, who may open it and its menu entry are
-// in remote.json (docs/architecture.md#adding-a-page-to-a-remote).
-import { useId } from 'react';
+// The Cases queue (route /Cases, remote.json): the cases of flagged devices by due time, a page of
+// 50 at a time, under filters kept in the URL query; saved views, the CSV export, bulk assign and
+// resolve jobs for the roles that may run them, and live changes. Default export: the shell's page.
+import { httpStatus, serverMessage, useSearchParams, useSession } from '@veritas/shared';
+import { keepPreviousData, useInfiniteQueryNow, useQueryNow } from '@veritas/shared/query';
+import { useEffect, useId, useMemo, useState } from 'react';
+import { casePagesQuery, caseCountQuery, exportHref } from './api/cases';
+import { BulkActions, canRunJobs, useCaseSelection } from './queue/bulk-actions';
+import { filterFromParams, paramsOfFilter, queryOfFilter, type CaseFilter } from './queue/case-filter';
+import { CaseFilters } from './queue/case-filters';
+import { CaseTable } from './queue/case-table';
+import { SavedViews } from './queue/saved-views';
+import { useLiveCases } from './queue/use-live-cases';
+import './queue/cases.css';
 
 /** The page's heading; remote.json's page title names it in the console's loading and error states. */
 export const TITLE = 'Cases';
 
+export const MESSAGES = {
+  loading: 'Loading cases…',
+  loadFailed: 'Failed to load the cases',
+  moreFailed: 'Failed to load more cases',
+  countFailed: 'The cases could not be counted.',
+} as const;
+
+/** Overdue is judged again this often while the page is open. */
+export const NOW_EVERY_MS = 60_000;
+
+const number = (n: number) => n.toLocaleString('en-US');
+
+/** The count line: "N cases", or "at least N cases" when the count stopped there. */
+export const countText = ({ total, capped }: { total: number; capped: boolean }) =>
+  `${capped ? 'at least ' : ''}${number(total)} ${total === 1 && !capped ? 'case' : 'cases'}`;
+
+/** The time now, in ms, renewed every `every` ms. */
+function useNow(every: number): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), every);
+    return () => clearInterval(timer);
+  }, [every]);
+  return now;
+}
+
 export default function CasesPage() {
   const headingId = useId();
+  const [params, setParams] = useSearchParams();
+  const filter = filterFromParams(params);
+  const query = queryOfFilter(filter);
+  const queryText = JSON.stringify(query);
+  const bulk = useSession((s) => canRunJobs(s.role));
+  const now = useNow(NOW_EVERY_MS);
+  useLiveCases();
+
+  const {
+    data,
+    error,
+    isPending,
+    isPlaceholderData,
+    isFetchNextPageError,
+    hasNextPage,
+    isFetchingNextPage,
+    fetchNextPage,
+    refetch,
+  } = useInfiniteQueryNow({ ...casePagesQuery(query), placeholderData: keepPreviousData });
+  const cases = useMemo(() => data?.pages.flatMap((page) => page.cases) ?? [], [data]);
+  const { data: count, error: countError } = useQueryNow({
+    ...caseCountQuery(query),
+    placeholderData: keepPreviousData,
+  });
+  const selection = useCaseSelection(queryText, cases);
+
+  const apply = (next: CaseFilter) => setParams(paramsOfFilter(next), { replace: true });
+  const forbidden = httpStatus(error) === 403;
+
+  function loadMore() {
+    if (hasNextPage && !isFetchingNextPage && !isPlaceholderData) void fetchNextPage();
+  }
+
   return (
-    <section className="vx-page" aria-labelledby={headingId}>
-      <h1 id={headingId} className="vx-page-title">
-        {TITLE}
-      </h1>
-      <div className="vx-card">
-        <p>A new page of the remote cases. What it shows is written in src/cases-page.tsx.</p>
+    <section className="vx-page cq-page" aria-labelledby={headingId}>
+      <header>
+        <h1 id={headingId} className="vx-page-title">
+          {TITLE}
+        </h1>
+        <p className="vx-muted cq-subtitle">Cases of flagged devices, soonest due first.</p>
+      </header>
+
+      <SavedViews filter={filter} onApply={apply} />
+      <CaseFilters filter={filter} onApply={apply} />
+
+      <div className="cq-toolbar">
+        <p className="cq-count vx-muted" aria-live="polite">
+          {count ? countText(count) : countError ? MESSAGES.countFailed : ''}
+        </p>
+        {!forbidden && (
+          <a className="vx-btn" href={exportHref(query)} download>
+            Export CSV
+          </a>
+        )}
       </div>
+
+      {bulk && !forbidden && <BulkActions selection={selection} count={count} filter={filter} />}
+
+      {error && !isFetchNextPageError && (
+        <div className="vx-notice vx-notice--error cq-failure" role="alert">
+          <span>{serverMessage(error) ?? MESSAGES.loadFailed}</span>
+          {!forbidden && (
+            <button type="button" className="vx-btn" onClick={() => void refetch()}>
+              Retry
+            </button>
+          )}
+        </div>
+      )}
+
+      {data ? (
+        <CaseTable
+          cases={cases}
+          now={now}
+          busy={isPlaceholderData || isFetchingNextPage}
+          selection={bulk ? selection : null}
+        />
+      ) : (
+        isPending && (
+          <p className="vx-loading vx-muted" role="status">
+            {MESSAGES.loading}
+          </p>
+        )
+      )}
+
+      {data && (hasNextPage || data.pages.length > 1) && (
+        <div className="cq-more">
+          <button
+            type="button"
+            className="vx-btn"
+            aria-disabled={!hasNextPage || isFetchingNextPage || isPlaceholderData || undefined}
+            onClick={loadMore}
+          >
+            {isFetchingNextPage ? 'Loading more cases…' : hasNextPage ? 'Load more' : 'All cases loaded'}
+          </button>
+          {isFetchNextPageError && (
+            <span className="vx-error-text cq-more__error" role="alert">
+              {serverMessage(error) ?? MESSAGES.moreFailed}
+            </span>
+          )}
+        </div>
+      )}
     </section>
   );
 }

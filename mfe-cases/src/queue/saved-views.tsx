@@ -1,0 +1,176 @@
+// The Cases queue's saved views: the viewer's own views and those shared with their role; choosing
+// one applies its filters. Save view stores the filters shown under a name, for oneself or a
+// role; the owner of the view chosen may delete it.
+import { SearchSelect, notifyError, toast, useSession, type CaseView, type SelectOption } from '@veritas/shared';
+import { useMutation, useQueryClient, useQueryError, useQueryNow } from '@veritas/shared/query';
+import { useId, useState, type FormEvent } from 'react';
+import { deleteView, saveView, viewsQuery } from '../api/cases';
+import { filterOfView, queryOfFilter, sameFilters, type CaseFilter } from './case-filter';
+
+export const SHARE_ROLES = ['executive', 'incharge', 'central_ops', 'admin', 'super_admin'] as const;
+type ShareRole = (typeof SHARE_ROLES)[number];
+/** The longest name of a view. */
+export const MAX_VIEW_NAME_LENGTH = 80;
+
+export const VIEW_MESSAGES = {
+  loadFailed: 'Failed to load the saved views',
+  saveFailed: 'Failed to save the view',
+  deleteFailed: 'Failed to delete the view',
+  nameMissing: 'Name the view.',
+} as const;
+
+const ONLY_ME = '';
+const SHARE_OPTIONS: SelectOption[] = [
+  { value: ONLY_ME, label: 'Only me' },
+  ...SHARE_ROLES.map((role) => ({ value: role, label: role })),
+];
+
+/** A view as the Views dropdown names it: a shared one says with whom. */
+export const viewLabel = (view: CaseView): string =>
+  view.shared_with ? `${view.name} (shared with ${view.shared_with})` : view.name;
+
+const NO_VIEWS: CaseView[] = [];
+
+export function SavedViews({ filter, onApply }: { filter: CaseFilter; onApply: (filter: CaseFilter) => void }) {
+  const me = useSession((s) => s.user);
+  const client = useQueryClient();
+  const { data: views = NO_VIEWS, error, isPending } = useQueryNow(viewsQuery);
+  useQueryError(error, (failure) => notifyError(failure, VIEW_MESSAGES.loadFailed));
+
+  // The view last chosen, while the filters shown are still its own.
+  const [chosen, setChosen] = useState<number | null>(null);
+  const selected = views.find((view) => view.id === chosen && sameFilters(filterOfView(view.filters), filter)) ?? null;
+
+  const [open, setOpen] = useState(false);
+  const [name, setName] = useState('');
+  const [share, setShare] = useState<string>(ONLY_ME);
+  const [nameError, setNameError] = useState<string | null>(null);
+  const formId = useId();
+  const nameErrorId = useId();
+
+  const refreshViews = () => client.invalidateQueries({ queryKey: viewsQuery.queryKey });
+
+  const save = useMutation({
+    mutationFn: saveView,
+    onSuccess: async (view) => {
+      toast.success(`View “${view.name}” saved.`);
+      setOpen(false);
+      setName('');
+      setShare(ONLY_ME);
+      setChosen(view.id);
+      await refreshViews();
+    },
+    onError: (failure) => notifyError(failure, VIEW_MESSAGES.saveFailed, ['detail', 'message']),
+  });
+
+  const remove = useMutation({
+    mutationFn: (view: CaseView) => deleteView(view.id),
+    onSuccess: async (_, view) => {
+      toast.success(`View “${view.name}” deleted.`);
+      setChosen(null);
+      await refreshViews();
+    },
+    onError: (failure) => notifyError(failure, VIEW_MESSAGES.deleteFailed),
+  });
+
+  function choose(value: string | null) {
+    const view = views.find((candidate) => String(candidate.id) === value);
+    if (!view) return;
+    setChosen(view.id);
+    onApply(filterOfView(view.filters));
+  }
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    const trimmed = name.trim();
+    if (!trimmed) return setNameError(VIEW_MESSAGES.nameMissing);
+    setNameError(null);
+    save.mutate({
+      name: trimmed,
+      filters: queryOfFilter(filter),
+      shared_with: share === ONLY_ME ? null : (share as ShareRole),
+    });
+  }
+
+  const options: SelectOption[] = views.map((view) => ({ value: String(view.id), label: viewLabel(view) }));
+
+  return (
+    <div className="cq-views">
+      <div className="cq-views__row">
+        <div className="vx-field cq-field cq-views__select">
+          <SearchSelect
+            className="cq-select"
+            label="Views"
+            options={options}
+            value={selected ? String(selected.id) : null}
+            placeholder={isPending ? 'Loading views…' : options.length ? 'Choose a view' : 'No saved views'}
+            loading={isPending}
+            onChange={choose}
+          />
+        </div>
+        <button
+          type="button"
+          className="vx-btn"
+          aria-expanded={open}
+          aria-controls={open ? formId : undefined}
+          onClick={() => setOpen((current) => !current)}
+        >
+          Save view
+        </button>
+        {selected && selected.owner === me && (
+          <button
+            type="button"
+            className="vx-btn vx-btn-danger"
+            disabled={remove.isPending}
+            onClick={() => remove.mutate(selected)}
+          >
+            Delete view<span className="vx-sr-only"> {selected.name}</span>
+          </button>
+        )}
+      </div>
+
+      {open && (
+        <form id={formId} className="vx-card cq-view-form" aria-label="Save view" onSubmit={submit} noValidate>
+          <div className="vx-field cq-field">
+            <label className="vx-label" htmlFor={`${formId}-name`}>
+              Name
+            </label>
+            <input
+              id={`${formId}-name`}
+              className="vx-input"
+              value={name}
+              maxLength={MAX_VIEW_NAME_LENGTH}
+              required
+              autoComplete="off"
+              aria-invalid={nameError ? true : undefined}
+              aria-describedby={nameError ? nameErrorId : undefined}
+              onChange={(event) => setName(event.target.value)}
+            />
+            {nameError && (
+              <p id={nameErrorId} className="vx-error-text">
+                {nameError}
+              </p>
+            )}
+          </div>
+          <div className="vx-field cq-field">
+            <SearchSelect
+              className="cq-select"
+              label="Share with"
+              options={SHARE_OPTIONS}
+              value={share}
+              onChange={(value) => setShare(value ?? ONLY_ME)}
+            />
+          </div>
+          <div className="cq-view-form__actions">
+            <button type="submit" className="vx-btn vx-btn-primary" disabled={save.isPending}>
+              {save.isPending ? 'Saving…' : 'Save'}
+            </button>
+            <button type="button" className="vx-btn" onClick={() => setOpen(false)}>
+              Cancel
+            </button>
+          </div>
+        </form>
+      )}
+    </div>
+  );
+}
