@@ -73,6 +73,13 @@ export class PayloadTooLarge extends DomainError {
   }
 }
 
+/** A body of a type the route does not take, recognised from its bytes (a case photo: JPEG, PNG or WebP). */
+export class UnsupportedMediaType extends DomainError {
+  constructor(message: string) {
+    super(415, message);
+  }
+}
+
 export class TooManyRequests extends DomainError {
   constructor(message: string, retryAfterSeconds: number) {
     super(429, message, {}, { 'retry-after': String(retryAfterSeconds) });
