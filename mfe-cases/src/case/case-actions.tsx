@@ -1,0 +1,397 @@
+// What the viewer may do with a case (rights from api/cases/{id}/): take it, assign it, start the
+// review, resolve it with a disposition and a note, reopen it with a reason (`work`), and add
+// notes (`comment`). Each change is made on the version shown (use-case-change.ts).
+import { notifyError, toast, useSession, type CaseDetail } from '@veritas/shared';
+import {
+  CASE_DISPOSITION_LABELS,
+  CASE_DISPOSITIONS,
+  MAX_CASE_NOTE_LENGTH,
+  type CaseDisposition,
+} from '@veritas/shared/case-vocabulary';
+import { useQuery, useQueryClient } from '@veritas/shared/query';
+import { useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { addNote, assigneesQuery, CASES_KEY } from '../api/cases';
+import { useCaseChange, type Notice } from './use-case-change';
+
+export const ACTION_MESSAGES = {
+  noDisposition: 'Choose a disposition.',
+  noNote: 'A resolution needs a note.',
+  noReason: 'Say why the case is reopened.',
+  emptyNote: 'Write a note.',
+  assigneesFailed: 'Could not load who may work this queue.',
+  noteFailed: 'The note could not be added.',
+} as const;
+
+type Panel = 'assign' | 'resolve' | 'reopen';
+
+function NoticeLine({ notice }: { notice: Notice | null }) {
+  if (!notice) return null;
+  return notice.kind === 'error' ? (
+    <p className="vx-notice vx-notice--error" role="alert">
+      {notice.text}
+    </p>
+  ) : (
+    <p className="vx-notice vx-notice--success" role="status">
+      {notice.text}
+    </p>
+  );
+}
+
+/** A labelled text area with its error (aria-invalid, aria-describedby). */
+function TextField({
+  label,
+  value,
+  onChange,
+  error,
+  autoFocus,
+}: {
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  error: string | null;
+  autoFocus?: boolean;
+}) {
+  const id = useId();
+  return (
+    <div className="vx-field">
+      <label className="vx-label" htmlFor={id}>
+        {label}
+      </label>
+      <textarea
+        id={id}
+        className="vx-input cp-textarea"
+        value={value}
+        maxLength={MAX_CASE_NOTE_LENGTH}
+        rows={3}
+        required
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-error` : undefined}
+        autoFocus={autoFocus}
+        onChange={(event) => onChange(event.target.value)}
+      />
+      {error && (
+        <p id={`${id}-error`} className="vx-error-text">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+function PanelForm({
+  label,
+  onSubmit,
+  onCancel,
+  submit,
+  pending,
+  children,
+}: {
+  label: string;
+  onSubmit: () => void;
+  onCancel: () => void;
+  submit: string;
+  pending: boolean;
+  children: ReactNode;
+}) {
+  const handle = (event: FormEvent) => {
+    event.preventDefault();
+    onSubmit();
+  };
+  return (
+    <form className="cp-panel" aria-label={label} onSubmit={handle} noValidate>
+      {children}
+      <div className="cp-buttons">
+        <button type="submit" className="vx-btn vx-btn-primary" disabled={pending}>
+          {submit}
+        </button>
+        <button type="button" className="vx-btn" onClick={onCancel}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function AssignForm({
+  detail,
+  pending,
+  onAssign,
+  onCancel,
+}: {
+  detail: CaseDetail;
+  pending: boolean;
+  onAssign: (assignee: string | null) => void;
+  onCancel: () => void;
+}) {
+  const id = useId();
+  const { case: summary } = detail;
+  const assignees = useQuery(assigneesQuery(summary.queue));
+  const [choice, setChoice] = useState(summary.assignee ?? '');
+  const users = assignees.data ?? [];
+  // The current assignee stays a choice even if the list no longer names them.
+  const names = users.map((user) => user.username);
+  return (
+    <PanelForm
+      label="Assign the case"
+      submit="Assign"
+      pending={pending || assignees.isPending}
+      onSubmit={() => onAssign(choice || null)}
+      onCancel={onCancel}
+    >
+      <div className="vx-field">
+        <label className="vx-label" htmlFor={id}>
+          Assign to
+        </label>
+        <select
+          id={id}
+          className="vx-select"
+          value={choice}
+          autoFocus
+          aria-busy={assignees.isPending || undefined}
+          aria-describedby={assignees.isError ? `${id}-error` : undefined}
+          onChange={(event) => setChoice(event.target.value)}
+        >
+          <option value="">Unassigned</option>
+          {summary.assignee && !names.includes(summary.assignee) && (
+            <option value={summary.assignee}>{summary.assignee}</option>
+          )}
+          {users.map((user) => (
+            <option key={user.username} value={user.username}>
+              {user.username} ({user.role.replace('_', ' ')})
+            </option>
+          ))}
+        </select>
+        {assignees.isError && (
+          <p id={`${id}-error`} className="vx-error-text" role="alert">
+            {ACTION_MESSAGES.assigneesFailed}
+          </p>
+        )}
+      </div>
+    </PanelForm>
+  );
+}
+
+function ResolveForm({
+  pending,
+  onResolve,
+  onCancel,
+}: {
+  pending: boolean;
+  onResolve: (disposition: CaseDisposition, note: string) => Promise<boolean>;
+  onCancel: () => void;
+}) {
+  const id = useId();
+  const [disposition, setDisposition] = useState('');
+  const [note, setNote] = useState('');
+  const [errors, setErrors] = useState<{ disposition: string | null; note: string | null }>({
+    disposition: null,
+    note: null,
+  });
+  const submit = () => {
+    const next = {
+      disposition: disposition ? null : ACTION_MESSAGES.noDisposition,
+      note: note.trim() ? null : ACTION_MESSAGES.noNote,
+    };
+    setErrors(next);
+    if (next.disposition || next.note) return;
+    void onResolve(disposition as CaseDisposition, note.trim());
+  };
+  return (
+    <PanelForm label="Resolve the case" submit="Resolve" pending={pending} onSubmit={submit} onCancel={onCancel}>
+      <div className="vx-field">
+        <label className="vx-label" htmlFor={id}>
+          Disposition
+        </label>
+        <select
+          id={id}
+          className="vx-select"
+          value={disposition}
+          required
+          autoFocus
+          aria-invalid={errors.disposition ? true : undefined}
+          aria-describedby={errors.disposition ? `${id}-error` : undefined}
+          onChange={(event) => setDisposition(event.target.value)}
+        >
+          <option value="">Choose a disposition</option>
+          {CASE_DISPOSITIONS.map((value) => (
+            <option key={value} value={value}>
+              {CASE_DISPOSITION_LABELS[value]}
+            </option>
+          ))}
+        </select>
+        {errors.disposition && (
+          <p id={`${id}-error`} className="vx-error-text">
+            {errors.disposition}
+          </p>
+        )}
+      </div>
+      <TextField label="Resolution note" value={note} onChange={setNote} error={errors.note} />
+    </PanelForm>
+  );
+}
+
+function ReopenForm({
+  pending,
+  onReopen,
+  onCancel,
+}: {
+  pending: boolean;
+  onReopen: (reason: string) => Promise<boolean>;
+  onCancel: () => void;
+}) {
+  const [reason, setReason] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const submit = () => {
+    const message = reason.trim() ? null : ACTION_MESSAGES.noReason;
+    setError(message);
+    if (!message) void onReopen(reason.trim());
+  };
+  return (
+    <PanelForm label="Reopen the case" submit="Reopen" pending={pending} onSubmit={submit} onCancel={onCancel}>
+      <TextField label="Reason for reopening" value={reason} onChange={setReason} error={error} autoFocus />
+    </PanelForm>
+  );
+}
+
+/** The work on a case: Take, Assign to…, Start review, Resolve…, Reopen…. */
+function WorkActions({ detail }: { detail: CaseDetail }) {
+  const me = useSession((s) => s.user);
+  const { case: summary } = detail;
+  const { run, pending, notice } = useCaseChange(summary);
+  const [panel, setPanel] = useState<Panel | null>(null);
+  const toggles = useRef(new Map<Panel, HTMLButtonElement | null>());
+  const resolved = summary.state === 'resolved';
+
+  const close = (which: Panel) => {
+    setPanel(null);
+    toggles.current.get(which)?.focus();
+  };
+  const finish = async (which: Panel, made: Promise<boolean>) => {
+    const ok = await made;
+    if (ok) setPanel(null);
+    return ok;
+  };
+  const toggle = (which: Panel, label: string) => (
+    <button
+      type="button"
+      className="vx-btn"
+      ref={(element) => {
+        toggles.current.set(which, element);
+      }}
+      aria-expanded={panel === which}
+      disabled={pending}
+      onClick={() => setPanel(panel === which ? null : which)}
+    >
+      {label}
+    </button>
+  );
+
+  return (
+    <div className="cp-work">
+      <div className="cp-buttons" role="group" aria-label="Case actions">
+        {!resolved && me && summary.assignee !== me && (
+          <button
+            type="button"
+            className="vx-btn vx-btn-primary"
+            disabled={pending}
+            onClick={() => void run({ action: 'assign', assignee: me }, `Case #${summary.id} assigned to you`)}
+          >
+            Take
+          </button>
+        )}
+        {!resolved && toggle('assign', 'Assign to…')}
+        {summary.state === 'open' && (
+          <button
+            type="button"
+            className="vx-btn"
+            disabled={pending}
+            onClick={() => void run({ action: 'review' }, `Review of case #${summary.id} started`)}
+          >
+            Start review
+          </button>
+        )}
+        {!resolved && toggle('resolve', 'Resolve…')}
+        {resolved && toggle('reopen', 'Reopen…')}
+      </div>
+      {panel === 'assign' && !resolved && (
+        <AssignForm
+          detail={detail}
+          pending={pending}
+          onCancel={() => close('assign')}
+          onAssign={(assignee) =>
+            void finish(
+              'assign',
+              run(
+                { action: 'assign', assignee },
+                assignee ? `Case #${summary.id} assigned to ${assignee}` : `Case #${summary.id} unassigned`,
+              ),
+            )
+          }
+        />
+      )}
+      {panel === 'resolve' && !resolved && (
+        <ResolveForm
+          pending={pending}
+          onCancel={() => close('resolve')}
+          onResolve={(disposition, note) =>
+            finish('resolve', run({ action: 'resolve', disposition, note }, `Case #${summary.id} resolved`))
+          }
+        />
+      )}
+      {panel === 'reopen' && resolved && (
+        <ReopenForm
+          pending={pending}
+          onCancel={() => close('reopen')}
+          onReopen={(reason) => finish('reopen', run({ action: 'reopen', reason }, `Case #${summary.id} reopened`))}
+        />
+      )}
+      <NoticeLine notice={notice} />
+    </div>
+  );
+}
+
+/** A note on the case's timeline (no version: a note overwrites nothing). */
+function NoteForm({ caseId }: { caseId: number }) {
+  const client = useQueryClient();
+  const [note, setNote] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [sending, setSending] = useState(false);
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!note.trim()) return setError(ACTION_MESSAGES.emptyNote);
+    setError(null);
+    setSending(true);
+    try {
+      await addNote(caseId, note.trim());
+      setNote('');
+      toast.success('Note added');
+      void client.invalidateQueries({ queryKey: CASES_KEY });
+    } catch (failure) {
+      setError(notifyError(failure, ACTION_MESSAGES.noteFailed));
+    } finally {
+      setSending(false);
+    }
+  };
+  return (
+    <form className="cp-note" aria-label="Add a note" onSubmit={(event) => void submit(event)} noValidate>
+      <TextField label="Add note" value={note} onChange={setNote} error={error} />
+      <button type="submit" className="vx-btn" disabled={sending}>
+        Add note
+      </button>
+    </form>
+  );
+}
+
+export function CaseActions({ detail }: { detail: CaseDetail }) {
+  const { rights } = detail;
+  if (!rights.work && !rights.comment) return null;
+  return (
+    <section className="vx-card" aria-labelledby="cp-actions">
+      <h2 id="cp-actions" className="vx-card-title">
+        Actions
+      </h2>
+      {rights.work && <WorkActions detail={detail} />}
+      {rights.comment && <NoteForm caseId={detail.case.id} />}
+    </section>
+  );
+}

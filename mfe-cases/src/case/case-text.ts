@@ -1,0 +1,70 @@
+// How the Case page and the Cases remote's extensions word a case: its reason, state, due time
+// and timeline entries. Pure functions over the shapes of api/cases/.
+import { deviceError, type CaseEvent, type CaseSummary } from '@veritas/shared';
+import { CASE_DISPOSITION_LABELS, CASE_STATE_LABELS, type CaseDisposition } from '@veritas/shared/case-vocabulary';
+
+/** The reason's code with its catalogue title, e.g. "E004 · Device mismatch". */
+export function reasonText(code: string): string {
+  const entry = deviceError(code);
+  return entry ? `${code} · ${entry.title}` : code;
+}
+
+export function dispositionLabel(disposition: string | null | undefined): string | null {
+  if (!disposition) return null;
+  return CASE_DISPOSITION_LABELS[disposition as CaseDisposition] ?? disposition;
+}
+
+/** The state's label; a resolved case also names its disposition ("Resolved · Accepted"). */
+export function stateText(summary: Pick<CaseSummary, 'state' | 'disposition'>): string {
+  const label = CASE_STATE_LABELS[summary.state] ?? summary.state;
+  const disposition = summary.state === 'resolved' ? dispositionLabel(summary.disposition) : null;
+  return disposition ? `${label} · ${disposition}` : label;
+}
+
+/** Past its due time and not resolved. */
+export function isOverdue(summary: Pick<CaseSummary, 'state' | 'due_at'>, now: number = Date.now()): boolean {
+  const due = Date.parse(summary.due_at);
+  return summary.state !== 'resolved' && !Number.isNaN(due) && due < now;
+}
+
+const detail = (event: CaseEvent, side: 'before' | 'after', field: string): unknown => {
+  const part = event.details?.[side];
+  return part && typeof part === 'object' ? (part as Record<string, unknown>)[field] : undefined;
+};
+
+/** What a timeline entry says happened, without its note. */
+export function eventText(event: CaseEvent): string {
+  switch (event.kind) {
+    case 'opened':
+      return 'Opened the case';
+    case 'scanned':
+      return 'Scanned the device again';
+    case 'verified-at-hub':
+      return 'Verified the device at the hub';
+    case 'detached':
+      return 'Detached the device at the return centre';
+    case 'assigned': {
+      const assignee = detail(event, 'after', 'assignee');
+      return typeof assignee === 'string' && assignee ? `Assigned the case to ${assignee}` : 'Unassigned the case';
+    }
+    case 'review-started':
+      return 'Started the review';
+    case 'resolved': {
+      const disposition = dispositionLabel(event.details?.disposition as string | undefined);
+      return disposition ? `Resolved the case: ${disposition}` : 'Resolved the case';
+    }
+    case 'reopened':
+      return 'Reopened the case';
+    case 'note':
+      return 'Added a note';
+    case 'photo':
+      return 'Added a photo';
+    default:
+      return String(event.kind);
+  }
+}
+
+/** The timeline oldest first (by time, then by id for entries of the same moment). */
+export function orderedTimeline(timeline: readonly CaseEvent[]): CaseEvent[] {
+  return [...timeline].sort((a, b) => Date.parse(a.at) - Date.parse(b.at) || a.id - b.id);
+}

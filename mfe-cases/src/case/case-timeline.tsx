@@ -1,0 +1,35 @@
+// The case's timeline, oldest first: when, who, what (and the note or reason it carries).
+import { formatDateTime, type CaseEvent } from '@veritas/shared';
+import { eventText, orderedTimeline } from './case-text';
+
+export function CaseTimeline({ timeline }: { timeline: readonly CaseEvent[] }) {
+  const entries = orderedTimeline(timeline);
+  return (
+    <section className="vx-card" aria-labelledby="cp-timeline">
+      <h2 id="cp-timeline" className="vx-card-title">
+        Timeline
+      </h2>
+      {entries.length === 0 ? (
+        <p className="vx-muted">Nothing has happened to this case yet.</p>
+      ) : (
+        <ol className="cp-timeline">
+          {entries.map((event) => (
+            <li key={event.id} className="cp-timeline__entry" data-kind={event.kind}>
+              <time className="cp-timeline__time vx-muted" dateTime={event.at}>
+                {formatDateTime(event.at)}
+              </time>
+              <span className="cp-timeline__who">{event.by ?? 'System'}</span>
+              <span className="cp-timeline__what">{eventText(event)}</span>
+              {event.note && (
+                <p className="cp-timeline__note">
+                  {event.kind === 'reopened' && <span className="vx-sr-only">Reason: </span>}
+                  {event.note}
+                </p>
+              )}
+            </li>
+          ))}
+        </ol>
+      )}
+    </section>
+  );
+}
