@@ -27,6 +27,7 @@ const BODYLESS = {
   'POST /veritas/registry/remotes/:remote/rollback/': 'the remote in the path is the only input',
   'POST /veritas/registry/remotes/:remote/retire/': 'the remote in the path is the only input',
   'POST /veritas/registry/tokens/:id/revoke/': 'the token id in the path is the only input',
+  'POST /veritas/api/cases/views/:id/delete/': 'the view id in the path is the only input',
 };
 
 /** Every route of the API as registered, but the document and its page (hidden: they are not calls). */

@@ -636,10 +636,7 @@ describe('live', () => {
     act(() => FakeEventSource.latest!.open());
   }
 
-  // `.failing` until @veritas/shared's stream listens for `cases`: EVENT_TYPES of
-  // shared/src/live/connection.ts lacks it, so no `cases` event reaches a subscriber yet. With
-  // 'cases' added there this test passes (then drop `.failing`).
-  test.failing('a live cases event of this case reads it again; one of another case does not', async () => {
+  test('a live cases event of this case reads it again; one of another case does not', async () => {
     serve(detail());
     renderPage();
     startStream();

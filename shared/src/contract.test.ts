@@ -30,6 +30,7 @@ describe('the contract rules', () => {
     expect(Object.keys(runtimeEntryPoints(readPackageJson().exports))).toEqual([
       '.',
       './audit-vocabulary',
+      './case-vocabulary',
       './domain',
       './first-calls',
       './query',

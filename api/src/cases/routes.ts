@@ -247,6 +247,7 @@ export const caseRoutes: FastifyPluginAsyncTypebox<{ jobs: CaseJobRunner | null 
     },
   );
 
+  // No body: the id in the path is the only input.
   app.post(
     '/api/cases/views/:id/delete/',
     {

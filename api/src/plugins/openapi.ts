@@ -106,6 +106,10 @@ export async function openApi(app: FastifyInstance): Promise<void> {
           name: 'white labels',
           description: 'Console: white-labelled brands, the manufacturer registry, the exclude list',
         },
+        {
+          name: 'cases',
+          description: 'Console: cases of flagged devices, their queue, work, photos, views and bulk jobs',
+        },
         { name: 'mobile app', description: "The field staff's app: sign-in and scans, with a bearer token" },
         {
           name: 'registry',

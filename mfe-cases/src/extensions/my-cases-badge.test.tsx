@@ -67,9 +67,7 @@ test('renders nothing on error, and nothing while loading', async () => {
 describe('live', () => {
   withFakeLiveStream();
 
-  // `.failing` until @veritas/shared's stream listens for `cases` (EVENT_TYPES of
-  // shared/src/live/connection.ts lacks it); with 'cases' there it passes (then drop `.failing`).
-  test.failing('a live cases event reads the totals again', async () => {
+  test('a live cases event reads the totals again', async () => {
     let open = 1;
     renderBadge(() => [200, { open, overdue: 0 }]);
     act(() =>

@@ -17,7 +17,7 @@ export type LiveMessage<T extends LiveEventType> = { type: T; data: LiveEventDat
 
 type Handler = (message: LiveMessage<LiveEventType>) => void;
 
-const EVENT_TYPES: readonly LiveEventType[] = ['records', 'users', 'groups', 'remotes', 'audit'];
+const EVENT_TYPES: readonly LiveEventType[] = ['records', 'users', 'groups', 'remotes', 'audit', 'cases'];
 const EVENTS_PATH = 'api/events/';
 /** Delays before opening a stream again after it closed for good: 1 s, 2 s, 5 s, then 10 s. */
 export const RECONNECT_DELAYS: readonly number[] = [1000, 2000, 5000, 10_000];
