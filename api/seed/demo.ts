@@ -3,6 +3,7 @@
 // worked by the field scans' code with a simulated clock (the same steps as the simulator), so
 // every record the console shows has come through the rules. Seeded: the same seed gives the same
 // data; times are relative to the moment of loading, so the dashboard's timeframes have data.
+// The flagged items' cases are then worked by the console's users (demo-cases.ts).
 import crypto from 'node:crypto';
 import type { Role } from '@veritas/shared/domain';
 import { hashPassword } from '../src/auth/password-hashing';
@@ -24,6 +25,7 @@ import {
   type FieldUser,
 } from '../src/scan/field-scans';
 import { completeUpload } from '../src/upload/ingest';
+import { workDemoCases } from './demo-cases';
 import { claimUpload, storeChunk } from '../src/upload/repository';
 
 export const DEMO_PASSWORD = 'Veritas@123';
@@ -197,6 +199,7 @@ export async function loadDemoData(db: Db, { records = 3000, seed = 20250101 } =
   const inOrder = [...shipment].sort((a, b) => a.created.getTime() - b.created.getTime());
   for (const item of inOrder)
     await work.work(item, rand.pick(staff.operators.get(item.hub_code as (typeof HUBS)[number])!));
+  await workDemoCases(db, rand);
   return true;
 }
 

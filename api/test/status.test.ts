@@ -237,6 +237,23 @@ describe('demo data', () => {
     });
   });
 
+  test('demo cases: every state and every disposition, a reopened one, and a view shared with central_ops', async () => {
+    const rows = await api.db.kysely.selectFrom('cases').select(['state', 'disposition']).execute();
+    expect(new Set(rows.map((row) => row.state))).toEqual(new Set(['open', 'in_review', 'resolved']));
+    expect(new Set(rows.flatMap((row) => (row.disposition ? [row.disposition] : [])))).toEqual(
+      new Set(['accepted', 'rejected', 'quarantined', 'returned_to_vendor', 'recycled']),
+    );
+    const reopened = await api.db.kysely
+      .selectFrom('case_events')
+      .select('id')
+      .where('kind', '=', 'reopened')
+      .execute();
+    expect(reopened.length).toBeGreaterThan(0);
+    const central = await api.signIn('central_demo', DEMO_PASSWORD);
+    const views = (await central.get('api/cases/views/')).body.views;
+    expect(views.map((view: { name: string }) => view.name)).toContain('Overdue fraud');
+  });
+
   test('the start-up banner lists the demo accounts and their shared password', () => {
     expect(api.startOutput).toContain(DEMO_PASSWORD);
     for (const user of DEMO_USERS) expect(api.startOutput).toContain(user.username);
