@@ -1,7 +1,8 @@
 // A fast restart of PostgreSQL under load (docs/operations.md#database-restarts): two instances
 // on one database, the field simulator working through each, and the database restarted in the
 // middle. No call a client makes fails (they honour 503 with Retry-After), no instance ever
-// answers 500, and every record and every event is written exactly once. On a cluster of its own,
+// answers 500, and every record and every event is written exactly once; every flagged record has
+// its case, and a bulk job on cases restarted in its middle changes each case exactly once. On a cluster of its own,
 // so the restart disturbs no other test file.
 import fs from 'node:fs';
 import os from 'node:os';
@@ -130,6 +131,66 @@ onPostgres(
       expect(flagged.length).toBeGreaterThanOrEqual(passed(call));
       expect(flagged.length).toBeLessThanOrEqual(passed(call) + count(503));
     }
+
+    // Every flagged record has its case (docs/cases.md#opening-a-case), opened once.
+    const flaggedIds = (
+      await db.kysely
+        .selectFrom('device_records')
+        .select('tracking_id')
+        .where('device_result', 'in', ['E004', 'E005', 'E006', 'E007'])
+        .execute()
+    ).map((row) => row.tracking_id);
+    const cases = await db.kysely.selectFrom('cases').select(['tracking_id', 'state']).execute();
+    const caseIds = new Set(cases.map((row) => row.tracking_id));
+    expect(flaggedIds.filter((id) => !caseIds.has(id))).toEqual([]);
+    expect(cases.length).toBe(caseIds.size);
+
+    // A bulk job across a restart (docs/cases.md#bulk-actions): resumed, no case changed twice.
+    const extra = Array.from({ length: 3000 }, (_, n) => ({
+      tracking_id: `BULK-${n}`,
+      reason: 'E007' as const,
+      state: 'open' as const,
+      disposition: null,
+      queue: 'HUB9',
+      assignee_id: null,
+      due_at: new Date(Date.now() + 3_600_000).toISOString(),
+      opened_at: new Date().toISOString(),
+      opened_by_id: null,
+      scanned_model: null,
+      scanned_manufacturer: null,
+      scanned_mac: null,
+      scanned_hardware_id: null,
+      resolved_at: null,
+      updated_at: new Date().toISOString(),
+    }));
+    for (let n = 0; n < extra.length; n += 500)
+      await db.kysely
+        .insertInto('cases')
+        .values(extra.slice(n, n + 500))
+        .execute();
+    const started = await console.post('api/cases/jobs/', {
+      action: 'resolve',
+      filters: { queue: 'HUB9' },
+      disposition: 'recycled',
+      note: 'Scrapped in bulk',
+    });
+    expect(started.status).toBe(202);
+    const progress = async () => (await console.get(`api/cases/jobs/${started.body.id}/`)).body;
+    await eventually(async () => (await progress()).done > 0);
+    await cluster.restart();
+    await eventually(async () => (await progress()).state === 'done', 120_000);
+    const job = await progress();
+    expect(job).toMatchObject({ total: 3000, done: 3000, skipped: 0 });
+    const resolutions = await db.kysely
+      .selectFrom('case_events as e')
+      .innerJoin('cases as c', 'c.id', 'e.case_id')
+      .select((eb) => ['e.case_id', eb.fn.countAll<number | string>().as('n')])
+      .where('c.queue', '=', 'HUB9')
+      .where('e.kind', '=', 'resolved')
+      .groupBy('e.case_id')
+      .execute();
+    expect(resolutions).toHaveLength(3000);
+    expect(resolutions.every((row) => Number(row.n) === 1)).toBe(true);
   },
-  180_000,
+  300_000,
 );
