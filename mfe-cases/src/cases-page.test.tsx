@@ -690,3 +690,17 @@ describe('bulk actions', () => {
     await waitFor(() => expect(screen.queryByRole('region', { name: 'Bulk actions' })).not.toBeInTheDocument());
   });
 });
+
+test('the due times are offered to a super_admin only', async () => {
+  serve(casesOf(1));
+  api.on('GET api/cases/due_times/', [200, { due_hours: { E005: 24 } }]);
+  signIn('admin');
+  const { unmount } = renderPage();
+  await loaded();
+  expect(screen.queryByText('Due times')).not.toBeInTheDocument();
+  unmount();
+  signIn('super_admin');
+  renderPage();
+  await loaded();
+  expect(screen.getByText('Due times')).toBeInTheDocument();
+});

@@ -1,6 +1,6 @@
 // The Cases queue (route /Cases, remote.json): the cases of flagged devices by due time, a page of
 // 50 at a time, under filters kept in the URL query; saved views, the CSV export, bulk assign and
-// resolve jobs for the roles that may run them, and live changes. Default export: the shell's page.
+// resolve jobs for the roles that may run them, the due times for a super_admin, and live changes. Default export: the shell's page.
 import { httpStatus, serverMessage, useSearchParams, useSession } from '@veritas/shared';
 import { keepPreviousData, useInfiniteQueryNow, useQueryNow } from '@veritas/shared/query';
 import { useEffect, useId, useMemo, useState } from 'react';
@@ -9,6 +9,7 @@ import { BulkActions, canRunJobs, useCaseSelection } from './queue/bulk-actions'
 import { filterFromParams, paramsOfFilter, queryOfFilter, type CaseFilter } from './queue/case-filter';
 import { CaseFilters } from './queue/case-filters';
 import { CaseTable } from './queue/case-table';
+import { DueTimes } from './queue/due-times';
 import { SavedViews } from './queue/saved-views';
 import { useLiveCases } from './queue/use-live-cases';
 import './queue/cases.css';
@@ -49,6 +50,7 @@ export default function CasesPage() {
   const query = queryOfFilter(filter);
   const queryText = JSON.stringify(query);
   const bulk = useSession((s) => canRunJobs(s.role));
+  const setsDueTimes = useSession((s) => s.role === 'super_admin');
   const now = useNow(NOW_EVERY_MS);
   useLiveCases();
 
@@ -88,6 +90,7 @@ export default function CasesPage() {
 
       <SavedViews filter={filter} onApply={apply} />
       <CaseFilters filter={filter} onApply={apply} />
+      {setsDueTimes && <DueTimes />}
 
       <div className="cq-toolbar">
         <p className="cq-count vx-muted" aria-live="polite">
