@@ -2,7 +2,7 @@
 // the action's own transaction, and the calls of the Audit Log screen (audit/, admins only).
 import { Type, type Static } from '@sinclair/typebox';
 import { AUDIT_ACTIONS, AUDIT_ACTOR_KINDS, AUDIT_OUTCOMES, AUDIT_TARGET_KINDS } from '../audit-vocabulary';
-import { Choice, Nullable, OneOf, Text } from './fields';
+import { Choice, Nullable, OptionalChoice, OptionalText } from './fields';
 
 export {
   AUDIT_ACTIONS,
@@ -43,20 +43,6 @@ export const AuditEntry = Type.Object({
 });
 export type AuditEntry = Static<typeof AuditEntry>;
 
-/** A filter that is absent or empty text means "any". */
-const optionalText = (name: string, maxLength: number) =>
-  Type.Optional(
-    Text(
-      { missing: `${name} must be text.`, maxLength: `${name} must be at most ${maxLength} characters.` },
-      { minLength: 0, maxLength },
-    ),
-  );
-const optionalChoice = <T extends string>(name: string, values: readonly T[]) => {
-  const message = `${name} must be one of ${values.join(', ')}.`;
-  return Type.Optional(
-    Type.Unsafe<T | ''>({ ...OneOf(['', ...values], { missing: message, enum: message }), minLength: 0 }),
-  );
-};
 const instant = (name: string) =>
   Type.Optional(
     Type.String({
@@ -74,11 +60,11 @@ const limitMessage = `limit must be a whole number from 1 to ${AUDIT_PAGE_LIMIT}
 
 /** The filters of audit/ and audit/export/: each narrows, together they all must hold. */
 export const AuditFilterQuery = Type.Object({
-  actor: optionalText('actor', 200),
-  action: optionalChoice('action', AUDIT_ACTIONS),
-  target_kind: optionalChoice('target_kind', AUDIT_TARGET_KINDS),
-  target: optionalText('target', 500),
-  outcome: optionalChoice('outcome', AUDIT_OUTCOMES),
+  actor: OptionalText('actor', 200),
+  action: OptionalChoice('action', AUDIT_ACTIONS),
+  target_kind: OptionalChoice('target_kind', AUDIT_TARGET_KINDS),
+  target: OptionalText('target', 500),
+  outcome: OptionalChoice('outcome', AUDIT_OUTCOMES),
   /** From this instant on (included). */
   since: instant('since'),
   /** Before this instant (excluded). */

@@ -1,7 +1,7 @@
 // Cases (api/cases/, docs/cases.md): a flagged device's owner, deadline and decision. The server
 // opens a case in the transaction of the scan that flags a device; the Cases remote works them.
 import { Type, type Static } from '@sinclair/typebox';
-import { Choice, Nullable, OneOf, Text } from './fields';
+import { Choice, Nullable, OneOf, OptionalChoice, OptionalText, Text } from './fields';
 import { DeviceRecord } from './devices';
 import {
   CASE_REASONS,
@@ -101,19 +101,6 @@ export const CaseDetail = Type.Object({
 });
 export type CaseDetail = Static<typeof CaseDetail>;
 
-const choiceFilter = <T extends string>(name: string, values: readonly T[]) => {
-  const message = `${name} must be one of ${values.join(', ')}.`;
-  return Type.Optional(
-    Type.Unsafe<T | ''>({ ...OneOf(['', ...values], { missing: message, enum: message }), minLength: 0 }),
-  );
-};
-const textFilter = (name: string, maxLength: number) =>
-  Type.Optional(
-    Text(
-      { missing: `${name} must be text.`, maxLength: `${name} must be at most ${maxLength} characters.` },
-      { minLength: 0, maxLength },
-    ),
-  );
 /** A day, YYYY-MM-DD; empty text means any. */
 const dayFilter = (name: string) =>
   Type.Optional(
@@ -126,20 +113,20 @@ const dayFilter = (name: string) =>
 
 /** The queue's filters (held in the console's URL, stored in saved views): together they all must hold. */
 export const CaseFilters = Type.Object({
-  reason: choiceFilter('reason', CASE_REASONS),
+  reason: OptionalChoice('reason', CASE_REASONS),
   /** Default `active`. */
-  state: choiceFilter('state', CASE_STATE_FILTERS),
-  queue: textFilter('queue', 64),
+  state: OptionalChoice('state', CASE_STATE_FILTERS),
+  queue: OptionalText('queue', 64),
   /** A username, `me`, or `none` (left in its queue). */
-  assignee: textFilter('assignee', 150),
+  assignee: OptionalText('assignee', 150),
   /** `1`: only cases past their due time, not resolved. */
-  overdue: choiceFilter('overdue', ['1', '0'] as const),
+  overdue: OptionalChoice('overdue', ['1', '0'] as const),
   /** Opened on or after this day (UTC). */
   from: dayFilter('from'),
   /** Opened on or before this day (UTC). */
   to: dayFilter('to'),
   /** A tracking ID, or its start. */
-  q: textFilter('q', 128),
+  q: OptionalText('q', 128),
 });
 export type CaseFilters = Static<typeof CaseFilters>;
 
@@ -180,8 +167,8 @@ export type CaseCount = Static<typeof CaseCount>;
 
 /** api/cases/summary/: open and overdue cases, of a hub or all, or of the signed-in user. */
 export const CaseSummaryQuery = Type.Object({
-  hub: textFilter('hub', 64),
-  mine: choiceFilter('mine', ['1', '0'] as const),
+  hub: OptionalText('hub', 64),
+  mine: OptionalChoice('mine', ['1', '0'] as const),
 });
 export type CaseSummaryQuery = Static<typeof CaseSummaryQuery>;
 export const CaseTotals = Type.Object({ open: Type.Integer(), overdue: Type.Integer() });
@@ -332,10 +319,5 @@ export const CaseAssigneesQuery = Type.Object({
 export type CaseAssigneesQuery = Static<typeof CaseAssigneesQuery>;
 
 /** app/cases/photo/: the mobile app's photo of a device it flagged, by tracking ID. */
-export const AppCasePhotoQuery = Type.Object({
-  tracking_id: Text(
-    { missing: 'tracking_id is required.', maxLength: 'tracking_id must be at most 128 characters.' },
-    { maxLength: 128 },
-  ),
-});
-export type AppCasePhotoQuery = Static<typeof AppCasePhotoQuery>;
+export const AppCasePhotoQuery = CasesOfQuery;
+export type AppCasePhotoQuery = CasesOfQuery;

@@ -70,6 +70,23 @@ export const Day = (messages: FieldMessages) =>
     errorMessages: messages,
   });
 
+/** A filter of text: absent or empty text means "any". */
+export const OptionalText = (name: string, maxLength: number) =>
+  Type.Optional(
+    Text(
+      { missing: `${name} must be text.`, maxLength: `${name} must be at most ${maxLength} characters.` },
+      { minLength: 0, maxLength },
+    ),
+  );
+
+/** A filter of one of `values`: absent or empty text means "any". */
+export const OptionalChoice = <T extends string>(name: string, values: readonly T[]) => {
+  const message = `${name} must be one of ${values.join(', ')}.`;
+  return Type.Optional(
+    Type.Unsafe<T | ''>({ ...OneOf(['', ...values], { missing: message, enum: message }), minLength: 0 }),
+  );
+};
+
 /** One of `values` in an answer. */
 export const Choice = <T extends string>(values: readonly T[]) => Type.Unsafe<T>({ type: 'string', enum: [...values] });
 
