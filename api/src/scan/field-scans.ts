@@ -277,11 +277,7 @@ export async function submitDevice(db: Db, user: FieldUser, scan: DeviceScan, at
  * opens a case in `queue` and is refused once that commits.
  */
 async function verifiableItem(
-  trx: Executor,
-  db: Db,
-  user: FieldUser,
-  scan: HardwareScan,
-  at: Date,
+  { trx, db, user, scan, at }: { trx: Executor; db: Db; user: FieldUser; scan: HardwareScan; at: Date },
   refuse: (item: Item) => void,
   queueOf: (item: Item) => string,
 ): Promise<Item | ScanRefusal> {
@@ -319,11 +315,7 @@ export async function verifyAtHub(db: Db, user: FieldUser, scan: HardwareScan, a
     throw new ScanRefusal('not-hub-staff');
   const outcome = await db.transaction(async (trx) => {
     const item = await verifiableItem(
-      trx,
-      db,
-      user,
-      scan,
-      at,
+      { trx, db, user, scan, at },
       (found) => {
         if (found.hub_code?.toLowerCase() !== user.groupCode?.toLowerCase()) throw new ScanRefusal('other-hub');
         if (found.is_submit !== 1) throw new ScanRefusal('not-submitted');
@@ -349,11 +341,7 @@ export async function verifyAtRc(db: Db, user: FieldUser, scan: HardwareScan, at
   if (user.organization !== 'RC') throw new ScanRefusal('not-rc-staff');
   const outcome = await db.transaction(async (trx) => {
     const item = await verifiableItem(
-      trx,
-      db,
-      user,
-      scan,
-      at,
+      { trx, db, user, scan, at },
       (found) => {
         if (found.is_verified !== 1) throw new ScanRefusal('not-verified-at-hub');
       },
