@@ -70,3 +70,19 @@ test("a new build moves the live version until a team deploys; then pnpm start l
   await next.close();
   await later.close();
 });
+
+test('a build whose extensions go into slots of remotes published after it is live too, whatever the order', async () => {
+  // cases puts extensions into dashboard.tile and device-details.section: slots dashboard and devices render.
+  const builds = {
+    cases: dist('cases-1', 'cases', 's1'),
+    dashboard: dist('dashboard-1', 'dashboard', 's1'),
+    devices: dist('devices-order-1', 'devices', 's1'),
+  };
+  const server = await api.start({ consoleShared: CONSOLE_SHARED, publishBuilt: builds });
+  expect(await deployment(server.url, 'cases')).toMatchObject({ live: 1, versions: [{ version: 1 }] });
+  const { remotes } = (await (await fetch(`${server.url}/remotes.json`)).json()) as {
+    remotes: Record<string, unknown>;
+  };
+  expect(Object.keys(remotes)).toEqual(expect.arrayContaining(['cases', 'dashboard', 'devices']));
+  await server.close();
+});

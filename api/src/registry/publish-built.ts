@@ -30,28 +30,41 @@ function filesUnder(folder: string): BuildFile[] {
  * Publishes each built folder (remote name → its dist folder) holding an mf-manifest.json, and
  * promotes it while the remote has no live version or one pnpm start published. Instances starting
  * together all succeed: the same build is the same version, and promoting the live one is no change.
- * A build the gate refuses is reported and left out; the console shows that remote's error card.
+ * The gate checks a build against the remotes live at the time (a slot its extensions go into is
+ * rendered by another remote), so the builds it refuses are tried again while a round makes
+ * another remote live, whatever the order of the folders. A build still refused is reported and
+ * left out; the console shows that remote's error card.
  */
 export async function publishBuilt(db: Db, config: RegistryConfig, builds: Record<string, string>): Promise<void> {
+  let pending: [string, string][] = [];
   for (const [remote, folder] of Object.entries(builds)) {
     if (!new RegExp(REMOTE_NAME_PATTERN).test(remote)) throw new Error(`publishBuilt: "${remote}" is no remote's name`);
-    if (!fs.existsSync(path.join(folder, MANIFEST_FILE))) continue;
-    try {
-      const { version } = await publishFiles(
-        db,
-        config,
-        remote,
-        filesUnder(folder),
-        'Built by pnpm start',
-        PNPM_START_BY,
-      );
-      const publisher = await findLivePublisher(db.kysely, remote);
-      if (publisher === undefined || publisher === PNPM_START) {
-        await promote(db, config, remote, version.version, PNPM_START_BY);
+    if (fs.existsSync(path.join(folder, MANIFEST_FILE))) pending.push([remote, folder]);
+  }
+  for (;;) {
+    const refused: [string, string, DomainError][] = [];
+    for (const [remote, folder] of pending) {
+      try {
+        await publishBuild(db, config, remote, folder);
+      } catch (error) {
+        if (!(error instanceof DomainError)) throw error;
+        refused.push([remote, folder, error]);
       }
-    } catch (error) {
-      if (!(error instanceof DomainError)) throw error;
-      console.warn(`The build of ${remote} in ${folder} was not published: ${error.message}`);
     }
+    if (refused.length === 0) return;
+    if (refused.length === pending.length) {
+      for (const [remote, folder, error] of refused)
+        console.warn(`The build of ${remote} in ${folder} was not published: ${error.message}`);
+      return;
+    }
+    pending = refused.map(([remote, folder]) => [remote, folder]);
+  }
+}
+
+async function publishBuild(db: Db, config: RegistryConfig, remote: string, folder: string): Promise<void> {
+  const { version } = await publishFiles(db, config, remote, filesUnder(folder), 'Built by pnpm start', PNPM_START_BY);
+  const publisher = await findLivePublisher(db.kysely, remote);
+  if (publisher === undefined || publisher === PNPM_START) {
+    await promote(db, config, remote, version.version, PNPM_START_BY);
   }
 }
