@@ -40,7 +40,7 @@ test('links "My cases" with the open count to the queue of my cases, named "My c
   const link = await screen.findByRole('link', { name: 'My cases: 3 open, 1 overdue' });
   expect(link).toHaveAttribute('href', MY_CASES_HREF);
   expect(MY_CASES_HREF).toBe('/Cases?assignee=me');
-  expect(link).toHaveTextContent('My cases3');
+  expect(link).toHaveTextContent('My cases 3');
 });
 
 test('without overdue cases the name says only the open ones', async () => {
