@@ -7,10 +7,13 @@
 // The database is the server's: DATABASE_URL (PostgreSQL), else veritas.sqlite in VERITAS_DATA_DIR
 // (default .veritas-data), a relative folder being taken from where pnpm was run. It is migrated
 // first and must hold no device records. Prints the rows per second of the insert and overall.
+// The flagged records' cases are made after them (seed/volume-cases.ts); --cases-only makes them
+// alone, on a database that already holds volume records without cases (`load:cases`).
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { migrateToLatest, openDatabase } from '../src/server';
 import { loadVolumeData } from '../seed/volume-data';
+import { loadVolumeCases } from '../seed/volume-cases';
 
 const { values } = parseArgs({
   args: process.argv.slice(2).filter((arg) => arg !== '--'),
@@ -18,6 +21,7 @@ const { values } = parseArgs({
     records: { type: 'string', default: '1000000' },
     hubs: { type: 'string', default: '40' },
     seed: { type: 'string', default: '20250101' },
+    'cases-only': { type: 'boolean', default: false },
   },
 });
 
@@ -36,6 +40,17 @@ async function main() {
   const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
   try {
     await migrateToLatest(db);
+    if (values['cases-only']) {
+      console.log(
+        `Making the cases of the flagged records in ${databaseUrl ? 'PostgreSQL' : path.join(dataDir, 'veritas.sqlite')}`,
+      );
+      const made = await loadVolumeCases(db, { progress: (n) => console.log(`  ${fmt(n)} cases made`) });
+      console.log(
+        `Made ${fmt(made.cases)} cases in ${((made.insertMs + made.indexMs) / 1000).toFixed(1)} s ` +
+          `(insert ${(made.insertMs / 1000).toFixed(1)} s, ${fmt(made.cases / Math.max(made.insertMs / 1000, 0.001))} cases/s; indexes ${(made.indexMs / 1000).toFixed(1)} s)`,
+      );
+      return;
+    }
     console.log(
       `Loading ${fmt(records)} records over ${hubs} hubs into ${databaseUrl ? 'PostgreSQL' : path.join(dataDir, 'veritas.sqlite')}`,
     );
@@ -52,12 +67,16 @@ async function main() {
         console.log(`  ${fmt(stored)} rows stored (${fmt(stored / ((now - started) / 1000))} rows/s)`);
       },
     });
+    const cases = await loadVolumeCases(db);
     const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
     const total = Date.now() - started;
     console.log(
       `  insert: ${seconds(times.insertMs)} (${fmt(records / Math.max(times.insertMs / 1000, 0.001))} rows/s)`,
     );
     console.log(`  indexes, search and summaries: ${seconds(times.indexMs)}`);
+    console.log(
+      `  cases of the flagged records: ${fmt(cases.cases)} in ${seconds(cases.insertMs + cases.indexMs)} (indexes ${seconds(cases.indexMs)})`,
+    );
     console.log(
       `Loaded ${fmt(records)} records in ${seconds(total)}: ${fmt(records / Math.max(total / 1000, 0.001))} rows/s overall`,
     );
