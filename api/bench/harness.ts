@@ -139,8 +139,11 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
-/** What a benchmark may change of the server it starts: auditTrail false to measure what the trail costs. */
-export type BenchServerOptions = Pick<ServerOptions, 'auditTrail'>;
+/**
+ * What a benchmark may change of the server it starts: auditTrail false to measure what the trail
+ * costs, caseOpening false what opening cases costs.
+ */
+export type BenchServerOptions = Pick<ServerOptions, 'auditTrail' | 'caseOpening'>;
 
 let built = false;
 
@@ -240,6 +243,11 @@ export async function withFreshDatabase<T>(
 
 /** How many pairs of runs, with the audit trail and without, the benchmarks of its cost make (BENCH_AUDIT_PAIRS). */
 export const AUDIT_PAIRS = Math.max(1, Number(process.env.BENCH_AUDIT_PAIRS ?? 3));
+/**
+ * How many pairs of runs, with case opening and without, the simulator's and the upload's
+ * benchmarks make instead of the audit trail's (BENCH_CASE_PAIRS; 0, the default: none).
+ */
+export const CASE_PAIRS = Math.max(0, Number(process.env.BENCH_CASE_PAIRS ?? 0));
 
 /** A run's figure (higher is better: rows/s, calls/s) and the same work per second of the server's CPU. */
 export interface AuditRunFigure {
@@ -248,21 +256,25 @@ export interface AuditRunFigure {
 }
 
 /**
- * Runs `once` AUDIT_PAIRS times with the audit trail and as many without, alternating (on, off,
- * off, on, on, off…: a drift of the machine weighs on both alike), each run numbered; prints the
- * median figures of each and what the trail costs in %, by the clock and by the server's CPU time
- * (which another load on the machine disturbs less).
+ * Runs `once` `pairs` times with `what` on and as many with it off, alternating (on, off, off, on,
+ * on, off…: a drift of the machine weighs on both alike), each run numbered; prints the median
+ * figures of each and what `what` costs in %, by the clock and by the server's CPU time (which
+ * another load on the machine disturbs less).
  */
-export async function compareAuditTrail(
+export async function comparePairs(
+  what: string,
+  pairs: number,
   unit: string,
-  once: (auditTrail: boolean, run: number) => Promise<AuditRunFigure>,
+  once: (on: boolean, run: number) => Promise<AuditRunFigure>,
 ): Promise<{ on: AuditRunFigure; off: AuditRunFigure }> {
   const figures = { on: [] as AuditRunFigure[], off: [] as AuditRunFigure[] };
-  for (let run = 0; run < 2 * AUDIT_PAIRS; run++) {
+  for (let run = 0; run < 2 * pairs; run++) {
     const pair = Math.floor(run / 2);
-    const auditTrail = (run % 2 === 0) === (pair % 2 === 0);
-    console.log(`   -- run ${run + 1} of ${2 * AUDIT_PAIRS}, audit trail ${auditTrail ? 'on' : 'off'}`);
-    figures[auditTrail ? 'on' : 'off'].push(await once(auditTrail, run + 1));
+    const on = (run % 2 === 0) === (pair % 2 === 0);
+    console.log(
+      `   -- run ${run + 1} of ${2 * pairs}, ${what} ${on ? 'on' : 'off'} (load average ${os.loadavg()[0]!.toFixed(2)})`,
+    );
+    figures[on ? 'on' : 'off'].push(await once(on, run + 1));
   }
   const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
   const medians = (runs: AuditRunFigure[]): AuditRunFigure => ({
@@ -277,10 +289,26 @@ export async function compareAuditTrail(
     ['off:', figures.off, off],
   ] as const) {
     console.log(
-      `   audit trail ${name} median ${fmt(figure.rate)} ${unit} (${runs.map((r) => fmt(r.rate)).join(', ')}); ` +
+      `   ${what} ${name} median ${fmt(figure.rate)} ${unit} (${runs.map((r) => fmt(r.rate)).join(', ')}); ` +
         `${fmt(figure.perCpuSecond)} per server CPU second (${runs.map((r) => fmt(r.perCpuSecond)).join(', ')})`,
     );
   }
-  console.log(`   the trail costs ${cost('rate')} of ${unit}, ${cost('perCpuSecond')} per CPU second (goal ≤ 5%)`);
+  console.log(`   ${what} costs ${cost('rate')} of ${unit}, ${cost('perCpuSecond')} per CPU second (goal ≤ 5%)`);
   return { on, off };
+}
+
+/** comparePairs of the audit trail, AUDIT_PAIRS pairs. */
+export function compareAuditTrail(
+  unit: string,
+  once: (auditTrail: boolean, run: number) => Promise<AuditRunFigure>,
+): Promise<{ on: AuditRunFigure; off: AuditRunFigure }> {
+  return comparePairs('audit trail', AUDIT_PAIRS, unit, once);
+}
+
+/** comparePairs of case opening (ServerOptions.caseOpening), CASE_PAIRS pairs. */
+export function compareCaseOpening(
+  unit: string,
+  once: (caseOpening: boolean, run: number) => Promise<AuditRunFigure>,
+): Promise<{ on: AuditRunFigure; off: AuditRunFigure }> {
+  return comparePairs('case opening', CASE_PAIRS, unit, once);
 }

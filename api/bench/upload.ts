@@ -8,7 +8,9 @@
 // too). BENCH_ROWS scales it down.
 // Each engine runs BENCH_AUDIT_PAIRS (default 3) pairs of uploads, with the audit trail and without
 // (createServer({ auditTrail: false })), alternating, each on a fresh database: the median rows/s
-// of each and what the trail costs (goal ≤ 5%). Then the same rows without the upload around
+// of each and what the trail costs (goal ≤ 5%); with BENCH_CASE_PAIRS=N, N pairs with case opening
+// and without (createServer({ caseOpening: false })) instead, and nothing else: what opening cases
+// costs the upload (goal ≤ 5%). Then the same rows without the upload around
 // them (databaseAlone): how near the upload comes to what the database itself takes.
 // Then the upload as users meet it (uploadIntoLoaded): into a database already holding a national
 // history, BENCH_LOADED_RECORDS records (default 1M on SQLite, 10M on PostgreSQL) bulk-loaded by
@@ -33,7 +35,9 @@ import { copyPostgres, loadVolumeData } from '../seed/volume-data';
 import { WebClient } from '../sim/web-client';
 import { auditHead } from './audit-volume';
 import {
+  CASE_PAIRS,
   compareAuditTrail,
+  compareCaseOpening,
   forEachEngine,
   mb,
   median,
@@ -42,6 +46,7 @@ import {
   withDatabase,
   withFreshDatabase,
   type AuditRunFigure,
+  type BenchServerOptions,
   type EngineOptions,
 } from './harness';
 
@@ -134,11 +139,11 @@ async function uploadOnce(
   label: string,
   options: EngineOptions,
   file: Buffer,
-  auditTrail: boolean,
+  serverOptions: BenchServerOptions,
 ): Promise<AuditRunFigure> {
   await prepare(options);
   const totalChunks = Math.ceil(file.length / CHUNK_BYTES);
-  const server = await startServerProcess(options, {}, { auditTrail });
+  const server = await startServerProcess(options, {}, serverOptions);
   try {
     const client = new WebClient(server.base);
     if ((await client.login(ADMIN.username, ADMIN.password)).status !== 200) throw new Error('login failed');
@@ -292,7 +297,7 @@ const loadedRecords = (label: string) =>
 /** The upload into an empty database: pairs with and without the audit trail, then its parts alone. */
 async function uploadIntoEmpty(label: string, options: EngineOptions, file: Buffer): Promise<number> {
   const { on, off } = await compareAuditTrail('rows/s', (auditTrail, run) =>
-    withFreshDatabase(options, run, (fresh) => uploadOnce(label, fresh, file, auditTrail)),
+    withFreshDatabase(options, run, (fresh) => uploadOnce(label, fresh, file, { auditTrail })),
   );
   const goal = DATABASE_SPEED_GOAL[label]!;
   const met = (rate: number) => `${Math.round(rate).toLocaleString('en-US')} ${rate >= goal ? 'OK' : 'MISSED'}`;
@@ -329,7 +334,7 @@ async function uploadIntoLoaded(label: string, options: EngineOptions): Promise<
     const stored = await withDatabase(options, storedRecords);
     console.log(`-- upload ${run} of ${LOADED_RUNS} into ${stored.toLocaleString('en-US')} records`);
     const file = shipmentCsv(ROWS, `SHP${crypto.randomBytes(3).toString('hex').toUpperCase()}`);
-    rates.push((await uploadOnce(label, options, file, true)).rate);
+    rates.push((await uploadOnce(label, options, file, {})).rate);
   }
   return median(rates);
 }
@@ -338,6 +343,12 @@ async function bench(label: string, options: EngineOptions) {
   const file = shipmentCsv(ROWS);
   const totalChunks = Math.ceil(file.length / CHUNK_BYTES);
   console.log(`\n== ${label}: ${ROWS.toLocaleString('en-US')} rows, ${mb(file.length)} in ${totalChunks} chunks`);
+  if (CASE_PAIRS > 0) {
+    await compareCaseOpening('rows/s', (caseOpening, run) =>
+      withFreshDatabase(options, run, (fresh) => uploadOnce(label, fresh, file, { caseOpening })),
+    );
+    return;
+  }
   const empty = INTO === 'loaded' ? undefined : await uploadIntoEmpty(label, options, file);
   if (INTO === 'empty') return;
   // Beside the engine's own database, which the empty runs leave alone; or the one named (preloaded).

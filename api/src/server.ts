@@ -102,6 +102,11 @@ export interface ServerOptions {
    * (bench/upload.ts, bench/simulator.ts); no environment variable turns the trail off.
    */
   auditTrail?: boolean;
+  /**
+   * false opens no case on a flagging scan (src/cases/opening.ts). Only the benchmarks that measure
+   * what opening cases costs pass it (bench/simulator.ts, bench/upload.ts with BENCH_CASE_PAIRS).
+   */
+  caseOpening?: boolean;
   /** How many days audit entries are kept (docs/audit.md#retention). Env VERITAS_AUDIT_RETENTION_DAYS, default 400. */
   auditRetentionDays?: number;
 }
@@ -190,6 +195,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Veritas
   });
   const db = openDatabase(config);
   if (options.auditTrail === false) db.auditTrail = false;
+  if (options.caseOpening === false) db.caseOpening = false;
   try {
     await migrateToLatest(db);
     await ensureAdmin(db, config.adminUsername, config.adminPassword);

@@ -561,6 +561,11 @@ export interface Db {
   clientTransaction?<T>(work: (client: PoolClient, trx: Kysely<Database>) => Promise<T>): Promise<T>;
   /** false: no audit entry is written (ServerOptions.auditTrail, for the benchmarks that measure its cost). */
   auditTrail?: false;
+  /**
+   * false: a flagging scan opens no case and a later step writes nothing on one
+   * (ServerOptions.caseOpening, for the benchmarks that measure what opening cases costs).
+   */
+  caseOpening?: false;
 }
 
 export const nowIso = (): string => new Date().toISOString();
