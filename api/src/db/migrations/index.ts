@@ -19,6 +19,7 @@ import { summariesFillfactor } from './015-summaries-fillfactor';
 import { uploadFailed } from './016-upload-failed';
 import { remoteDeclarations } from './017-remote-declarations';
 import { cases } from './018-cases';
+import { caseQueueIndexes } from './019-case-queue-indexes';
 
 export function migrationsFor(engine: Engine): Record<string, Migration> {
   return {
@@ -40,5 +41,6 @@ export function migrationsFor(engine: Engine): Record<string, Migration> {
     '016_upload_failed': uploadFailed(engine),
     '017_remote_declarations': remoteDeclarations(),
     '018_cases': cases(engine),
+    '019_case_queue_indexes': caseQueueIndexes(),
   };
 }
