@@ -6,6 +6,7 @@
 import { MAX_BULK_CASES, type CaseJob, type NewCaseJob, type Role } from '@veritas/shared/domain';
 import type { FastifyBaseLogger } from 'fastify';
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { recordAudit, type AuditBy } from '../audit/trail';
 import { canRunCaseJobs, worksAllCases } from '../auth/rights';
 import type { Db } from '../db/schema';
@@ -39,6 +40,7 @@ const BATCH = 200;
 /** A runner renews its lease every batch; another instance takes the job once it ran out. */
 export const JOB_LEASE_MS = 30_000;
 const POLL_MS = 2_000;
+const BATCH_PAUSE_MS = 10;
 
 const jobOf = (row: NonNullable<Awaited<ReturnType<typeof findCaseJob>>>): CaseJob => ({
   id: row.id,
@@ -201,7 +203,12 @@ export class CaseJobRunner implements BackgroundJob {
       if (this.stopping) return;
       if (!(await claimCaseJob(this.db.kysely, jobId, this.owner, Date.now(), JOB_LEASE_MS))) continue;
       let after: number | null = 0;
-      while (!this.stopping && after !== null) after = await runBatch(this.db, jobId, this.owner, after);
+      while (!this.stopping && after !== null) {
+        after = await runBatch(this.db, jobId, this.owner, after);
+        // A pause between batches: SQLite has one connection, and a request's queries would
+        // otherwise wait behind the whole job, each queued after the runner's next one.
+        await sleep(BATCH_PAUSE_MS);
+      }
     }
   }
 }

@@ -7,15 +7,7 @@ import type { Kysely } from 'kysely';
 import { recordAudit, type AuditBy } from '../audit/trail';
 import type { Database, Db } from '../db/schema';
 import { casesEvent, writeEvents } from '../events/write';
-import {
-  findCase,
-  findDueHoursOf,
-  findOpenCase,
-  insertCase,
-  insertCaseEvent,
-  summaryOf,
-  updateCase,
-} from './repository';
+import { findDueHours, findOpenCase, insertCase, insertCaseEvent, summaryOf, updateCase } from './repository';
 
 /** The field user whose scan it was. */
 export interface Scanner {
@@ -36,6 +28,25 @@ export interface FlaggingScan {
   manufacturer: string | null;
   mac: string | null;
   hardwareId: string | null;
+}
+
+/** How long an instance keeps the due hours it read: a super_admin's change reaches every instance within it. */
+export const DUE_HOURS_KEPT_MS = 30_000;
+const dueHoursRead = new WeakMap<Db, { at: number; hours: Record<string, number> }>();
+
+/** The due hours of a reason, read at most every DUE_HOURS_KEPT_MS (a flagging scan need not read them each time). */
+async function dueHoursOf(trx: Kysely<Database>, db: Db, reason: CaseReason): Promise<number> {
+  let read = dueHoursRead.get(db);
+  if (!read || Date.now() - read.at > DUE_HOURS_KEPT_MS) {
+    read = { at: Date.now(), hours: await findDueHours(trx) };
+    dueHoursRead.set(db, read);
+  }
+  return read.hours[reason] ?? 72;
+}
+
+/** Forgets the due hours read: this instance's next case reads them anew (after a change). */
+export function forgetDueHours(db: Db): void {
+  dueHoursRead.delete(db);
 }
 
 /** Whether a scan's result opens a case: E003–E010. */
@@ -73,26 +84,30 @@ export async function openCase(trx: Kysely<Database>, db: Db, scan: FlaggingScan
     await writeEvents(trx, db, [casesEvent('updated', summary)]);
     return summary;
   }
-  const hours = await findDueHoursOf(trx, scan.reason);
-  const id = await insertCase(trx, {
+  const hours = await dueHoursOf(trx, db, scan.reason);
+  const opened = {
     tracking_id: scan.trackingId,
     reason: scan.reason,
-    state: 'open',
+    state: 'open' as const,
     disposition: null,
     queue: scan.queue.toUpperCase(),
-    assignee_id: null,
     due_at: new Date(scan.at.getTime() + hours * 3_600_000).toISOString(),
     opened_at: at,
+    resolved_at: null,
+  };
+  const id = await insertCase(trx, {
+    ...opened,
+    assignee_id: null,
     opened_by_id: scan.by.id,
     scanned_model: scan.model,
     scanned_manufacturer: scan.manufacturer,
     scanned_mac: scan.mac,
     scanned_hardware_id: scan.hardwareId,
-    resolved_at: null,
     updated_at: at,
   });
   await insertCaseEvent(trx, { case_id: id, at, kind: 'opened', actor_id: scan.by.id, details: scanned });
-  const summary = summaryOf((await findCase(trx, id))!);
+  // What was just written: not read back (a scan's transaction is the field's hot path).
+  const summary: CaseSummary = { ...opened, id, assignee: null, version: 1 };
   await recordAudit(trx, db, auditByOfScanner(scan.by), {
     action: 'case.opened',
     outcome: 'success',
@@ -125,7 +140,8 @@ export async function recordStepOnCase(
     actor_id: step.by.id,
     details: queue === open.queue ? null : { before: { queue: open.queue }, after: { queue } },
   });
-  if (queue !== open.queue) await updateCase(trx, open.id, open.version, { queue, updated_at: at });
-  const summary = summaryOf((await findCase(trx, open.id))!);
+  const moved = queue !== open.queue;
+  if (moved) await updateCase(trx, open.id, open.version, { queue, updated_at: at });
+  const summary = { ...summaryOf(open), queue, version: moved ? open.version + 1 : open.version };
   await writeEvents(trx, db, [casesEvent('updated', summary)]);
 }

@@ -5,6 +5,7 @@ import { recordAudit } from '../audit/trail';
 import type { Db } from '../db/schema';
 import { BadRequest, Conflict, Forbidden, NotFound } from '../http-errors';
 import type { CaseActor } from './cases';
+import { forgetDueHours } from './opening';
 import { findDueHours, updateDueHours } from './repository';
 import { deleteCaseView, findCaseView, findCaseViews, insertCaseView } from './view-repository';
 
@@ -25,6 +26,7 @@ export async function setDueTimes(
     const before = await findDueHours(trx);
     await updateDueHours(trx, hours);
     const after = await findDueHours(trx);
+    forgetDueHours(db);
     await recordAudit(trx, db, actor.by, {
       action: 'case.due-times-changed',
       outcome: 'success',
