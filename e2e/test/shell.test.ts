@@ -20,13 +20,13 @@ async function menuItems(menu: string): Promise<string[]> {
 
 test('menus: admin sees every Data item and every User Management item', async () => {
   await signIn(page, DEMO.admin);
-  expect(await menuItems('Data')).toEqual(['Upload', 'Download APK', 'White Label', 'Download', 'Stats']);
+  expect(await menuItems('Data')).toEqual(['Upload', 'Download APK', 'White Label', 'Download', 'Stats', 'Cases']);
   expect(await menuItems('User Management')).toEqual(['Create User', 'Deactivate User', 'Audit Log']);
 });
 
-test('menus: executive sees only Download and Stats in Data; admin-only routes are not reachable by URL', async () => {
+test('menus: executive sees only Download, Stats and Cases in Data; admin-only routes are not reachable by URL', async () => {
   await signIn(page, DEMO.executive);
-  expect(await menuItems('Data')).toEqual(['Download', 'Stats']);
+  expect(await menuItems('Data')).toEqual(['Download', 'Stats', 'Cases']);
   expect(await menuItems('User Management')).toEqual(['Create User', 'Deactivate User']);
   for (const route of ['/Upload', '/WhiteLabel', '/AuditLog']) {
     await page.goto(route);
