@@ -12,10 +12,17 @@ import type { Kysely } from 'kysely';
 import sharp from 'sharp';
 import { recordAudit, type AuditBy } from '../audit/trail';
 import { canCommentCase, canReadCase, type CaseViewer } from '../auth/rights';
-import { lockingRows } from '../db/engines';
 import type { Database, Db } from '../db/schema';
 import { casesEvent, writeEvents } from '../events/write';
 import { BadRequest, Conflict, Forbidden, NotFound, PayloadTooLarge, UnsupportedMediaType } from '../http-errors';
+import {
+  countCasePhotos,
+  findPhotoBytes,
+  findPhotoCase,
+  insertCasePhoto,
+  lockCase,
+  submitterOf,
+} from './photo-repository';
 import { findCase, findOpenCase, insertCaseEvent, summaryOf, type CaseRow } from './repository';
 
 export type CasePhotoType = (typeof CASE_PHOTO_TYPES)[number];
@@ -209,59 +216,4 @@ export async function readCasePhoto(db: Db, viewer: CaseViewer, photoId: number)
   const bytes = await findPhotoBytes(db.kysely, photoId);
   if (!bytes) throw missing();
   return { id: photoId, contentType: photo.content_type, bytes };
-}
-
-// The queries of the photos: case_photos is theirs alone.
-
-async function countCasePhotos(kysely: Kysely<Database>, caseId: number): Promise<number> {
-  const row = await kysely
-    .selectFrom('case_photos')
-    .select((eb) => eb.fn.countAll<number | string>().as('n'))
-    .where('case_id', '=', caseId)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
-}
-
-/** Holds the case's row until the transaction ends (PostgreSQL; SQLite has one writer at a time). */
-async function lockCase(trx: Kysely<Database>, db: Db, caseId: number): Promise<void> {
-  await lockingRows(db, trx.selectFrom('cases').select('id').where('id', '=', caseId)).execute();
-}
-
-async function insertCasePhoto(
-  kysely: Kysely<Database>,
-  values: {
-    case_id: number;
-    content_type: string;
-    bytes: Buffer;
-    size: number;
-    added_by_id: number;
-    added_at: string;
-  },
-): Promise<number> {
-  const row = await kysely.insertInto('case_photos').values(values).returning('id').executeTakeFirstOrThrow();
-  return row.id;
-}
-
-/** Who submitted the device of a tracking ID at the doorstep, if anyone. */
-async function submitterOf(kysely: Kysely<Database>, trackingId: string): Promise<number | null> {
-  const row = await kysely
-    .selectFrom('device_records')
-    .select('submitted_by_id')
-    .where('tracking_id', '=', trackingId)
-    .executeTakeFirst();
-  return row?.submitted_by_id ?? null;
-}
-
-async function findPhotoCase(kysely: Kysely<Database>, photoId: number) {
-  return kysely
-    .selectFrom('case_photos as p')
-    .innerJoin('cases as c', 'c.id', 'p.case_id')
-    .select(['p.content_type', 'c.queue'])
-    .where('p.id', '=', photoId)
-    .executeTakeFirst();
-}
-
-async function findPhotoBytes(kysely: Kysely<Database>, photoId: number): Promise<Buffer | undefined> {
-  const row = await kysely.selectFrom('case_photos').select('bytes').where('id', '=', photoId).executeTakeFirst();
-  return row?.bytes;
 }
