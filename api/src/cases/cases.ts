@@ -12,6 +12,7 @@ import type {
 } from '@veritas/shared/domain';
 import type { Kysely } from 'kysely';
 import { recordAudit, type AuditBy } from '../audit/trail';
+import { dueHoursOf } from './opening';
 import { canBeAssignedCase, canCommentCase, canReadCase, canWorkCase, type CaseViewer } from '../auth/rights';
 import type { Database, Db } from '../db/schema';
 import { recordJsonOf } from '../devices/record-json';
@@ -22,7 +23,6 @@ import {
   findCaseEvents,
   findCasePhotos,
   findCaseScan,
-  findDueHoursOf,
   findRecordId,
   findUserForCase,
   insertCaseEvent,
@@ -208,7 +208,7 @@ export function reopenCase(db: Db, actor: CaseActor, id: number, reason: string,
   return db.transaction((trx) =>
     changeCaseIn(trx, db, actor, id, version, async (row, at) => {
       if (row.state !== 'resolved') throw conflict('Only a resolved case can be reopened.', row);
-      const hours = await findDueHoursOf(trx, row.reason);
+      const hours = await dueHoursOf(trx, db, row.reason);
       const due = new Date(Date.parse(at) + hours * 3_600_000).toISOString();
       return {
         set: { state: 'open', disposition: null, resolved_at: null, due_at: due },

@@ -35,7 +35,7 @@ export const DUE_HOURS_KEPT_MS = 30_000;
 const dueHoursRead = new WeakMap<Db, { at: number; hours: Record<string, number> }>();
 
 /** The due hours of a reason, read at most every DUE_HOURS_KEPT_MS (a flagging scan need not read them each time). */
-async function dueHoursOf(trx: Kysely<Database>, db: Db, reason: CaseReason): Promise<number> {
+export async function dueHoursOf(trx: Kysely<Database>, db: Db, reason: CaseReason): Promise<number> {
   let read = dueHoursRead.get(db);
   if (!read || Date.now() - read.at > DUE_HOURS_KEPT_MS) {
     read = { at: Date.now(), hours: await findDueHours(trx) };

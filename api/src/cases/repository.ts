@@ -1,6 +1,6 @@
 // The cases' queries (docs/cases.md): typed Kysely over the tables of migration 018, taking the
 // database or a transaction first.
-import type { CaseEvent, CaseEventKind, CaseFilters, CasePhoto, CaseReason, CaseSummary } from '@veritas/shared/domain';
+import type { CaseEvent, CaseEventKind, CaseFilters, CasePhoto, CaseSummary } from '@veritas/shared/domain';
 import { sql, type Insertable, type Kysely, type SelectQueryBuilder, type Updateable } from 'kysely';
 import type { CasesTable, Database } from '../db/schema';
 import { worksAllCases, type CaseViewer } from '../auth/rights';
@@ -133,11 +133,6 @@ export async function findCaseScan(kysely: Executor, id: number) {
 export async function findDueHours(kysely: Executor): Promise<Record<string, number>> {
   const rows = await kysely.selectFrom('case_due_times').select(['reason', 'hours']).orderBy('reason').execute();
   return Object.fromEntries(rows.map((row) => [row.reason, row.hours]));
-}
-
-export async function findDueHoursOf(kysely: Executor, reason: CaseReason): Promise<number> {
-  const row = await kysely.selectFrom('case_due_times').select('hours').where('reason', '=', reason).executeTakeFirst();
-  return row?.hours ?? 72;
 }
 
 export async function updateDueHours(kysely: Executor, hours: Record<string, number>): Promise<void> {
