@@ -1,12 +1,14 @@
 // Opening cases (docs/cases.md#opening-a-case): the field scans call these in the transaction of
 // the scan that flags a device, so a flag never goes without its case, and a case that cannot be
 // written rolls the scan back. A later scan of the item adds to the open case's timeline.
+// Each scan's cost counts (docs/benchmarks.md#what-opening-cases-costs): an item without an open
+// case costs no lookup, and a case's events go in the scan's own insert of events.
 import type { CaseReason, CaseSummary } from '@veritas/shared/domain';
 import { CASE_REASONS } from '@veritas/shared/domain';
 import type { Kysely } from 'kysely';
 import { recordAudit, type AuditBy } from '../audit/trail';
 import type { Database, Db } from '../db/schema';
-import { casesEvent, writeEvents } from '../events/write';
+import { casesEvent, writeEvents, type NewEvent } from '../events/write';
 import { findDueHours, findOpenCase, insertCase, insertCaseEvent, summaryOf, updateCase } from './repository';
 
 /** The field user whose scan it was. */
@@ -62,12 +64,31 @@ const caseTarget = (summary: CaseSummary) =>
   ({ kind: 'case', id: String(summary.id), label: `${summary.tracking_id} (${summary.reason})` }) as const;
 
 /**
- * Opens the item's case, or adds the scan to its open case's timeline. In `trx`, the scan's
- * transaction: the case's audit entry and event are its last statements but the scan's own events.
- * Null, writing nothing, when case opening is off (db.caseOpening, for the benchmarks of its cost).
+ * What a scan wrote of its item's case: the live events that tell it, for the scan to write with its
+ * own (one insert), and the case it opened, whose audit entry follows the scan's change
+ * (auditCaseOpened). On PostgreSQL both take the events' lock (event-order.ts), held to the commit:
+ * writing the case's rows first keeps them out of it.
  */
-export async function openCase(trx: Kysely<Database>, db: Db, scan: FlaggingScan): Promise<CaseSummary | null> {
-  if (db.caseOpening === false) return null;
+export interface CaseWritten {
+  events: NewEvent[];
+  opened: { summary: CaseSummary; by: Scanner } | null;
+}
+
+const NOTHING_WRITTEN: CaseWritten = { events: [], opened: null };
+
+/**
+ * Opens the item's case, or adds the scan to its open case's timeline: the case's rows, in `trx`,
+ * the scan's transaction. `openCaseId` is the item's open case as the scan read it (itemOf), so an
+ * item without one costs no lookup. Writes nothing when case opening is off (db.caseOpening, for
+ * the benchmarks of its cost).
+ */
+export async function writeCaseOfScan(
+  trx: Kysely<Database>,
+  db: Db,
+  scan: FlaggingScan,
+  openCaseId: number | null,
+): Promise<CaseWritten> {
+  if (db.caseOpening === false) return NOTHING_WRITTEN;
   const at = scan.at.toISOString();
   const scanned = {
     result: scan.reason,
@@ -77,12 +98,10 @@ export async function openCase(trx: Kysely<Database>, db: Db, scan: FlaggingScan
     hardware_id: scan.hardwareId,
     queue: scan.queue,
   };
-  const open = await findOpenCase(trx, scan.trackingId);
+  const open = openCaseId === null ? undefined : await findOpenCase(trx, scan.trackingId);
   if (open) {
     await insertCaseEvent(trx, { case_id: open.id, at, kind: 'scanned', actor_id: scan.by.id, details: scanned });
-    const summary = summaryOf(open);
-    await writeEvents(trx, db, [casesEvent('updated', summary)]);
-    return summary;
+    return { events: [casesEvent('updated', summaryOf(open))], opened: null };
   }
   const hours = await dueHoursOf(trx, db, scan.reason);
   const opened = {
@@ -108,29 +127,48 @@ export async function openCase(trx: Kysely<Database>, db: Db, scan: FlaggingScan
   await insertCaseEvent(trx, { case_id: id, at, kind: 'opened', actor_id: scan.by.id, details: scanned });
   // What was just written: not read back (a scan's transaction is the field's hot path).
   const summary: CaseSummary = { ...opened, id, assignee: null, version: 1 };
-  await recordAudit(trx, db, auditByOfScanner(scan.by), {
+  return { events: [casesEvent('opened', summary)], opened: { summary, by: scan.by } };
+}
+
+/** The audit entry of the case a scan opened, its events' lock taken: after the scan's own change. */
+export async function auditCaseOpened(trx: Kysely<Database>, db: Db, written: CaseWritten): Promise<void> {
+  if (!written.opened) return;
+  const { summary, by } = written.opened;
+  await recordAudit(trx, db, auditByOfScanner(by), {
     action: 'case.opened',
     outcome: 'success',
     target: caseTarget(summary),
     details: { after: { reason: summary.reason, queue: summary.queue, due_at: summary.due_at } },
   });
-  await writeEvents(trx, db, [casesEvent('opened', summary)]);
-  return summary;
+}
+
+/** A refused scan's case (E003, E008): its transaction commits the case and nothing else. */
+export async function openCaseOfRefusal(
+  trx: Kysely<Database>,
+  db: Db,
+  scan: FlaggingScan,
+  openCaseId: number | null,
+): Promise<void> {
+  const written = await writeCaseOfScan(trx, db, scan, openCaseId);
+  await auditCaseOpened(trx, db, written);
+  await writeEvents(trx, db, written.events);
 }
 
 /**
- * A later step of a flagged item, on its open case's timeline (if it has one). A passing hub
- * verification does not resolve the case (docs/cases.md#opening-a-case); a detachment moves the
- * case to the return centre's queue.
+ * A later step of a flagged item on its open case's timeline (if it has one), before the step's
+ * change of the record, which writes the events answered. A passing hub verification does not
+ * resolve the case (docs/cases.md#opening-a-case); a detachment moves the case to the return
+ * centre's queue.
  */
-export async function recordStepOnCase(
+export async function writeStepOnCase(
   trx: Kysely<Database>,
   db: Db,
   step: { trackingId: string; kind: 'verified-at-hub' | 'detached'; by: Scanner; at: Date; queue: string | null },
-): Promise<void> {
-  if (db.caseOpening === false) return;
+  openCaseId: number | null,
+): Promise<NewEvent[]> {
+  if (db.caseOpening === false || openCaseId === null) return [];
   const open = await findOpenCase(trx, step.trackingId);
-  if (!open) return;
+  if (!open) return [];
   const at = step.at.toISOString();
   const queue = step.kind === 'detached' && step.queue ? step.queue.toUpperCase() : open.queue;
   await insertCaseEvent(trx, {
@@ -142,6 +180,5 @@ export async function recordStepOnCase(
   });
   const moved = queue !== open.queue;
   if (moved) await updateCase(trx, open.id, open.version, { queue, updated_at: at });
-  const summary = { ...summaryOf(open), queue, version: moved ? open.version + 1 : open.version };
-  await writeEvents(trx, db, [casesEvent('updated', summary)]);
+  return [casesEvent('updated', { ...summaryOf(open), queue, version: moved ? open.version + 1 : open.version })];
 }

@@ -14,11 +14,19 @@ import {
   type VerifyAnswer,
 } from '@veritas/shared/domain';
 import type { Kysely } from 'kysely';
+import { openCaseIdOfRecord } from '../cases/repository';
 import { lockingRows } from '../db/engines';
 import type { Database, Db } from '../db/schema';
 import type { SessionUser } from '../auth/sessions';
 import { changeRecord, RECORD_COLUMNS, recordRowOf } from '../writes/record-changes';
-import { openCase, opensCase, recordStepOnCase, type FlaggingScan } from '../cases/opening';
+import {
+  auditCaseOpened,
+  openCaseOfRefusal,
+  opensCase,
+  writeCaseOfScan,
+  writeStepOnCase,
+  type FlaggingScan,
+} from '../cases/opening';
 import { checkScan, expectedOf, type CheckOutcome, type CheckResult, type ExpectedItem, type ScanFacts } from './rules';
 
 /** Who scans: the part of a signed-in user the rules look at. */
@@ -97,7 +105,8 @@ type Executor = Kysely<Database>;
 
 /**
  * The record of a tracking ID, with what a change of it reads (RECORD_COLUMNS). Given `lockIn` (in
- * a transaction), others cannot change it until the transaction ends.
+ * a transaction), others cannot change it until the transaction ends, and it comes with its open
+ * case's id (a scan of an item without one then costs no lookup of it).
  */
 async function itemOf(kysely: Executor, trackingId: string, lockIn?: Db) {
   const query = kysely
@@ -112,9 +121,12 @@ async function itemOf(kysely: Executor, trackingId: string, lockIn?: Db) {
       'hardware_id',
       'is_verified_rc',
     ])
+    // The open case's id: read with the record in a scan's transaction, unless case opening is off
+    // (the benchmarks of its cost measure this read too).
+    .$if(lockIn !== undefined && lockIn.caseOpening !== false, (qb) => qb.select(openCaseIdOfRecord.as('open_case_id')))
     .where('tracking_id', '=', trackingId);
   const row = await (lockIn ? lockingRows(lockIn, query) : query).executeTakeFirst();
-  return row && recordRowOf(row);
+  return row && { ...recordRowOf(row), open_case_id: row.open_case_id == null ? null : Number(row.open_case_id) };
 }
 type Item = NonNullable<Awaited<ReturnType<typeof itemOf>>>;
 
@@ -236,7 +248,7 @@ export async function submitDevice(db: Db, user: FieldUser, scan: DeviceScan, at
     if (before.result === 'E001' || before.result === 'E002') throw new ScanRefusal(before.result);
     // Another operator's claim is refused, and opens (or adds to) the item's case.
     if (before.result === 'E003') {
-      await openCase(trx, db, flagged(item!, 'E003', facts.manufacturer));
+      await openCaseOfRefusal(trx, db, flagged(item!, 'E003', facts.manufacturer), item!.open_case_id);
       return new ScanRefusal('E003');
     }
     if (item!.is_verified === 1) throw new ScanRefusal('capture-locked');
@@ -253,18 +265,27 @@ export async function submitDevice(db: Db, user: FieldUser, scan: DeviceScan, at
       .onConflict((oc) => oc.column('mac_address').doNothing())
       .execute();
     const outcome = checkScan({ ...facts, macCapturedBy: await macOwner(trx, mac, scan.tracking_id) });
+    const flaggedCase = opensCase(outcome.result)
+      ? await writeCaseOfScan(trx, db, flagged(item!, outcome.result, outcome.found.manufacturer), item!.open_case_id)
+      : null;
 
-    await changeRecord(trx, db, item!, {
-      is_submit: 1,
-      submitted_by_id: user.id,
-      submit_time: at.toISOString(),
-      submitted_device_name: scan.model,
-      submitted_manufacturer: outcome.found.manufacturer,
-      device_result: outcome.result,
-      mac_address: mac,
-      hardware_id: scan.hardware_id.trim(),
-    });
-    if (opensCase(outcome.result)) await openCase(trx, db, flagged(item!, outcome.result, outcome.found.manufacturer));
+    await changeRecord(
+      trx,
+      db,
+      item!,
+      {
+        is_submit: 1,
+        submitted_by_id: user.id,
+        submit_time: at.toISOString(),
+        submitted_device_name: scan.model,
+        submitted_manufacturer: outcome.found.manufacturer,
+        device_result: outcome.result,
+        mac_address: mac,
+        hardware_id: scan.hardware_id.trim(),
+      },
+      flaggedCase?.events,
+    );
+    if (flaggedCase) await auditCaseOpened(trx, db, flaggedCase);
     return answer(outcome);
   });
   if (done instanceof ScanRefusal) throw done;
@@ -285,9 +306,9 @@ async function verifiableItem(
   if (!item) throw new ScanRefusal('unknown-tracking-id', { trackingId: scan.tracking_id });
   refuse(item);
   if (item.hardware_id !== null && !sameHardware(item.hardware_id, scan.hardware_id)) {
-    await openCase(trx, db, {
+    const scanned = {
       trackingId: scan.tracking_id,
-      reason: 'E008',
+      reason: 'E008' as const,
       queue: queueOf(item),
       by: user,
       at,
@@ -295,7 +316,8 @@ async function verifiableItem(
       manufacturer: null,
       mac: null,
       hardwareId: scan.hardware_id.trim(),
-    });
+    };
+    await openCaseOfRefusal(trx, db, scanned, item.open_case_id);
     return new ScanRefusal('E008');
   }
   return item;
@@ -324,14 +346,19 @@ export async function verifyAtHub(db: Db, user: FieldUser, scan: HardwareScan, a
     );
     if (item instanceof ScanRefusal) return item;
     if (item.is_verified === 1) throw new ScanRefusal('already-verified-at-hub');
-    await changeRecord(trx, db, item, { is_verified: 1, verified_by_id: user.id, verify_time: at.toISOString() });
-    await recordStepOnCase(trx, db, {
-      trackingId: scan.tracking_id,
-      kind: 'verified-at-hub',
-      by: user,
-      at,
-      queue: null,
-    });
+    const caseEvents = await writeStepOnCase(
+      trx,
+      db,
+      { trackingId: scan.tracking_id, kind: 'verified-at-hub', by: user, at, queue: null },
+      item.open_case_id,
+    );
+    await changeRecord(
+      trx,
+      db,
+      item,
+      { is_verified: 1, verified_by_id: user.id, verify_time: at.toISOString() },
+      caseEvents,
+    );
   });
   return verifiedOrRefused(outcome, scan.tracking_id);
 }
@@ -349,19 +376,19 @@ export async function verifyAtRc(db: Db, user: FieldUser, scan: HardwareScan, at
     );
     if (item instanceof ScanRefusal) return item;
     if (item.is_verified_rc === 1) throw new ScanRefusal('already-detached');
-    await changeRecord(trx, db, item, {
-      is_verified_rc: 1,
-      verified_by_rc_id: user.id,
-      verify_time_rc: at.toISOString(),
-      is_verified_rc_by: 1,
-    });
-    await recordStepOnCase(trx, db, {
-      trackingId: scan.tracking_id,
-      kind: 'detached',
-      by: user,
-      at,
-      queue: user.groupCode,
-    });
+    const caseEvents = await writeStepOnCase(
+      trx,
+      db,
+      { trackingId: scan.tracking_id, kind: 'detached', by: user, at, queue: user.groupCode },
+      item.open_case_id,
+    );
+    await changeRecord(
+      trx,
+      db,
+      item,
+      { is_verified_rc: 1, verified_by_rc_id: user.id, verify_time_rc: at.toISOString(), is_verified_rc_by: 1 },
+      caseEvents,
+    );
   });
   return verifiedOrRefused(outcome, scan.tracking_id);
 }

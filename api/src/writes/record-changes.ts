@@ -80,10 +80,13 @@ export class RecordChanges {
     return this;
   }
 
-  /** Writes the changes in `trx`, the transaction of the write; the events last (src/events/write.ts says why). */
-  async apply(trx: Kysely<Database>, db: Db): Promise<void> {
+  /**
+   * Writes the changes in `trx`, the transaction of the write; the events last (src/events/write.ts
+   * says why), with `alsoEvents` of the same write in the same insert.
+   */
+  async apply(trx: Kysely<Database>, db: Db, alsoEvents: readonly NewEvent[] = []): Promise<void> {
     await writeSummaries(trx, db, [...this.pickList.tables(), ...this.dashboard.tables()]);
-    await writeEvents(trx, db, await this.events(trx, db));
+    await writeEvents(trx, db, [...(await this.events(trx, db)), ...alsoEvents]);
   }
 
   /**
@@ -111,13 +114,15 @@ export type RecordFields = Omit<Updateable<DeviceRecordsTable>, 'id' | keyof Der
 /**
  * Changes record `before` (read in `trx` and, on PostgreSQL, locked with `for update`, so nothing
  * changes it until the transaction ends; SQLite has one writer at a time) by `fields`: one UPDATE
- * of the fields and of the derived columns they move, then the summaries. Returns the record after.
+ * of the fields and of the derived columns they move, then the summaries and the events, with
+ * `alsoEvents` of the same write (a case's). Returns the record after.
  */
 export async function changeRecord(
   trx: Kysely<Database>,
   db: Db,
   before: RecordRow,
   fields: RecordFields,
+  alsoEvents: readonly NewEvent[] = [],
 ): Promise<RecordRow> {
   const merged = { ...before, ...fields } as RecordRow;
   const after: RecordRow = { ...merged, ...derivedColumns(merged) };
@@ -127,7 +132,7 @@ export async function changeRecord(
     .set({ ...fields, ...Object.fromEntries(moved.map((column) => [column, after[column]])) })
     .where('id', '=', before.id)
     .execute();
-  await new RecordChanges().changed(before, after).apply(trx, db);
+  await new RecordChanges().changed(before, after).apply(trx, db, alsoEvents);
   return after;
 }
 
