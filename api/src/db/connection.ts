@@ -66,8 +66,9 @@ export const STATEMENTS_KEPT = 500;
 /**
  * SQLite for Kysely with its prepared statements kept by SQL text, the least recently used
  * dropped past STATEMENTS_KEPT. Kysely's driver prepares every query anew, and neither it nor
- * better-sqlite3 keeps statements (hence this wrapper): preparing took about a seventh of a field
- * scan's server time. A statement still being iterated (a stream) is not handed out again.
+ * better-sqlite3 keeps statements (hence this wrapper): preparing took about a sixth of the CPU
+ * in a profile of the simulator (docs/benchmarks.md#what-opening-cases-costs). A statement still
+ * being iterated (a stream) is not handed out again.
  */
 export function keepingStatements(database: SQLite.Database): SqliteDatabase {
   const kept = new Map<string, SQLite.Statement>();
