@@ -1,7 +1,7 @@
 // The /veritas API as one Fastify plugin: security headers, cookies, request-forgery check,
-// compression, the request schemas' validator, uniform error bodies, and the routes in four
+// compression, the request schemas' validator, uniform error bodies, and the routes in five
 // scopes by who may call them: anyone (sign-in), a console session, the remote registry (a
-// session or a deploy token), a mobile-app token.
+// session or a deploy token), an API key (/veritas/api/v1/), a mobile-app token.
 import zlib from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
@@ -27,6 +27,9 @@ import { deviceRoutes } from './devices/routes';
 import { sessionRoutes, signInRoutes } from './auth/routes';
 import { excludeListRoutes } from './exclude-list/routes';
 import { healthRoutes } from './health/routes';
+import { DEFAULT_API_KEY_RATE, requireApiKey } from './integrations/api-keys';
+import { integrationRoutes } from './integrations/routes';
+import { apiV1Routes } from './integrations/v1-routes';
 import { groupsRoutes } from './groups/routes';
 import { passwordRoutes } from './users/password-routes';
 import { registryRoutes } from './registry/routes';
@@ -56,6 +59,8 @@ export interface ApiOptions {
   hub: EventHub | null;
   /** The bulk jobs' runner of this instance (src/cases/jobs.ts), started at once when a job is created. */
   caseJobs?: CaseJobRunner | null;
+  /** Calls per minute each API key may make (docs/integrations.md#rate-limit); default DEFAULT_API_KEY_RATE. */
+  apiKeyRate?: number;
 }
 
 const systemClock = () => new Date();
@@ -72,7 +77,16 @@ export const API_SECURITY_HEADERS = {
 
 export async function api(
   app: FastifyInstance,
-  { db, apkPath, features = SERVER_FEATURES, clock = systemClock, registry, hub, caseJobs = null }: ApiOptions,
+  {
+    db,
+    apkPath,
+    features = SERVER_FEATURES,
+    clock = systemClock,
+    registry,
+    hub,
+    caseJobs = null,
+    apiKeyRate = DEFAULT_API_KEY_RATE,
+  }: ApiOptions,
 ) {
   if (features.includes('live-events') && !hub) throw new Error("The feature 'live-events' needs the event hub.");
   await app.register(helmet, API_SECURITY_HEADERS);
@@ -131,6 +145,7 @@ export async function api(
     await signedIn.register(auditRoutes);
     await signedIn.register(caseRoutes, { jobs: caseJobs });
     await signedIn.register(casePhotoRoutes);
+    await signedIn.register(integrationRoutes);
     if (features.includes('dashboard-figures')) await signedIn.register(dashboardRoutes, { clock });
     if (features.includes('live-events')) await signedIn.register(eventRoutes, { hub: hub! });
   });
@@ -139,6 +154,13 @@ export async function api(
   await app.register(async (deploying) => {
     deploying.addHook('preValidation', requireSessionOrDeployToken);
     await deploying.register(registryRoutes, { config: registryConfig(registry) });
+  });
+
+  // The order systems' API (an API key of the route's scope).
+  await app.register(async (integration) => {
+    integration.addHook('preValidation', requireApiKey(apiKeyRate));
+    documentAccess(integration, 'api-key');
+    await integration.register(apiV1Routes);
   });
 
   // Field staff's mobile app (bearer token).

@@ -109,6 +109,8 @@ export interface ServerOptions {
   caseOpening?: boolean;
   /** How many days audit entries are kept (docs/audit.md#retention). Env VERITAS_AUDIT_RETENTION_DAYS, default 400. */
   auditRetentionDays?: number;
+  /** Calls per minute each API key may make (docs/integrations.md#rate-limit). Env VERITAS_API_KEY_RATE, default 600. */
+  apiKeyRate?: number;
 }
 
 export interface VeritasServer {
@@ -141,7 +143,16 @@ function resolve(options: ServerOptions, env: NodeJS.ProcessEnv) {
     trustProxy: options.trustProxy ?? nonEmpty(env.VERITAS_TRUST_PROXY) ?? false,
     registryKeep: options.registryKeep ?? keepFrom(nonEmpty(env.VERITAS_REGISTRY_KEEP)),
     auditRetentionDays: options.auditRetentionDays ?? retentionDaysFrom(nonEmpty(env.VERITAS_AUDIT_RETENTION_DAYS)),
+    apiKeyRate: options.apiKeyRate ?? apiKeyRateFrom(nonEmpty(env.VERITAS_API_KEY_RATE)),
   };
+}
+
+function apiKeyRateFrom(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const rate = Number(text);
+  if (!Number.isSafeInteger(rate) || rate < 1)
+    throw new Error('VERITAS_API_KEY_RATE must be a whole number, 1 or more');
+  return rate;
 }
 
 function keepFrom(text: string | undefined): number | undefined {
@@ -239,6 +250,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Veritas
     registry,
     hub,
     caseJobs,
+    apiKeyRate: config.apiKeyRate,
   });
   // The console's page loads the remotes from its own origin: outside /veritas.
   const source: CompositionSource = options.staticRemotes

@@ -27,6 +27,7 @@ const BODYLESS = {
   'POST /veritas/registry/remotes/:remote/rollback/': 'the remote in the path is the only input',
   'POST /veritas/registry/remotes/:remote/retire/': 'the remote in the path is the only input',
   'POST /veritas/registry/tokens/:id/revoke/': 'the token id in the path is the only input',
+  'POST /veritas/api/integrations/keys/:id/revoke/': 'the key id in the path is the only input',
   'POST /veritas/api/cases/views/:id/delete/': 'the view id in the path is the only input',
 };
 
@@ -104,6 +105,9 @@ test('openapi.json is a valid OpenAPI 3.1 document of every route, with who may 
     { deployToken: [] },
   ]);
   expect(operation('POST /veritas/registry/tokens/').security).toEqual([{ session: [], xsrf: [] }]);
+  // The order systems' API: an API key only.
+  expect(operation('GET /veritas/api/v1/cases/').security).toEqual([{ apiKey: [] }]);
+  expect(operation('POST /veritas/api/integrations/keys/').security).toEqual([{ session: [], xsrf: [] }]);
   // The error body names the field the route's screen reads.
   expect(
     operation('POST /veritas/user/deactivate_user/').responses['4XX'].content['application/json'].schema.required,

@@ -28,6 +28,7 @@ export const AUDIT_ACTIONS = [
   'remote.retired',
   'token.created',
   'token.revoked',
+  'token.refused',
   'origin.added',
   'origin.removed',
   'audit.pruned',

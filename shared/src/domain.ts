@@ -32,6 +32,7 @@ export * from './api/mobile-app';
 export * from './api/health';
 export * from './api/events';
 export * from './api/registry';
+export * from './api/integrations';
 export * from './api/composition';
 export * from './slots';
 export * from './api/audit';

@@ -1,7 +1,9 @@
-// Deploy tokens (docs/sessions.md#deploy-tokens): what a pipeline authenticates with to publish and
-// roll out a remote, as `Authorization: Bearer vrt_…`. A token's `scope` is `<capability>:<target>`
-// (`deploy:devices`, `deploy:*`), so later integrations add capabilities without a new table. The
-// secret is shown once, when created; the database keeps its SHA-256 only.
+// Access tokens, as `Authorization: Bearer vrt_…`: deploy tokens (docs/sessions.md#deploy-tokens),
+// what a pipeline publishes and rolls out a remote with, and API keys
+// (docs/integrations.md#api-keys), what an order system calls /veritas/api/v1/ with. A token's
+// `scope` is one or more `<capability>:<target>` joined by spaces (`deploy:devices`, `deploy:*`,
+// `shipments:write records:read`): a deploy token's capability is `deploy`, an API key's are the
+// others. The secret is shown once, when created; the database keeps its SHA-256 only.
 import crypto from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type { AccessToken, CreatedToken, TokenCreatePayload } from '@veritas/shared/domain';
@@ -9,23 +11,28 @@ import { actorLabel, recordAudit, type AuditBy } from '../audit/trail';
 import { MAX_SERIAL_ID, type Db } from '../db/schema';
 import { BadRequest, NotFound } from '../http-errors';
 import {
+  countTokenCall,
+  findAccessTokenByHash,
   findAccessTokenById,
   findAccessTokens,
-  findUsableAccessToken,
   insertAccessToken,
-  markAccessTokenUsed,
   revokeAccessTokenById,
 } from './repository';
 
-/** Every deploy token's secret starts so: a token is told from other bearer tokens (the mobile app's) by it. */
-export const DEPLOY_TOKEN_PREFIX = 'vrt_';
+/** Every access token's secret starts so: a token is told from other bearer tokens (the mobile app's) by it. */
+export const ACCESS_TOKEN_PREFIX = 'vrt_';
 
-/** The caller behind a deploy token. */
-export interface DeployToken {
+/** The caller behind an access token. */
+export interface TokenCaller {
   id: number;
   label: string;
   scope: string;
 }
+
+/** Deploy tokens (scope `deploy:…`) or API keys (every other scope). */
+export type TokenKind = 'deploy' | 'api-key';
+
+const kindOf = (scope: string): TokenKind => (scope.startsWith('deploy:') ? 'deploy' : 'api-key');
 
 /**
  * SHA-256, not a slow password hash: the secret is 32 random bytes, which no guessing can reach,
@@ -36,14 +43,14 @@ const hashSecret = (secret: string) => crypto.createHash('sha256').update(secret
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** The secret of `Authorization: Bearer vrt_…`, or undefined when the request carries none. */
-export function deployTokenOf(request: FastifyRequest): string | undefined {
+export function accessTokenSecretOf(request: FastifyRequest): string | undefined {
   const secret = /^Bearer (\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
-  return secret?.startsWith(DEPLOY_TOKEN_PREFIX) ? secret : undefined;
+  return secret?.startsWith(ACCESS_TOKEN_PREFIX) ? secret : undefined;
 }
 
-/** Whether `token` may do `capability` on `target`: its scope names that target or `*`. */
-export function tokenAllows(token: DeployToken, capability: string, target: string): boolean {
-  return token.scope === `${capability}:${target}` || token.scope === `${capability}:*`;
+/** Whether `token` may do `capability` on `target`: one of its scopes names that target or `*`. */
+export function tokenAllows(token: TokenCaller, capability: string, target: string): boolean {
+  return token.scope.split(' ').some((scope) => scope === `${capability}:${target}` || scope === `${capability}:*`);
 }
 
 type TokenRow = Awaited<ReturnType<typeof findAccessTokens>>[number];
@@ -63,8 +70,9 @@ function tokenOf(row: TokenRow): AccessToken {
   };
 }
 
-export async function listAccessTokens(db: Db): Promise<AccessToken[]> {
-  return (await findAccessTokens(db.kysely)).map(tokenOf);
+/** The tokens of a kind, newest first. */
+export async function listAccessTokens(db: Db, kind: TokenKind): Promise<AccessToken[]> {
+  return (await findAccessTokens(db.kysely)).filter((row) => kindOf(row.scope) === kind).map(tokenOf);
 }
 
 /** A new token; it works until the end (UTC) of the day `expiresOn`. Never its secret in the audit entry. */
@@ -72,7 +80,7 @@ export async function createAccessToken(db: Db, input: TokenCreatePayload, by: A
   const now = Date.now();
   const expiresMs = Date.parse(`${input.expiresOn}T00:00:00Z`) + DAY_MS;
   if (expiresMs <= now) throw new BadRequest('expiresOn', 'The expiry must be today or later.');
-  const secret = DEPLOY_TOKEN_PREFIX + crypto.randomBytes(32).toString('base64url');
+  const secret = ACCESS_TOKEN_PREFIX + crypto.randomBytes(32).toString('base64url');
   const row = await db.transaction(async (trx) => {
     const row = await insertAccessToken(trx, {
       label: input.label,
@@ -95,9 +103,11 @@ export async function createAccessToken(db: Db, input: TokenCreatePayload, by: A
   return { token: tokenOf(row), secret };
 }
 
-export async function revokeAccessToken(db: Db, id: number, by: AuditBy): Promise<AccessToken> {
+/** Revokes a token of `kind` (a deploy token is not revoked where API keys are managed, nor the reverse). */
+export async function revokeAccessToken(db: Db, kind: TokenKind, id: number, by: AuditBy): Promise<AccessToken> {
   const found = id <= MAX_SERIAL_ID && (await findAccessTokenById(db.kysely, id));
-  if (!found) throw new NotFound('No token has that id.');
+  if (!found || kindOf(found.scope) !== kind)
+    throw new NotFound(kind === 'deploy' ? 'No token has that id.' : 'No key has that id.');
   await db.transaction(async (trx) => {
     if (!(await revokeAccessTokenById(trx, id, Date.now()))) return;
     await recordAudit(trx, db, by, {
@@ -110,10 +120,31 @@ export async function revokeAccessToken(db: Db, id: number, by: AuditBy): Promis
   return tokenOf((await findAccessTokenById(db.kysely, id))!);
 }
 
-/** The token behind `secret` when it is neither expired nor revoked (its use is recorded), else null. */
-export async function authenticateAccessToken(db: Db, secret: string): Promise<DeployToken | null> {
+/** Calls a token may make in a window; a window is a minute, counted on the database (every instance's calls). */
+export const RATE_WINDOW_MS = 60_000;
+
+/** What a secret authenticates: its token, or why not (unknown, or a known token no longer usable). */
+export type TokenCheck =
+  | { ok: true; token: TokenCaller }
+  | { ok: false; token: TokenCaller | null; reason: 'unknown' | 'revoked' | 'expired' }
+  | { ok: false; token: TokenCaller; reason: 'rate'; retryAfterSeconds: number; firstRefusal: boolean };
+
+/**
+ * The token behind `secret`, its use recorded (last used, and its call counted in the current
+ * window when `ratePerMinute` is given: the (ratePerMinute + 1)th call of a window is refused until
+ * the window ends, on every instance, as the count is one row updated in place).
+ */
+export async function checkAccessToken(db: Db, secret: string, ratePerMinute?: number): Promise<TokenCheck> {
   const now = Date.now();
-  const token = await findUsableAccessToken(db.kysely, hashSecret(secret), now);
-  if (token) await markAccessTokenUsed(db.kysely, token.id, now);
-  return token ?? null;
+  const row = await findAccessTokenByHash(db.kysely, hashSecret(secret));
+  if (!row) return { ok: false, token: null, reason: 'unknown' };
+  const token = { id: row.id, label: row.label, scope: row.scope };
+  if (row.revoked_ms !== null) return { ok: false, token, reason: 'revoked' };
+  if (Number(row.expires_ms) <= now) return { ok: false, token, reason: 'expired' };
+  const window = await countTokenCall(db.kysely, row.id, now, RATE_WINDOW_MS);
+  if (ratePerMinute !== undefined && window.calls > ratePerMinute) {
+    const retryAfterSeconds = Math.max(1, Math.ceil((window.startMs + RATE_WINDOW_MS - now) / 1000));
+    return { ok: false, token, reason: 'rate', retryAfterSeconds, firstRefusal: window.calls === ratePerMinute + 1 };
+  }
+  return { ok: true, token };
 }

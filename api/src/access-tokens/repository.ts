@@ -1,5 +1,5 @@
-// Queries of access_tokens (deploy tokens).
-import type { Insertable, Kysely } from 'kysely';
+// Queries of access_tokens (deploy tokens and API keys).
+import { sql, type Insertable, type Kysely } from 'kysely';
 import type { AccessTokensTable, Database } from '../db/schema';
 
 const COLUMNS = [
@@ -26,23 +26,37 @@ export async function findAccessTokenById(kysely: Kysely<Database>, id: number) 
   return kysely.selectFrom('access_tokens').select(COLUMNS).where('id', '=', id).executeTakeFirst();
 }
 
-/** The token of that hash if it is neither revoked nor expired at `nowMs`. */
-export async function findUsableAccessToken(kysely: Kysely<Database>, tokenHash: string, nowMs: number) {
+/** The token of that hash, whatever its state. */
+export async function findAccessTokenByHash(kysely: Kysely<Database>, tokenHash: string) {
   return kysely
     .selectFrom('access_tokens')
-    .select(['id', 'label', 'scope'])
+    .select(['id', 'label', 'scope', 'expires_ms', 'revoked_ms'])
     .where('token_hash', '=', tokenHash)
-    .where('revoked_ms', 'is', null)
-    .where('expires_ms', '>', nowMs)
     .executeTakeFirst();
 }
 
-export async function markAccessTokenUsed(kysely: Kysely<Database>, id: number, nowMs: number): Promise<void> {
-  await kysely.updateTable('access_tokens').set({ last_used_ms: nowMs }).where('id', '=', id).execute();
+/**
+ * Records a call of the token at `nowMs`: its last use, and the call counted in its window (a new
+ * window when the last began `windowMs` or more ago). One statement, so calls on two instances at
+ * once are both counted. Answers the window's start and its calls, this one included.
+ */
+export async function countTokenCall(kysely: Kysely<Database>, id: number, nowMs: number, windowMs: number) {
+  const windowOver = sql<boolean>`window_start_ms is null or window_start_ms <= ${nowMs - windowMs}`;
+  const row = await kysely
+    .updateTable('access_tokens')
+    .set({
+      last_used_ms: nowMs,
+      // Every expression reads the row as it was before this update (both engines).
+      window_calls: sql`case when ${windowOver} then 1 else window_calls + 1 end`,
+      window_start_ms: sql`case when ${windowOver} then ${nowMs} else window_start_ms end`,
+    })
+    .where('id', '=', id)
+    .returning(['window_start_ms', 'window_calls'])
+    .executeTakeFirstOrThrow();
+  return { startMs: Number(row.window_start_ms), calls: Number(row.window_calls) };
 }
 
-/** Revokes the token unless it already is. */
-/** Answers false when the token was revoked already. */
+/** Revokes the token unless it already is; false when it was revoked already. */
 export async function revokeAccessTokenById(kysely: Kysely<Database>, id: number, nowMs: number): Promise<boolean> {
   const result = await kysely
     .updateTable('access_tokens')

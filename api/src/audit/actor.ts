@@ -8,8 +8,8 @@ import type { AuditBy } from './trail';
 
 export function auditByOf(request: FastifyRequest): AuditBy {
   const address = request.ip ?? null;
-  if (request.deployToken) {
-    const { id, label } = request.deployToken;
+  if (request.accessToken) {
+    const { id, label } = request.accessToken;
     return { actor: { kind: 'token', id: String(id), name: label, role: null }, address };
   }
   if (request.user) {

@@ -56,7 +56,7 @@ function messageOf(payload: unknown): string | null {
  * session its access cookie names, if any, is who sent the request.
  */
 async function refusedBy(request: FastifyRequest, db: Db): Promise<AuditBy> {
-  if (request.user || request.deployToken) return auditByOf(request);
+  if (request.user || request.accessToken) return auditByOf(request);
   const user = await authenticate(db, request.cookies[ACCESS_COOKIE]).catch(() => null);
   return user ? userBy(user, request.ip ?? null) : auditByOf(request);
 }

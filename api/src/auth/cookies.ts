@@ -1,7 +1,7 @@
 // Session and request-forgery cookies.
 import crypto from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { deployTokenOf } from '../access-tokens/access-tokens';
+import { accessTokenSecretOf } from '../access-tokens/access-tokens';
 import { Forbidden } from '../http-errors';
 import { ACCESS_TTL_MS, REFRESH_TTL_MS, type Tokens } from './sessions';
 
@@ -19,6 +19,8 @@ export const REFRESH_COOKIE = 'veritas_refresh';
 const REFRESH_PATH = `${API_PREFIX}/user/`;
 /** The remote registry's calls: a deploy token (bearer) or the console's session. */
 export const REGISTRY_PREFIX = `${API_PREFIX}/registry/`;
+/** The order systems' API (docs/integrations.md): an API key's calls, never a cookie's. */
+export const API_V1_PREFIX = `${API_PREFIX}/api/v1/`;
 /**
  * httpOnly, sent with every request of the console's origin: the username, base64url, so that a
  * canary's share of users is the same users on every load (src/registry/serving.ts); only the page
@@ -111,11 +113,11 @@ export function setXsrfCookie(request: FastifyRequest, reply: FastifyReply): voi
  * cannot read the XSRF cookie to copy it into the header. GETs receive the cookie when missing.
  */
 export async function xsrfGuard(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-  // The mobile app's calls authenticate only by their Authorization header, which another site's
+  // The mobile app's and the API keys' calls authenticate only by their Authorization header, which another site's
   // page cannot make a browser send: there is no cookie to forge requests with, nothing to check.
-  if (request.url.startsWith(APP_PREFIX)) return;
+  if (request.url.startsWith(APP_PREFIX) || request.url.startsWith(API_V1_PREFIX)) return;
   // Likewise a deploy token's call of the registry: its hook then reads the token, never a cookie.
-  if (request.url.startsWith(REGISTRY_PREFIX) && deployTokenOf(request) !== undefined) return;
+  if (request.url.startsWith(REGISTRY_PREFIX) && accessTokenSecretOf(request) !== undefined) return;
   const cookie = request.cookies[XSRF_COOKIE];
   if (SAFE_METHODS.has(request.method)) {
     if (!cookie) setXsrfCookie(request, reply);

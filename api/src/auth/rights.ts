@@ -21,6 +21,8 @@ export const canReadAuditLog = isAdmin;
 export const canVerifyAuditLog = (role: Role) => role === 'super_admin';
 /** Deploy tokens and the origins of external builds. */
 export const canManageDeployAccess = (role: Role) => role === 'super_admin';
+/** The Integrations screen: API keys (docs/integrations.md#who). */
+export const canManageIntegrations = isAdmin;
 
 /** Who looks at cases: a role and the group (hub or return centre) it works for. */
 export interface CaseViewer {
@@ -47,6 +49,8 @@ export const canBeAssignedCase = canWorkCase;
 export const canSetCaseDueTimes = (role: Role) => role === 'super_admin';
 /** Bulk jobs: the roles that work cases; a job changes only the cases its creator may work. */
 export const canRunCaseJobs = (role: Role) => worksAllCases(role) || role === 'incharge';
+/** An API key of scope cases:read reads every queue, as central_ops does (docs/integrations.md#scopes). */
+export const API_KEY_CASE_VIEWER: CaseViewer = { role: 'central_ops', groupCode: null };
 
 /**
  * The permissions a remote's declaration may name as a page's, menu entry's or extension's access
@@ -61,4 +65,5 @@ export const PERMISSIONS: Readonly<Record<string, (role: Role) => boolean>> = {
   'deploy-remotes': canDeploy,
   'read-cases': canReadCases,
   'run-case-jobs': canRunCaseJobs,
+  'manage-integrations': canManageIntegrations,
 };

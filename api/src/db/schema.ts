@@ -384,6 +384,9 @@ export interface AccessTokensTable {
   created_ms: BigKey;
   revoked_ms: Ms;
   last_used_ms: Ms;
+  /** When the token's current window of calls began (migration 020); null before its first call. */
+  window_start_ms: Ms;
+  window_calls: Generated<number>;
 }
 
 /** An origin external builds may be served from (and the console's page may load scripts from). */

@@ -9,7 +9,7 @@
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Role } from '@veritas/shared/domain';
-import { authenticateAccessToken, deployTokenOf, type DeployToken } from '../access-tokens/access-tokens';
+import { accessTokenSecretOf, checkAccessToken, type TokenCaller } from '../access-tokens/access-tokens';
 import { ACCESS_COOKIE } from '../auth/cookies';
 import { authenticate, type SessionUser } from '../auth/sessions';
 import { Forbidden, Unauthorized } from '../http-errors';
@@ -18,15 +18,15 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The caller; set by the hook of a protected scope, so only routes under one may read it. */
     user: SessionUser;
-    /** Under the registry's scope: the deploy token the caller authenticated with, else null (a session). */
-    deployToken: DeployToken | null;
+    /** The access token the caller authenticated with (a deploy token, an API key), else null. */
+    accessToken: TokenCaller | null;
   }
 }
 
 export const authentication = fp(
   async (app) => {
     app.decorateRequest('user');
-    app.decorateRequest('deployToken', null);
+    app.decorateRequest('accessToken', null);
   },
   { name: 'authentication', dependencies: ['database'] },
 );
@@ -51,11 +51,11 @@ export async function requireAppToken(this: FastifyInstance, request: FastifyReq
  * which is why app.ts's XSRF check lets such a call by), else the console's session.
  */
 export async function requireSessionOrDeployToken(this: FastifyInstance, request: FastifyRequest): Promise<void> {
-  const secret = deployTokenOf(request);
+  const secret = accessTokenSecretOf(request);
   if (secret === undefined) return requireSession.call(this, request);
-  const token = await authenticateAccessToken(this.db, secret);
-  if (!token) throw new Unauthorized('The deploy token is unknown, expired or revoked.');
-  request.deployToken = token;
+  const check = await checkAccessToken(this.db, secret);
+  if (!check.ok) throw new Unauthorized('The deploy token is unknown, expired or revoked.');
+  request.accessToken = check.token;
 }
 
 /** A route's own rule: 403 with `refusal` unless the caller's role is `allowed`. */

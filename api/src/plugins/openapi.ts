@@ -8,7 +8,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TSchema } from '@sinclair/typebox';
 import { ErrorBody } from '@veritas/shared/domain';
-import { ACCESS_COOKIE, APP_PREFIX, XSRF_HEADER } from '../auth/cookies';
+import { ACCESS_COOKIE, API_V1_PREFIX, APP_PREFIX, XSRF_HEADER } from '../auth/cookies';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -18,7 +18,7 @@ declare module 'fastify' {
 }
 
 /** Who may call a route: anyone, the console's signed-in user, the mobile app, or a session or deploy token. */
-export type Access = 'public' | 'session' | 'app' | 'deploy';
+export type Access = 'public' | 'session' | 'app' | 'deploy' | 'api-key';
 
 /** The reference page: Swagger UI's scripts and styles come from this server; it may not be framed. */
 const DOCS_POLICY = [
@@ -73,8 +73,11 @@ function refusals(route: RouteOptions): Record<string, unknown> {
 function securityOf(access: Access, route: RouteOptions): Record<string, string[]>[] | undefined {
   // app.ts's XSRF check: every POST but the mobile app's.
   const xsrf: Record<string, string[]> =
-    route.method === 'POST' && !route.url.startsWith(APP_PREFIX) ? { xsrf: [] } : {};
+    route.method === 'POST' && !route.url.startsWith(APP_PREFIX) && !route.url.startsWith(API_V1_PREFIX)
+      ? { xsrf: [] }
+      : {};
   if (access === 'app') return [{ bearer: [] }];
+  if (access === 'api-key') return [{ apiKey: [] }];
   if (access === 'session') return [{ session: [], ...xsrf }];
   // A deploy token's call needs no XSRF header (cookies.ts xsrfGuard).
   if (access === 'deploy') return [{ session: [], ...xsrf }, { deployToken: [] }];
@@ -116,6 +119,8 @@ export async function openApi(app: FastifyInstance): Promise<void> {
           description:
             "The remotes' versions and rollouts, for pipelines (deploy token) and admins; tokens and origins",
         },
+        { name: 'integrations', description: 'Console: the API keys of the order systems' },
+        { name: 'api v1', description: "The order systems' API, with an API key of the call's scope" },
         { name: 'health', description: 'For a proxy or an orchestrator' },
       ],
       components: {
@@ -137,6 +142,12 @@ export async function openApi(app: FastifyInstance): Promise<void> {
             type: 'http',
             scheme: 'bearer',
             description: 'A deploy token (vrt_…) a super_admin created with registry/tokens/; no XSRF header then.',
+          },
+          apiKey: {
+            type: 'http',
+            scheme: 'bearer',
+            description:
+              'An API key (vrt_…) an admin created with api/integrations/keys/, whose scopes name the call; no cookie, no XSRF header.',
           },
         },
       },

@@ -64,7 +64,7 @@ const onRemote = (action: AuditAction): { audit: AuditedRoute } => ({
 async function mayDeploy(request: FastifyRequest): Promise<void> {
   // Read before the schema: the refusal comes first (a name that is no remote's is refused by the schema after).
   const { remote } = request.params as { remote?: unknown };
-  const token = request.deployToken;
+  const token = request.accessToken;
   if (token) {
     if (typeof remote !== 'string' || !tokenAllows(token, 'deploy', remote)) {
       const [capability, target] = token.scope.split(':');
@@ -80,7 +80,7 @@ async function mayDeploy(request: FastifyRequest): Promise<void> {
 /** A session's call only (never a token), by a role `allowed` takes. */
 function sessionOnly(allowed: (role: FastifyRequest['user']['role']) => boolean, refusal: string) {
   return async function checkSession(request: FastifyRequest): Promise<void> {
-    if (request.deployToken) throw new Forbidden('A deploy token may only publish and roll out its remotes.');
+    if (request.accessToken) throw new Forbidden('A deploy token may only publish and roll out its remotes.');
     if (!allowed(request.user.role)) throw new Forbidden(refusal);
   };
 }
@@ -262,7 +262,7 @@ const accessRoutes: FastifyPluginAsyncTypebox = async (access) => {
         response: { 200: AccessTokenList },
       },
     },
-    async () => ({ tokens: await listAccessTokens(db) }),
+    async () => ({ tokens: await listAccessTokens(db, 'deploy') }),
   );
 
   access.post(
@@ -292,7 +292,7 @@ const accessRoutes: FastifyPluginAsyncTypebox = async (access) => {
       preValidation,
       schema: { tags, summary: 'Revoke a deploy token', params: TokenParams, response: { 200: AccessToken } },
     },
-    async (request) => revokeAccessToken(db, Number(request.params.id), auditByOf(request)),
+    async (request) => revokeAccessToken(db, 'deploy', Number(request.params.id), auditByOf(request)),
   );
 
   access.get(

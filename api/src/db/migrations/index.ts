@@ -20,6 +20,7 @@ import { uploadFailed } from './016-upload-failed';
 import { remoteDeclarations } from './017-remote-declarations';
 import { cases } from './018-cases';
 import { caseQueueIndexes } from './019-case-queue-indexes';
+import { tokenRateWindow } from './020-token-rate-window';
 
 export function migrationsFor(engine: Engine): Record<string, Migration> {
   return {
@@ -42,5 +43,6 @@ export function migrationsFor(engine: Engine): Record<string, Migration> {
     '017_remote_declarations': remoteDeclarations(),
     '018_cases': cases(engine),
     '019_case_queue_indexes': caseQueueIndexes(),
+    '020_token_rate_window': tokenRateWindow(),
   };
 }
