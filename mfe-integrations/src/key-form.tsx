@@ -1,0 +1,184 @@
+// The form that creates an API key (docs/screens.md#integrations): a label, what the key may call
+// and its last valid day. It is checked against the call's own schema before it is sent
+// (ApiKeyCreatePayload of @veritas/shared/domain), so it says what the server would; a refusal of
+// the server shows on the field it names.
+import { httpStatus, serverMessage, type CreatedToken } from '@veritas/shared';
+import {
+  API_KEY_SCOPE_LABELS,
+  API_KEY_SCOPES,
+  ApiKeyCreatePayload,
+  formFaults,
+  type ApiKeyScope,
+} from '@veritas/shared/domain';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useCreateKey } from './api/keys';
+
+export const FORM_MESSAGES = {
+  failed: 'The key could not be created.',
+  expiryHint: 'The key works through the end of that day in UTC.',
+} as const;
+
+type Field = 'label' | 'scopes' | 'expiresOn';
+const FIELDS: readonly Field[] = ['label', 'scopes', 'expiresOn'];
+const isField = (field: unknown): field is Field => FIELDS.includes(field as Field);
+
+const DAY_MS = 86_400_000;
+/** How long a new key works unless the admin chooses otherwise. */
+export const DEFAULT_DAYS = 90;
+
+/** The UTC day `days` after `now`, YYYY-MM-DD: the server counts a key's days in UTC. */
+export const utcDayAfter = (days: number, now = Date.now()) => new Date(now + days * DAY_MS).toISOString().slice(0, 10);
+
+/** The field a 400 answer names (`{detail, field}`), read structurally: the client is @veritas/shared's. */
+function refusedField(error: unknown): Field | undefined {
+  if (httpStatus(error) !== 400) return undefined;
+  const field = (error as { response?: { data?: { field?: unknown } } }).response?.data?.field;
+  return isField(field) ? field : undefined;
+}
+
+export function KeyForm({ onCreated }: { onCreated(created: CreatedToken): void }) {
+  const id = useId();
+  const createKey = useCreateKey();
+  const [label, setLabel] = useState('');
+  const [scopes, setScopes] = useState<ReadonlySet<ApiKeyScope>>(new Set());
+  const [expiresOn, setExpiresOn] = useState(() => utcDayAfter(DEFAULT_DAYS));
+  const [faults, setFaults] = useState<ReadonlyMap<Field, string>>(new Map());
+  const [formError, setFormError] = useState<string | null>(null);
+  // The field to put the cursor in once its fault is shown (and describes it).
+  const [toCorrect, setToCorrect] = useState<{ field: Field } | null>(null);
+  const labelInput = useRef<HTMLInputElement>(null);
+  const firstScope = useRef<HTMLInputElement>(null);
+  const expiryInput = useRef<HTMLInputElement>(null);
+  const sending = createKey.isPending;
+
+  useEffect(() => {
+    if (!toCorrect) return;
+    ({ label: labelInput, scopes: firstScope, expiresOn: expiryInput })[toCorrect.field].current?.focus();
+  }, [toCorrect]);
+
+  const errorId = (field: Field) => `${id}-${field}-error`;
+  /** Shows each field's fault, and puts the cursor in the first field to correct. */
+  function fail(found: ReadonlyMap<Field, string>) {
+    setFaults(found);
+    const [first] = FIELDS.filter((field) => found.has(field));
+    if (first) setToCorrect({ field: first });
+  }
+
+  function toggle(scope: ApiKeyScope, on: boolean) {
+    setScopes((current) => {
+      const next = new Set(current);
+      if (on) next.add(scope);
+      else next.delete(scope);
+      return next;
+    });
+  }
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (sending) return;
+    setFormError(null);
+    // The scopes in the order the server lists them.
+    const payload = { label: label.trim(), scopes: API_KEY_SCOPES.filter((s) => scopes.has(s)), expiresOn };
+    const found = formFaults(ApiKeyCreatePayload, payload) as Map<Field, string>;
+    if (found.size > 0) return fail(found);
+    setFaults(new Map());
+    try {
+      const created = await createKey.mutateAsync(payload);
+      // The answer is the section's now; the mutation keeps no copy of the secret.
+      createKey.reset();
+      setLabel('');
+      setScopes(new Set());
+      setExpiresOn(utcDayAfter(DEFAULT_DAYS));
+      onCreated(created);
+    } catch (failure) {
+      const message = serverMessage(failure) ?? FORM_MESSAGES.failed;
+      const field = refusedField(failure);
+      if (field) fail(new Map([[field, message]]));
+      else setFormError(message);
+    }
+  }
+
+  const describedBy = (field: Field, ...others: string[]) =>
+    [...others, faults.has(field) ? errorId(field) : ''].filter(Boolean).join(' ') || undefined;
+  const fieldError = (field: Field) =>
+    faults.has(field) && (
+      <p id={errorId(field)} className="vx-error-text ig-field-error">
+        {faults.get(field)}
+      </p>
+    );
+
+  return (
+    <form className="ig-form" aria-label="Create an API key" noValidate onSubmit={(event) => void submit(event)}>
+      <div className="vx-field">
+        <label className="vx-label" htmlFor={`${id}-label`}>
+          Label
+        </label>
+        <input
+          ref={labelInput}
+          id={`${id}-label`}
+          className="vx-input"
+          maxLength={ApiKeyCreatePayload.properties.label.maxLength}
+          autoComplete="off"
+          value={label}
+          aria-invalid={faults.has('label') || undefined}
+          aria-describedby={describedBy('label')}
+          onChange={(event) => setLabel(event.target.value)}
+        />
+        {fieldError('label')}
+      </div>
+      <fieldset className="ig-scopes" aria-describedby={describedBy('scopes')}>
+        <legend className="vx-label">Scopes: what the key may call</legend>
+        {API_KEY_SCOPES.map((scope, index) => (
+          <label key={scope} className="ig-scope">
+            <input
+              ref={index === 0 ? firstScope : undefined}
+              type="checkbox"
+              value={scope}
+              checked={scopes.has(scope)}
+              aria-invalid={faults.has('scopes') || undefined}
+              onChange={(event) => toggle(scope, event.target.checked)}
+            />{' '}
+            {API_KEY_SCOPE_LABELS[scope]} <code className="ig-code">{scope}</code>
+          </label>
+        ))}
+        {fieldError('scopes')}
+      </fieldset>
+      <div className="vx-field">
+        <label className="vx-label" htmlFor={`${id}-expires`}>
+          Expires on
+        </label>
+        <input
+          ref={expiryInput}
+          id={`${id}-expires`}
+          className="vx-input"
+          type="date"
+          // Today in UTC: the earliest day the server takes.
+          min={utcDayAfter(0)}
+          value={expiresOn}
+          aria-invalid={faults.has('expiresOn') || undefined}
+          aria-describedby={describedBy('expiresOn', `${id}-expires-hint`)}
+          onChange={(event) => setExpiresOn(event.target.value)}
+        />
+        <p id={`${id}-expires-hint`} className="vx-hint">
+          {FORM_MESSAGES.expiryHint}
+        </p>
+        {fieldError('expiresOn')}
+      </div>
+      <div className="ig-form__actions">
+        <button
+          type="submit"
+          className="vx-btn vx-btn-primary"
+          // Not `disabled`: the button keeps the focus while the call runs, and takes no second click.
+          aria-disabled={sending || undefined}
+        >
+          {sending ? 'Creating key…' : 'Create key'}
+        </button>
+        {formError && (
+          <p className="vx-notice vx-notice--error" role="alert">
+            {formError}
+          </p>
+        )}
+      </div>
+    </form>
+  );
+}
