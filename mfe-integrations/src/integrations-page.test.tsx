@@ -60,7 +60,7 @@ async function renderPage(keys: (() => AccessToken[]) | MockReply = () => [ORDER
 const section = () => screen.getByRole('region', { name: 'API keys' });
 const table = () => within(section()).getByRole('table', { name: 'API keys' });
 const rowOf = (label: string) => within(table()).getByRole('rowheader', { name: label }).closest('tr')!;
-/** A row's cells after its label: Scopes, Expires, Last used, Created by, Status. */
+/** A row's cells after its label: Scopes, Valid through, Last used, Created by, Status. */
 const cells = (label: string) =>
   within(rowOf(label))
     .getAllByRole('cell')
@@ -92,14 +92,16 @@ describe('the keys', () => {
       within(table())
         .getAllByRole('columnheader')
         .map((header) => header.textContent),
-    ).toEqual(['Label', 'Scopes', 'Expires', 'Last used', 'Created by', 'Status']);
+    ).toEqual(['Label', 'Scopes', 'Valid through', 'Last used', 'Created by', 'Status']);
     expect(
       within(table())
         .getAllByRole('rowheader')
         .map((header) => header.textContent),
     ).toEqual(['Order system', 'Helpdesk', 'Old feed', 'Retired pipe']);
 
-    const [scopes, , lastUsed, createdBy] = cells('Order system');
+    const [scopes, validThrough, lastUsed, createdBy] = cells('Order system');
+    // The last valid day and the end, in UTC whatever the browser's zone.
+    expect(validThrough).toBe('30 Jun 2099 until 1 Jul 2099, 00:00 UTC');
     expect(scopes).toBe('Send shipments, Read records');
     expect(lastUsed).toBe('Never');
     expect(createdBy).toMatch(/^asha/);

@@ -11,6 +11,7 @@ import {
   type ApiKeyScope,
 } from '@veritas/shared/domain';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { utcToday } from '@veritas/shared/token-expiry';
 import { useCreateKey } from './api/keys';
 
 export const FORM_MESSAGES = {
@@ -26,8 +27,8 @@ const DAY_MS = 86_400_000;
 /** How long a new key works unless the admin chooses otherwise. */
 export const DEFAULT_DAYS = 90;
 
-/** The UTC day `days` after `now`, YYYY-MM-DD: the server counts a key's days in UTC. */
-export const utcDayAfter = (days: number, now = Date.now()) => new Date(now + days * DAY_MS).toISOString().slice(0, 10);
+/** The UTC day DEFAULT_DAYS from now, YYYY-MM-DD: the server counts a key's days in UTC. */
+export const defaultExpiry = () => utcToday(new Date(Date.now() + DEFAULT_DAYS * DAY_MS));
 
 /** The field a 400 answer names (`{detail, field}`), read structurally: the client is @veritas/shared's. */
 function refusedField(error: unknown): Field | undefined {
@@ -41,7 +42,7 @@ export function KeyForm({ onCreated }: { onCreated(created: CreatedToken): void 
   const createKey = useCreateKey();
   const [label, setLabel] = useState('');
   const [scopes, setScopes] = useState<ReadonlySet<ApiKeyScope>>(new Set());
-  const [expiresOn, setExpiresOn] = useState(() => utcDayAfter(DEFAULT_DAYS));
+  const [expiresOn, setExpiresOn] = useState(defaultExpiry);
   const [faults, setFaults] = useState<ReadonlyMap<Field, string>>(new Map());
   const [formError, setFormError] = useState<string | null>(null);
   // The field to put the cursor in once its fault is shown (and describes it).
@@ -88,7 +89,7 @@ export function KeyForm({ onCreated }: { onCreated(created: CreatedToken): void 
       createKey.reset();
       setLabel('');
       setScopes(new Set());
-      setExpiresOn(utcDayAfter(DEFAULT_DAYS));
+      setExpiresOn(defaultExpiry());
       onCreated(created);
     } catch (failure) {
       const message = serverMessage(failure) ?? FORM_MESSAGES.failed;
@@ -153,7 +154,7 @@ export function KeyForm({ onCreated }: { onCreated(created: CreatedToken): void 
           className="vx-input"
           type="date"
           // Today in UTC: the earliest day the server takes.
-          min={utcDayAfter(0)}
+          min={utcToday()}
           value={expiresOn}
           aria-invalid={faults.has('expiresOn') || undefined}
           aria-describedby={describedBy('expiresOn', `${id}-expires-hint`)}

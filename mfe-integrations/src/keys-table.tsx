@@ -4,6 +4,7 @@
 import { formatDateTime, type AccessToken } from '@veritas/shared';
 import { API_KEY_SCOPE_LABELS, scopesOf, type ApiKeyScope } from '@veritas/shared/domain';
 import { DataTable, type Column } from '@veritas/shared/table';
+import { TokenExpiryText } from '@veritas/shared/token-expiry';
 import { useState, type ReactNode } from 'react';
 
 export const TABLE_MESSAGES = {
@@ -71,7 +72,7 @@ export function KeysTable({ keys, loading, error, revoking, onRevoke }: KeysTabl
   const columns: Column<AccessToken>[] = [
     { header: 'Label', cell: (key) => key.label, rowHeader: true },
     { header: 'Scopes', cell: (key) => scopesText(key.scope) },
-    { header: 'Expires', cell: (key) => <When iso={key.expiresAt} /> },
+    { header: 'Valid through', cell: (key) => <TokenExpiryText expiresAt={key.expiresAt} /> },
     { header: 'Last used', cell: (key) => (key.lastUsedAt ? <When iso={key.lastUsedAt} /> : TABLE_MESSAGES.never) },
     {
       header: 'Created by',

@@ -37,6 +37,7 @@ describe('the contract rules', () => {
       './remote-compatibility',
       './retry-after',
       './table',
+      './token-expiry',
     ]);
   });
 

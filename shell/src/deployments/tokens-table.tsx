@@ -1,9 +1,9 @@
 // The table of deploy tokens (docs/screens.md#deployments): a token works through its last valid
-// day in UTC, as the server applies it, and the table says so (token-expiry.ts).
+// day in UTC, as the server applies it, and the table says so (@veritas/shared/token-expiry).
 import { formatDateTime, type AccessToken } from '@veritas/shared';
 import { DataTable, type Column } from '@veritas/shared/table';
 import { useState, type ReactNode } from 'react';
-import { tokenExpiry } from './token-expiry';
+import { TokenExpiryText } from '@veritas/shared/token-expiry';
 
 export const ALL_REMOTES = 'deploy:*';
 
@@ -19,20 +19,6 @@ function status(token: AccessToken, now: number): string {
   return Date.parse(token.expiresAt) <= now ? 'Expired' : 'Active';
 }
 
-/** The last valid day, and the instant the token ends, both in UTC. */
-function Expiry({ expiresAt }: { expiresAt: string }) {
-  const expiry = tokenExpiry(expiresAt);
-  if (!expiry) return <>{formatDateTime(expiresAt)}</>;
-  return (
-    <>
-      <time dateTime={expiry.lastDayIso}>{expiry.lastDay}</time>{' '}
-      <span className="dp-source">
-        until <time dateTime={expiresAt}>{expiry.ends}</time>
-      </span>
-    </>
-  );
-}
-
 export interface TokensTableProps {
   tokens: readonly AccessToken[];
   loading: boolean;
@@ -46,7 +32,7 @@ export function TokensTable({ tokens, loading, error, onRevoke }: TokensTablePro
   const columns: Column<AccessToken>[] = [
     { header: 'Label', cell: (token) => token.label, rowHeader: true },
     { header: 'Scope', cell: (token) => scopeLabel(token.scope) },
-    { header: 'Valid through', cell: (token) => <Expiry expiresAt={token.expiresAt} /> },
+    { header: 'Valid through', cell: (token) => <TokenExpiryText expiresAt={token.expiresAt} /> },
     { header: 'Created', cell: (token) => `${token.createdBy}, ${formatDateTime(token.createdAt)}` },
     { header: 'Last used', cell: (token) => (token.lastUsedAt ? formatDateTime(token.lastUsedAt) : 'Never') },
     { header: 'Status', cell: (token) => status(token, now) },

@@ -1,8 +1,9 @@
-// How a deploy token's expiry reads on the Deployments page (docs/screens.md#deployments). The
-// server lets a token work through the end of its last valid day in UTC: `expiresAt` is 00:00 UTC
-// of the day after (docs/deploying-a-remote.md#the-token). Both are shown in UTC whatever the
-// browser's zone, months spelt out: '26 Dec 2026', 'until 27 Dec 2026, 00:00 UTC'.
-import { twoDigits } from '@veritas/shared';
+// How an access token's expiry reads, a deploy token's on the Deployments page
+// (docs/screens.md#deployments) and an API key's on the Integrations page. The server lets a token
+// work through the end of its last valid day in UTC: `expiresAt` is 00:00 UTC of the day after
+// (docs/deploying-a-remote.md#the-token). Both are shown in UTC whatever the browser's zone, months
+// spelt out: '26 Dec 2026', 'until 27 Dec 2026, 00:00 UTC'.
+import { formatDateTime, twoDigits } from './format';
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
@@ -30,4 +31,18 @@ export function tokenExpiry(expiresAt: string): TokenExpiry | null {
 }
 
 /** Today in UTC, YYYY-MM-DD: the earliest last valid day the server takes. */
-export const utcToday = (now: Date = new Date()) => now.toISOString().slice(0, 10);
+export const utcToday = (now = new Date(Date.now())) => now.toISOString().slice(0, 10);
+
+/** The last valid day, and the instant the token ends, both in UTC. */
+export function TokenExpiryText({ expiresAt }: { expiresAt: string }) {
+  const expiry = tokenExpiry(expiresAt);
+  if (!expiry) return <>{formatDateTime(expiresAt)}</>;
+  return (
+    <>
+      <time dateTime={expiry.lastDayIso}>{expiry.lastDay}</time>{' '}
+      <span className="vx-token-ends">
+        until <time dateTime={expiresAt}>{expiry.ends}</time>
+      </span>
+    </>
+  );
+}
