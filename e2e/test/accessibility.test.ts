@@ -291,6 +291,29 @@ const STATES: A11yState[] = [
     },
   },
   {
+    name: 'Integrations: API keys',
+    async reach(page) {
+      await page.goto('/Integrations');
+      const form = page.getByRole('form', { name: 'Create an API key' });
+      await form.waitFor();
+      await page.getByRole('region', { name: 'API keys' }).getByRole('table').waitFor();
+      return { shown: form };
+    },
+  },
+  {
+    name: "Integrations: a new key's secret shown once",
+    async reach(page) {
+      await page.goto('/Integrations');
+      const form = page.getByRole('form', { name: 'Create an API key' });
+      await form.getByLabel('Label').fill(`a11y ${Date.now()}`);
+      await form.getByRole('checkbox', { name: /Read cases/ }).check();
+      await form.getByRole('button', { name: 'Create key' }).click();
+      const secret = page.getByRole('status', { name: /^New key / });
+      await secret.waitFor();
+      return { shown: secret };
+    },
+  },
+  {
     name: 'Upload: idle',
     async reach(page) {
       await uploadPage(page);
@@ -442,6 +465,7 @@ const KEYBOARD_SCREENS = [
   'Download: dates chosen',
   "WhiteLabel: a brand's editor with unsaved changes",
   'Deployments: remotes, tokens and origins',
+  'Integrations: API keys',
   "AuditLog: an entry's details open",
 ];
 

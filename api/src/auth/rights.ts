@@ -49,7 +49,7 @@ export const canBeAssignedCase = canWorkCase;
 export const canSetCaseDueTimes = (role: Role) => role === 'super_admin';
 /** Bulk jobs: the roles that work cases; a job changes only the cases its creator may work. */
 export const canRunCaseJobs = (role: Role) => worksAllCases(role) || role === 'incharge';
-/** An API key of scope cases:read reads every queue, as central_ops does (docs/integrations.md#scopes). */
+/** An API key of scope cases:read reads every queue, as central_ops does (docs/integrations.md#api-keys). */
 export const API_KEY_CASE_VIEWER: CaseViewer = { role: 'central_ops', groupCode: null };
 
 /**
