@@ -4,7 +4,7 @@
 import { CASE_DISPOSITIONS, type Role } from '@veritas/shared/domain';
 import type { RandomSource } from '@veritas/shared/testing/records';
 import type { AuditBy } from '../src/audit/trail';
-import { addCaseNote, assignCase, reopenCase, resolveCase, startReview, type CaseActor } from '../src/cases/cases';
+import { addCaseNote, assignCase, reopenCase, resolveCase, startReview, type UserCaseActor } from '../src/cases/cases';
 import { saveCaseView } from '../src/cases/settings';
 import type { Db } from '../src/db/schema';
 
@@ -15,7 +15,7 @@ const NOTES = [
   'Brand sticker covers another maker’s label.',
 ];
 
-async function actorOf(db: Db, username: string): Promise<CaseActor | null> {
+async function actorOf(db: Db, username: string): Promise<UserCaseActor | null> {
   const row = await db.kysely
     .selectFrom('users as u')
     .leftJoin('groups as g', 'g.id', 'u.group_id')

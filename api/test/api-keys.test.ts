@@ -231,3 +231,41 @@ test('the rate limit counts a key’s calls on every instance: the next is 429 w
     await other.close();
   }
 });
+
+test('a cases:write key resolves a case on its version: the timeline and the trail name the key', async () => {
+  const { id, version } = (await api.as.centralOps!.get('api/cases/?state=open')).body.cases[0] as {
+    id: number;
+    version: number;
+  };
+  const reader = await createKey('reader only', ['cases:read']);
+  const body = { disposition: 'quarantined', note: 'Held at the hub by the order system.', version };
+  const refused = await withToken(api.url, reader.secret, 'POST', `api/v1/cases/${id}/resolve/`, body);
+  expect([refused.status, refused.body.detail]).toEqual([
+    403,
+    'This key may not resolve cases: it needs the scope cases:write.',
+  ]);
+
+  const writer = await createKey('resolver', ['cases:write']);
+  // No XSRF header, no cookie: the key alone.
+  const resolved = await withToken(api.url, writer.secret, 'POST', `api/v1/cases/${id}/resolve/`, body);
+  expect(resolved.status).toBe(200);
+  expect(resolved.body).toMatchObject({ id, state: 'resolved', disposition: 'quarantined', version: version + 1 });
+  const detail = (await api.as.centralOps!.get(`api/cases/${id}/`)).body;
+  expect(detail.timeline.at(-1)).toMatchObject({ kind: 'resolved', by: 'token "resolver"', note: body.note });
+  expect((await auditOf('case.resolved'))[0]).toMatchObject({
+    actor: { kind: 'token', name: 'resolver' },
+    outcome: 'success',
+  });
+
+  // The same version again: 409 with the case as it now is, recorded as the console's 409s are.
+  const stale = await withToken(api.url, writer.secret, 'POST', `api/v1/cases/${id}/resolve/`, body);
+  expect(stale.status).toBe(409);
+  expect(stale.body.case).toMatchObject({ id, state: 'resolved', version: version + 1 });
+  expect((await auditOf('case.resolved'))[0]).toMatchObject({ actor: { name: 'resolver' }, outcome: 'refused' });
+  const invalid = await withToken(api.url, writer.secret, 'POST', `api/v1/cases/${id}/resolve/`, {
+    disposition: 'lost',
+    note: 'x',
+    version,
+  });
+  expect([invalid.status, invalid.body.field]).toEqual([400, 'disposition']);
+});

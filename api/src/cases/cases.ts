@@ -11,7 +11,7 @@ import type {
   DeviceRecord,
 } from '@veritas/shared/domain';
 import type { Kysely } from 'kysely';
-import { recordAudit, type AuditBy } from '../audit/trail';
+import { actorLabel, recordAudit, type AuditBy } from '../audit/trail';
 import { dueHoursOf } from './opening';
 import { canBeAssignedCase, canCommentCase, canReadCase, canWorkCase, type CaseViewer } from '../auth/rights';
 import type { Database, Db } from '../db/schema';
@@ -31,12 +31,17 @@ import {
   type CaseRow,
 } from './repository';
 
-/** Who works a case: the signed-in user, its rights' facts, and how the audit trail names it. */
+/**
+ * Who works a case: the signed-in user (or, id null, an API key: docs/integrations.md#the-api), its
+ * rights' facts, and how the audit trail names it.
+ */
 export interface CaseActor extends CaseViewer {
-  id: number;
+  id: number | null;
   username: string;
   by: AuditBy;
 }
+/** A signed-in user working cases: what a bulk job is created by. */
+export type UserCaseActor = CaseActor & { id: number };
 
 async function readableCase(kysely: Kysely<Database>, viewer: CaseViewer, id: number): Promise<CaseRow> {
   const row = await findCase(kysely, id);
@@ -122,6 +127,7 @@ export async function changeCaseIn(
     at,
     kind: change.kind,
     actor_id: actor.id,
+    actor_name: actor.id === null ? actorLabel(actor.by) : null,
     note: change.note ?? null,
     details: change.details ?? null,
   });

@@ -12,7 +12,7 @@ import { canRunCaseJobs, worksAllCases } from '../auth/rights';
 import type { Db } from '../db/schema';
 import { BadRequest, Conflict, DomainError, Forbidden, NotFound } from '../http-errors';
 import type { BackgroundJob } from '../jobs';
-import { assignmentOf, changeCaseIn, resolutionOf, type CaseActor } from './cases';
+import { assignmentOf, changeCaseIn, resolutionOf, type CaseActor, type UserCaseActor } from './cases';
 import {
   addJobProgress,
   claimCaseJob,
@@ -53,7 +53,7 @@ const jobOf = (row: NonNullable<Awaited<ReturnType<typeof findCaseJob>>>): CaseJ
   finished_at: row.finished_at,
 });
 
-function paramsOf(actor: CaseActor, job: NewCaseJob): JobParams {
+function paramsOf(actor: UserCaseActor, job: NewCaseJob): JobParams {
   const by = {
     id: actor.id,
     username: actor.username,
@@ -71,7 +71,7 @@ function paramsOf(actor: CaseActor, job: NewCaseJob): JobParams {
 }
 
 /** Creates the job with its cases: those named, or every case the filters match that the creator may work. */
-export async function createCaseJob(db: Db, actor: CaseActor, job: NewCaseJob): Promise<CaseJob> {
+export async function createCaseJob(db: Db, actor: UserCaseActor, job: NewCaseJob): Promise<CaseJob> {
   if (!canRunCaseJobs(actor.role)) throw new Forbidden('Your role cannot run bulk actions on cases.');
   if ((job.ids === undefined) === (job.filters === undefined))
     throw new BadRequest('ids', 'Name the cases (ids) or the filters they match, not both.');

@@ -98,6 +98,7 @@ export async function insertCaseEvent(
     at: string;
     kind: CaseEventKind;
     actor_id: number | null;
+    actor_name?: string | null;
     note?: string | null;
     details?: object | null;
   },
@@ -112,7 +113,7 @@ export async function findCaseEvents(kysely: Executor, caseId: number): Promise<
   const rows = await kysely
     .selectFrom('case_events as e')
     .leftJoin('users as u', 'u.id', 'e.actor_id')
-    .select(['e.id', 'e.at', 'e.kind', 'u.username', 'e.note', 'e.details'])
+    .select(['e.id', 'e.at', 'e.kind', 'u.username', 'e.actor_name', 'e.note', 'e.details'])
     .where('e.case_id', '=', caseId)
     .orderBy('e.id')
     .execute();
@@ -120,7 +121,7 @@ export async function findCaseEvents(kysely: Executor, caseId: number): Promise<
     id: row.id,
     at: row.at,
     kind: row.kind,
-    by: row.username ?? null,
+    by: row.username ?? row.actor_name ?? null,
     note: row.note,
     details: row.details === null ? null : (JSON.parse(row.details) as Record<string, unknown>),
   }));

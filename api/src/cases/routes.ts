@@ -38,14 +38,14 @@ import { auditByOf } from '../audit/actor';
 import { canReadCases, canRunCaseJobs, canSetCaseDueTimes } from '../auth/rights';
 import { requireRole } from '../plugins/authentication';
 import { sendStream, pagedBody } from '../streamed-body';
-import { addCaseNote, assignCase, caseDetail, reopenCase, resolveCase, startReview, type CaseActor } from './cases';
+import { addCaseNote, assignCase, caseDetail, reopenCase, resolveCase, startReview, type UserCaseActor } from './cases';
 import { caseJob, createCaseJob, type CaseJobRunner } from './jobs';
 import { caseAssignees, caseCount, casePage, casesCsv, casesOfTracking, caseTotals } from './queue';
 import { caseViews, deleteView, dueTimes, saveCaseView, setDueTimes } from './settings';
 
 const tags = ['cases'];
 
-const actorOf = (request: FastifyRequest): CaseActor => {
+const actorOf = (request: FastifyRequest): UserCaseActor => {
   const { id, username, role, groupCode } = request.user;
   return { id, username, role, groupCode, by: auditByOf(request) };
 };

@@ -4,7 +4,7 @@ import { CASE_REASONS, type CaseFilters, type CaseView, type NewCaseView, type R
 import { recordAudit } from '../audit/trail';
 import type { Db } from '../db/schema';
 import { BadRequest, Conflict, Forbidden, NotFound } from '../http-errors';
-import type { CaseActor } from './cases';
+import type { CaseActor, UserCaseActor } from './cases';
 import { forgetDueHours } from './opening';
 import { findDueHours, updateDueHours } from './repository';
 import { deleteCaseView, findCaseView, findCaseViews, insertCaseView } from './view-repository';
@@ -56,7 +56,7 @@ export async function caseViews(db: Db, viewer: { id: number; role: Role }): Pro
   return (await findCaseViews(db.kysely, viewer.id, viewer.role)).map(viewOf);
 }
 
-export async function saveCaseView(db: Db, actor: CaseActor, view: NewCaseView): Promise<CaseView> {
+export async function saveCaseView(db: Db, actor: UserCaseActor, view: NewCaseView): Promise<CaseView> {
   // Only the filters' own fields are kept: what the queue reads.
   const filters = Object.fromEntries(
     Object.entries(view.filters).filter(([, value]) => value !== '' && value !== undefined),

@@ -445,6 +445,8 @@ export interface CaseEventsTable {
   at: string;
   kind: CaseEventKind;
   actor_id: number | null;
+  /** The actor when it is no user (migration 021): an API key, `token "<label>"`. */
+  actor_name: ColumnType<string | null, string | null | undefined, string | null>;
   note: string | null;
   details: string | null;
 }

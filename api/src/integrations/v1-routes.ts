@@ -1,8 +1,11 @@
 // /veritas/api/v1/ (docs/integrations.md#the-api): what an order system calls with an API key, each
 // route behind the scope it needs. Its rules are the console's: the same features' functions.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { CasePage, CasePageQuery } from '@veritas/shared/domain';
+import type { FastifyRequest } from 'fastify';
+import { CaseConflict, CaseIdParams, CasePage, CasePageQuery, CaseResolve, CaseSummary } from '@veritas/shared/domain';
+import { auditByOf } from '../audit/actor';
 import { API_KEY_CASE_VIEWER } from '../auth/rights';
+import { resolveCase, type CaseActor } from '../cases/cases';
 import { casePage } from '../cases/queue';
 import { requireScope } from './api-keys';
 
@@ -10,6 +13,14 @@ const tags = ['api v1'];
 
 /** A key is no user: the queue's "assigned to me" matches no case. */
 const KEY_CASE_VIEWER = { ...API_KEY_CASE_VIEWER, id: 0 };
+
+/** The key as a case's actor: no user (the timeline names it `token "<label>"`), central_ops' rights. */
+const keyActorOf = (request: FastifyRequest): CaseActor => ({
+  ...API_KEY_CASE_VIEWER,
+  id: null,
+  username: request.accessToken!.label,
+  by: auditByOf(request),
+});
 
 export const apiV1Routes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app;
@@ -26,5 +37,22 @@ export const apiV1Routes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => casePage(db, KEY_CASE_VIEWER, request.query),
+  );
+
+  app.post(
+    '/api/v1/cases/:id/resolve/',
+    {
+      // Its 409s are recorded as the console's are; a key without the scope is recorded by requireScope.
+      config: { audit: { action: 'case.resolved', refusals: [409] } },
+      preValidation: requireScope('cases:write'),
+      schema: {
+        tags,
+        summary: 'Resolve a case with a disposition and a note, made on its version (scope cases:write)',
+        params: CaseIdParams,
+        body: CaseResolve,
+        response: { 200: CaseSummary, 409: CaseConflict },
+      },
+    },
+    async (request) => resolveCase(db, keyActorOf(request), Number(request.params.id), request.body),
   );
 };

@@ -21,6 +21,7 @@ import { remoteDeclarations } from './017-remote-declarations';
 import { cases } from './018-cases';
 import { caseQueueIndexes } from './019-case-queue-indexes';
 import { tokenRateWindow } from './020-token-rate-window';
+import { caseEventActorName } from './021-case-event-actor-name';
 
 export function migrationsFor(engine: Engine): Record<string, Migration> {
   return {
@@ -44,5 +45,6 @@ export function migrationsFor(engine: Engine): Record<string, Migration> {
     '018_cases': cases(engine),
     '019_case_queue_indexes': caseQueueIndexes(),
     '020_token_rate_window': tokenRateWindow(),
+    '021_case_event_actor_name': caseEventActorName(),
   };
 }
