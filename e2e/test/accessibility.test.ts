@@ -308,7 +308,7 @@ const STATES: A11yState[] = [
       await form.getByLabel('Label').fill(`a11y ${Date.now()}`);
       await form.getByRole('checkbox', { name: /Read cases/ }).check();
       await form.getByRole('button', { name: 'Create key' }).click();
-      const secret = page.getByRole('status', { name: /^New key / });
+      const secret = page.getByRole('region', { name: /^Secret of the key / });
       await secret.waitFor();
       return { shown: secret };
     },

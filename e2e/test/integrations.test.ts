@@ -27,8 +27,8 @@ test('admin: a key created in the browser calls the API within its scope, until 
   await form.getByLabel('Label').fill(label);
   await form.getByRole('checkbox', { name: /Read cases/ }).check();
   await form.getByRole('button', { name: 'Create key' }).click();
-  const shown = page.getByRole('status', { name: `New key ${label}` });
-  await shown.getByText('Copy this key now: it is not shown again.').waitFor();
+  const shown = page.getByRole('region', { name: `Secret of the key ${label}` });
+  await shown.getByText('Copy this secret now: it is shown once.').waitFor();
   const secret = await shown.getByRole('textbox').inputValue();
   expect(secret).toMatch(/^vrt_[A-Za-z0-9_-]{43}$/);
 

@@ -1,12 +1,12 @@
 // API keys (docs/screens.md#integrations): create one, see its secret once, list them, revoke one
 // after the browser's confirmation (as Deactivate Users asks).
 import { serverMessage, type AccessToken, type CreatedToken } from '@veritas/shared';
+import { NewTokenSecret } from '@veritas/shared/access-tokens';
 import { useQueryNow } from '@veritas/shared/query';
 import { useEffect, useId, useRef, useState } from 'react';
 import { keysQuery, useRevokeKey } from './api/keys';
 import { KeyForm } from './key-form';
 import { KeysTable, scopesText } from './keys-table';
-import { NewKeySecret } from './new-key-secret';
 
 export const KEYS_MESSAGES = {
   loadFailed: 'Failed to load the API keys',
@@ -79,7 +79,7 @@ export function ApiKeysSection() {
           setCreated(answer);
         }}
       />
-      {created && <NewKeySecret key={created.token.id} created={created} onDone={done} />}
+      {created && <NewTokenSecret key={created.token.id} created={created} noun="key" onDone={done} />}
       <p
         ref={statusLine}
         tabIndex={-1}

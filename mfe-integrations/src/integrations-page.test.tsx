@@ -157,16 +157,16 @@ describe('creating a key', () => {
     await fillForm(user, '  Returns portal ', ['Read cases', 'Read records'], '2099-06-30');
     await user.click(within(form()).getByRole('button', { name: 'Create key' }));
 
-    const secret = await within(section()).findByLabelText('Key Returns portal');
+    const secret = await within(section()).findByLabelText('Secret of Returns portal');
     expect(creates().map((request) => request.body)).toEqual([
       { label: 'Returns portal', scopes: ['records:read', 'cases:read'], expiresOn: '2099-06-30' },
     ]);
     expect(secret).toHaveValue(SECRET);
     expect(secret).toHaveAttribute('readonly');
     expect(secret).toHaveFocus();
-    expect(secret).toHaveAccessibleDescription(/Copy this key now: it is not shown again\./);
-    const panel = within(section()).getByRole('status', { name: 'New key Returns portal' });
-    expect(panel).toHaveTextContent('Copy this key now: it is not shown again.');
+    expect(secret).toHaveAccessibleDescription(/Copy this secret now: it is shown once\./);
+    const panel = within(section()).getByRole('region', { name: 'Secret of the key Returns portal' });
+    expect(panel).toHaveTextContent('Copy this secret now: it is shown once.');
 
     // The list is read again and shows the new key; the form is empty for the next one.
     await waitFor(() => expect(gets()).toHaveLength(2));
@@ -203,7 +203,7 @@ describe('creating a key', () => {
     expect(within(form()).getByRole('button', { name: 'Create key' })).toHaveFocus();
     await user.keyboard('{Enter}');
 
-    expect(await within(section()).findByLabelText('Key Kiosk')).toHaveFocus();
+    expect(await within(section()).findByLabelText('Secret of Kiosk')).toHaveFocus();
     expect(creates().map((request) => (request.body as { scopes: string[] }).scopes)).toEqual([['cases:read']]);
     await user.tab();
     expect(within(section()).getByRole('button', { name: 'Copy' })).toHaveFocus();
@@ -240,7 +240,7 @@ describe('creating a key', () => {
     expect(expiry).toHaveAttribute('aria-invalid', 'true');
     await waitFor(() => expect(expiry).toHaveFocus());
     expect(within(form()).getByLabelText('Label')).not.toHaveAttribute('aria-invalid');
-    expect(within(section()).queryByRole('status', { name: /New key/ })).not.toBeInTheDocument();
+    expect(within(section()).queryByRole('region', { name: /^Secret of the key/ })).not.toBeInTheDocument();
     // Nothing was taken from the form: it can be corrected and sent again.
     expect(within(form()).getByLabelText('Label')).toHaveValue('Returns portal');
     const button = within(form()).getByRole('button', { name: 'Create key' });

@@ -11,7 +11,7 @@ import {
   type ApiKeyScope,
 } from '@veritas/shared/domain';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import { utcToday } from '@veritas/shared/token-expiry';
+import { utcToday } from '@veritas/shared/access-tokens';
 import { useCreateKey } from './api/keys';
 
 export const FORM_MESSAGES = {

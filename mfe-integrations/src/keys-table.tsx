@@ -4,7 +4,7 @@
 import { formatDateTime, type AccessToken } from '@veritas/shared';
 import { API_KEY_SCOPE_LABELS, scopesOf, type ApiKeyScope } from '@veritas/shared/domain';
 import { DataTable, type Column } from '@veritas/shared/table';
-import { TokenExpiryText } from '@veritas/shared/token-expiry';
+import { TokenExpiryText } from '@veritas/shared/access-tokens';
 import { useState, type ReactNode } from 'react';
 
 export const TABLE_MESSAGES = {

@@ -29,6 +29,7 @@ describe('the contract rules', () => {
   test('the entry points are the TypeScript ones of "exports", without the test helpers', () => {
     expect(Object.keys(runtimeEntryPoints(readPackageJson().exports))).toEqual([
       '.',
+      './access-tokens',
       './audit-vocabulary',
       './case-vocabulary',
       './domain',
@@ -37,7 +38,6 @@ describe('the contract rules', () => {
       './remote-compatibility',
       './retry-after',
       './table',
-      './token-expiry',
     ]);
   });
 

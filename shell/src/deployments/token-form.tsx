@@ -4,7 +4,7 @@ import { serverMessage, type CreatedToken } from '@veritas/shared';
 import { formFaults, TokenCreatePayload } from '@veritas/shared/domain';
 import { useId, useState, type FormEvent } from 'react';
 import { useCreateToken } from './api';
-import { utcToday } from '@veritas/shared/token-expiry';
+import { utcToday } from '@veritas/shared/access-tokens';
 import { ALL_REMOTES } from './tokens-table';
 
 /** The scope choice of a remote the registry has no version of yet: its name is typed. */

@@ -1,11 +1,11 @@
 // Deploy tokens (super_admin; docs/screens.md#deployments): create one for all remotes or one
 // remote, see its secret once, list them, revoke one.
 import { serverMessage, toast, type AccessToken, type CreatedToken } from '@veritas/shared';
+import { NewTokenSecret } from '@veritas/shared/access-tokens';
 import { useQueryNow } from '@veritas/shared/query';
 import { useId, useState } from 'react';
 import { tokensQuery, useRevokeToken } from './api';
 import { ConfirmDialog } from './confirm-dialog';
-import { NewSecret } from './new-secret';
 import { TokenForm } from './token-form';
 import { scopeLabel, TokensTable } from './tokens-table';
 
@@ -29,7 +29,7 @@ export function TokensSection({ remotes }: { remotes: readonly string[] }) {
         A pipeline publishes, promotes, runs canaries and rolls back with a token: for every remote or for one.
       </p>
       <TokenForm remotes={remotes} onCreated={setCreated} />
-      {created && <NewSecret created={created} onDone={() => setCreated(null)} />}
+      {created && <NewTokenSecret created={created} noun="token" onDone={() => setCreated(null)} />}
       <TokensTable tokens={data ?? NO_TOKENS} loading={loading} error={loadError} onRevoke={setRevoking} />
       {revoking && (
         <ConfirmDialog

@@ -1,9 +1,9 @@
 // The table of deploy tokens (docs/screens.md#deployments): a token works through its last valid
-// day in UTC, as the server applies it, and the table says so (@veritas/shared/token-expiry).
+// day in UTC, as the server applies it, and the table says so (@veritas/shared/access-tokens).
 import { formatDateTime, type AccessToken } from '@veritas/shared';
 import { DataTable, type Column } from '@veritas/shared/table';
 import { useState, type ReactNode } from 'react';
-import { TokenExpiryText } from '@veritas/shared/token-expiry';
+import { TokenExpiryText } from '@veritas/shared/access-tokens';
 
 export const ALL_REMOTES = 'deploy:*';
 

@@ -1,0 +1,115 @@
+// What the Deployments page (deploy tokens, docs/screens.md#deployments) and the Integrations page
+// (API keys, docs/screens.md#integrations) show of an access token alike: its secret, once, when
+// it is created, and its expiry. The server lets a token
+// work through the end of its last valid day in UTC: `expiresAt` is 00:00 UTC of the day after
+// (docs/deploying-a-remote.md#the-token). Both are shown in UTC whatever the browser's zone, months
+// spelt out: '26 Dec 2026', 'until 27 Dec 2026, 00:00 UTC'.
+import { useEffect, useId, useRef, useState } from 'react';
+import type { CreatedToken } from './api/registry';
+import { formatDateTime, twoDigits } from './format';
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+const dayText = (date: Date) => `${date.getUTCDate()} ${MONTHS[date.getUTCMonth()]} ${date.getUTCFullYear()}`;
+
+export interface TokenExpiry {
+  /** The last day the token works, in UTC: '26 Dec 2026'. */
+  lastDay: string;
+  /** The same as YYYY-MM-DD (a <time>'s dateTime). */
+  lastDayIso: string;
+  /** The instant it stops working, in UTC: '27 Dec 2026, 00:00 UTC'. */
+  ends: string;
+}
+
+/** The last valid day and the end of a token that works until `expiresAt`; null when that is no instant. */
+export function tokenExpiry(expiresAt: string): TokenExpiry | null {
+  const ms = Date.parse(expiresAt);
+  if (Number.isNaN(ms)) return null;
+  const end = new Date(ms);
+  // The day of the token's last working millisecond.
+  const last = new Date(ms - 1);
+  const seconds = end.getUTCSeconds();
+  const time = `${twoDigits(end.getUTCHours())}:${twoDigits(end.getUTCMinutes())}${seconds ? `:${twoDigits(seconds)}` : ''}`;
+  return { lastDay: dayText(last), lastDayIso: last.toISOString().slice(0, 10), ends: `${dayText(end)}, ${time} UTC` };
+}
+
+/** Today in UTC, YYYY-MM-DD: the earliest last valid day the server takes. */
+export const utcToday = (now = new Date(Date.now())) => now.toISOString().slice(0, 10);
+
+/** The last valid day, and the instant the token ends, both in UTC. */
+export function TokenExpiryText({ expiresAt }: { expiresAt: string }) {
+  const expiry = tokenExpiry(expiresAt);
+  if (!expiry) return <>{formatDateTime(expiresAt)}</>;
+  return (
+    <>
+      <time dateTime={expiry.lastDayIso}>{expiry.lastDay}</time>{' '}
+      <span className="vx-token-ends">
+        until <time dateTime={expiresAt}>{expiry.ends}</time>
+      </span>
+    </>
+  );
+}
+
+/**
+ * The secret of a token just created, shown once in a read-only field (focused and selected) with
+ * Copy and Done: the server keeps only its hash. `noun` names the token: 'token' or 'key'.
+ */
+export function NewTokenSecret({ created, noun, onDone }: { created: CreatedToken; noun: string; onDone(): void }) {
+  const fieldId = useId();
+  const warningId = useId();
+  const field = useRef<HTMLInputElement>(null);
+  const [copied, setCopied] = useState<boolean | null>(null);
+  const { label } = created.token;
+  useEffect(() => {
+    field.current?.focus();
+    field.current?.select();
+  }, []);
+
+  async function copy() {
+    field.current?.select();
+    try {
+      await navigator.clipboard.writeText(created.secret);
+      setCopied(true);
+    } catch {
+      setCopied(false);
+    }
+  }
+
+  return (
+    <div className="vx-token-secret" role="region" aria-label={`Secret of the ${noun} ${label}`}>
+      <p id={warningId} className="vx-token-secret__warning">
+        <strong>Copy this secret now: it is shown once.</strong> The server keeps only its hash; it cannot show it
+        again.
+      </p>
+      <label className="vx-label" htmlFor={fieldId}>
+        Secret of {label}
+      </label>
+      <div className="vx-input-group vx-token-secret__row">
+        <input
+          ref={field}
+          id={fieldId}
+          className="vx-input vx-token-secret__value"
+          readOnly
+          value={created.secret}
+          aria-describedby={warningId}
+          spellCheck={false}
+          autoComplete="off"
+          onFocus={(event) => event.currentTarget.select()}
+        />
+        <button type="button" className="vx-btn" onClick={() => void copy()}>
+          Copy
+        </button>
+        <button type="button" className="vx-btn vx-btn-primary" onClick={onDone}>
+          Done
+        </button>
+      </div>
+      <p className={copied === false ? 'vx-error-text' : 'vx-hint'} role="status">
+        {copied === null
+          ? ''
+          : copied
+            ? 'Copied to the clipboard.'
+            : 'Copying failed: select the secret and copy it yourself.'}
+      </p>
+    </div>
+  );
+}
