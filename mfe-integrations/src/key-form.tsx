@@ -2,7 +2,7 @@
 // and its last valid day. It is checked against the call's own schema before it is sent
 // (ApiKeyCreatePayload of @veritas/shared/domain), so it says what the server would; a refusal of
 // the server shows on the field it names.
-import { httpStatus, serverMessage, type CreatedToken } from '@veritas/shared';
+import { refusedField, serverMessage, type CreatedToken } from '@veritas/shared';
 import {
   API_KEY_SCOPE_LABELS,
   API_KEY_SCOPES,
@@ -29,13 +29,6 @@ export const DEFAULT_DAYS = 90;
 
 /** The UTC day DEFAULT_DAYS from now, YYYY-MM-DD: the server counts a key's days in UTC. */
 export const defaultExpiry = () => utcToday(new Date(Date.now() + DEFAULT_DAYS * DAY_MS));
-
-/** The field a 400 answer names (`{detail, field}`), read structurally: the client is @veritas/shared's. */
-function refusedField(error: unknown): Field | undefined {
-  if (httpStatus(error) !== 400) return undefined;
-  const field = (error as { response?: { data?: { field?: unknown } } }).response?.data?.field;
-  return isField(field) ? field : undefined;
-}
 
 export function KeyForm({ onCreated }: { onCreated(created: CreatedToken): void }) {
   const id = useId();
@@ -93,7 +86,9 @@ export function KeyForm({ onCreated }: { onCreated(created: CreatedToken): void 
       onCreated(created);
     } catch (failure) {
       const message = serverMessage(failure) ?? FORM_MESSAGES.failed;
-      const field = refusedField(failure);
+      const refused = refusedField(failure);
+      // A field of this form, or none (the message then shows under the button).
+      const field = isField(refused) ? refused : undefined;
       if (field) fail(new Map([[field, message]]));
       else setFormError(message);
     }

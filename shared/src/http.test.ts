@@ -2,6 +2,7 @@ import {
   checkLoggedIn,
   http,
   httpStatus,
+  refusedField,
   loadSession,
   loadSessionOfViewer,
   logout,
@@ -340,6 +341,18 @@ describe('session helpers', () => {
     expect(serverMessage(error, ['error'])).toBe('other');
     expect(serverMessage(error, ['res'])).toBeUndefined();
     expect(serverMessage(new Error('network'))).toBeUndefined();
+  });
+
+  test('refusedField: the field a 400 names, and none for another status or body', async () => {
+    api
+      .on('POST user/create/', [400, { detail: 'Give a username.', field: 'username' }])
+      .on('POST user/create_group/', [409, { detail: 'taken', field: 'code' }])
+      .on('POST user/reset_password/', [400, { detail: 'bad' }]);
+    const failure = (path: string) => http.post(path, {}).catch((e: unknown) => e);
+    expect(refusedField(await failure('user/create/'))).toBe('username');
+    expect(refusedField(await failure('user/create_group/'))).toBeUndefined();
+    expect(refusedField(await failure('user/reset_password/'))).toBeUndefined();
+    expect(refusedField(new Error('network'))).toBeUndefined();
   });
 
   test('httpStatus: the status a failed call was answered with, 0 without an answer, undefined for other errors', async () => {

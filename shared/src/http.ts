@@ -135,6 +135,13 @@ export function httpStatus(error: unknown): number | undefined {
   return error.response?.status ?? 0;
 }
 
+/** The field a 400 answer names (`{detail, field}`, docs/errors.md#server-error-bodies), if any. */
+export function refusedField(error: unknown): string | undefined {
+  if (!isAxiosError(error) || error.response?.status !== 400) return undefined;
+  const field: unknown = (error.response.data as { field?: unknown } | undefined)?.field;
+  return typeof field === 'string' ? field : undefined;
+}
+
 /** The message an error response carries in the first of `fields` present in its body. */
 export function serverMessage(
   error: unknown,

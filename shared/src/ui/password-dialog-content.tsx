@@ -1,8 +1,7 @@
 // PasswordDialog's implementation (loaded on first use): the fields, the rule under them, the
 // checks before sending, the server's answer, and where focus goes after each.
-import { isAxiosError } from 'axios';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import { serverMessage } from '../http';
+import { refusedField, serverMessage } from '../http';
 import { PASSWORD_RULE, passwordProblem } from '../password-rule';
 import { Modal } from './modal';
 import type { PasswordDialogProps } from './password-dialog';
@@ -14,10 +13,8 @@ type Field = 'current' | 'password' | 'confirm';
 const SERVER_FIELDS: Record<string, Field> = { current_password: 'current', new_password: 'password' };
 
 function serverField(error: unknown): Field | undefined {
-  const field: unknown = isAxiosError(error)
-    ? (error.response?.data as { field?: unknown } | undefined)?.field
-    : undefined;
-  return typeof field === 'string' ? SERVER_FIELDS[field] : undefined;
+  const field = refusedField(error);
+  return field === undefined ? undefined : SERVER_FIELDS[field];
 }
 
 export default function PasswordDialogContent({
