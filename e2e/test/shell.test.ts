@@ -20,7 +20,15 @@ async function menuItems(menu: string): Promise<string[]> {
 
 test('menus: admin sees every Data item and every User Management item', async () => {
   await signIn(page, DEMO.admin);
-  expect(await menuItems('Data')).toEqual(['Upload', 'Download APK', 'White Label', 'Download', 'Stats', 'Cases']);
+  expect(await menuItems('Data')).toEqual([
+    'Upload',
+    'Download APK',
+    'White Label',
+    'Download',
+    'Stats',
+    'Cases',
+    'Integrations',
+  ]);
   expect(await menuItems('User Management')).toEqual(['Create User', 'Deactivate User', 'Audit Log']);
 });
 
@@ -28,7 +36,7 @@ test('menus: executive sees only Download, Stats and Cases in Data; admin-only r
   await signIn(page, DEMO.executive);
   expect(await menuItems('Data')).toEqual(['Download', 'Stats', 'Cases']);
   expect(await menuItems('User Management')).toEqual(['Create User', 'Deactivate User']);
-  for (const route of ['/Upload', '/WhiteLabel', '/AuditLog']) {
+  for (const route of ['/Upload', '/WhiteLabel', '/AuditLog', '/Integrations']) {
     await page.goto(route);
     await page.waitForLoadState('networkidle');
     expect(new URL(page.url()).pathname).not.toBe(route);
