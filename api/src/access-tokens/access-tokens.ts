@@ -6,7 +6,7 @@
 // others. The secret is shown once, when created; the database keeps its SHA-256 only.
 import crypto from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import type { AccessToken, CreatedToken, TokenCreatePayload } from '@veritas/shared/domain';
+import { scopesOf, type AccessToken, type CreatedToken, type TokenCreatePayload } from '@veritas/shared/domain';
 import { actorLabel, recordAudit, type AuditBy } from '../audit/trail';
 import { MAX_SERIAL_ID, type Db } from '../db/schema';
 import { BadRequest, NotFound } from '../http-errors';
@@ -50,7 +50,7 @@ export function accessTokenSecretOf(request: FastifyRequest): string | undefined
 
 /** Whether `token` may do `capability` on `target`: one of its scopes names that target or `*`. */
 export function tokenAllows(token: TokenCaller, capability: string, target: string): boolean {
-  return token.scope.split(' ').some((scope) => scope === `${capability}:${target}` || scope === `${capability}:*`);
+  return scopesOf(token.scope).some((scope) => scope === `${capability}:${target}` || scope === `${capability}:*`);
 }
 
 type TokenRow = Awaited<ReturnType<typeof findAccessTokens>>[number];

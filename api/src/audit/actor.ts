@@ -4,14 +4,11 @@
 // came through a trusted proxy (VERITAS_TRUST_PROXY), never a header otherwise.
 import type { FastifyRequest } from 'fastify';
 import { MAX_USERNAME_LENGTH } from '@veritas/shared/domain';
-import type { AuditBy } from './trail';
+import { tokenBy, type AuditBy } from './trail';
 
 export function auditByOf(request: FastifyRequest): AuditBy {
   const address = request.ip ?? null;
-  if (request.accessToken) {
-    const { id, label } = request.accessToken;
-    return { actor: { kind: 'token', id: String(id), name: label, role: null }, address };
-  }
+  if (request.accessToken) return tokenBy(request.accessToken, address);
   if (request.user) {
     const { id, username, role } = request.user;
     return { actor: { kind: 'user', id: String(id), name: username, role }, address };

@@ -55,6 +55,11 @@ export function userBy(user: { id: number; username: string; role: Role }, addre
   return { actor: { kind: 'user', id: String(user.id), name: user.username, role: user.role }, address };
 }
 
+/** An access token acting (a deploy token, an API key), from `address`. */
+export function tokenBy(token: { id: number; label: string }, address: string | null): AuditBy {
+  return { actor: { kind: 'token', id: String(token.id), name: token.label, role: null }, address };
+}
+
 /** The actor as a history names it: a username, `token "<label>"`, or the server's own name. */
 export const actorLabel = ({ actor }: AuditBy) => (actor.kind === 'token' ? `token "${actor.name}"` : actor.name);
 

@@ -5,6 +5,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   API_KEY_SCOPE_LABELS,
+  API_KEY_SCOPES,
   type AccessToken,
   type ApiKeyCreatePayload,
   type ApiKeyScope,
@@ -19,8 +20,7 @@ import {
   tokenAllows,
   type TokenCaller,
 } from '../access-tokens/access-tokens';
-import { auditByOf } from '../audit/actor';
-import { recordAuditAlone, type AuditBy } from '../audit/trail';
+import { recordAuditAlone, tokenBy, type AuditBy } from '../audit/trail';
 import type { Db } from '../db/schema';
 import { Forbidden, TooManyRequests, Unauthorized } from '../http-errors';
 
@@ -31,9 +31,7 @@ export const listApiKeys = (db: Db): Promise<AccessToken[]> => listAccessTokens(
 
 /** A new key: its scopes in API_KEY_SCOPES' order, joined by spaces. */
 export function createApiKey(db: Db, input: ApiKeyCreatePayload, by: AuditBy): Promise<CreatedToken> {
-  const scope = Object.keys(API_KEY_SCOPE_LABELS)
-    .filter((scope) => input.scopes.includes(scope as ApiKeyScope))
-    .join(' ');
+  const scope = API_KEY_SCOPES.filter((scope) => input.scopes.includes(scope)).join(' ');
   return createAccessToken(db, { label: input.label, scope, expiresOn: input.expiresOn }, by);
 }
 
@@ -42,17 +40,12 @@ export const revokeApiKey = (db: Db, id: number, by: AuditBy): Promise<AccessTok
 
 /** Records that `token`'s call was refused, and why, in a transaction of its own. */
 async function recordRefusal(db: Db, request: FastifyRequest, token: TokenCaller, reason: string): Promise<void> {
-  const { actor } = auditByOf(request);
-  await recordAuditAlone(
-    db,
-    { actor: { ...actor, kind: 'token', id: String(token.id), name: token.label, role: null }, address: request.ip },
-    {
-      action: 'token.refused',
-      outcome: 'refused',
-      target: { kind: 'token', id: token.id, label: token.label },
-      details: { reason, call: `${request.method} ${request.routeOptions.url ?? request.url}` },
-    },
-  );
+  await recordAuditAlone(db, tokenBy(token, request.ip ?? null), {
+    action: 'token.refused',
+    outcome: 'refused',
+    target: { kind: 'token', id: token.id, label: token.label },
+    details: { reason, call: `${request.method} ${request.routeOptions.url ?? request.url}` },
+  });
 }
 
 /**
