@@ -46,10 +46,10 @@ export function volumeHubs(count: number): VolumeHub[] {
   return [...DEMO_HUBS, ...extra].slice(0, Math.max(1, count));
 }
 
-/** Every column of device_records but the id, as stored. */
+/** Every column of device_records but the id and the change stamps (the defaults give them), as stored. */
 export type StoredRecord = Omit<
   Selectable<DeviceRecordsTable>,
-  'id' | 'upload_id' | 'upload_row' | keyof DerivedColumns
+  'id' | 'upload_id' | 'upload_row' | 'change_order' | 'changed_ms' | keyof DerivedColumns
 > &
   DerivedColumns;
 

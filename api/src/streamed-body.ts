@@ -25,3 +25,11 @@ export function pagedBody(chunks: AsyncIterable<string | Buffer>): Readable {
 export function sendStream(reply: FastifyReply, body: Readable): FastifyReply {
   return reply.send(body);
 }
+
+/**
+ * Sends JSON text the database rendered: text with a JSON content type passes Fastify's serializer
+ * by, as a stream does, the route's response schema documenting it.
+ */
+export function sendJsonText(reply: FastifyReply, json: string): FastifyReply {
+  return reply.type('application/json; charset=utf-8').send(json);
+}

@@ -33,6 +33,7 @@ export * from './api/health';
 export * from './api/events';
 export * from './api/registry';
 export * from './api/integrations';
+export * from './api/records-feed';
 export * from './api/composition';
 export * from './slots';
 export * from './api/audit';

@@ -13,7 +13,7 @@ import type {
   Role,
 } from '@veritas/shared/domain';
 import type { Database as SQLiteDatabase } from 'better-sqlite3';
-import type { ColumnType, Generated, IsolationLevel, Kysely, Transaction } from 'kysely';
+import type { ColumnType, Generated, IsolationLevel, Kysely, RawBuilder, Transaction } from 'kysely';
 import type { Pool, PoolClient } from 'pg';
 
 export type Engine = 'sqlite' | 'postgres';
@@ -117,6 +117,13 @@ export interface DeviceRecordsTable {
   /** The upload that stored the record and its row there (migration 008); null for records stored otherwise. */
   upload_id: string | null;
   upload_row: number | null;
+  /**
+   * Where the record's last write stands in commit order, and its time in ms: stamped by the
+   * database in every write (src/writes/change-order.ts, migration 022); 0 for records not written
+   * since. The records feed pages by them. PostgreSQL answers bigint as text.
+   */
+  change_order: ColumnType<number | string, never, RawBuilder<number>>;
+  changed_ms: ColumnType<number | string, never, RawBuilder<number>>;
 }
 
 /** The pick list's status filter values, one per status text (docs/screens.md#status). */

@@ -2,12 +2,23 @@
 // route behind the scope it needs. Its rules are the console's: the same features' functions.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
-import { CaseConflict, CaseIdParams, CasePage, CasePageQuery, CaseResolve, CaseSummary } from '@veritas/shared/domain';
+import {
+  CaseConflict,
+  CaseIdParams,
+  CasePage,
+  CasePageQuery,
+  CaseResolve,
+  CaseSummary,
+  RecordFeedPage,
+  RecordFeedQuery,
+} from '@veritas/shared/domain';
 import { auditByOf } from '../audit/actor';
 import { API_KEY_CASE_VIEWER } from '../auth/rights';
 import { resolveCase, type CaseActor } from '../cases/cases';
 import { casePage } from '../cases/queue';
 import { requireScope } from './api-keys';
+import { recordFeedPage } from './records-feed';
+import { sendJsonText } from '../streamed-body';
 
 const tags = ['api v1'];
 
@@ -24,6 +35,22 @@ const keyActorOf = (request: FastifyRequest): CaseActor => ({
 
 export const apiV1Routes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app;
+
+  app.get(
+    '/api/v1/records/',
+    {
+      preValidation: requireScope('records:read'),
+      schema: {
+        tags,
+        summary: 'The records changed after a cursor or since a time, in commit order (scope records:read)',
+        querystring: RecordFeedQuery,
+        response: { 200: RecordFeedPage },
+      },
+    },
+    // The database renders each record's JSON (records-feed.ts), sent as it is.
+    async (request, reply) =>
+      sendJsonText(reply.header('cache-control', 'no-store'), await recordFeedPage(db, request.query)),
+  );
 
   app.get(
     '/api/v1/cases/',

@@ -2,6 +2,7 @@
 // (store-records.ts).
 import type { Database as SQLiteDatabase } from 'better-sqlite3';
 import type { Db } from '../db/schema';
+import { sqliteChangeStamps } from '../writes/change-order.sqlite';
 import type { RecordRow } from '../writes/record-changes';
 import type { ShipmentRecord } from './shipment-rows';
 import {
@@ -25,8 +26,11 @@ export function sqliteRecordInsert(
   sqlite: SQLiteDatabase,
   uploadId: string,
 ): (record: ShipmentRecord, row: RecordRow, uploadRow: number) => number | undefined {
+  // SQLite's defaults are constants: the change stamps (writes/change-order.ts) are given here.
+  const { change_order, changed_ms } = sqliteChangeStamps;
   const insert = sqlite.prepare(
-    `insert into device_records (${COLUMN_NAMES.join(', ')}) values (${COLUMN_NAMES.map(() => '?').join(', ')})
+    `insert into device_records (${COLUMN_NAMES.join(', ')}, change_order, changed_ms)
+     values (${COLUMN_NAMES.map(() => '?').join(', ')}, ${change_order}, ${changed_ms})
      on conflict (tracking_id) do nothing`,
   );
   return (record, row, uploadRow) => {

@@ -18,6 +18,7 @@ import {
   type DerivedColumns,
   type RecordFacts,
 } from './derived-columns';
+import { changeStamps } from './change-order';
 import { writeSummaries } from './summary-tables';
 
 /** What a write reads of a record before changing it: its facts, its submitter and its derived columns. */
@@ -129,7 +130,7 @@ export async function changeRecord(
   const moved = DERIVED_COLUMNS.filter((column) => after[column] !== before[column]);
   await trx
     .updateTable('device_records')
-    .set({ ...fields, ...Object.fromEntries(moved.map((column) => [column, after[column]])) })
+    .set({ ...fields, ...Object.fromEntries(moved.map((column) => [column, after[column]])), ...changeStamps(db) })
     .where('id', '=', before.id)
     .execute();
   await new RecordChanges().changed(before, after).apply(trx, db, alsoEvents);

@@ -22,6 +22,7 @@ import { cases } from './018-cases';
 import { caseQueueIndexes } from './019-case-queue-indexes';
 import { tokenRateWindow } from './020-token-rate-window';
 import { caseEventActorName } from './021-case-event-actor-name';
+import { recordChangeOrder } from './022-record-change-order';
 
 export function migrationsFor(engine: Engine): Record<string, Migration> {
   return {
@@ -46,5 +47,6 @@ export function migrationsFor(engine: Engine): Record<string, Migration> {
     '019_case_queue_indexes': caseQueueIndexes(),
     '020_token_rate_window': tokenRateWindow(),
     '021_case_event_actor_name': caseEventActorName(),
+    '022_record_change_order': recordChangeOrder(engine),
   };
 }

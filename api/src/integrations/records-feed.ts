@@ -1,0 +1,105 @@
+// The records feed (docs/integrations.md#records-feed): the records whose last change comes after a
+// cursor, in the order the changes committed, along device_records_by_change (change_order, id),
+// each as api/get_status/ answers it. A cursor is `<change_order>~<id>` of the last record read.
+import type { RecordFeedQuery } from '@veritas/shared/domain';
+import { sql, type RawBuilder } from 'kysely';
+import { forEngine } from '../db/engines';
+import type { Db } from '../db/schema';
+import { recordJsonOf } from '../devices/record-json';
+import { postgresFeedBounds } from './records-feed.postgres';
+import { sqliteFeedBounds } from './records-feed.sqlite';
+
+const DEFAULT_LIMIT = 100;
+
+interface Position {
+  order: number;
+  id: number;
+}
+
+/** What a page may read, and where the next change will be (records-feed.postgres.ts, records-feed.sqlite.ts). */
+export interface FeedBounds {
+  readable: RawBuilder<boolean>;
+  head: RawBuilder<number | string>;
+}
+
+const boundsOf = (db: Db): FeedBounds => forEngine(db, { postgres: postgresFeedBounds, sqlite: sqliteFeedBounds });
+
+/** Before every record: those not written since the feed began read change_order 0. */
+const BEGINNING: Position = { order: 0, id: 0 };
+
+const cursorOf = (at: Position): string => `${at.order}~${at.id}`;
+
+function positionOf(cursor: string): Position {
+  const [order, id] = cursor.split('~').map(Number);
+  return { order: order!, id: id! };
+}
+
+/**
+ * Changes are stamped in a transaction's order, and with a time: both grow together, but not in step
+ * (on PostgreSQL a transaction takes its id at its first write, and may stamp its records a moment
+ * later). `updated_since` starts before the earliest change order stamped within this window of its
+ * time, so a change made at or after it is missed only if its transaction took longer than this.
+ */
+export const SINCE_WINDOW_MS = 10 * 60_000;
+
+/**
+ * Where `updated_since` starts (along device_records_by_change_time, which holds both stamps): before
+ * the first change order of the window, else of any change after it, else where the next change
+ * will be.
+ */
+async function startAt(db: Db, since: number): Promise<Position> {
+  const inWindow = await db.kysely
+    .selectFrom('device_records')
+    .select((eb) => eb.fn.min('change_order').as('order'))
+    .where('changed_ms', '>=', since)
+    .where('changed_ms', '<', since + SINCE_WINDOW_MS)
+    .executeTakeFirst();
+  const first =
+    inWindow?.order ??
+    (
+      await db.kysely
+        .selectFrom('device_records')
+        .select('change_order as order')
+        .where('changed_ms', '>=', since)
+        .orderBy('changed_ms')
+        .limit(1)
+        .executeTakeFirst()
+    )?.order;
+  if (first != null) return { order: Number(first), id: 0 };
+  const head = await sql<{ order: number | string }>`select ${boundsOf(db).head} as ${sql.ref('order')}`.execute(
+    db.kysely,
+  );
+  return { order: Number(head.rows[0]!.order), id: 0 };
+}
+
+/** A page of the feed as JSON text (the database renders each record, as for get_status). */
+export async function recordFeedPage(db: Db, query: RecordFeedQuery): Promise<string> {
+  const limit = query.limit ? Number(query.limit) : DEFAULT_LIMIT;
+  const from: Position = query.after
+    ? positionOf(query.after)
+    : query.updated_since
+      ? await startAt(db, Date.parse(query.updated_since))
+      : BEGINNING;
+  const rows = await db.kysely
+    .selectFrom('device_records')
+    .select(['id', 'change_order', 'changed_ms'])
+    .where((eb) => eb(eb.refTuple('change_order', 'id'), '>', eb.tuple(from.order, from.id)))
+    .where(boundsOf(db).readable)
+    .orderBy('change_order')
+    .orderBy('id')
+    .limit(limit + 1)
+    .execute();
+  const more = rows.length > limit;
+  const page = rows.slice(0, limit);
+  const records = await recordJsonOf(
+    db,
+    page.map((row) => row.id),
+  );
+  const last = page.at(-1);
+  const next = last ? { order: Number(last.change_order), id: last.id } : from;
+  const changes = page.map((row, i) => {
+    const ms = Number(row.changed_ms);
+    return `{"changed_at":${ms === 0 ? 'null' : `"${new Date(ms).toISOString()}"`},"record":${records[i]}}`;
+  });
+  return `{"records":[${changes.join(',')}],"next":"${cursorOf(next)}","more":${more}}`;
+}
