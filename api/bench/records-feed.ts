@@ -40,13 +40,21 @@ async function prepare(options: EngineOptions) {
       .offset(Math.floor(records / 2))
       .limit(1)
       .executeTakeFirstOrThrow();
-    return { records, secret, middle };
+    const last = await db.kysely
+      .selectFrom('device_records')
+      .select(['change_order', 'id'])
+      .orderBy('change_order', 'desc')
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirstOrThrow();
+    return { records, secret, middle, end: `${last.change_order}~${last.id}` };
   });
 }
 
 async function bench(label: string, options: EngineOptions) {
-  const { records, secret, middle } = await prepare(options);
-  const server = await startServerProcess(options);
+  const { records, secret, middle, end } = await prepare(options);
+  // The key's rate is not what is measured.
+  const server = await startServerProcess(options, { VERITAS_API_KEY_RATE: '1000000' });
   try {
     const call = async (query: string) => {
       const started = process.hrtime.bigint();
@@ -58,12 +66,6 @@ async function bench(label: string, options: EngineOptions) {
       if (response.status !== 200) throw new Error(`${query}: ${response.status} ${JSON.stringify(body)}`);
       return { ms, body };
     };
-    const end = await (async () => {
-      // The feed's end: from the last record's cursor.
-      let page = await call(`?after=${middle.change_order}~${middle.id}&limit=1000`);
-      while (page.body.more) page = await call(`?after=${page.body.next}&limit=1000`);
-      return page.body.next;
-    })();
     const pages: [string, string][] = [
       ['beginning, limit 100', ''],
       ['a cursor in the middle, limit 100', `?after=${middle.change_order}~${middle.id}`],

@@ -37,35 +37,28 @@ function positionOf(cursor: string): Position {
 /**
  * Changes are stamped in a transaction's order, and with a time: both grow together, but not in step
  * (on PostgreSQL a transaction takes its id at its first write, and may stamp its records a moment
- * later). `updated_since` starts before the earliest change order stamped within this window of its
- * time, so a change made at or after it is missed only if its transaction took longer than this.
+ * later). `updated_since` starts before the earliest change order among the first SINCE_SPAN changes
+ * stamped at or after its time, so a change made at or after it is missed only if its transaction
+ * stayed open while that many later changes were stamped.
  */
-export const SINCE_WINDOW_MS = 10 * 60_000;
+export const SINCE_SPAN = 1000;
 
 /**
- * Where `updated_since` starts (along device_records_by_change_time, which holds both stamps): before
- * the first change order of the window, else of any change after it, else where the next change
- * will be.
+ * Where `updated_since` starts (along device_records_by_change_time, which holds both stamps):
+ * before the earliest change order of the span, else where the next change will be.
  */
 async function startAt(db: Db, since: number): Promise<Position> {
-  const inWindow = await db.kysely
+  const span = db.kysely
     .selectFrom('device_records')
-    .select((eb) => eb.fn.min('change_order').as('order'))
+    .select('change_order')
     .where('changed_ms', '>=', since)
-    .where('changed_ms', '<', since + SINCE_WINDOW_MS)
+    .orderBy('changed_ms')
+    .limit(SINCE_SPAN);
+  const first = await db.kysely
+    .selectFrom(span.as('span'))
+    .select((eb) => eb.fn.min('change_order').as('order'))
     .executeTakeFirst();
-  const first =
-    inWindow?.order ??
-    (
-      await db.kysely
-        .selectFrom('device_records')
-        .select('change_order as order')
-        .where('changed_ms', '>=', since)
-        .orderBy('changed_ms')
-        .limit(1)
-        .executeTakeFirst()
-    )?.order;
-  if (first != null) return { order: Number(first), id: 0 };
+  if (first?.order != null) return { order: Number(first.order), id: 0 };
   const head = await sql<{ order: number | string }>`select ${boundsOf(db).head} as ${sql.ref('order')}`.execute(
     db.kysely,
   );
