@@ -278,16 +278,22 @@ export interface UploadChunksTable {
   upload_id: string;
   chunk_index: number;
   total_chunks: number;
-  user_id: number;
+  /** The console user who sent it, or null for an API key's upload (token_id; migration 023). */
+  user_id: number | null;
   file_name: string;
   data: Buffer;
   received_at: string;
+  token_id: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 /** An upload whose chunks are all present: claimed while processing, then its stored result. */
 export interface UploadsTable {
   upload_id: string;
-  user_id: number;
+  /** Whose upload it is: a console user's, or an API key's (token_id), never both (migration 023). */
+  user_id: number | null;
+  token_id: ColumnType<number | null, number | null | undefined, number | null>;
+  /** An API key's upload: the SHA-256 (hex) of the CSV it stored, which a repeated Idempotency-Key is compared with. */
+  body_hash: ColumnType<string | null, string | null | undefined, string | null>;
   file_name: string;
   total_chunks: number;
   status: 'processing' | 'done' | 'failed';

@@ -21,7 +21,7 @@ const received = (chunk: Chunk) => ({
   chunk_index: chunk.chunkIndex,
 });
 
-function checkSameUpload(owner: { user_id: number; total_chunks: number }, userId: number, chunk: Chunk) {
+function checkSameUpload(owner: { user_id: number | null; total_chunks: number }, userId: number, chunk: Chunk) {
   if (owner.user_id !== userId) throw new Forbidden('This upload_id belongs to an upload of another user.');
   if (owner.total_chunks !== chunk.totalChunks) {
     throw new BadRequest(

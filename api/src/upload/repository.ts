@@ -2,7 +2,7 @@
 // next chunk (docs/csv.md#sending-in-chunks).
 import type { UploadResult } from '@veritas/shared/domain';
 import type { Kysely } from 'kysely';
-import { recordAudit, userBy, type AuditBy, type NewAuditEntry } from '../audit/trail';
+import { recordAudit, tokenBy, userBy, type AuditBy, type NewAuditEntry } from '../audit/trail';
 import { forEngine } from '../db/engines';
 import type { Database, Db, UploadsTable } from '../db/schema';
 import { nowIso } from '../db/schema';
@@ -45,15 +45,17 @@ export async function earlierChunk(db: Db, uploadId: string) {
     .executeTakeFirst();
 }
 
-/** Stores a chunk; one already received is kept as it is. */
-export async function storeChunk(db: Db, userId: number, chunk: Chunk): Promise<void> {
+/** Whose an upload is: a console user's, or an API key's (migration 023). */
+type Owner = { user_id: number; token_id: null } | { user_id: null; token_id: number };
+
+async function insertChunk(db: Db, owner: Owner, chunk: Chunk): Promise<void> {
   await db.kysely
     .insertInto('upload_chunks')
     .values({
       upload_id: chunk.uploadId,
       chunk_index: chunk.chunkIndex,
       total_chunks: chunk.totalChunks,
-      user_id: userId,
+      ...owner,
       file_name: chunk.fileName,
       data: chunk.data,
       received_at: nowIso(),
@@ -61,6 +63,10 @@ export async function storeChunk(db: Db, userId: number, chunk: Chunk): Promise<
     .onConflict((oc) => oc.columns(['upload_id', 'chunk_index']).doNothing())
     .execute();
 }
+
+/** Stores a chunk; one already received is kept as it is. */
+export const storeChunk = (db: Db, userId: number, chunk: Chunk): Promise<void> =>
+  insertChunk(db, { user_id: userId, token_id: null }, chunk);
 
 export async function receivedIndexes(db: Db, uploadId: string): Promise<number[]> {
   const rows = await db.kysely
@@ -98,8 +104,9 @@ async function uploadEntry(
 ): Promise<[AuditBy, NewAuditEntry]> {
   const upload = await trx
     .selectFrom('uploads as up')
-    .innerJoin('users as u', 'u.id', 'up.user_id')
-    .select(['up.file_name', 'u.id', 'u.username', 'u.role'])
+    .leftJoin('users as u', 'u.id', 'up.user_id')
+    .leftJoin('access_tokens as t', 't.id', 'up.token_id')
+    .select(['up.file_name', 'u.id as user_id', 'u.username', 'u.role', 't.id as token_id', 't.label'])
     .where('up.upload_id', '=', uploadId)
     .executeTakeFirstOrThrow();
   const size = await trx
@@ -107,8 +114,11 @@ async function uploadEntry(
     .select((eb) => eb.fn.sum<number | string | null>(eb.fn('length', ['data'])).as('bytes'))
     .where('upload_id', '=', uploadId)
     .executeTakeFirst();
+  const { user_id, username, role, token_id, label } = upload;
   return [
-    userBy(upload, address),
+    token_id !== null
+      ? tokenBy({ id: token_id, label: label! }, address)
+      : userBy({ id: user_id!, username: username!, role: role! }, address),
     {
       action: entry.action,
       outcome: entry.outcome,
@@ -136,23 +146,41 @@ const recordStart = async (trx: Kysely<Database>, db: Db, uploadId: string, addr
  * same final chunk) find the row and answer from it, or take it over once its lease runs out.
  * `address` is the client's whose call completed the chunks.
  */
-export async function claimUpload(
+export function claimUpload(
   db: Db,
   userId: number,
   chunk: Chunk,
   address: string | null = null,
   options: LeaseOptions = {},
 ): Promise<Lease | undefined> {
+  const { uploadId, fileName, totalChunks } = chunk;
+  return claim(db, { uploadId, fileName, totalChunks, user_id: userId, token_id: null }, address, options);
+}
+
+/** What a claim inserts: the upload, its owner, and (an API key's) its body's hash. */
+type Claimed = Owner & { uploadId: string; fileName: string; totalChunks: number; bodyHash?: string };
+
+async function claim(
+  db: Db,
+  claimed: Claimed,
+  address: string | null,
+  options: LeaseOptions,
+  /** Done in the claim's transaction when it wins, before the entry. */
+  won?: (trx: Kysely<Database>) => Promise<void>,
+): Promise<Lease | undefined> {
+  const { uploadId, fileName, totalChunks, user_id, token_id, bodyHash = null } = claimed;
   const createdAt = nowIso();
   const until = (options.clock ?? Date.now)() + LEASE_MS;
-  const claimed = await db.transaction(async (trx) => {
+  const inserted = await db.transaction(async (trx) => {
     const row = await trx
       .insertInto('uploads')
       .values({
-        upload_id: chunk.uploadId,
-        user_id: userId,
-        file_name: chunk.fileName,
-        total_chunks: chunk.totalChunks,
+        upload_id: uploadId,
+        user_id,
+        token_id,
+        body_hash: bodyHash,
+        file_name: fileName,
+        total_chunks: totalChunks,
         status: 'processing',
         result: null,
         created_at: createdAt,
@@ -162,12 +190,73 @@ export async function claimUpload(
       .onConflict((oc) => oc.column('upload_id').doNothing())
       .returning('upload_id')
       .executeTakeFirst();
-    if (row !== undefined) await recordStart(trx, db, chunk.uploadId, address);
-    return row !== undefined;
+    if (row === undefined) return false;
+    await won?.(trx);
+    await recordStart(trx, db, uploadId, address);
+    return true;
   });
-  if (!claimed) return undefined;
-  const upload = { uploadId: chunk.uploadId, totalChunks: chunk.totalChunks, createdAt, resumed: false };
-  return new Lease(db, upload, until, options);
+  if (!inserted) return undefined;
+  return new Lease(db, { uploadId, totalChunks, createdAt, resumed: false }, until, options);
+}
+
+/**
+ * An API key's upload (docs/integrations.md#shipments-in): its body is first stored as the chunks
+ * of `stagedId`, a random id of its own, so that calls sending one Idempotency-Key at once never
+ * mix their chunks; the call whose claim wins moves them to the upload, the others find the row.
+ */
+export interface KeyUpload {
+  uploadId: string;
+  tokenId: number;
+  fileName: string;
+  totalChunks: number;
+  /** SHA-256 (hex) of the chunks' bytes. */
+  bodyHash: string;
+}
+
+/** Stores a chunk of the body of an API key's call, under the id it is staged by. */
+export const storeKeyChunk = (db: Db, tokenId: number, chunk: Chunk): Promise<void> =>
+  insertChunk(db, { user_id: null, token_id: tokenId }, chunk);
+
+/** Deletes an upload's chunks (a key's staged body its call no longer needs). */
+export async function dropChunks(db: Db, uploadId: string): Promise<void> {
+  await db.kysely.deleteFrom('upload_chunks').where('upload_id', '=', uploadId).execute();
+}
+
+/**
+ * Claims an API key's upload as claimUpload does a console's, with the chunks staged as
+ * `stagedId`: of calls claiming one upload at once, one inserts its row (the primary key) and takes
+ * its staged chunks over in the same transaction; the others get undefined and drop theirs.
+ */
+export function claimKeyUpload(
+  db: Db,
+  upload: KeyUpload,
+  stagedId: string,
+  address: string | null = null,
+  options: LeaseOptions = {},
+): Promise<Lease | undefined> {
+  const { uploadId, tokenId, fileName, totalChunks, bodyHash } = upload;
+  const claimed: Claimed = { uploadId, fileName, totalChunks, bodyHash, user_id: null, token_id: tokenId };
+  return claim(db, claimed, address, options, async (trx) => {
+    // Chunks under its id without an upload are nobody's (an expired upload's).
+    await trx.deleteFrom('upload_chunks').where('upload_id', '=', uploadId).execute();
+    await trx
+      .updateTable('upload_chunks')
+      .set({ upload_id: uploadId, total_chunks: totalChunks })
+      .where('upload_id', '=', stagedId)
+      .execute();
+  });
+}
+
+export type KeyUploadRow = Pick<UploadsTable, 'status' | 'result'> & { body_hash: string | null };
+
+/** An API key's upload, if `tokenId` is its key's. */
+export async function keyUploadOf(db: Db, uploadId: string, tokenId: number): Promise<KeyUploadRow | undefined> {
+  return db.kysely
+    .selectFrom('uploads')
+    .select(['status', 'result', 'body_hash'])
+    .where('upload_id', '=', uploadId)
+    .where('token_id', '=', tokenId)
+    .executeTakeFirst();
 }
 
 /**

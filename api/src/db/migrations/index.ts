@@ -23,6 +23,7 @@ import { caseQueueIndexes } from './019-case-queue-indexes';
 import { tokenRateWindow } from './020-token-rate-window';
 import { caseEventActorName } from './021-case-event-actor-name';
 import { recordChangeOrder } from './022-record-change-order';
+import { keyUploads } from './023-key-uploads';
 
 export function migrationsFor(engine: Engine): Record<string, Migration> {
   return {
@@ -48,5 +49,6 @@ export function migrationsFor(engine: Engine): Record<string, Migration> {
     '020_token_rate_window': tokenRateWindow(),
     '021_case_event_actor_name': caseEventActorName(),
     '022_record_change_order': recordChangeOrder(engine),
+    '023_key_uploads': keyUploads(engine),
   };
 }
