@@ -73,6 +73,13 @@ export class PayloadTooLarge extends DomainError {
   }
 }
 
+/** Well-formed input the call cannot act on: an Idempotency-Key sent before with another body. */
+export class UnprocessableContent extends DomainError {
+  constructor(message: string) {
+    super(422, message);
+  }
+}
+
 /** A body of a type the route does not take, recognised from its bytes (a case photo: JPEG, PNG or WebP). */
 export class UnsupportedMediaType extends DomainError {
   constructor(message: string) {
@@ -159,7 +166,7 @@ export function errorHandler(error: unknown, request: FastifyRequest, reply: Fas
 
 const wrongType = (error: ErrorObject) => error.keyword === 'type';
 
-interface ObjectSchema {
+export interface ObjectSchema {
   properties: Record<string, { errorMessages?: FieldMessages }>;
   required?: string[];
 }
@@ -170,9 +177,10 @@ interface ObjectSchema {
  * FieldMessages in schemas.ts). ajv reports every fault (allErrors), each with the value and the
  * schema that refused it (verbose). Written here rather than with ajv-errors: its `${0}` writes the
  * value as JSON (quoted), its messages follow the keyword alone while "missing" depends on the
- * value, and it cannot choose the first field in the schema's order.
+ * value, and it cannot choose the first field in the schema's order. Also read for each item of a
+ * body read as a stream (src/integrations/shipments.ts).
  */
-function schemaFault(schema: ObjectSchema, errors: ErrorObject[]): { field: string; message: string } {
+export function schemaFault(schema: ObjectSchema, errors: ErrorObject[]): { field: string; message: string } {
   const fields = Object.keys(schema.properties);
   let found: { index: number; error: ErrorObject; field: string; message: string } | undefined;
   for (const error of errors) {

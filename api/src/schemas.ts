@@ -16,7 +16,9 @@ import { isInstant, localMidnight } from './report/dates';
 // of faulty items yields as many errors; our bodies are at most 1 MiB, and the only list (a
 // brand's manufacturers) is checked after the admin-only role check. verbose: each error carries
 // its value and the schema that refused it, which http-errors.ts reads.
-const ajv = new Ajv({ allErrors: true, verbose: true, keywords: ['errorMessages'] });
+// allowUnionTypes: a field may list its types (`type: ['string', 'null']`), so that a refusal names
+// the one rule its value broke rather than each branch of an anyOf.
+const ajv = new Ajv({ allErrors: true, verbose: true, allowUnionTypes: true, keywords: ['errorMessages'] });
 // `transform: ['trim']` trims a text in the body before the other keywords check it.
 ajvKeywords(ajv, ['transform']);
 ajv.addFormat(
@@ -43,7 +45,8 @@ function wellFormedText(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(wellFormedText);
   if (typeof schema !== 'object' || schema === null) return schema;
   const copy = Object.fromEntries(Object.entries(schema).map(([key, value]) => [key, wellFormedText(value)]));
-  return (schema as { type?: unknown }).type === 'string' ? { ...copy, wellFormed: true } : copy;
+  const { type } = schema as { type?: unknown };
+  return type === 'string' || (Array.isArray(type) && type.includes('string')) ? { ...copy, wellFormed: true } : copy;
 }
 
 export const validatorCompiler: FastifySchemaCompiler<TSchema> = ({ schema }) =>
