@@ -1,23 +1,13 @@
-// The columns of a shipment CSV and the rule of each (docs/csv.md#columns).
+// The columns of a shipment CSV and the rule of each (docs/csv.md#columns). The API's JSON items
+// have the same columns (@veritas/shared's SHIPMENT_COLUMNS, src/integrations/shipments.ts).
+import { SHIPMENT_COLUMNS as COLUMNS, type ShipmentColumn as Column } from '@veritas/shared/domain';
 import type { Flag } from '../db/schema';
 import { isoInstant } from './iso-date';
 
 const DEVICE_TYPES = ['smarttv', 'laptop', 'tablet', 'mobile', 'truewireless'] as const;
-const COLUMNS = [
-  'tracking_id',
-  'hub_code',
-  'device_type',
-  'device_brand',
-  'device_model_name',
-  'is_blindpick',
-  'blind_brand',
-  'blind_model',
-  'created_date',
-] as const;
 const REQUIRED_COLUMNS = ['tracking_id', 'hub_code'] as const;
 const MAX_TEXT_LENGTH = 128;
 
-type Column = (typeof COLUMNS)[number];
 /** The free-text columns, kept exactly as sent. */
 type TextColumn = 'device_brand' | 'device_model_name' | 'blind_brand' | 'blind_model';
 /** Where each known column is in a record; -1 when the file lacks it. */
