@@ -30,6 +30,7 @@ import { healthRoutes } from './health/routes';
 import { DEFAULT_API_KEY_RATE, requireApiKey } from './integrations/api-keys';
 import { integrationRoutes } from './integrations/routes';
 import { apiV1Routes } from './integrations/v1-routes';
+import { apiV1ShipmentRoutes } from './integrations/shipment-routes';
 import { groupsRoutes } from './groups/routes';
 import { passwordRoutes } from './users/password-routes';
 import { registryRoutes } from './registry/routes';
@@ -161,6 +162,7 @@ export async function api(
     integration.addHook('preValidation', requireApiKey(apiKeyRate));
     documentAccess(integration, 'api-key');
     await integration.register(apiV1Routes);
+    await integration.register(apiV1ShipmentRoutes);
   });
 
   // Field staff's mobile app (bearer token).

@@ -2,7 +2,9 @@
 // operation with a body or a query, each field and each query parameter in turn takes hostile
 // values while the others keep plausible ones. The answer is never a 5xx, always a JSON error body
 // with a text `detail`, and nothing changes in the database. The order systems' API is called with
-// an API key of every scope (its use, counted on its row, is the one change allowed).
+// an API key of every scope (its use, counted on its row, is the one change allowed) and one
+// Idempotency-Key: a body of JSON items (api/v1/shipments/) has each field of its one item fuzzed,
+// and after the plausible pass stored it, a hostile item is refused (400) or is another body (422).
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import { build, ENGINE, PASSWORD } from './support/build';
@@ -28,6 +30,7 @@ interface Schema {
   then?: Schema;
   else?: Schema;
   allOf?: Schema[];
+  items?: Schema;
 }
 
 interface Operation {
@@ -36,6 +39,8 @@ interface Operation {
   query: Schema[];
   queryNames: string[];
   body?: Schema;
+  /** The body is a list of `body`: each value is sent in its one item. */
+  list: boolean;
 }
 
 const DEEP = 400;
@@ -140,6 +145,8 @@ async function operations(): Promise<Operation[]> {
   return Object.entries(document.paths).flatMap(([path, methods]) =>
     Object.entries(methods).map(([method, operation]) => {
       const query = (operation.parameters ?? []).filter((p) => p.in === 'query');
+      const body = operation.requestBody?.content['application/json']?.schema;
+      const list = body?.type === 'array' && body.items !== undefined;
       // Path parameters take plausible values, so that the body and query are what is checked.
       const pathParameters = (operation.parameters ?? []).filter((p) => p.in === 'path');
       return {
@@ -150,7 +157,8 @@ async function operations(): Promise<Operation[]> {
         ),
         query: query.map((p) => p.schema),
         queryNames: query.map((p) => p.name),
-        body: operation.requestBody?.content['application/json']?.schema,
+        body: list ? body!.items : body,
+        list,
       };
     }),
   );
@@ -202,7 +210,7 @@ test('no hostile field or query parameter of any operation gets a 5xx or changes
     const headers: Record<string, string> = path.startsWith('/veritas/app/')
       ? { authorization: `Bearer ${appToken}` }
       : path.startsWith('/veritas/api/v1/')
-        ? { authorization: `Bearer ${apiKey}` }
+        ? { authorization: `Bearer ${apiKey}`, 'idempotency-key': 'hostile-input' }
         : { cookie: cookies, 'x-xsrf-token': console.cookie('XSRF-TOKEN')! };
     if (body !== undefined) headers['content-type'] = 'application/json';
     const controller = new AbortController();
@@ -244,7 +252,8 @@ test('no hostile field or query parameter of any operation gets a 5xx or changes
     const query = new URLSearchParams(
       operation.queryNames.map((name, i): [string, string] => [name, String(sample(operation.query[i]!))]),
     ).toString();
-    await send(operation.method, operation.path, query, operation.body && JSON.stringify(sample(operation.body)));
+    const body = operation.body && JSON.stringify(sample(operation.body));
+    await send(operation.method, operation.path, query, body && (operation.list ? `[${body}]` : body));
   }
   // The plausible pass may have revoked the key (revoke/{id}): usable again for the hostile one.
   await api.db.kysely.updateTable('access_tokens').set({ revoked_ms: null }).where('id', '=', apiKeyId).execute();
@@ -252,8 +261,11 @@ test('no hostile field or query parameter of any operation gets a 5xx or changes
   const faults: string[] = [];
   let requests = 0;
   let serverErrors = 0;
+  /** What the shipments' hostile items were answered: refused (400), or another body than the stored one (422). */
+  const shipmentAnswers = new Set<number>();
   const check = (what: string, answer: { status: number; body: { detail?: unknown } | undefined; text: string }) => {
     requests += 1;
+    if (what.startsWith('POST /veritas/api/v1/shipments/ ')) shipmentAnswers.add(answer.status);
     if (answer.status >= 500) serverErrors += 1;
     // Only refusals are asked for: an accepted value would be one the schema takes.
     // The key must get the API's calls past its hook, to their schemas.
@@ -271,7 +283,8 @@ test('no hostile field or query parameter of any operation gets a 5xx or changes
         .map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(String(value))}`)
         .join('&');
     const baseBody = operation.body ? (sample(operation.body) as Record<string, unknown>) : undefined;
-    const bodyText = baseBody && JSON.stringify(baseBody);
+    const listed = (text: string) => (operation.list ? `[${text}]` : text);
+    const bodyText = baseBody && listed(JSON.stringify(baseBody));
 
     for (const name of operation.queryNames) {
       for (const hostile of HOSTILE_QUERY) {
@@ -290,7 +303,7 @@ test('no hostile field or query parameter of any operation gets a 5xx or changes
         const body = `${others.slice(0, -1)}${others.length > 2 ? ',' : ''}${JSON.stringify(field)}:${hostile}}`;
         check(
           `${operation.method} ${operation.path} ${field}: ${hostile.slice(0, 40)}`,
-          await send(operation.method, operation.path, queryText(''), body),
+          await send(operation.method, operation.path, queryText(''), listed(body)),
         );
       }
     }
@@ -300,6 +313,7 @@ test('no hostile field or query parameter of any operation gets a 5xx or changes
   process.stdout.write(`hostile input (${ENGINE}): ${requests} requests, ${serverErrors} answers of 5xx\n`);
   expect(faults).toEqual([]);
   expect(serverErrors).toBe(0);
+  expect([...shipmentAnswers].sort()).toEqual([400, 422]);
   for (const [table, rows] of before) expect({ table, rows: after.get(table) }).toEqual({ table, rows });
   expect([...after.keys()].sort()).toEqual([...before.keys()].sort());
 }, 120_000);

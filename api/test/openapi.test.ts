@@ -23,6 +23,7 @@ const BODYLESS = {
   'POST /veritas/user/logout/': 'the session cookies name the session to end',
   'POST /veritas/app/logout/': 'the bearer token names the session to end',
   'POST /veritas/api/upload/': 'multipart parts read as a stream (documented by config.documentedBody)',
+  'POST /veritas/api/v1/shipments/': 'JSON items or CSV read as a stream (documented by config.documentedBody)',
   'POST /veritas/registry/remotes/:remote/canary/stop/': 'the remote in the path is the only input',
   'POST /veritas/registry/remotes/:remote/rollback/': 'the remote in the path is the only input',
   'POST /veritas/registry/remotes/:remote/retire/': 'the remote in the path is the only input',
@@ -107,6 +108,15 @@ test('openapi.json is a valid OpenAPI 3.1 document of every route, with who may 
   expect(operation('POST /veritas/registry/tokens/').security).toEqual([{ session: [], xsrf: [] }]);
   // The order systems' API: an API key only.
   expect(operation('GET /veritas/api/v1/cases/').security).toEqual([{ apiKey: [] }]);
+  // Shipments in: JSON items or the upload's CSV, with an Idempotency-Key.
+  const shipments = operation('POST /veritas/api/v1/shipments/');
+  expect([shipments.tags, shipments.security]).toEqual([['api v1'], [{ apiKey: [] }]]);
+  expect(Object.keys(shipments.requestBody.content)).toEqual(['application/json', 'text/csv']);
+  expect(shipments.requestBody.content['application/json'].schema.type).toBe('array');
+  expect(shipments.parameters).toContainEqual(
+    expect.objectContaining({ in: 'header', name: 'idempotency-key', required: true }),
+  );
+  expect(Object.keys(shipments.responses)).toEqual(expect.arrayContaining(['200', '202']));
   expect(operation('POST /veritas/api/integrations/keys/').security).toEqual([{ session: [], xsrf: [] }]);
   // The error body names the field the route's screen reads.
   expect(
