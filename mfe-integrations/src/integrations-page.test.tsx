@@ -50,7 +50,10 @@ afterEach(() => {
 
 /** Renders the page: GET answers `keys` as it is at each call, or the reply given. */
 async function renderPage(keys: (() => AccessToken[]) | MockReply = () => [ORDERS, HELPDESK, OLD, GONE]) {
-  api = mockApi().on(`GET ${KEYS}`, Array.isArray(keys) ? keys : () => [200, { tokens: keys() }]);
+  api = mockApi()
+    .on(`GET ${KEYS}`, Array.isArray(keys) ? keys : () => [200, { tokens: keys() }])
+    // The webhook endpoints below the keys (webhooks-section.test.tsx).
+    .on('GET api/integrations/endpoints/', [200, { endpoints: [] }]);
   const user = userEvent.setup();
   render(<IntegrationsPage />, { wrapper: withQueryClient() });
   await waitFor(() => expect(screen.queryByText('Loading API keys…')).not.toBeInTheDocument());

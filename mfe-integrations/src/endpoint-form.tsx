@@ -1,0 +1,250 @@
+// The form that adds a webhook endpoint, or changes one (docs/screens.md#integrations): its URL, a
+// description, the events it receives and whether it is enabled. As the key form, it is checked
+// against the call's own schema before it is sent (WebhookEndpointPayload of
+// @veritas/shared/domain), so it says what the server would; a refusal of the server (an address
+// it will not send to) shows on the field it names.
+import { refusedField, serverMessage } from '@veritas/shared';
+import {
+  WEBHOOK_EVENT_LABELS,
+  WEBHOOK_EVENT_TYPES,
+  WebhookEndpointPayload,
+  formFaults,
+  type WebhookEndpoint,
+  type WebhookEventType,
+  type WebhookSecretAnswer,
+} from '@veritas/shared/domain';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useCreateEndpoint, useUpdateEndpoint } from './api/webhooks';
+
+export const ENDPOINT_FORM_MESSAGES = {
+  addLabel: 'Add a webhook endpoint',
+  editLabel: (endpoint: WebhookEndpoint) => `Edit the endpoint ${endpoint.url}`,
+  add: 'Add endpoint',
+  adding: 'Adding endpoint…',
+  save: 'Save changes',
+  saving: 'Saving changes…',
+  cancel: 'Cancel',
+  addFailed: 'The endpoint could not be added.',
+  saveFailed: 'The endpoint could not be saved.',
+  urlHint: 'The server POSTs each message there, signed: an https:// address on the internet.',
+  eventsLegend: 'Events: what the endpoint receives',
+  enabledHint: 'Only an enabled endpoint is sent events.',
+} as const;
+
+type Field = 'url' | 'description' | 'eventTypes' | 'enabled';
+const FIELDS: readonly Field[] = ['url', 'description', 'eventTypes', 'enabled'];
+const isField = (field: unknown): field is Field => FIELDS.includes(field as Field);
+
+const known = (types: readonly string[]) =>
+  new Set(WEBHOOK_EVENT_TYPES.filter((type) => types.includes(type))) as Set<WebhookEventType>;
+
+export interface EndpointFormProps {
+  /** The endpoint to change; none: the form adds one. */
+  endpoint?: WebhookEndpoint;
+  onCreated?(answer: WebhookSecretAnswer): void;
+  onUpdated?(endpoint: WebhookEndpoint): void;
+  onCancel?(): void;
+}
+
+export function EndpointForm({ endpoint, onCreated, onUpdated, onCancel }: EndpointFormProps) {
+  const id = useId();
+  const createEndpoint = useCreateEndpoint();
+  const updateEndpoint = useUpdateEndpoint();
+  const [url, setUrl] = useState(endpoint?.url ?? '');
+  const [description, setDescription] = useState(endpoint?.description ?? '');
+  const [events, setEvents] = useState<ReadonlySet<WebhookEventType>>(() => known(endpoint?.eventTypes ?? []));
+  const [enabled, setEnabled] = useState(endpoint?.enabled ?? true);
+  const [faults, setFaults] = useState<ReadonlyMap<Field, string>>(new Map());
+  const [formError, setFormError] = useState<string | null>(null);
+  // The field to put the cursor in once its fault is shown (and describes it).
+  const [toCorrect, setToCorrect] = useState<{ field: Field } | null>(null);
+  const urlInput = useRef<HTMLInputElement>(null);
+  const descriptionInput = useRef<HTMLInputElement>(null);
+  const firstEvent = useRef<HTMLInputElement>(null);
+  const enabledInput = useRef<HTMLInputElement>(null);
+  const sending = createEndpoint.isPending || updateEndpoint.isPending;
+
+  useEffect(() => {
+    if (!toCorrect) return;
+    const inputs = { url: urlInput, description: descriptionInput, eventTypes: firstEvent, enabled: enabledInput };
+    inputs[toCorrect.field].current?.focus();
+  }, [toCorrect]);
+
+  const errorId = (field: Field) => `${id}-${field}-error`;
+  /** Shows each field's fault, and puts the cursor in the first field to correct. */
+  function fail(found: ReadonlyMap<Field, string>) {
+    setFaults(found);
+    const [first] = FIELDS.filter((field) => found.has(field));
+    if (first) setToCorrect({ field: first });
+  }
+
+  function toggle(type: WebhookEventType, on: boolean) {
+    setEvents((current) => {
+      const next = new Set(current);
+      if (on) next.add(type);
+      else next.delete(type);
+      return next;
+    });
+  }
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (sending) return;
+    setFormError(null);
+    // The events in the order the server lists them.
+    const payload = {
+      url: url.trim(),
+      description: description.trim(),
+      eventTypes: WEBHOOK_EVENT_TYPES.filter((type) => events.has(type)),
+      enabled,
+    };
+    const found = formFaults(WebhookEndpointPayload, payload) as Map<Field, string>;
+    if (found.size > 0) return fail(found);
+    setFaults(new Map());
+    try {
+      if (endpoint) {
+        onUpdated?.(await updateEndpoint.mutateAsync({ id: endpoint.id, payload }));
+        return;
+      }
+      const created = await createEndpoint.mutateAsync(payload);
+      // The answer is the section's now; the mutation keeps no copy of the secret.
+      createEndpoint.reset();
+      setUrl('');
+      setDescription('');
+      setEvents(new Set());
+      setEnabled(true);
+      onCreated?.(created);
+    } catch (failure) {
+      const message =
+        serverMessage(failure) ?? (endpoint ? ENDPOINT_FORM_MESSAGES.saveFailed : ENDPOINT_FORM_MESSAGES.addFailed);
+      const refused = refusedField(failure);
+      // A field of this form, or none (the message then shows under the button).
+      const field = isField(refused) ? refused : undefined;
+      if (field) fail(new Map([[field, message]]));
+      else setFormError(message);
+    }
+  }
+
+  const describedBy = (field: Field, ...others: string[]) =>
+    [...others, faults.has(field) ? errorId(field) : ''].filter(Boolean).join(' ') || undefined;
+  const fieldError = (field: Field) =>
+    faults.has(field) && (
+      <p id={errorId(field)} className="vx-error-text ig-field-error">
+        {faults.get(field)}
+      </p>
+    );
+  const invalid = (field: Field) => faults.has(field) || undefined;
+
+  return (
+    <form
+      className="ig-form ig-endpoint-form"
+      aria-label={endpoint ? ENDPOINT_FORM_MESSAGES.editLabel(endpoint) : ENDPOINT_FORM_MESSAGES.addLabel}
+      noValidate
+      onSubmit={(event) => void submit(event)}
+    >
+      <div className="vx-field ig-wide">
+        <label className="vx-label" htmlFor={`${id}-url`}>
+          URL
+        </label>
+        <input
+          ref={urlInput}
+          id={`${id}-url`}
+          className="vx-input"
+          type="url"
+          inputMode="url"
+          // In a dialog (editing), the field the dialog opens on.
+          data-autofocus={endpoint ? true : undefined}
+          maxLength={WebhookEndpointPayload.properties.url.maxLength}
+          autoComplete="off"
+          spellCheck={false}
+          placeholder="https://"
+          value={url}
+          aria-invalid={invalid('url')}
+          aria-describedby={describedBy('url', `${id}-url-hint`)}
+          onChange={(event) => setUrl(event.target.value)}
+        />
+        <p id={`${id}-url-hint`} className="vx-hint">
+          {ENDPOINT_FORM_MESSAGES.urlHint}
+        </p>
+        {fieldError('url')}
+      </div>
+      <div className="vx-field ig-wide">
+        <label className="vx-label" htmlFor={`${id}-description`}>
+          Description
+        </label>
+        <input
+          ref={descriptionInput}
+          id={`${id}-description`}
+          className="vx-input"
+          maxLength={WebhookEndpointPayload.properties.description.maxLength}
+          autoComplete="off"
+          value={description}
+          aria-invalid={invalid('description')}
+          aria-describedby={describedBy('description')}
+          onChange={(event) => setDescription(event.target.value)}
+        />
+        {fieldError('description')}
+      </div>
+      <fieldset className="ig-scopes ig-wide ig-events" aria-describedby={describedBy('eventTypes')}>
+        <legend className="vx-label">{ENDPOINT_FORM_MESSAGES.eventsLegend}</legend>
+        {WEBHOOK_EVENT_TYPES.map((type, index) => (
+          <label key={type} className="ig-scope">
+            <input
+              ref={index === 0 ? firstEvent : undefined}
+              type="checkbox"
+              value={type}
+              checked={events.has(type)}
+              aria-invalid={invalid('eventTypes')}
+              onChange={(event) => toggle(type, event.target.checked)}
+            />{' '}
+            {WEBHOOK_EVENT_LABELS[type]} <code className="ig-code">{type}</code>
+          </label>
+        ))}
+        {fieldError('eventTypes')}
+      </fieldset>
+      <div className="vx-field ig-wide">
+        <label className="ig-scope ig-enabled">
+          <input
+            ref={enabledInput}
+            type="checkbox"
+            checked={enabled}
+            aria-invalid={invalid('enabled')}
+            aria-describedby={describedBy('enabled', `${id}-enabled-hint`)}
+            onChange={(event) => setEnabled(event.target.checked)}
+          />{' '}
+          Enabled
+        </label>
+        <p id={`${id}-enabled-hint`} className="vx-hint">
+          {ENDPOINT_FORM_MESSAGES.enabledHint}
+        </p>
+        {fieldError('enabled')}
+      </div>
+      <div className="ig-form__actions">
+        <button
+          type="submit"
+          className="vx-btn vx-btn-primary"
+          // Not `disabled`: the button keeps the focus while the call runs, and takes no second click.
+          aria-disabled={sending || undefined}
+        >
+          {endpoint
+            ? sending
+              ? ENDPOINT_FORM_MESSAGES.saving
+              : ENDPOINT_FORM_MESSAGES.save
+            : sending
+              ? ENDPOINT_FORM_MESSAGES.adding
+              : ENDPOINT_FORM_MESSAGES.add}
+        </button>
+        {onCancel && (
+          <button type="button" className="vx-btn" onClick={onCancel}>
+            {ENDPOINT_FORM_MESSAGES.cancel}
+          </button>
+        )}
+        {formError && (
+          <p className="vx-notice vx-notice--error" role="alert">
+            {formError}
+          </p>
+        )}
+      </div>
+    </form>
+  );
+}
