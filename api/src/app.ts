@@ -30,6 +30,7 @@ import { healthRoutes } from './health/routes';
 import { DEFAULT_API_KEY_RATE, requireApiKey } from './integrations/api-keys';
 import { integrationRoutes } from './integrations/routes';
 import { apiV1Routes } from './integrations/v1-routes';
+import { webhookRoutes, type WebhookRoutesOptions } from './webhooks/routes';
 import { apiV1ShipmentRoutes } from './integrations/shipment-routes';
 import { groupsRoutes } from './groups/routes';
 import { passwordRoutes } from './users/password-routes';
@@ -62,6 +63,8 @@ export interface ApiOptions {
   caseJobs?: CaseJobRunner | null;
   /** Calls per minute each API key may make (docs/integrations.md#rate-limit); default DEFAULT_API_KEY_RATE. */
   apiKeyRate?: number;
+  /** The webhooks' calls: whether local receivers are allowed, and the dispatcher to wake (none: every instance's poll). */
+  webhooks?: WebhookRoutesOptions;
 }
 
 const systemClock = () => new Date();
@@ -87,6 +90,7 @@ export async function api(
     hub,
     caseJobs = null,
     apiKeyRate = DEFAULT_API_KEY_RATE,
+    webhooks = { allowLocal: false, dispatcher: null },
   }: ApiOptions,
 ) {
   if (features.includes('live-events') && !hub) throw new Error("The feature 'live-events' needs the event hub.");
@@ -147,6 +151,7 @@ export async function api(
     await signedIn.register(caseRoutes, { jobs: caseJobs });
     await signedIn.register(casePhotoRoutes);
     await signedIn.register(integrationRoutes);
+    await signedIn.register(webhookRoutes, webhooks);
     if (features.includes('dashboard-figures')) await signedIn.register(dashboardRoutes, { clock });
     if (features.includes('live-events')) await signedIn.register(eventRoutes, { hub: hub! });
   });

@@ -21,6 +21,8 @@ import { scheduleSearchIndexing } from './devices/search-index';
 import { EventHub } from './events/hub';
 import { runJobs } from './jobs';
 import { CaseJobRunner } from './cases/jobs';
+import { FAILING_DISABLE_MS, RETRY_SCHEDULE_MS } from './webhooks/deliveries';
+import { WEBHOOK_TIMEOUT_MS, WebhookDispatcher, type DispatchPolicy } from './webhooks/dispatcher';
 import type { ComposedView, CompositionSource } from './registry/composition';
 import { cachedAllowedOrigins } from './registry/origins';
 import { checkShellDocument, inlineComposition, pageStatus } from './registry/page-document';
@@ -111,6 +113,13 @@ export interface ServerOptions {
   auditRetentionDays?: number;
   /** Calls per minute each API key may make (docs/integrations.md#rate-limit). Env VERITAS_API_KEY_RATE, default 600. */
   apiKeyRate?: number;
+  /**
+   * Webhooks may go to http:// and to addresses outside the public internet (loopback, private,
+   * link-local): local receivers and tests (docs/webhooks.md#safety). Env VERITAS_WEBHOOKS_ALLOW_LOCAL=1.
+   */
+  webhooksAllowLocal?: boolean;
+  /** What tests change of the webhooks' delivery: the attempt's timeout, the retry schedule, how long failing disables. */
+  webhookDelivery?: Partial<Pick<DispatchPolicy, 'timeoutMs' | 'scheduleMs' | 'failingDisableMs'>>;
 }
 
 export interface VeritasServer {
@@ -144,6 +153,9 @@ function resolve(options: ServerOptions, env: NodeJS.ProcessEnv) {
     registryKeep: options.registryKeep ?? keepFrom(nonEmpty(env.VERITAS_REGISTRY_KEEP)),
     auditRetentionDays: options.auditRetentionDays ?? retentionDaysFrom(nonEmpty(env.VERITAS_AUDIT_RETENTION_DAYS)),
     apiKeyRate: options.apiKeyRate ?? apiKeyRateFrom(nonEmpty(env.VERITAS_API_KEY_RATE)),
+    webhooksAllowLocal:
+      options.webhooksAllowLocal ??
+      (nonEmpty(env.VERITAS_WEBHOOKS_ALLOW_LOCAL) !== undefined && env.VERITAS_WEBHOOKS_ALLOW_LOCAL !== '0'),
   };
 }
 
@@ -225,6 +237,18 @@ export async function createServer(options: ServerOptions = {}): Promise<Veritas
   // One hub per server: it fans the events out to every stream of this instance (docs/events.md#fan-out).
   const hub = features.includes('live-events') ? new EventHub(db, app.log) : null;
   const caseJobs = new CaseJobRunner(db, app.log);
+  const webhooks = new WebhookDispatcher(
+    db,
+    {
+      allowLocal: config.webhooksAllowLocal,
+      timeoutMs: WEBHOOK_TIMEOUT_MS,
+      scheduleMs: RETRY_SCHEDULE_MS,
+      failingDisableMs: FAILING_DISABLE_MS,
+      ...options.webhookDelivery,
+    },
+    app.log,
+    hub,
+  );
   // The server's background jobs (docs/operations.md#background-jobs), then the database's close.
   runJobs(
     app,
@@ -237,6 +261,8 @@ export async function createServer(options: ServerOptions = {}): Promise<Veritas
       // Bulk jobs on cases, resumed by whichever instance finds their lease run out.
       caseJobs,
       ...(hub ? [hub] : []),
+      // Webhooks: the events fanned out to the endpoints, and the deliveries due (any instance's).
+      webhooks,
     ],
     () => db.kysely.destroy(),
   );
@@ -251,6 +277,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Veritas
     hub,
     caseJobs,
     apiKeyRate: config.apiKeyRate,
+    webhooks: { allowLocal: config.webhooksAllowLocal, dispatcher: webhooks },
   });
   // The console's page loads the remotes from its own origin: outside /veritas.
   const source: CompositionSource = options.staticRemotes

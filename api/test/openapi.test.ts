@@ -30,6 +30,10 @@ const BODYLESS = {
   'POST /veritas/registry/tokens/:id/revoke/': 'the token id in the path is the only input',
   'POST /veritas/api/integrations/keys/:id/revoke/': 'the key id in the path is the only input',
   'POST /veritas/api/cases/views/:id/delete/': 'the view id in the path is the only input',
+  'POST /veritas/api/integrations/endpoints/:id/delete/': 'the endpoint id in the path is the only input',
+  'POST /veritas/api/integrations/endpoints/:id/rotate/': 'the endpoint id in the path is the only input',
+  'POST /veritas/api/integrations/endpoints/:id/test/': 'the endpoint id in the path is the only input',
+  'POST /veritas/api/integrations/deliveries/:id/redeliver/': 'the delivery id in the path is the only input',
 };
 
 /** Every route of the API as registered, but the document and its page (hidden: they are not calls). */

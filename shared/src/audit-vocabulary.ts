@@ -43,6 +43,13 @@ export const AUDIT_ACTIONS = [
   'case.view-saved',
   'case.view-deleted',
   'case.bulk-started',
+  'webhook.created',
+  'webhook.updated',
+  'webhook.deleted',
+  'webhook.secret-rotated',
+  'webhook.disabled',
+  'webhook.redelivered',
+  'webhook.replayed',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -68,5 +75,6 @@ export const AUDIT_TARGET_KINDS = [
   'audit-log',
   'case',
   'case-view',
+  'webhook',
 ] as const;
 export type AuditTargetKind = (typeof AUDIT_TARGET_KINDS)[number];

@@ -34,6 +34,7 @@ export * from './api/events';
 export * from './api/registry';
 export * from './api/integrations';
 export * from './api/records-feed';
+export * from './api/webhooks';
 export * from './api/composition';
 export * from './slots';
 export * from './api/audit';

@@ -36,6 +36,15 @@ export function lockingRows<Query extends { forUpdate(): Query }>(db: Db, query:
   return db.engine === 'postgres' ? query.forUpdate() : query;
 }
 
+/**
+ * `query` taking the rows it reads for this transaction and passing by those another holds (FOR
+ * UPDATE SKIP LOCKED) on PostgreSQL, so instances share out work without waiting on each other;
+ * SQLite's one writer at a time leaves nothing to pass by.
+ */
+export function claimingRows<Query extends { forUpdate(): Query; skipLocked(): Query }>(db: Db, query: Query): Query {
+  return db.engine === 'postgres' ? query.forUpdate().skipLocked() : query;
+}
+
 /** The greatest of `values`: greatest() on PostgreSQL, the many-argument max() on SQLite. */
 export function greatest(db: Db, ...values: Expression<unknown>[]): RawBuilder<number> {
   // Raw: neither function is in Kysely's builder.

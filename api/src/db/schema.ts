@@ -511,6 +511,61 @@ export interface CaseJobItemsTable {
   outcome: 'changed' | 'skipped' | null;
 }
 
+/** A receiver of webhooks (migration 024, docs/webhooks.md). Times in ms; PostgreSQL answers bigint as text. */
+export interface WebhookEndpointsTable {
+  id: Generated<number>;
+  url: string;
+  description: string;
+  /** The event types it receives, space-separated. */
+  event_types: string;
+  enabled: Flag;
+  disabled_reason: 'admin' | 'gone' | 'failing' | null;
+  disabled_ms: Ms;
+  /** whsec_…: kept as is, since signing reads it. */
+  secret: string;
+  previous_secret: string | null;
+  previous_expires_ms: Ms;
+  failing_since_ms: Ms;
+  created_by_id: number | null;
+  created_ms: ColumnType<number | string, number, number>;
+}
+
+/** A message as sent: its webhook-id, type and body (JSON text). */
+export interface WebhookMessagesTable {
+  id: string;
+  type: string;
+  body: string;
+  created_ms: ColumnType<number | string, number, number>;
+}
+
+/** A message's delivery to one endpoint. */
+export interface WebhookDeliveriesTable {
+  id: Generated<number>;
+  message_id: string;
+  endpoint_id: number;
+  state: 'pending' | 'succeeded' | 'failed';
+  attempts: ColumnType<number, number | undefined, number>;
+  /** When pending: due at; while an attempt is under way, past its timeout. */
+  next_attempt_ms: ColumnType<number | string, number, number>;
+  created_ms: ColumnType<number | string, number, number>;
+}
+
+/** One attempt of a delivery: the status answered (null: none came), its latency and the answer's start. */
+export interface WebhookAttemptsTable {
+  id: Generated<number>;
+  delivery_id: number;
+  at_ms: ColumnType<number | string, number, number>;
+  status: number | null;
+  latency_ms: number;
+  response: string;
+}
+
+/** The fan-out's place in the events table (one row). */
+export interface WebhookFanOutTable {
+  id: number;
+  last_event_id: ColumnType<number | string, number, number>;
+}
+
 export interface Database {
   groups: GroupsTable;
   users: UsersTable;
@@ -551,6 +606,11 @@ export interface Database {
   case_views: CaseViewsTable;
   case_jobs: CaseJobsTable;
   case_job_items: CaseJobItemsTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_messages: WebhookMessagesTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
+  webhook_fan_out: WebhookFanOutTable;
 }
 
 export interface Db {

@@ -60,7 +60,7 @@ export async function newestEventId(db: Db): Promise<number> {
 
 /**
  * Deletes the events out of the window: those before the first one written within it, and beyond
- * the newest MAX_KEPT_EVENTS. Always a prefix by id, never the newest event: so a stream that
+ * the newest MAX_KEPT_EVENTS, once the webhooks' fan-out has read them. Always a prefix by id, never the newest event: so a stream that
  * finds an event still kept knows that none after it was deleted (routes.ts relies on it), and
  * the newest id is known even after a quiet hour. One statement; instances pruning at once delete
  * prefixes, which is harmless.
@@ -75,7 +75,12 @@ export async function pruneEvents(db: Db, nowMs: number): Promise<void> {
         .where('created_ms', '>=', nowMs - REPLAY_WINDOW_MS)
         .orderBy('id')
         .limit(1);
-      return eb('id', '<', greatest(db, fn.coalesce(firstInWindow, newest), eb(newest, '-', MAX_KEPT_EVENTS - 1)));
+      // Nor any the webhooks' fan-out has not read yet (src/webhooks/outbox.ts): the events are its outbox.
+      const fannedOut = selectFrom('webhook_fan_out').select('last_event_id').where('id', '=', 1);
+      return eb.and([
+        eb('id', '<', greatest(db, fn.coalesce(firstInWindow, newest), eb(newest, '-', MAX_KEPT_EVENTS - 1))),
+        eb('id', '<=', fannedOut),
+      ]);
     })
     .execute();
 }

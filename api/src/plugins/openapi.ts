@@ -9,6 +9,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { TSchema } from '@sinclair/typebox';
 import { ErrorBody } from '@veritas/shared/domain';
 import { ACCESS_COOKIE, API_V1_PREFIX, APP_PREFIX, XSRF_HEADER } from '../auth/cookies';
+import { webhookDocuments } from '../webhooks/openapi';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -101,6 +102,9 @@ export async function openApi(app: FastifyInstance): Promise<void> {
         description:
           'The /veritas calls of the console and of the mobile app. Every refusal answers the error body: `detail`, the same message in the field the calling screen reads, and `field` for a 400.',
       },
+      // What the endpoints receive, each message type described (docs/webhooks.md#events). The
+      // option's type is a union of three OpenAPI versions, and only 3.1's knows `webhooks`.
+      webhooks: webhookDocuments() as never,
       tags: [
         { name: 'sign-in', description: "The console's sign-in and session cookies" },
         { name: 'users', description: 'Console: users, groups, passwords and the mobile app package' },
@@ -120,6 +124,7 @@ export async function openApi(app: FastifyInstance): Promise<void> {
             "The remotes' versions and rollouts, for pipelines (deploy token) and admins; tokens and origins",
         },
         { name: 'integrations', description: 'Console: the API keys of the order systems' },
+        { name: 'webhooks', description: 'Console: the webhook endpoints and their delivery log' },
         { name: 'api v1', description: "The order systems' API, with an API key of the call's scope" },
         { name: 'health', description: 'For a proxy or an orchestrator' },
       ],

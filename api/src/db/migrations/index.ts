@@ -24,6 +24,7 @@ import { tokenRateWindow } from './020-token-rate-window';
 import { caseEventActorName } from './021-case-event-actor-name';
 import { recordChangeOrder } from './022-record-change-order';
 import { keyUploads } from './023-key-uploads';
+import { webhooks } from './024-webhooks';
 
 export function migrationsFor(engine: Engine): Record<string, Migration> {
   return {
@@ -50,5 +51,6 @@ export function migrationsFor(engine: Engine): Record<string, Migration> {
     '021_case_event_actor_name': caseEventActorName(),
     '022_record_change_order': recordChangeOrder(engine),
     '023_key_uploads': keyUploads(engine),
+    '024_webhooks': webhooks(engine),
   };
 }

@@ -1,0 +1,241 @@
+// Deliveries (docs/webhooks.md#delivery): the outcome of each attempt and what follows from it (the
+// retry schedule, Retry-After, an endpoint gone or failing for days), and what an admin does with
+// them: read an endpoint's log, deliver one message again, replay the failed ones since a time, send
+// a test event.
+import crypto from 'node:crypto';
+import {
+  WEBHOOK_TEST_EVENT,
+  type WebhookDelivery,
+  type WebhookDeliveryPage,
+  type WebhookDeliveryQuery,
+} from '@veritas/shared/domain';
+import { recordAudit, SYSTEM, type AuditBy } from '../audit/trail';
+import { MAX_SERIAL_ID, type Db } from '../db/schema';
+import { NotFound } from '../http-errors';
+import { endpointRow } from './endpoints';
+import type { ClaimedDelivery } from './outbox';
+import type { Attempt } from './send';
+
+/**
+ * The waits after each failed attempt (docs/webhooks.md#retries): at once, then 5 s, 5 min, 30 min,
+ * 2 h, 5 h, 10 h, 14 h, 20 h, 24 h; after the last, the delivery has failed.
+ */
+export const RETRY_SCHEDULE_MS = [5, 300, 1800, 7200, 18_000, 36_000, 50_400, 72_000, 86_400].map((s) => s * 1000);
+/** An endpoint whose every attempt failed for this long is disabled. */
+export const FAILING_DISABLE_MS = 5 * 24 * 60 * 60 * 1000;
+/** The longest Retry-After honoured. */
+const MAX_RETRY_AFTER_MS = 24 * 60 * 60 * 1000;
+
+export interface RetryPolicy {
+  scheduleMs: readonly number[];
+  failingDisableMs: number;
+}
+
+/** A wait of the schedule, ±20% at random, so retries of many deliveries do not come at once. */
+const jittered = (ms: number) => Math.round(ms * (0.8 + Math.random() * 0.4));
+
+/** Records the attempt and what follows from it, in one transaction. */
+export async function recordAttempt(
+  db: Db,
+  delivery: ClaimedDelivery,
+  attempt: Attempt,
+  at: number,
+  policy: RetryPolicy,
+): Promise<void> {
+  const now = at + attempt.latencyMs;
+  const ok = attempt.status !== null && attempt.status >= 200 && attempt.status < 300;
+  const gone = attempt.status === 410;
+  const attempts = delivery.attempts + 1;
+  await db.transaction(async (trx) => {
+    await trx
+      .insertInto('webhook_attempts')
+      .values({
+        delivery_id: delivery.id,
+        at_ms: at,
+        status: attempt.status,
+        latency_ms: attempt.latencyMs,
+        response: attempt.response,
+      })
+      .execute();
+    if (ok) {
+      await trx
+        .updateTable('webhook_deliveries')
+        .set({ state: 'succeeded', attempts })
+        .where('id', '=', delivery.id)
+        .execute();
+      await trx
+        .updateTable('webhook_endpoints')
+        .set({ failing_since_ms: null })
+        .where('id', '=', delivery.endpointId)
+        .where('failing_since_ms', 'is not', null)
+        .execute();
+      return;
+    }
+    const wait = policy.scheduleMs[attempts - 1];
+    const retryAfter =
+      (attempt.status === 429 || attempt.status === 503) && attempt.retryAfterMs !== null
+        ? Math.min(attempt.retryAfterMs, MAX_RETRY_AFTER_MS)
+        : 0;
+    await trx
+      .updateTable('webhook_deliveries')
+      .set(
+        gone || wait === undefined
+          ? { state: 'failed', attempts }
+          : { attempts, next_attempt_ms: now + Math.max(jittered(wait), retryAfter) },
+      )
+      .where('id', '=', delivery.id)
+      .execute();
+    const endpoint = await trx
+      .selectFrom('webhook_endpoints')
+      .select(['url', 'enabled', 'failing_since_ms'])
+      .where('id', '=', delivery.endpointId)
+      .executeTakeFirst();
+    if (!endpoint) return;
+    const failingSince = Number(endpoint.failing_since_ms ?? now);
+    const failing = now - failingSince >= policy.failingDisableMs;
+    if (endpoint.enabled === 1 && (gone || failing)) {
+      const reason = gone ? 'gone' : 'failing';
+      await trx
+        .updateTable('webhook_endpoints')
+        .set({ enabled: 0, disabled_reason: reason, disabled_ms: now, failing_since_ms: failingSince })
+        .where('id', '=', delivery.endpointId)
+        .execute();
+      await recordAudit(trx, db, SYSTEM, {
+        action: 'webhook.disabled',
+        outcome: 'success',
+        target: { kind: 'webhook', id: delivery.endpointId, label: endpoint.url },
+        details: {
+          reason: gone
+            ? 'the endpoint answered 410 Gone'
+            : `every attempt failed since ${new Date(failingSince).toISOString()}`,
+        },
+      });
+    } else if (endpoint.failing_since_ms === null) {
+      await trx
+        .updateTable('webhook_endpoints')
+        .set({ failing_since_ms: now })
+        .where('id', '=', delivery.endpointId)
+        .execute();
+    }
+  });
+}
+
+const iso = (ms: number | string) => new Date(Number(ms)).toISOString();
+/** The attempts shown with each delivery of the log, newest first. */
+const ATTEMPTS_SHOWN = 10;
+
+/** A page of an endpoint's deliveries, newest first, each with its latest attempts. */
+export async function deliveryPage(
+  db: Db,
+  endpointId: number,
+  query: WebhookDeliveryQuery,
+): Promise<WebhookDeliveryPage> {
+  await endpointRow(db.kysely, endpointId);
+  const limit = Number(query.limit ?? 50);
+  const rows = await db.kysely
+    .selectFrom('webhook_deliveries as d')
+    .innerJoin('webhook_messages as m', 'm.id', 'd.message_id')
+    .select(['d.id', 'd.message_id', 'm.type', 'd.created_ms', 'd.state', 'd.next_attempt_ms'])
+    .where('d.endpoint_id', '=', endpointId)
+    .$if(Boolean(query.state), (q) => q.where('d.state', '=', query.state as 'pending'))
+    .$if(Boolean(query.after), (q) => q.where('d.id', '<', Number(query.after)))
+    .orderBy('d.id', 'desc')
+    .limit(limit + 1)
+    .execute();
+  const page = rows.slice(0, limit);
+  const attempts =
+    page.length === 0
+      ? []
+      : await db.kysely
+          .selectFrom('webhook_attempts')
+          .selectAll()
+          .where(
+            'delivery_id',
+            'in',
+            page.map((row) => row.id),
+          )
+          .orderBy('id', 'desc')
+          .execute();
+  const deliveries = page.map((row): WebhookDelivery => ({
+    id: row.id,
+    messageId: row.message_id,
+    type: row.type,
+    createdAt: iso(row.created_ms),
+    state: row.state,
+    nextAttemptAt: row.state === 'pending' ? iso(row.next_attempt_ms) : null,
+    attempts: attempts
+      .filter((a) => a.delivery_id === row.id)
+      .slice(0, ATTEMPTS_SHOWN)
+      .map((a) => ({ at: iso(a.at_ms), status: a.status, latencyMs: a.latency_ms, response: a.response })),
+  }));
+  return { deliveries, next: rows.length > limit ? String(page.at(-1)!.id) : null };
+}
+
+/** Delivers a message to its endpoint again, now, whatever became of it (the same webhook-id). */
+export async function redeliver(db: Db, id: number, by: AuditBy): Promise<void> {
+  const delivery =
+    id <= MAX_SERIAL_ID
+      ? await db.kysely
+          .selectFrom('webhook_deliveries as d')
+          .innerJoin('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
+          .select(['d.message_id', 'd.endpoint_id', 'e.url'])
+          .where('d.id', '=', id)
+          .executeTakeFirst()
+      : undefined;
+  if (!delivery) throw new NotFound('No delivery has that id.');
+  await db.transaction(async (trx) => {
+    await trx
+      .updateTable('webhook_deliveries')
+      .set({ state: 'pending', next_attempt_ms: Date.now() })
+      .where('id', '=', id)
+      .execute();
+    await recordAudit(trx, db, by, {
+      action: 'webhook.redelivered',
+      outcome: 'success',
+      target: { kind: 'webhook', id: delivery.endpoint_id, label: delivery.url },
+      details: { messageId: delivery.message_id },
+    });
+  });
+}
+
+/** Delivers again, now, every failed delivery of the endpoint made since `sinceMs`; answers how many. */
+export async function replayFailed(db: Db, endpointId: number, sinceMs: number, by: AuditBy): Promise<number> {
+  const endpoint = await endpointRow(db.kysely, endpointId);
+  return db.transaction(async (trx) => {
+    const result = await trx
+      .updateTable('webhook_deliveries')
+      .set({ state: 'pending', next_attempt_ms: Date.now() })
+      .where('endpoint_id', '=', endpointId)
+      .where('state', '=', 'failed')
+      .where('created_ms', '>=', sinceMs)
+      .executeTakeFirst();
+    const replayed = Number(result.numUpdatedRows);
+    await recordAudit(trx, db, by, {
+      action: 'webhook.replayed',
+      outcome: 'success',
+      target: { kind: 'webhook', id: endpointId, label: endpoint.url },
+      details: { since: new Date(sinceMs).toISOString(), replayed },
+    });
+    return replayed;
+  });
+}
+
+/** Queues the test event to one endpoint, whatever it subscribed to; answers its message id. */
+export async function sendTestEvent(db: Db, endpointId: number): Promise<string> {
+  await endpointRow(db.kysely, endpointId);
+  const now = Date.now();
+  const id = `msg_test_${crypto.randomUUID()}`;
+  const body = JSON.stringify({
+    type: WEBHOOK_TEST_EVENT,
+    timestamp: new Date(now).toISOString(),
+    data: { endpointId, message: 'A test event sent from the Integrations screen.' },
+  });
+  await db.transaction(async (trx) => {
+    await trx.insertInto('webhook_messages').values({ id, type: WEBHOOK_TEST_EVENT, body, created_ms: now }).execute();
+    await trx
+      .insertInto('webhook_deliveries')
+      .values({ message_id: id, endpoint_id: endpointId, state: 'pending', next_attempt_ms: now, created_ms: now })
+      .execute();
+  });
+  return id;
+}
