@@ -117,6 +117,20 @@ test('a flagging doorstep scan sends record.submitted, record.flagged and case.o
   });
 });
 
+test('a finished upload sends shipment.ingested once, in the transaction that finished it', async () => {
+  const { secret } = await addEndpoint(['shipment.ingested']);
+  const before = receiver.received.length;
+  await field.ship({ hub: 'HUB1' }, { hub: 'HUB1' });
+  await receiver.waitFor((all) => all.slice(before).some((m) => m.type === 'shipment.ingested'));
+  const [message, ...more] = receiver.received.slice(before).filter((m) => m.type === 'shipment.ingested');
+  expect(more).toEqual([]);
+  expect(message!.data).toMatchObject({ fileName: 'shipment.csv', stored: 2, duplicates: 0, refused: 0 });
+  expect(WebhookReceiver.verify(message!, secret)).toBeTruthy();
+  // No console is sent it: the stream's events stay the documented ones.
+  const stored = await api.db.kysely.selectFrom('events').select('type').where('type', '=', 'shipments').execute();
+  expect(stored.length).toBeGreaterThan(0);
+});
+
 test('a rotation signs with both secrets until the old one expires', async () => {
   const { endpoint, secret: old } = await addEndpoint(['record.submitted']);
   const rotated = await api.as.admin!.post(`api/integrations/endpoints/${endpoint.id}/rotate/`);

@@ -308,7 +308,7 @@ export interface UploadsTable {
 /** What changed, in commit order, kept for the replay window of the event stream (src/events/). */
 export interface EventsTable {
   id: ColumnType<number | string, never, never>;
-  /** The stream's event name: 'records', 'users' or 'groups'. */
+  /** The stream's event name ('records', 'users', 'cases'…), or 'shipments' (src/events/write.ts StoredEventType). */
   type: string;
   /** The event's data, JSON. */
   data: string;

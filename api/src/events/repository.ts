@@ -1,8 +1,9 @@
 // Reading the events table (docs/events.md#replay-window): what the hub broadcasts, what a stream
 // replays, and the window's pruning.
-import type { CasesEvent, LiveEventType, Role } from '@veritas/shared/domain';
+import type { CasesEvent, Role } from '@veritas/shared/domain';
 import { greatest } from '../db/engines';
 import type { Db } from '../db/schema';
+import type { StoredEventType } from './write';
 import { canReadAuditLog, canReadCase, canSeeUser, type CaseViewer } from '../auth/rights';
 
 /** Events are kept at least this long… */
@@ -12,7 +13,7 @@ export const MAX_KEPT_EVENTS = 100_000;
 
 export interface StoredEvent {
   id: number;
-  type: LiveEventType;
+  type: StoredEventType;
   /** JSON text, one line. */
   data: string;
   /** Whether this viewer (a role, and its group for a case's queue) may see it (docs/events.md#events). */
@@ -22,9 +23,11 @@ export interface StoredEvent {
 const everyone = () => true;
 
 function storedOf(row: { id: number | string; type: string; data: string }): StoredEvent {
-  const type = row.type as LiveEventType;
+  const type = row.type as StoredEventType;
   let visibleTo: (viewer: CaseViewer) => boolean = everyone;
-  if (type === 'users') {
+  // The webhooks' own: no stream is sent it.
+  if (type === 'shipments') visibleTo = () => false;
+  else if (type === 'users') {
     // A users event goes to the viewers who see that user in user/get_users/.
     const { role } = JSON.parse(row.data) as { role: Role };
     visibleTo = (viewer) => canSeeUser(viewer.role, role);

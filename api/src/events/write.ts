@@ -9,6 +9,7 @@ import type {
   LiveEventType,
   Organization,
   RemotesEvent,
+  ShipmentWebhookData,
   Role,
   UsersEvent,
 } from '@veritas/shared/domain';
@@ -18,9 +19,15 @@ import type { Database, Db } from '../db/schema';
 import { postgresEventInserts } from './event-inserts.postgres';
 import { sqliteEventInserts } from './event-inserts.sqlite';
 
+/**
+ * What the events table holds: the streams' events, and 'shipments', an upload finished, which
+ * only the webhooks read (no console is sent it: docs/webhooks.md#events).
+ */
+export type StoredEventType = LiveEventType | 'shipments';
+
 export interface NewEvent {
-  /** The stream's event name ('reset' is the stream's own, never stored). */
-  type: LiveEventType;
+  /** The stream's event name ('reset' is the stream's own, never stored), or 'shipments'. */
+  type: StoredEventType;
   /** The event's data: JSON text, one line. */
   data: string;
 }
@@ -54,6 +61,11 @@ export function groupEvent(group: { name: string; code: string; organization: Or
 /** A remote's rollout changed: whoever shows it loads /remotes.json again. */
 export function remotesEvent(remote: string): NewEvent {
   return { type: 'remotes', data: JSON.stringify({ remote } satisfies RemotesEvent) };
+}
+
+/** A shipment (an upload) finished: what the webhooks' shipment.ingested says of it. */
+export function shipmentEvent(data: ShipmentWebhookData): NewEvent {
+  return { type: 'shipments', data: JSON.stringify(data) };
 }
 
 /** A case opened or changed (docs/cases.md#events). */

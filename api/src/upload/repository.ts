@@ -6,6 +6,7 @@ import { recordAudit, tokenBy, userBy, type AuditBy, type NewAuditEntry } from '
 import { forEngine } from '../db/engines';
 import type { Database, Db, UploadsTable } from '../db/schema';
 import { nowIso } from '../db/schema';
+import { shipmentEvent, writeEvents } from '../events/write';
 import { postgresChunkRead } from './chunk-reads.postgres';
 import { sqliteChunkRead } from './chunk-reads.sqlite';
 import { LEASE_MS, Lease, LeaseLost, type LeaseOptions } from './lease';
@@ -331,6 +332,16 @@ export async function finishUpload(
     });
     await trx.deleteFrom('upload_chunks').where('upload_id', '=', uploadId).execute();
     await recordAudit(trx, db, ...completed);
+    // Last: the webhooks' shipment.ingested, in the transaction that finished the upload.
+    await writeEvents(trx, db, [
+      shipmentEvent({
+        uploadId,
+        fileName: completed[1].target!.label,
+        stored: result.processed,
+        duplicates: result.duplicates_total,
+        refused: result.errors_total,
+      }),
+    ]);
   });
 }
 
