@@ -115,6 +115,83 @@ async function whiteLabelEditor(page: Page): Promise<Locator> {
   return editor;
 }
 
+/**
+ * The Integrations page with two webhook endpoints (one the server disabled, so its notice shows)
+ * and a delivery log, answered in the browser: the suite's server sends only to public https://
+ * addresses, which this machine cannot resolve. The page's other calls go to the server.
+ */
+async function integrationsWithEndpoints(page: Page): Promise<Locator> {
+  const endpoint = {
+    id: 7,
+    url: 'https://orders.example.com/veritas/hooks',
+    description: 'Order system',
+    eventTypes: ['record.flagged', 'shipment.ingested', 'case.opened'],
+    enabled: true,
+    disabledReason: null,
+    disabledAt: null,
+    failingSince: '2026-03-05T09:00:00.000Z',
+    previousSecretExpiresAt: null,
+    createdBy: DEMO.admin,
+    createdAt: '2026-03-01T08:00:00.000Z',
+  };
+  const gone = {
+    ...endpoint,
+    id: 6,
+    url: 'https://retired.example.com/in',
+    description: '',
+    enabled: false,
+    disabledReason: 'gone',
+    disabledAt: '2026-03-04T10:00:00.000Z',
+    failingSince: null,
+  };
+  const attempt = (status: number | null, response: string) => ({
+    at: '2026-03-05T09:00:01.000Z',
+    status,
+    latencyMs: 48,
+    response,
+  });
+  const deliveries = [
+    {
+      id: 41,
+      messageId: 'msg_220_0',
+      type: 'case.opened',
+      createdAt: '2026-03-05T09:00:00.000Z',
+      state: 'pending',
+      nextAttemptAt: '2099-03-05T09:30:00.000Z',
+      attempts: [attempt(503, 'Service Unavailable'), attempt(null, 'connect ECONNREFUSED 203.0.113.9:443')],
+    },
+    {
+      id: 40,
+      messageId: 'msg_219_0',
+      type: 'record.flagged',
+      createdAt: '2026-03-05T08:00:00.000Z',
+      state: 'succeeded',
+      nextAttemptAt: null,
+      attempts: [attempt(200, '{"received":true}')],
+    },
+    {
+      id: 39,
+      messageId: 'msg_210_0',
+      type: 'shipment.ingested',
+      createdAt: '2026-03-04T08:00:00.000Z',
+      state: 'failed',
+      nextAttemptAt: null,
+      attempts: [attempt(410, 'Gone')],
+    },
+  ];
+  await page.route('**/veritas/api/integrations/endpoints/', (route) =>
+    route.request().method() === 'GET' ? route.fulfill({ json: { endpoints: [endpoint, gone] } }) : route.fallback(),
+  );
+  await page.route(/\/veritas\/api\/integrations\/endpoints\/\d+\/deliveries\//, (route) =>
+    route.fulfill({ json: { deliveries, next: '39' } }),
+  );
+  await page.goto('/Integrations');
+  const section = page.getByRole('region', { name: 'Webhook endpoints' });
+  await section.getByRole('rowheader', { name: endpoint.url }).waitFor();
+  await page.getByRole('region', { name: 'API keys' }).getByRole('table').waitFor();
+  return section;
+}
+
 const STATES: A11yState[] = [
   {
     name: 'login: empty form',
@@ -314,6 +391,32 @@ const STATES: A11yState[] = [
     },
   },
   {
+    name: 'Integrations: webhook endpoints listed',
+    reach: async (page) => ({ shown: await integrationsWithEndpoints(page) }),
+  },
+  {
+    name: 'Integrations: add-endpoint form with an error shown',
+    async reach(page) {
+      const section = await integrationsWithEndpoints(page);
+      const form = section.getByRole('form', { name: 'Add a webhook endpoint' });
+      await form.getByRole('button', { name: 'Add endpoint' }).click();
+      const error = form.getByText('Give the address the events are sent to.');
+      await error.waitFor();
+      return { shown: error };
+    },
+  },
+  {
+    name: 'Integrations: delivery log open',
+    async reach(page) {
+      const section = await integrationsWithEndpoints(page);
+      await section.getByRole('button', { name: /^Delivery log of https:\/\/orders\./ }).click();
+      const log = section.getByRole('region', { name: /^Delivery log of / });
+      await log.getByRole('button', { name: 'Attempts (2) of msg_220_0' }).click();
+      await log.getByRole('table', { name: 'Attempts of msg_220_0' }).waitFor();
+      return { shown: log };
+    },
+  },
+  {
     name: 'Upload: idle',
     async reach(page) {
       await uploadPage(page);
@@ -466,6 +569,9 @@ const KEYBOARD_SCREENS = [
   "WhiteLabel: a brand's editor with unsaved changes",
   'Deployments: remotes, tokens and origins',
   'Integrations: API keys',
+  'Integrations: webhook endpoints listed',
+  'Integrations: add-endpoint form with an error shown',
+  'Integrations: delivery log open',
   "AuditLog: an entry's details open",
 ];
 
