@@ -33,6 +33,7 @@ import { sqliteRecordInsert } from '../src/upload/store-records.sqlite';
 import { insertedOf, rowOf } from '../src/upload/stored-rows';
 import { copyPostgres, loadVolumeData } from '../seed/volume-data';
 import { WebClient } from '../sim/web-client';
+import { HUBS, shipmentCsv } from './shipment-file';
 import { auditHead } from './audit-volume';
 import {
   CASE_PAIRS,
@@ -55,49 +56,7 @@ const GOAL_ROWS_PER_SECOND = 50_000;
 /** The goals of the 10M work (docs/benchmarks.md#upload), by engine. */
 const DATABASE_SPEED_GOAL: Record<string, number> = { SQLite: 100_000, PostgreSQL: 60_000 };
 const GOAL_PEAK_RSS = 300 * 1024 * 1024;
-const HUBS = Array.from({ length: 20 }, (_, i) => `HUB${String(i + 1).padStart(2, '0')}`);
 const ADMIN = { username: 'bench_admin', password: crypto.randomBytes(12).toString('base64url') };
-
-const DEVICES: [type: string, brand: string, models: string[]][] = [
-  ['mobile', 'Samsung', ['Galaxy S23', 'Galaxy A54', 'Galaxy M14 5G']],
-  ['mobile', 'Apple', ['iPhone 14', 'iPhone 15 Pro']],
-  ['laptop', 'Dell', ['XPS 13 9315', 'Inspiron 15 3520']],
-  ['laptop', 'Lenovo', ['ThinkPad E14 Gen 5', 'IdeaPad Slim 3']],
-  ['tablet', 'Apple', ['iPad Air, 5th generation']],
-  ['smarttv', 'LG', ['OLED55C3PSA', '43UR7500PSC']],
-  ['truewireless', 'boAt', ['Airdopes 141', 'Airdopes 161']],
-];
-
-/**
- * The shipment file, the way a warehouse system would export it (quoted names with commas
- * included); its tracking IDs start with `prefix`.
- */
-function shipmentCsv(rows: number, prefix = 'SHP'): Buffer {
-  const lines = [
-    'tracking_id,hub_code,device_type,device_brand,device_model_name,is_blindpick,blind_brand,blind_model,created_date',
-  ];
-  const start = Date.UTC(2025, 0, 1);
-  for (let i = 0; i < rows; i++) {
-    const [type, brand, models] = DEVICES[i % DEVICES.length]!;
-    const model = models[i % models.length]!;
-    const blind = i % 10 === 0;
-    const created = new Date(start + (i % 86_400) * 60_000).toISOString();
-    lines.push(
-      [
-        `${prefix}${String(i).padStart(9, '0')}`,
-        HUBS[i % HUBS.length],
-        type,
-        brand,
-        model.includes(',') ? `"${model}"` : model,
-        blind ? 'true' : 'false',
-        blind ? 'Generic' : '',
-        blind ? '"Box, sealed"' : '',
-        i % 4 === 0 ? created.slice(0, 10) : created,
-      ].join(','),
-    );
-  }
-  return Buffer.from(`${lines.join('\r\n')}\r\n`, 'utf8');
-}
 
 /** `rows` in `ms`, as printed. */
 const rowsPerSecond = (rows: number, ms: number) => `${Math.round(rows / (ms / 1000)).toLocaleString('en-US')} rows/s`;

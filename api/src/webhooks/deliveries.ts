@@ -10,7 +10,8 @@ import {
   type WebhookDeliveryQuery,
 } from '@veritas/shared/domain';
 import { recordAudit, SYSTEM, type AuditBy } from '../audit/trail';
-import { MAX_SERIAL_ID, type Db } from '../db/schema';
+import type { Kysely } from 'kysely';
+import { MAX_SERIAL_ID, type Database, type Db } from '../db/schema';
 import { NotFound } from '../http-errors';
 import { endpointRow } from './endpoints';
 import type { ClaimedDelivery } from './outbox';
@@ -34,90 +35,113 @@ export interface RetryPolicy {
 /** A wait of the schedule, ±20% at random, so retries of many deliveries do not come at once. */
 const jittered = (ms: number) => Math.round(ms * (0.8 + Math.random() * 0.4));
 
-/** Records the attempt and what follows from it, in one transaction. */
-export async function recordAttempt(
-  db: Db,
-  delivery: ClaimedDelivery,
-  attempt: Attempt,
-  at: number,
-  policy: RetryPolicy,
-): Promise<void> {
-  const now = at + attempt.latencyMs;
-  const ok = attempt.status !== null && attempt.status >= 200 && attempt.status < 300;
-  const gone = attempt.status === 410;
-  const attempts = delivery.attempts + 1;
+/** An attempt made: the delivery it was of, what came of it, and when it started. */
+export interface AttemptMade {
+  delivery: ClaimedDelivery;
+  attempt: Attempt;
+  at: number;
+}
+
+const succeeded = ({ attempt }: AttemptMade) =>
+  attempt.status !== null && attempt.status >= 200 && attempt.status < 300;
+
+/**
+ * Records a round's attempts and what follows from them, in one transaction (one per round, not
+ * per attempt: on SQLite every transaction waits for the one writer the scans need too).
+ */
+export async function recordAttempts(db: Db, made: readonly AttemptMade[], policy: RetryPolicy): Promise<void> {
+  if (made.length === 0) return;
+  const ok = made.filter(succeeded);
+  const failed = made.filter((m) => !succeeded(m));
   await db.transaction(async (trx) => {
     await trx
       .insertInto('webhook_attempts')
-      .values({
-        delivery_id: delivery.id,
-        at_ms: at,
-        status: attempt.status,
-        latency_ms: attempt.latencyMs,
-        response: attempt.response,
-      })
+      .values(
+        made.map(({ delivery, attempt, at }) => ({
+          delivery_id: delivery.id,
+          at_ms: at,
+          status: attempt.status,
+          latency_ms: attempt.latencyMs,
+          response: attempt.response,
+        })),
+      )
       .execute();
-    if (ok) {
+    if (ok.length > 0) {
       await trx
         .updateTable('webhook_deliveries')
-        .set({ state: 'succeeded', attempts })
-        .where('id', '=', delivery.id)
+        .set((eb) => ({ state: 'succeeded', attempts: eb('attempts', '+', 1) }))
+        .where(
+          'id',
+          'in',
+          ok.map((m) => m.delivery.id),
+        )
         .execute();
       await trx
         .updateTable('webhook_endpoints')
         .set({ failing_since_ms: null })
-        .where('id', '=', delivery.endpointId)
+        .where('id', 'in', [...new Set(ok.map((m) => m.delivery.endpointId))])
         .where('failing_since_ms', 'is not', null)
         .execute();
-      return;
     }
-    const wait = policy.scheduleMs[attempts - 1];
-    const retryAfter =
-      (attempt.status === 429 || attempt.status === 503) && attempt.retryAfterMs !== null
-        ? Math.min(attempt.retryAfterMs, MAX_RETRY_AFTER_MS)
-        : 0;
-    await trx
-      .updateTable('webhook_deliveries')
-      .set(
-        gone || wait === undefined
-          ? { state: 'failed', attempts }
-          : { attempts, next_attempt_ms: now + Math.max(jittered(wait), retryAfter) },
-      )
-      .where('id', '=', delivery.id)
-      .execute();
-    const endpoint = await trx
-      .selectFrom('webhook_endpoints')
-      .select(['url', 'enabled', 'failing_since_ms'])
-      .where('id', '=', delivery.endpointId)
-      .executeTakeFirst();
-    if (!endpoint) return;
-    const failingSince = Number(endpoint.failing_since_ms ?? now);
-    const failing = now - failingSince >= policy.failingDisableMs;
-    if (endpoint.enabled === 1 && (gone || failing)) {
-      const reason = gone ? 'gone' : 'failing';
+    for (const { delivery, attempt, at } of failed) {
+      const now = at + attempt.latencyMs;
+      const gone = attempt.status === 410;
+      const attempts = delivery.attempts + 1;
+      const wait = policy.scheduleMs[attempts - 1];
+      const retryAfter =
+        (attempt.status === 429 || attempt.status === 503) && attempt.retryAfterMs !== null
+          ? Math.min(attempt.retryAfterMs, MAX_RETRY_AFTER_MS)
+          : 0;
       await trx
-        .updateTable('webhook_endpoints')
-        .set({ enabled: 0, disabled_reason: reason, disabled_ms: now, failing_since_ms: failingSince })
-        .where('id', '=', delivery.endpointId)
+        .updateTable('webhook_deliveries')
+        .set(
+          gone || wait === undefined
+            ? { state: 'failed', attempts }
+            : { attempts, next_attempt_ms: now + Math.max(jittered(wait), retryAfter) },
+        )
+        .where('id', '=', delivery.id)
         .execute();
-      await recordAudit(trx, db, SYSTEM, {
-        action: 'webhook.disabled',
-        outcome: 'success',
-        target: { kind: 'webhook', id: delivery.endpointId, label: endpoint.url },
-        details: {
-          reason: gone
-            ? 'the endpoint answered 410 Gone'
-            : `every attempt failed since ${new Date(failingSince).toISOString()}`,
-        },
-      });
-    } else if (endpoint.failing_since_ms === null) {
-      await trx
-        .updateTable('webhook_endpoints')
-        .set({ failing_since_ms: now })
-        .where('id', '=', delivery.endpointId)
-        .execute();
+      await endpointFailed(trx, db, delivery.endpointId, now, gone, policy);
     }
   });
+}
+
+/** An endpoint's attempt failed: its failing streak starts, or (410, or failing for days) it is disabled. */
+async function endpointFailed(
+  trx: Kysely<Database>,
+  db: Db,
+  endpointId: number,
+  now: number,
+  gone: boolean,
+  policy: RetryPolicy,
+): Promise<void> {
+  const endpoint = await trx
+    .selectFrom('webhook_endpoints')
+    .select(['url', 'enabled', 'failing_since_ms'])
+    .where('id', '=', endpointId)
+    .executeTakeFirst();
+  if (!endpoint) return;
+  const failingSince = Number(endpoint.failing_since_ms ?? now);
+  const failing = now - failingSince >= policy.failingDisableMs;
+  if (endpoint.enabled === 1 && (gone || failing)) {
+    await trx
+      .updateTable('webhook_endpoints')
+      .set({ enabled: 0, disabled_reason: gone ? 'gone' : 'failing', disabled_ms: now, failing_since_ms: failingSince })
+      .where('id', '=', endpointId)
+      .execute();
+    await recordAudit(trx, db, SYSTEM, {
+      action: 'webhook.disabled',
+      outcome: 'success',
+      target: { kind: 'webhook', id: endpointId, label: endpoint.url },
+      details: {
+        reason: gone
+          ? 'the endpoint answered 410 Gone'
+          : `every attempt failed since ${new Date(failingSince).toISOString()}`,
+      },
+    });
+  } else if (endpoint.failing_since_ms === null) {
+    await trx.updateTable('webhook_endpoints').set({ failing_since_ms: now }).where('id', '=', endpointId).execute();
+  }
 }
 
 const iso = (ms: number | string) => new Date(Number(ms)).toISOString();

@@ -1,21 +1,28 @@
 // The webhook dispatcher of one instance (docs/webhooks.md#dispatcher), a job of the server's
-// (jobs.ts): it fans the new events out (outbox.ts), then claims the due deliveries and sends them,
-// several at once, recording each outcome (deliveries.ts). Woken by the event hub as events commit,
-// and every POLL_MS for the retries that fall due and in case a wake was lost. Every instance of a
-// fleet runs one: the outbox's claims keep them from sending one attempt twice.
+// (jobs.ts): it fans the new events out (outbox.ts), claims the due deliveries and sends them, up
+// to IN_FLIGHT at once, each on its own (one slow endpoint holds up no other), and records the
+// outcomes in batches (deliveries.ts): one transaction for the attempts that ended meanwhile, not
+// one per attempt. Woken by the event hub as events commit, and every POLL_MS for the retries that
+// fall due and in case a wake was lost. Every instance of a fleet runs one: the outbox's claims keep
+// them from sending one attempt twice.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/schema';
 import type { EventHub } from '../events/hub';
 import type { BackgroundJob } from '../jobs';
-import { recordAttempt, type RetryPolicy } from './deliveries';
+import { recordAttempts, type AttemptMade, type RetryPolicy } from './deliveries';
 import { claimDue, fanOut } from './outbox';
 import { sendAttempt, type SendPolicy } from './send';
 
 const POLL_MS = 1000;
+/**
+ * A wake waits this long for the events and attempt ends that follow it, so a busy instance fans
+ * out, claims and records in one transaction each per round, not per event.
+ */
+const GATHER_MS = 25;
 /** An attempt without an answer within this is a failure (docs/webhooks.md#delivery). */
 export const WEBHOOK_TIMEOUT_MS = 15_000;
-/** Deliveries claimed at once; also how many are sent at once. */
-const CLAIM_LIMIT = 16;
+/** Attempts under way at once on an instance. */
+const IN_FLIGHT = 32;
 /** A claim lasts the attempt's timeout and this margin: an instance that dies mid-attempt leaves it due then. */
 const CLAIM_MARGIN_MS = 5000;
 
@@ -27,6 +34,10 @@ export class WebhookDispatcher implements BackgroundJob {
   private timer: NodeJS.Timeout | undefined;
   private unsubscribe: (() => void) | undefined;
   private closed = false;
+  /** Attempts under way, and those ended but not yet recorded. */
+  private readonly sending = new Set<Promise<void>>();
+  private ended: AttemptMade[] = [];
+  private recording: Promise<void> | undefined;
 
   constructor(
     private readonly db: Db,
@@ -44,12 +55,27 @@ export class WebhookDispatcher implements BackgroundJob {
   async stop(): Promise<void> {
     this.closed = true;
     clearInterval(this.timer);
+    clearTimeout(this.gathering);
     this.unsubscribe?.();
     await this.running;
+    // The attempts under way are recorded (only an instance that dies leaves its claims to run out).
+    await Promise.allSettled([...this.sending]);
+    await this.recording;
+    await this.record();
   }
 
-  /** Fans out and sends what is due (now, or once more after the round under way). */
+  private gathering: NodeJS.Timeout | undefined;
+
+  /** Fans out and sends what is due (shortly, or once more after the round under way). */
   wake(): void {
+    if (this.closed || this.gathering) return;
+    this.gathering = setTimeout(() => {
+      this.gathering = undefined;
+      this.round();
+    }, GATHER_MS);
+  }
+
+  private round(): void {
     if (this.closed) return;
     if (this.running) {
       this.again = true;
@@ -64,27 +90,46 @@ export class WebhookDispatcher implements BackgroundJob {
     do {
       this.again = false;
       while (!this.closed && (await fanOut(this.db)) > 0);
-      while (!this.closed && (await this.sendDue()) === CLAIM_LIMIT);
+      await this.claim();
     } while (this.again && !this.closed);
   }
 
-  /** Sends one batch of due deliveries; answers how many were claimed. */
-  private async sendDue(): Promise<number> {
+  /** Claims as many due deliveries as there is room for, and starts sending each. */
+  private async claim(): Promise<void> {
+    const room = IN_FLIGHT - this.sending.size;
+    if (room <= 0) return;
     const now = Date.now();
-    const claimed = await claimDue(this.db, now, now + this.policy.timeoutMs + CLAIM_MARGIN_MS, CLAIM_LIMIT);
-    await Promise.all(
-      claimed.map(async (delivery) => {
-        const at = Date.now();
-        const attempt = await sendAttempt(
-          delivery.url,
-          { id: delivery.messageId, body: delivery.body },
-          delivery.secrets,
-          this.policy,
-        );
-        // Recorded even while stopping (stop waits for it): only an instance that dies leaves its claim to run out.
-        await recordAttempt(this.db, delivery, attempt, at, this.policy);
-      }),
-    );
-    return claimed.length;
+    const claimed = await claimDue(this.db, now, now + this.policy.timeoutMs + CLAIM_MARGIN_MS, room);
+    for (const delivery of claimed) {
+      const at = Date.now();
+      const sent: Promise<void> = sendAttempt(
+        delivery.url,
+        { id: delivery.messageId, body: delivery.body },
+        delivery.secrets,
+        this.policy,
+      ).then((attempt) => {
+        this.sending.delete(sent);
+        this.ended.push({ delivery, attempt, at });
+        this.scheduleRecording();
+      });
+      this.sending.add(sent);
+    }
+  }
+
+  /** Records what ended, one batch at a time; then claims again: there is room now. */
+  private scheduleRecording(): void {
+    this.recording ??= this.record()
+      .catch((error: unknown) => this.log.error({ err: error }, 'Recording webhook attempts failed'))
+      .finally(() => {
+        this.recording = undefined;
+        if (this.ended.length > 0) this.scheduleRecording();
+        else this.wake();
+      });
+  }
+
+  private async record(): Promise<void> {
+    const batch = this.ended;
+    this.ended = [];
+    await recordAttempts(this.db, batch, this.policy);
   }
 }

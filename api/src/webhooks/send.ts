@@ -79,6 +79,29 @@ export function signatures(secrets: readonly string[], messageId: string, at: Da
   return secrets.map((secret) => new Webhook(secret).sign(messageId, at, body)).join(' ');
 }
 
+/**
+ * Connections kept open between attempts, one pool per endpoint host and the address it resolved
+ * to: a pooled connection goes to an address checked when it opened. Without them each message
+ * paid a TCP (and TLS) handshake. Forgotten all at once past MAX_POOLS (endpoints are few).
+ */
+const pools = new Map<string, http.Agent>();
+const MAX_POOLS = 200;
+
+function poolFor(target: URL, address: string): http.Agent {
+  const key = `${target.protocol}//${target.host}@${address}`;
+  let pool = pools.get(key);
+  if (!pool) {
+    if (pools.size >= MAX_POOLS) {
+      for (const old of pools.values()) old.destroy();
+      pools.clear();
+    }
+    const options = { keepAlive: true, maxSockets: 16 };
+    pool = target.protocol === 'https:' ? new https.Agent(options) : new http.Agent(options);
+    pools.set(key, pool);
+  }
+  return pool;
+}
+
 /** Retry-After in ms: seconds or an HTTP date; null when absent or unreadable. */
 function retryAfterOf(value: string | undefined, now: number): number | null {
   if (!value) return null;
@@ -122,8 +145,18 @@ export async function sendAttempt(
     else callback(null, resolved.address, resolved.family);
   };
   const send = target.protocol === 'https:' ? https.request : http.request;
-  return new Promise<Attempt>((resolve) => {
-    const request = send(target, { method: 'POST', headers, lookup, timeout: policy.timeoutMs }, (response) => {
+  return new Promise<Attempt>((settle) => {
+    // The whole attempt, answer included, within the timeout.
+    const deadline = setTimeout(
+      () => request.destroy(new Error(`No answer within ${policy.timeoutMs / 1000} s.`)),
+      policy.timeoutMs,
+    );
+    const resolve = (attempt: Attempt) => {
+      clearTimeout(deadline);
+      settle(attempt);
+    };
+    const agent = poolFor(target, resolved.address);
+    const request = send(target, { method: 'POST', headers, lookup, agent }, (response) => {
       let text = '';
       response.setEncoding('utf8');
       response.on('data', (chunk: string) => {
@@ -141,7 +174,6 @@ export async function sendAttempt(
       response.on('close', done);
       response.on('error', done);
     });
-    request.on('timeout', () => request.destroy(new Error(`No answer within ${policy.timeoutMs / 1000} s.`)));
     request.on('error', (error) => resolve(failed(error.message)));
     request.end(message.body);
   });
