@@ -26,6 +26,6 @@ export const API_CAPABILITIES: Readonly<Record<string, string>> = {
   events: '1.0.0',
   /** api/cases/: the case queue, a case's work, saved views, bulk jobs, photos, export. */
   cases: '1.0.0',
-  /** api/integrations/: API keys (the order systems' own calls, api/v1/, are no console's). */
-  integrations: '1.0.0',
+  /** api/integrations/: API keys; 1.1: webhook endpoints and their delivery log (the order systems' own calls, api/v1/, are no console's). */
+  integrations: '1.1.0',
 };
