@@ -4,7 +4,7 @@
 // work through the end of its last valid day in UTC: `expiresAt` is 00:00 UTC of the day after
 // (docs/deploying-a-remote.md#the-token). Both are shown in UTC whatever the browser's zone, months
 // spelt out: '26 Dec 2026', 'until 27 Dec 2026, 00:00 UTC'.
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import type { CreatedToken } from './api/registry';
 import { formatDateTime, twoDigits } from './format';
 
@@ -51,15 +51,27 @@ export function TokenExpiryText({ expiresAt }: { expiresAt: string }) {
 }
 
 /**
- * The secret of a token just created, shown once in a read-only field (focused and selected) with
- * Copy and Done: the server keeps only its hash. `noun` names the token: 'token' or 'key'.
+ * A secret shown once (an access token's, a webhook endpoint's signing secret) in a read-only field,
+ * focused and selected, with Copy and Done. `name` names what it is the secret of, `notice` says
+ * what the server keeps of it; `fieldLabel` defaults to 'Secret of <name>'.
  */
-export function NewTokenSecret({ created, noun, onDone }: { created: CreatedToken; noun: string; onDone(): void }) {
+export function ShownOnceSecret({
+  secret,
+  name,
+  notice,
+  fieldLabel = `Secret of ${name}`,
+  onDone,
+}: {
+  secret: string;
+  name: string;
+  notice: ReactNode;
+  fieldLabel?: string;
+  onDone(): void;
+}) {
   const fieldId = useId();
   const warningId = useId();
   const field = useRef<HTMLInputElement>(null);
   const [copied, setCopied] = useState<boolean | null>(null);
-  const { label } = created.token;
   useEffect(() => {
     field.current?.focus();
     field.current?.select();
@@ -68,7 +80,7 @@ export function NewTokenSecret({ created, noun, onDone }: { created: CreatedToke
   async function copy() {
     field.current?.select();
     try {
-      await navigator.clipboard.writeText(created.secret);
+      await navigator.clipboard.writeText(secret);
       setCopied(true);
     } catch {
       setCopied(false);
@@ -76,13 +88,10 @@ export function NewTokenSecret({ created, noun, onDone }: { created: CreatedToke
   }
 
   return (
-    <div className="vx-token-secret" role="region" aria-label={`Secret of the ${noun} ${label}`}>
-      <p id={warningId} className="vx-token-secret__warning">
-        <strong>Copy this secret now: it is shown once.</strong> The server keeps only its hash; it cannot show it
-        again.
-      </p>
+    <div className="vx-token-secret" role="region" aria-label={`Secret of ${name}`}>
+      <div id={warningId}>{notice}</div>
       <label className="vx-label" htmlFor={fieldId}>
-        Secret of {label}
+        {fieldLabel}
       </label>
       <div className="vx-input-group vx-token-secret__row">
         <input
@@ -90,7 +99,7 @@ export function NewTokenSecret({ created, noun, onDone }: { created: CreatedToke
           id={fieldId}
           className="vx-input vx-token-secret__value"
           readOnly
-          value={created.secret}
+          value={secret}
           aria-describedby={warningId}
           spellCheck={false}
           autoComplete="off"
@@ -111,5 +120,24 @@ export function NewTokenSecret({ created, noun, onDone }: { created: CreatedToke
             : 'Copying failed: select the secret and copy it yourself.'}
       </p>
     </div>
+  );
+}
+
+/** The secret of a token just created, shown once: the server keeps only its hash. `noun` names the token: 'token' or 'key'. */
+export function NewTokenSecret({ created, noun, onDone }: { created: CreatedToken; noun: string; onDone(): void }) {
+  const { label } = created.token;
+  return (
+    <ShownOnceSecret
+      secret={created.secret}
+      name={`the ${noun} ${label}`}
+      fieldLabel={`Secret of ${label}`}
+      notice={
+        <p className="vx-token-secret__warning">
+          <strong>Copy this secret now: it is shown once.</strong> The server keeps only its hash; it cannot show it
+          again.
+        </p>
+      }
+      onDone={onDone}
+    />
   );
 }
