@@ -6,6 +6,7 @@
 // delivery log, redelivery and replay; addresses refused (SSRF); two instances never sending one
 // attempt at once. An instance killed mid-delivery: webhooks-takeover.test.ts.
 import { setTimeout as sleep } from 'node:timers/promises';
+import { WEBHOOK_EVENT_TYPES } from '@veritas/shared/domain';
 import { resolveEndpoint, urlProblem } from '../src/webhooks/send';
 import { build, signIn } from './support/build';
 import { eventually } from './support/eventually';
@@ -267,6 +268,18 @@ test('the delivery log shows each attempt; a message is delivered again; failed 
   const count = receiver.received.filter((m) => m.id === sent.body.messageId).length;
   await receiver.waitFor((all) => all.filter((m) => m.id === sent.body.messageId).length === count + 1);
   expect((await auditOf('webhook.replayed'))[0]).toMatchObject({ details: { replayed: 1 } });
+});
+
+test('the OpenAPI document describes every message type in its webhooks section', async () => {
+  const document = (await (await fetch(`${api.url}/veritas/openapi.json`)).json()) as {
+    webhooks: Record<string, { post: { parameters: { name: string }[]; requestBody: unknown } }>;
+  };
+  expect(Object.keys(document.webhooks).sort()).toEqual([...WEBHOOK_EVENT_TYPES, 'webhook.test'].sort());
+  expect(document.webhooks['case.resolved']!.post.parameters.map((p) => p.name)).toEqual([
+    'webhook-id',
+    'webhook-timestamp',
+    'webhook-signature',
+  ]);
 });
 
 test('addresses outside the public internet, and http://, are refused unless allowed', async () => {
