@@ -18,7 +18,7 @@ import type { ClaimedDelivery } from './outbox';
 import type { Attempt } from './send';
 
 /**
- * The waits after each failed attempt (docs/webhooks.md#retries): at once, then 5 s, 5 min, 30 min,
+ * The waits after each failed attempt (docs/webhooks.md#delivery): at once, then 5 s, 5 min, 30 min,
  * 2 h, 5 h, 10 h, 14 h, 20 h, 24 h; after the last, the delivery has failed.
  */
 export const RETRY_SCHEDULE_MS = [5, 300, 1800, 7200, 18_000, 36_000, 50_400, 72_000, 86_400].map((s) => s * 1000);

@@ -1,4 +1,4 @@
-// Webhook endpoints (docs/webhooks.md#endpoints): made, changed, deleted and their secrets rotated
+// Webhook endpoints (docs/webhooks.md#the-calls): made, changed, deleted and their secrets rotated
 // by an admin, each change audited in its transaction. A secret is `whsec_` and 32 random bytes in
 // base64, as the Standard Webhooks specification writes one, shown once; it is kept as is, since
 // signing reads it.
