@@ -135,10 +135,12 @@ test('the gate refuses a build against a newer @veritas/shared or another React,
 
 test('the load-time check: a manifest doctored past the gate shows the error card, never a half-working page', async () => {
   await signIn(page, DEMO.admin);
+  // The next major version of the console's own contract, which no console provides yet.
+  const newer = `^${Number(SHARED_VERSION.split('.')[0]) + 1}.0.0`;
   await page.route('**/remotes/devices/**/mf-manifest.json', async (route) => {
     const response = await route.fetch();
     const manifest = (await response.json()) as { shared: { name: string; requiredVersion: string }[] };
-    for (const shared of manifest.shared) if (shared.name === '@veritas/shared') shared.requiredVersion = '^9.0.0';
+    for (const shared of manifest.shared) if (shared.name === '@veritas/shared') shared.requiredVersion = newer;
     await route.fulfill({ response, json: manifest });
   });
   await page.goto('/ListDevices');
