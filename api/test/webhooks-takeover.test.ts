@@ -2,11 +2,10 @@
 // claims a delivery and sends it; the receiver holds that attempt unanswered and the process is
 // killed; once its claim runs out, another instance on the same database delivers the message,
 // with the same webhook-id. And the events are the outbox: none is pruned before the fan-out read it.
-import { spawn } from 'node:child_process';
-import path from 'node:path';
 import { MAX_KEPT_EVENTS, pruneEvents } from '../src/events/repository';
 import { migrateToLatest } from '../src/server';
-import { ADMIN_PASSWORD, ADMIN_USERNAME, build } from './support/build';
+import { startApiProcess } from './support/api-process';
+import { build } from './support/build';
 import { eventually } from './support/eventually';
 import { WebhookReceiver } from './support/webhook-receiver';
 
@@ -14,33 +13,6 @@ import { WebhookReceiver } from './support/webhook-receiver';
 const api = build({ start: false });
 const receiver = new WebhookReceiver();
 afterAll(() => receiver.stop());
-
-/** The API alone in a process of its own (src/start-api.ts), allowing local receivers. */
-async function startChild() {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/start-api.ts'], {
-    cwd: path.join(__dirname, '..'),
-    env: {
-      ...process.env,
-      PORT: '0',
-      VERITAS_DATA_DIR: api.database.dataDir,
-      DATABASE_URL: api.database.databaseUrl ?? '',
-      VERITAS_ADMIN_USERNAME: ADMIN_USERNAME,
-      VERITAS_ADMIN_PASSWORD: ADMIN_PASSWORD,
-      VERITAS_DEMO: '0',
-      VERITAS_WEBHOOKS_ALLOW_LOCAL: '1',
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  await new Promise<void>((resolve, reject) => {
-    let output = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      if (/Server listening at/.test(output)) resolve();
-    });
-    child.once('exit', (code) => reject(new Error(`The server exited (${code}) before listening:\n${output}`)));
-  });
-  return child;
-}
 
 // First, while no server fans out: the place stays where the test puts it.
 test('pruning keeps every event the fan-out has not read, beyond the replay window and the count', async () => {
@@ -62,7 +34,7 @@ test('pruning keeps every event the fan-out has not read, beyond the replay wind
 
 test('an instance killed mid-delivery: another delivers the message once the claim runs out', async () => {
   await receiver.start();
-  const child = await startChild();
+  const { child } = await startApiProcess(api, { VERITAS_WEBHOOKS_ALLOW_LOCAL: '1' });
   try {
     const message = `msg_takeover_${Date.now()}`;
     // The first attempt is held unanswered: the child is killed while it waits.
