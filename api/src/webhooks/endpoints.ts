@@ -53,7 +53,7 @@ export async function listEndpoints(db: Db): Promise<WebhookEndpoint[]> {
   return rows.map((row) => endpointOf(row));
 }
 
-async function endpointRow(kysely: Kysely<Database>, id: number): Promise<EndpointRow> {
+export async function endpointRow(kysely: Kysely<Database>, id: number): Promise<EndpointRow> {
   const row = id <= MAX_SERIAL_ID ? await endpointRows(kysely).where('e.id', '=', id).executeTakeFirst() : undefined;
   if (!row) throw new NotFound('No endpoint has that id.');
   return row;
@@ -188,5 +188,3 @@ export async function rotateSecret(db: Db, id: number, by: AuditBy): Promise<Web
   });
   return { endpoint: endpointOf(await endpointRow(db.kysely, id)), secret };
 }
-
-export { endpointRow };
