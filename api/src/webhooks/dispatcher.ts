@@ -56,6 +56,7 @@ export class WebhookDispatcher implements BackgroundJob {
     this.closed = true;
     clearInterval(this.timer);
     clearTimeout(this.gathering);
+    clearTimeout(this.recordingSoon);
     this.unsubscribe?.();
     await this.running;
     // The attempts under way are recorded (only an instance that dies leaves its claims to run out).
@@ -116,15 +117,25 @@ export class WebhookDispatcher implements BackgroundJob {
     }
   }
 
-  /** Records what ended, one batch at a time; then claims again: there is room now. */
+  private recordingSoon: NodeJS.Timeout | undefined;
+
+  /**
+   * Records what ended, one batch at a time, each gathered for GATHER_MS: started as soon as one
+   * attempt ended, nearly every batch held one attempt (a transaction per message under the
+   * simulator). Then claims again: there is room now.
+   */
   private scheduleRecording(): void {
-    this.recording ??= this.record()
-      .catch((error: unknown) => this.log.error({ err: error }, 'Recording webhook attempts failed'))
-      .finally(() => {
-        this.recording = undefined;
-        if (this.ended.length > 0) this.scheduleRecording();
-        else this.wake();
-      });
+    if (this.recording || this.recordingSoon || this.closed) return;
+    this.recordingSoon = setTimeout(() => {
+      this.recordingSoon = undefined;
+      this.recording = this.record()
+        .catch((error: unknown) => this.log.error({ err: error }, 'Recording webhook attempts failed'))
+        .finally(() => {
+          this.recording = undefined;
+          if (this.ended.length > 0) this.scheduleRecording();
+          else this.wake();
+        });
+    }, GATHER_MS);
   }
 
   private async record(): Promise<void> {
