@@ -32,12 +32,12 @@ export class WebhookDispatcher implements BackgroundJob {
   private running: Promise<void> | undefined;
   private again = false;
   private timer: NodeJS.Timeout | undefined;
+  private gathering: NodeJS.Timeout | undefined;
   private unsubscribe: (() => void) | undefined;
   private closed = false;
   /** Attempts under way, and those ended but not yet recorded. */
   private readonly sending = new Set<Promise<void>>();
   private ended: AttemptMade[] = [];
-  private recording: Promise<void> | undefined;
 
   constructor(
     private readonly db: Db,
@@ -56,18 +56,14 @@ export class WebhookDispatcher implements BackgroundJob {
     this.closed = true;
     clearInterval(this.timer);
     clearTimeout(this.gathering);
-    clearTimeout(this.recordingSoon);
     this.unsubscribe?.();
     await this.running;
     // The attempts under way are recorded (only an instance that dies leaves its claims to run out).
     await Promise.allSettled([...this.sending]);
-    await this.recording;
     await this.record();
   }
 
-  private gathering: NodeJS.Timeout | undefined;
-
-  /** Fans out and sends what is due (shortly, or once more after the round under way). */
+  /** Records, fans out and sends what is due (shortly, or once more after the round under way). */
   wake(): void {
     if (this.closed || this.gathering) return;
     this.gathering = setTimeout(() => {
@@ -90,6 +86,7 @@ export class WebhookDispatcher implements BackgroundJob {
   private async rounds(): Promise<void> {
     do {
       this.again = false;
+      await this.record();
       while (!this.closed && (await fanOut(this.db)) > 0);
       await this.claim();
     } while (this.again && !this.closed);
@@ -111,33 +108,17 @@ export class WebhookDispatcher implements BackgroundJob {
       ).then((attempt) => {
         this.sending.delete(sent);
         this.ended.push({ delivery, attempt, at });
-        this.scheduleRecording();
+        // Its outcome is recorded, and another claimed in its room, in the next round.
+        this.wake();
       });
       this.sending.add(sent);
     }
   }
 
-  private recordingSoon: NodeJS.Timeout | undefined;
-
   /**
-   * Records what ended, one batch at a time, each gathered for GATHER_MS: started as soon as one
-   * attempt ended, nearly every batch held one attempt (a transaction per message under the
-   * simulator). Then claims again: there is room now.
+   * Records the outcomes of the attempts that ended since the last round, in one transaction (one
+   * per attempt, under the simulator, cost a transaction per message).
    */
-  private scheduleRecording(): void {
-    if (this.recording || this.recordingSoon || this.closed) return;
-    this.recordingSoon = setTimeout(() => {
-      this.recordingSoon = undefined;
-      this.recording = this.record()
-        .catch((error: unknown) => this.log.error({ err: error }, 'Recording webhook attempts failed'))
-        .finally(() => {
-          this.recording = undefined;
-          if (this.ended.length > 0) this.scheduleRecording();
-          else this.wake();
-        });
-    }, GATHER_MS);
-  }
-
   private async record(): Promise<void> {
     const batch = this.ended;
     this.ended = [];
