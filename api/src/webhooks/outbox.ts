@@ -13,7 +13,7 @@ import { scopesOf } from '@veritas/shared/domain';
 import { messagesOf, type NewMessage } from './messages';
 
 /** Events read per fan-out transaction. */
-const FAN_OUT_PAGE = 500;
+export const FAN_OUT_PAGE = 500;
 
 /**
  * Fans out the next page of events; answers how many events it read (0: none left, or another
