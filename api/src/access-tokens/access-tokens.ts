@@ -8,7 +8,7 @@ import crypto from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { scopesOf, type AccessToken, type CreatedToken, type TokenCreatePayload } from '@veritas/shared/domain';
 import { actorLabel, recordAudit, type AuditBy } from '../audit/trail';
-import { MAX_SERIAL_ID, type Db } from '../db/schema';
+import { isoOfMs, MAX_SERIAL_ID, type Db } from '../db/schema';
 import { BadRequest, NotFound } from '../http-errors';
 import {
   countTokenCall,
@@ -55,18 +55,16 @@ export function tokenAllows(token: TokenCaller, capability: string, target: stri
 
 type TokenRow = Awaited<ReturnType<typeof findAccessTokens>>[number];
 
-const iso = (ms: number | string | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
-
 function tokenOf(row: TokenRow): AccessToken {
   return {
     id: row.id,
     label: row.label,
     scope: row.scope,
-    expiresAt: iso(row.expires_ms)!,
+    expiresAt: isoOfMs(row.expires_ms),
     createdBy: row.created_by,
-    createdAt: iso(row.created_ms)!,
-    revokedAt: iso(row.revoked_ms),
-    lastUsedAt: iso(row.last_used_ms),
+    createdAt: isoOfMs(row.created_ms),
+    revokedAt: isoOfMs(row.revoked_ms),
+    lastUsedAt: isoOfMs(row.last_used_ms),
   };
 }
 

@@ -16,7 +16,7 @@ import type {
   Role,
 } from '@veritas/shared/domain';
 import type { Kysely } from 'kysely';
-import type { AuditLogTable, Database, Db } from '../db/schema';
+import { isoOfMs, type AuditLogTable, type Database, type Db } from '../db/schema';
 import { lockEventOrder } from '../events/event-order';
 import { writeEvents } from '../events/write';
 import { GENESIS_HASH, entryHash } from './chain';
@@ -121,7 +121,7 @@ export function recordAuditAlone(db: Db, by: AuditBy, entry: NewAuditEntry): Pro
 export function auditEntryOf(row: StoredRow): AuditEntry {
   return {
     seq: Number(row.seq),
-    time: new Date(Number(row.created_ms)).toISOString(),
+    time: isoOfMs(row.created_ms),
     actor: { kind: row.actor_kind, id: row.actor_id, name: row.actor_name, role: row.actor_role },
     address: row.address,
     action: row.action,

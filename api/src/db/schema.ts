@@ -647,3 +647,10 @@ export interface Db {
 }
 
 export const nowIso = (): string => new Date().toISOString();
+
+/** A time kept in milliseconds (a bigint column: PostgreSQL answers it as a string) as an ISO time. */
+export function isoOfMs(ms: number | string): string;
+export function isoOfMs(ms: number | string | null): string | null;
+export function isoOfMs(ms: number | string | null): string | null {
+  return ms === null ? null : new Date(Number(ms)).toISOString();
+}

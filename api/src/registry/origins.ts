@@ -3,7 +3,7 @@
 // Content-Security-Policy, read through allowedOrigins (createServer's `registry`).
 import type { AllowedOrigin } from '@veritas/shared/domain';
 import { actorLabel, recordAudit, type AuditBy } from '../audit/trail';
-import type { Db } from '../db/schema';
+import { isoOfMs, type Db } from '../db/schema';
 import { BadRequest, Conflict, NotFound } from '../http-errors';
 import { deleteAllowedOrigin, findAllowedOrigins, insertAllowedOrigin } from './repository';
 
@@ -11,7 +11,7 @@ export async function listAllowedOrigins(db: Db): Promise<AllowedOrigin[]> {
   return (await findAllowedOrigins(db.kysely)).map((row) => ({
     origin: row.origin,
     addedBy: row.added_by,
-    addedAt: new Date(Number(row.added_ms)).toISOString(),
+    addedAt: isoOfMs(row.added_ms),
   }));
 }
 

@@ -13,7 +13,7 @@ import {
 } from '@veritas/shared/domain';
 import type { Transaction } from 'kysely';
 import { actorLabel, recordAudit, type AuditBy } from '../audit/trail';
-import { MAX_SERIAL_ID, type Database, type Db, type RolloutAction } from '../db/schema';
+import { isoOfMs, MAX_SERIAL_ID, type Database, type Db, type RolloutAction } from '../db/schema';
 import { Conflict, NotFound } from '../http-errors';
 import { remotesEvent, writeEvents } from '../events/write';
 import {
@@ -43,7 +43,7 @@ const rolloutChangeOf = (change: ChangeRow): RolloutChange => ({
   to: change.to_version,
   percent: change.percent,
   by: change.actor,
-  at: new Date(Number(change.created_ms)).toISOString(),
+  at: isoOfMs(change.created_ms),
 });
 
 /** The remote's rollout, versions kept and newest changes (a page of its history). */

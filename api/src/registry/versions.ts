@@ -6,6 +6,7 @@ import {
   type RemoteManifest,
   type RemoteVersion,
 } from '@veritas/shared/domain';
+import { isoOfMs } from '../db/schema';
 import { Conflict } from '../http-errors';
 import { versionProblems, type DeclaredRemote } from './declarations';
 import type { VersionRow } from './repository';
@@ -56,7 +57,7 @@ export function remoteVersionOf(row: VersionRow): RemoteVersion {
     source: row.source,
     bytes: Number(row.bytes),
     publishedBy: row.published_by,
-    publishedAt: new Date(Number(row.published_ms)).toISOString(),
+    publishedAt: isoOfMs(row.published_ms),
     note: row.note,
   };
 }

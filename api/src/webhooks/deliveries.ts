@@ -11,7 +11,7 @@ import {
 } from '@veritas/shared/domain';
 import { recordAudit, SYSTEM, type AuditBy } from '../audit/trail';
 import type { Kysely } from 'kysely';
-import { MAX_SERIAL_ID, type Database, type Db } from '../db/schema';
+import { isoOfMs, MAX_SERIAL_ID, type Database, type Db } from '../db/schema';
 import { NotFound } from '../http-errors';
 import { endpointRow } from './endpoints';
 import type { ClaimedDelivery } from './outbox';
@@ -144,7 +144,6 @@ async function endpointFailed(
   }
 }
 
-const iso = (ms: number | string) => new Date(Number(ms)).toISOString();
 /** The attempts shown with each delivery of the log, newest first. */
 const ATTEMPTS_SHOWN = 10;
 
@@ -184,13 +183,13 @@ export async function deliveryPage(
     id: row.id,
     messageId: row.message_id,
     type: row.type,
-    createdAt: iso(row.created_ms),
+    createdAt: isoOfMs(row.created_ms),
     state: row.state,
-    nextAttemptAt: row.state === 'pending' ? iso(row.next_attempt_ms) : null,
+    nextAttemptAt: row.state === 'pending' ? isoOfMs(row.next_attempt_ms) : null,
     attempts: attempts
       .filter((a) => a.delivery_id === row.id)
       .slice(0, ATTEMPTS_SHOWN)
-      .map((a) => ({ at: iso(a.at_ms), status: a.status, latencyMs: a.latency_ms, response: a.response })),
+      .map((a) => ({ at: isoOfMs(a.at_ms), status: a.status, latencyMs: a.latency_ms, response: a.response })),
   }));
   return { deliveries, next: rows.length > limit ? String(page.at(-1)!.id) : null };
 }

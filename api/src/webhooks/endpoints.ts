@@ -12,7 +12,7 @@ import {
 } from '@veritas/shared/domain';
 import type { Kysely, Selectable } from 'kysely';
 import { recordAudit, type AuditBy } from '../audit/trail';
-import { MAX_SERIAL_ID, type Database, type Db, type WebhookEndpointsTable } from '../db/schema';
+import { isoOfMs, MAX_SERIAL_ID, type Database, type Db, type WebhookEndpointsTable } from '../db/schema';
 import { BadRequest, NotFound } from '../http-errors';
 import { RefusedAddress, resolveEndpoint, urlProblem, type SendPolicy } from './send';
 
@@ -20,7 +20,6 @@ import { RefusedAddress, resolveEndpoint, urlProblem, type SendPolicy } from './
 export const PREVIOUS_SECRET_MS = 24 * 60 * 60 * 1000;
 
 const newSecret = () => `whsec_${crypto.randomBytes(32).toString('base64')}`;
-const iso = (ms: number | string | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
 
 type EndpointRow = Selectable<WebhookEndpointsTable> & { created_by: string | null };
 
@@ -32,12 +31,12 @@ function endpointOf(row: EndpointRow, now = Date.now()): WebhookEndpoint {
     eventTypes: scopesOf(row.event_types),
     enabled: row.enabled === 1,
     disabledReason: row.disabled_reason,
-    disabledAt: row.disabled_reason === 'admin' ? null : iso(row.disabled_ms),
-    failingSince: iso(row.failing_since_ms),
+    disabledAt: row.disabled_reason === 'admin' ? null : isoOfMs(row.disabled_ms),
+    failingSince: isoOfMs(row.failing_since_ms),
     previousSecretExpiresAt:
-      row.previous_secret && Number(row.previous_expires_ms) > now ? iso(row.previous_expires_ms) : null,
+      row.previous_secret && Number(row.previous_expires_ms) > now ? isoOfMs(row.previous_expires_ms) : null,
     createdBy: row.created_by ?? 'a deleted user',
-    createdAt: iso(row.created_ms)!,
+    createdAt: isoOfMs(row.created_ms),
   };
 }
 
