@@ -239,7 +239,7 @@ export function DeliveryLog({ endpoint, id, headingRef, onClose }: DeliveryLogPr
       <DataTable
         caption={LOG_MESSAGES.caption(endpoint)}
         captionClassName="vx-sr-only"
-        className="vx-table ig-table ig-log__table"
+        className="vx-table ig-log__table"
         columns={columns}
         rows={deliveries}
         rowKey={(delivery) => delivery.id}
@@ -301,7 +301,7 @@ function Attempts({ delivery, id }: { delivery: WebhookDelivery; id: string }) {
     <div id={id} className="ig-attempts">
       <DataTable
         caption={`Attempts of ${delivery.messageId}`}
-        className="vx-table ig-table"
+        className="vx-table"
         captionClassName="ig-attempts__caption"
         columns={columns}
         rows={rows}

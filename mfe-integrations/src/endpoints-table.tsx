@@ -102,7 +102,7 @@ export function EndpointsTable({ endpoints, loading, error, busy, logOpen, logId
     <DataTable
       caption={ENDPOINTS_TABLE_MESSAGES.caption}
       captionClassName="vx-sr-only"
-      className="vx-table ig-table"
+      className="vx-table"
       columns={columns}
       rows={endpoints}
       rowKey={(endpoint) => endpoint.id}

@@ -92,7 +92,7 @@ export function KeysTable({ keys, loading, error, revoking, onRevoke }: KeysTabl
     <DataTable
       caption={TABLE_MESSAGES.caption}
       captionClassName="vx-sr-only"
-      className="vx-table ig-table"
+      className="vx-table"
       columns={columns}
       rows={keys}
       rowKey={(key) => key.id}

@@ -95,7 +95,7 @@ export function OriginsSection() {
       <DataTable
         caption="Allowed origins"
         captionClassName="dp-caption"
-        className="vx-table dp-table"
+        className="vx-table"
         columns={columns}
         rows={origins}
         rowKey={(item) => item.origin}

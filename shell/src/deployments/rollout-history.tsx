@@ -50,7 +50,7 @@ export function RolloutHistory({ remote, newest }: { remote: string; newest: rea
       <DataTable
         caption={`${remote}: history`}
         captionClassName="dp-caption"
-        className="vx-table dp-table"
+        className="vx-table"
         columns={COLUMNS}
         rows={changes}
         rowKey={(change) => change.id}

@@ -55,7 +55,7 @@ export function TokensTable({ tokens, loading, error, onRevoke }: TokensTablePro
     <DataTable
       caption="Deploy tokens"
       captionClassName="dp-caption"
-      className="vx-table dp-table"
+      className="vx-table"
       columns={columns}
       rows={tokens}
       rowKey={(token) => token.id}

@@ -62,7 +62,7 @@ export function VersionsTable({ remote, deployment, onPromote, onStartCanary }: 
     <DataTable
       caption={`${remote}: versions kept`}
       captionClassName="dp-caption"
-      className="vx-table dp-table"
+      className="vx-table"
       columns={columns}
       rows={versions}
       rowKey={(version) => version.version}
