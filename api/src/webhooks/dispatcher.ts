@@ -10,7 +10,7 @@ import type { Db } from '../db/schema';
 import type { EventHub } from '../events/hub';
 import type { BackgroundJob } from '../jobs';
 import { recordAttempts, type AttemptMade, type RetryPolicy } from './deliveries';
-import { claimDue, FAN_OUT_PAGE, fanOut } from './outbox';
+import { claimDue, fanOut, fanOutWhileFull } from './outbox';
 import { sendAttempt, type SendPolicy } from './send';
 
 const POLL_MS = 1000;
@@ -87,9 +87,10 @@ export class WebhookDispatcher implements BackgroundJob {
     do {
       this.again = false;
       await this.record();
-      // Full pages only are followed by another: chasing each event committed meanwhile kept a
-      // busy PostgreSQL instance fanning out for seconds while nothing was claimed.
-      while (!this.closed && (await fanOut(this.db)) === FAN_OUT_PAGE);
+      await fanOutWhileFull(
+        () => fanOut(this.db),
+        () => this.closed,
+      );
       await this.claim();
     } while (this.again && !this.closed);
   }

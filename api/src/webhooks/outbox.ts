@@ -57,6 +57,15 @@ export async function fanOut(db: Db, now = Date.now()): Promise<number> {
   });
 }
 
+/**
+ * Fans out page after page while they come full, `fanOutPage` reading each; a short page ends it,
+ * and the events committed meanwhile wait for the next round: chasing them kept a busy PostgreSQL
+ * instance fanning out for seconds while nothing was claimed.
+ */
+export async function fanOutWhileFull(fanOutPage: () => Promise<number>, stopped: () => boolean): Promise<void> {
+  while (!stopped() && (await fanOutPage()) === FAN_OUT_PAGE);
+}
+
 /** Stores `messages` that some endpoint takes, and their deliveries, due now. */
 export async function enqueue(
   trx: Kysely<Database>,
