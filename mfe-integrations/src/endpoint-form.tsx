@@ -1,20 +1,19 @@
 // The form that adds a webhook endpoint, or changes one (docs/screens.md#integrations): its URL, a
 // description, the events it receives and whether it is enabled. As the key form, it is checked
 // against the call's own schema before it is sent (WebhookEndpointPayload of
-// @veritas/shared/domain), so it says what the server would; a refusal of the server (an address
-// it will not send to) shows on the field it names.
-import { refusedField, serverMessage } from '@veritas/shared';
+// @veritas/shared/domain), its faults shown as field-faults.tsx shows them: a refusal of the server
+// (an address it will not send to) on the field it names.
 import {
   WEBHOOK_EVENT_LABELS,
   WEBHOOK_EVENT_TYPES,
   WebhookEndpointPayload,
-  formFaults,
   type WebhookEndpoint,
   type WebhookEventType,
   type WebhookSecretAnswer,
 } from '@veritas/shared/domain';
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useCreateEndpoint, useUpdateEndpoint } from './api/webhooks';
+import { useFieldFaults } from './field-faults';
 
 export const ENDPOINT_FORM_MESSAGES = {
   addLabel: 'Add a webhook endpoint',
@@ -33,7 +32,6 @@ export const ENDPOINT_FORM_MESSAGES = {
 
 type Field = 'url' | 'description' | 'eventTypes' | 'enabled';
 const FIELDS: readonly Field[] = ['url', 'description', 'eventTypes', 'enabled'];
-const isField = (field: unknown): field is Field => FIELDS.includes(field as Field);
 
 const known = (types: readonly string[]) =>
   new Set(WEBHOOK_EVENT_TYPES.filter((type) => types.includes(type))) as Set<WebhookEventType>;
@@ -47,36 +45,14 @@ export interface EndpointFormProps {
 }
 
 export function EndpointForm({ endpoint, onCreated, onUpdated, onCancel }: EndpointFormProps) {
-  const id = useId();
   const createEndpoint = useCreateEndpoint();
   const updateEndpoint = useUpdateEndpoint();
   const [url, setUrl] = useState(endpoint?.url ?? '');
   const [description, setDescription] = useState(endpoint?.description ?? '');
   const [events, setEvents] = useState<ReadonlySet<WebhookEventType>>(() => known(endpoint?.eventTypes ?? []));
   const [enabled, setEnabled] = useState(endpoint?.enabled ?? true);
-  const [faults, setFaults] = useState<ReadonlyMap<Field, string>>(new Map());
-  const [formError, setFormError] = useState<string | null>(null);
-  // The field to put the cursor in once its fault is shown (and describes it).
-  const [toCorrect, setToCorrect] = useState<{ field: Field } | null>(null);
-  const urlInput = useRef<HTMLInputElement>(null);
-  const descriptionInput = useRef<HTMLInputElement>(null);
-  const firstEvent = useRef<HTMLInputElement>(null);
-  const enabledInput = useRef<HTMLInputElement>(null);
+  const { id, formError, check, refused, inputRef, invalid, describedBy, fieldError } = useFieldFaults(FIELDS);
   const sending = createEndpoint.isPending || updateEndpoint.isPending;
-
-  useEffect(() => {
-    if (!toCorrect) return;
-    const inputs = { url: urlInput, description: descriptionInput, eventTypes: firstEvent, enabled: enabledInput };
-    inputs[toCorrect.field].current?.focus();
-  }, [toCorrect]);
-
-  const errorId = (field: Field) => `${id}-${field}-error`;
-  /** Shows each field's fault, and puts the cursor in the first field to correct. */
-  function fail(found: ReadonlyMap<Field, string>) {
-    setFaults(found);
-    const [first] = FIELDS.filter((field) => found.has(field));
-    if (first) setToCorrect({ field: first });
-  }
 
   function toggle(type: WebhookEventType, on: boolean) {
     setEvents((current) => {
@@ -90,7 +66,6 @@ export function EndpointForm({ endpoint, onCreated, onUpdated, onCancel }: Endpo
   async function submit(event: FormEvent) {
     event.preventDefault();
     if (sending) return;
-    setFormError(null);
     // The events in the order the server lists them.
     const payload = {
       url: url.trim(),
@@ -98,9 +73,7 @@ export function EndpointForm({ endpoint, onCreated, onUpdated, onCancel }: Endpo
       eventTypes: WEBHOOK_EVENT_TYPES.filter((type) => events.has(type)),
       enabled,
     };
-    const found = formFaults(WebhookEndpointPayload, payload) as Map<Field, string>;
-    if (found.size > 0) return fail(found);
-    setFaults(new Map());
+    if (!check(WebhookEndpointPayload, payload)) return;
     try {
       if (endpoint) {
         onUpdated?.(await updateEndpoint.mutateAsync({ id: endpoint.id, payload }));
@@ -115,25 +88,9 @@ export function EndpointForm({ endpoint, onCreated, onUpdated, onCancel }: Endpo
       setEnabled(true);
       onCreated?.(created);
     } catch (failure) {
-      const message =
-        serverMessage(failure) ?? (endpoint ? ENDPOINT_FORM_MESSAGES.saveFailed : ENDPOINT_FORM_MESSAGES.addFailed);
-      const refused = refusedField(failure);
-      // A field of this form, or none (the message then shows under the button).
-      const field = isField(refused) ? refused : undefined;
-      if (field) fail(new Map([[field, message]]));
-      else setFormError(message);
+      refused(failure, endpoint ? ENDPOINT_FORM_MESSAGES.saveFailed : ENDPOINT_FORM_MESSAGES.addFailed);
     }
   }
-
-  const describedBy = (field: Field, ...others: string[]) =>
-    [...others, faults.has(field) ? errorId(field) : ''].filter(Boolean).join(' ') || undefined;
-  const fieldError = (field: Field) =>
-    faults.has(field) && (
-      <p id={errorId(field)} className="vx-error-text ig-field-error">
-        {faults.get(field)}
-      </p>
-    );
-  const invalid = (field: Field) => faults.has(field) || undefined;
 
   return (
     <form
@@ -147,7 +104,7 @@ export function EndpointForm({ endpoint, onCreated, onUpdated, onCancel }: Endpo
           URL
         </label>
         <input
-          ref={urlInput}
+          ref={inputRef('url')}
           id={`${id}-url`}
           className="vx-input"
           type="url"
@@ -173,7 +130,7 @@ export function EndpointForm({ endpoint, onCreated, onUpdated, onCancel }: Endpo
           Description
         </label>
         <input
-          ref={descriptionInput}
+          ref={inputRef('description')}
           id={`${id}-description`}
           className="vx-input"
           maxLength={WebhookEndpointPayload.properties.description.maxLength}
@@ -190,7 +147,7 @@ export function EndpointForm({ endpoint, onCreated, onUpdated, onCancel }: Endpo
         {WEBHOOK_EVENT_TYPES.map((type, index) => (
           <label key={type} className="ig-scope">
             <input
-              ref={index === 0 ? firstEvent : undefined}
+              ref={index === 0 ? inputRef('eventTypes') : undefined}
               type="checkbox"
               value={type}
               checked={events.has(type)}
@@ -205,7 +162,7 @@ export function EndpointForm({ endpoint, onCreated, onUpdated, onCancel }: Endpo
       <div className="vx-field ig-wide">
         <label className="ig-scope ig-enabled">
           <input
-            ref={enabledInput}
+            ref={inputRef('enabled')}
             type="checkbox"
             checked={enabled}
             aria-invalid={invalid('enabled')}

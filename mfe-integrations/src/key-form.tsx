@@ -1,18 +1,12 @@
 // The form that creates an API key (docs/screens.md#integrations): a label, what the key may call
 // and its last valid day. It is checked against the call's own schema before it is sent
-// (ApiKeyCreatePayload of @veritas/shared/domain), so it says what the server would; a refusal of
-// the server shows on the field it names.
-import { refusedField, serverMessage, type CreatedToken } from '@veritas/shared';
-import {
-  API_KEY_SCOPE_LABELS,
-  API_KEY_SCOPES,
-  ApiKeyCreatePayload,
-  formFaults,
-  type ApiKeyScope,
-} from '@veritas/shared/domain';
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+// (ApiKeyCreatePayload of @veritas/shared/domain), its faults shown as field-faults.tsx shows them.
+import type { CreatedToken } from '@veritas/shared';
+import { API_KEY_SCOPE_LABELS, API_KEY_SCOPES, ApiKeyCreatePayload, type ApiKeyScope } from '@veritas/shared/domain';
+import { useState, type FormEvent } from 'react';
 import { utcToday } from '@veritas/shared/access-tokens';
 import { useCreateKey } from './api/keys';
+import { useFieldFaults } from './field-faults';
 
 export const FORM_MESSAGES = {
   failed: 'The key could not be created.',
@@ -21,7 +15,6 @@ export const FORM_MESSAGES = {
 
 type Field = 'label' | 'scopes' | 'expiresOn';
 const FIELDS: readonly Field[] = ['label', 'scopes', 'expiresOn'];
-const isField = (field: unknown): field is Field => FIELDS.includes(field as Field);
 
 const DAY_MS = 86_400_000;
 /** How long a new key works unless the admin chooses otherwise. */
@@ -31,32 +24,12 @@ export const DEFAULT_DAYS = 90;
 export const defaultExpiry = () => utcToday(new Date(Date.now() + DEFAULT_DAYS * DAY_MS));
 
 export function KeyForm({ onCreated }: { onCreated(created: CreatedToken): void }) {
-  const id = useId();
   const createKey = useCreateKey();
   const [label, setLabel] = useState('');
   const [scopes, setScopes] = useState<ReadonlySet<ApiKeyScope>>(new Set());
   const [expiresOn, setExpiresOn] = useState(defaultExpiry);
-  const [faults, setFaults] = useState<ReadonlyMap<Field, string>>(new Map());
-  const [formError, setFormError] = useState<string | null>(null);
-  // The field to put the cursor in once its fault is shown (and describes it).
-  const [toCorrect, setToCorrect] = useState<{ field: Field } | null>(null);
-  const labelInput = useRef<HTMLInputElement>(null);
-  const firstScope = useRef<HTMLInputElement>(null);
-  const expiryInput = useRef<HTMLInputElement>(null);
+  const { id, formError, check, refused, inputRef, invalid, describedBy, fieldError } = useFieldFaults(FIELDS);
   const sending = createKey.isPending;
-
-  useEffect(() => {
-    if (!toCorrect) return;
-    ({ label: labelInput, scopes: firstScope, expiresOn: expiryInput })[toCorrect.field].current?.focus();
-  }, [toCorrect]);
-
-  const errorId = (field: Field) => `${id}-${field}-error`;
-  /** Shows each field's fault, and puts the cursor in the first field to correct. */
-  function fail(found: ReadonlyMap<Field, string>) {
-    setFaults(found);
-    const [first] = FIELDS.filter((field) => found.has(field));
-    if (first) setToCorrect({ field: first });
-  }
 
   function toggle(scope: ApiKeyScope, on: boolean) {
     setScopes((current) => {
@@ -70,12 +43,9 @@ export function KeyForm({ onCreated }: { onCreated(created: CreatedToken): void 
   async function submit(event: FormEvent) {
     event.preventDefault();
     if (sending) return;
-    setFormError(null);
     // The scopes in the order the server lists them.
     const payload = { label: label.trim(), scopes: API_KEY_SCOPES.filter((s) => scopes.has(s)), expiresOn };
-    const found = formFaults(ApiKeyCreatePayload, payload) as Map<Field, string>;
-    if (found.size > 0) return fail(found);
-    setFaults(new Map());
+    if (!check(ApiKeyCreatePayload, payload)) return;
     try {
       const created = await createKey.mutateAsync(payload);
       // The answer is the section's now; the mutation keeps no copy of the secret.
@@ -85,23 +55,9 @@ export function KeyForm({ onCreated }: { onCreated(created: CreatedToken): void 
       setExpiresOn(defaultExpiry());
       onCreated(created);
     } catch (failure) {
-      const message = serverMessage(failure) ?? FORM_MESSAGES.failed;
-      const refused = refusedField(failure);
-      // A field of this form, or none (the message then shows under the button).
-      const field = isField(refused) ? refused : undefined;
-      if (field) fail(new Map([[field, message]]));
-      else setFormError(message);
+      refused(failure, FORM_MESSAGES.failed);
     }
   }
-
-  const describedBy = (field: Field, ...others: string[]) =>
-    [...others, faults.has(field) ? errorId(field) : ''].filter(Boolean).join(' ') || undefined;
-  const fieldError = (field: Field) =>
-    faults.has(field) && (
-      <p id={errorId(field)} className="vx-error-text ig-field-error">
-        {faults.get(field)}
-      </p>
-    );
 
   return (
     <form className="ig-form" aria-label="Create an API key" noValidate onSubmit={(event) => void submit(event)}>
@@ -110,13 +66,13 @@ export function KeyForm({ onCreated }: { onCreated(created: CreatedToken): void 
           Label
         </label>
         <input
-          ref={labelInput}
+          ref={inputRef('label')}
           id={`${id}-label`}
           className="vx-input"
           maxLength={ApiKeyCreatePayload.properties.label.maxLength}
           autoComplete="off"
           value={label}
-          aria-invalid={faults.has('label') || undefined}
+          aria-invalid={invalid('label')}
           aria-describedby={describedBy('label')}
           onChange={(event) => setLabel(event.target.value)}
         />
@@ -127,11 +83,11 @@ export function KeyForm({ onCreated }: { onCreated(created: CreatedToken): void 
         {API_KEY_SCOPES.map((scope, index) => (
           <label key={scope} className="ig-scope">
             <input
-              ref={index === 0 ? firstScope : undefined}
+              ref={index === 0 ? inputRef('scopes') : undefined}
               type="checkbox"
               value={scope}
               checked={scopes.has(scope)}
-              aria-invalid={faults.has('scopes') || undefined}
+              aria-invalid={invalid('scopes')}
               onChange={(event) => toggle(scope, event.target.checked)}
             />{' '}
             {API_KEY_SCOPE_LABELS[scope]} <code className="ig-code">{scope}</code>
@@ -144,14 +100,14 @@ export function KeyForm({ onCreated }: { onCreated(created: CreatedToken): void 
           Expires on
         </label>
         <input
-          ref={expiryInput}
+          ref={inputRef('expiresOn')}
           id={`${id}-expires`}
           className="vx-input"
           type="date"
           // Today in UTC: the earliest day the server takes.
           min={utcToday()}
           value={expiresOn}
-          aria-invalid={faults.has('expiresOn') || undefined}
+          aria-invalid={invalid('expiresOn')}
           aria-describedby={describedBy('expiresOn', `${id}-expires-hint`)}
           onChange={(event) => setExpiresOn(event.target.value)}
         />

@@ -1,0 +1,68 @@
+// What the Integrations forms (key-form.tsx, endpoint-form.tsx) share about their fields' faults:
+// a form is checked against its call's own schema before it is sent, so it says what the server
+// would; each fault shows under its field and describes it, the cursor goes to the first field to
+// correct, and a refusal of the server shows on the field it names or, naming none, under the
+// form's button.
+import { refusedField, serverMessage } from '@veritas/shared';
+import { formFaults } from '@veritas/shared/domain';
+import { useEffect, useId, useRef, useState } from 'react';
+
+type Schema = Parameters<typeof formFaults>[0];
+
+export function useFieldFaults<Field extends string>(fields: readonly Field[]) {
+  const id = useId();
+  const [faults, setFaults] = useState<ReadonlyMap<Field, string>>(new Map());
+  const [formError, setFormError] = useState<string | null>(null);
+  // The field to put the cursor in once its fault is shown (and describes it).
+  const [toCorrect, setToCorrect] = useState<{ field: Field } | null>(null);
+  const inputs = useRef(new Map<Field, HTMLInputElement | null>());
+
+  useEffect(() => {
+    if (toCorrect) inputs.current.get(toCorrect.field)?.focus();
+  }, [toCorrect]);
+
+  const errorId = (field: Field) => `${id}-${field}-error`;
+  /** Shows each field's fault, and puts the cursor in the first field to correct. */
+  function fail(found: ReadonlyMap<Field, string>) {
+    setFaults(found);
+    const [first] = fields.filter((field) => found.has(field));
+    if (first) setToCorrect({ field: first });
+  }
+
+  return {
+    /** The form's own id, for the ids of its inputs and hints. */
+    id,
+    formError,
+    /** Checks `payload` against its call's schema: false, the faults shown, when it fails. */
+    check(schema: Schema, payload: Record<string, unknown>): boolean {
+      setFormError(null);
+      const found = formFaults(schema, payload) as Map<Field, string>;
+      if (found.size > 0) {
+        fail(found);
+        return false;
+      }
+      setFaults(new Map());
+      return true;
+    },
+    /** A refused call: its message on the field it names, or under the button; `fallback` without one. */
+    refused(failure: unknown, fallback: string) {
+      const message = serverMessage(failure) ?? fallback;
+      const field = refusedField(failure);
+      if (fields.includes(field as Field)) fail(new Map([[field as Field, message]]));
+      else setFormError(message);
+    },
+    /** The ref of the input the cursor goes to when `field` is to be corrected. */
+    inputRef: (field: Field) => (input: HTMLInputElement | null) => {
+      inputs.current.set(field, input);
+    },
+    invalid: (field: Field) => faults.has(field) || undefined,
+    describedBy: (field: Field, ...others: string[]) =>
+      [...others, faults.has(field) ? errorId(field) : ''].filter(Boolean).join(' ') || undefined,
+    fieldError: (field: Field) =>
+      faults.has(field) && (
+        <p id={errorId(field)} className="vx-error-text ig-field-error">
+          {faults.get(field)}
+        </p>
+      ),
+  };
+}
