@@ -46,64 +46,67 @@ const succeeded = ({ attempt }: AttemptMade) =>
   attempt.status !== null && attempt.status >= 200 && attempt.status < 300;
 
 /**
- * Records a round's attempts and what follows from them, in one transaction (one per round, not
- * per attempt: on SQLite every transaction waits for the one writer the scans need too).
+ * Records a round's attempts and what follows from them in `trx`, the round's transaction (one per
+ * round, not per attempt: on SQLite every transaction waits for the one writer the scans need too).
  */
-export async function recordAttempts(db: Db, made: readonly AttemptMade[], policy: RetryPolicy): Promise<void> {
+export async function recordAttempts(
+  trx: Kysely<Database>,
+  db: Db,
+  made: readonly AttemptMade[],
+  policy: RetryPolicy,
+): Promise<void> {
   if (made.length === 0) return;
   const ok = made.filter(succeeded);
   const failed = made.filter((m) => !succeeded(m));
-  await db.transaction(async (trx) => {
+  await trx
+    .insertInto('webhook_attempts')
+    .values(
+      made.map(({ delivery, attempt, at }) => ({
+        delivery_id: delivery.id,
+        at_ms: at,
+        status: attempt.status,
+        latency_ms: attempt.latencyMs,
+        response: attempt.response,
+      })),
+    )
+    .execute();
+  if (ok.length > 0) {
     await trx
-      .insertInto('webhook_attempts')
-      .values(
-        made.map(({ delivery, attempt, at }) => ({
-          delivery_id: delivery.id,
-          at_ms: at,
-          status: attempt.status,
-          latency_ms: attempt.latencyMs,
-          response: attempt.response,
-        })),
+      .updateTable('webhook_deliveries')
+      .set((eb) => ({ state: 'succeeded', attempts: eb('attempts', '+', 1) }))
+      .where(
+        'id',
+        'in',
+        ok.map((m) => m.delivery.id),
       )
       .execute();
-    if (ok.length > 0) {
-      await trx
-        .updateTable('webhook_deliveries')
-        .set((eb) => ({ state: 'succeeded', attempts: eb('attempts', '+', 1) }))
-        .where(
-          'id',
-          'in',
-          ok.map((m) => m.delivery.id),
-        )
-        .execute();
-      await trx
-        .updateTable('webhook_endpoints')
-        .set({ failing_since_ms: null })
-        .where('id', 'in', [...new Set(ok.map((m) => m.delivery.endpointId))])
-        .where('failing_since_ms', 'is not', null)
-        .execute();
-    }
-    for (const { delivery, attempt, at } of failed) {
-      const now = at + attempt.latencyMs;
-      const gone = attempt.status === 410;
-      const attempts = delivery.attempts + 1;
-      const wait = policy.scheduleMs[attempts - 1];
-      const retryAfter =
-        (attempt.status === 429 || attempt.status === 503) && attempt.retryAfterMs !== null
-          ? Math.min(attempt.retryAfterMs, MAX_RETRY_AFTER_MS)
-          : 0;
-      await trx
-        .updateTable('webhook_deliveries')
-        .set(
-          gone || wait === undefined
-            ? { state: 'failed', attempts }
-            : { attempts, next_attempt_ms: now + Math.max(jittered(wait), retryAfter) },
-        )
-        .where('id', '=', delivery.id)
-        .execute();
-      await endpointFailed(trx, db, delivery.endpointId, now, gone, policy);
-    }
-  });
+    await trx
+      .updateTable('webhook_endpoints')
+      .set({ failing_since_ms: null })
+      .where('id', 'in', [...new Set(ok.map((m) => m.delivery.endpointId))])
+      .where('failing_since_ms', 'is not', null)
+      .execute();
+  }
+  for (const { delivery, attempt, at } of failed) {
+    const now = at + attempt.latencyMs;
+    const gone = attempt.status === 410;
+    const attempts = delivery.attempts + 1;
+    const wait = policy.scheduleMs[attempts - 1];
+    const retryAfter =
+      (attempt.status === 429 || attempt.status === 503) && attempt.retryAfterMs !== null
+        ? Math.min(attempt.retryAfterMs, MAX_RETRY_AFTER_MS)
+        : 0;
+    await trx
+      .updateTable('webhook_deliveries')
+      .set(
+        gone || wait === undefined
+          ? { state: 'failed', attempts }
+          : { attempts, next_attempt_ms: now + Math.max(jittered(wait), retryAfter) },
+      )
+      .where('id', '=', delivery.id)
+      .execute();
+    await endpointFailed(trx, db, delivery.endpointId, now, gone, policy);
+  }
 }
 
 /** An endpoint's attempt failed: its failing streak starts, or (410, or failing for days) it is disabled. */

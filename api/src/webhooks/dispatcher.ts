@@ -1,22 +1,22 @@
 // The webhook dispatcher of one instance (docs/webhooks.md#dispatcher), a job of the server's
-// (jobs.ts): it fans the new events out (outbox.ts), claims the due deliveries and sends them, up
-// to IN_FLIGHT at once, each on its own (one slow endpoint holds up no other), and records the
-// outcomes in batches (deliveries.ts): one transaction for the attempts that ended meanwhile, not
-// one per attempt. Woken by the event hub as events commit, and every POLL_MS for the retries that
-// fall due and in case a wake was lost. Every instance of a fleet runs one: the outbox's claims keep
-// them from sending one attempt twice.
+// (jobs.ts): in one transaction per round, it records the outcomes of the attempts that ended
+// meanwhile (deliveries.ts), fans the new events out and claims the deliveries made (outbox.ts),
+// and claims other due ones when some may be; then it sends them, up to IN_FLIGHT at once, each on
+// its own (one slow endpoint holds up no other). Woken by the event hub as events commit, and
+// every POLL_MS for the retries that fall due and in case a wake was lost. Every instance of a
+// fleet runs one: the outbox's claims keep them from sending one attempt twice.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/schema';
 import type { EventHub } from '../events/hub';
 import type { BackgroundJob } from '../jobs';
 import { recordAttempts, type AttemptMade, type RetryPolicy } from './deliveries';
-import { claimDue, fanOut, fanOutWhileFull } from './outbox';
+import { claimDue, fanOut, fanOutWhileFull, type ClaimedDelivery } from './outbox';
 import { sendAttempt, type SendPolicy } from './send';
 
 const POLL_MS = 1000;
 /**
- * A wake waits this long for the events and attempt ends that follow it, so a busy instance fans
- * out, claims and records in one transaction each per round, not per event.
+ * A wake waits this long for the events and attempt ends that follow it, so a busy instance records,
+ * fans out and claims in one transaction per round, not per event.
  */
 const GATHER_MS = 25;
 /** An attempt without an answer within this is a failure (docs/webhooks.md#delivery). */
@@ -38,6 +38,12 @@ export class WebhookDispatcher implements BackgroundJob {
   /** Attempts under way, and those ended but not yet recorded. */
   private readonly sending = new Set<Promise<void>>();
   private ended: AttemptMade[] = [];
+  /**
+   * Deliveries other than the fan-out's new ones may be due (retries, redeliveries, those another
+   * instance fanned out): the next round claims them too. Without it, a round under load claimed
+   * nothing in a statement of its own, the fan-out having claimed what it made.
+   */
+  private othersMayBeDue = true;
 
   constructor(
     private readonly db: Db,
@@ -47,8 +53,9 @@ export class WebhookDispatcher implements BackgroundJob {
   ) {}
 
   start(): void {
+    // Each tick claims the retries fallen due since, and anything a lost wake left.
     this.timer = setInterval(() => this.wake(), POLL_MS).unref();
-    this.unsubscribe = this.hub?.subscribe(() => this.wake());
+    this.unsubscribe = this.hub?.subscribe(() => this.soon());
     this.wake();
   }
 
@@ -60,11 +67,18 @@ export class WebhookDispatcher implements BackgroundJob {
     await this.running;
     // The attempts under way are recorded (only an instance that dies leaves its claims to run out).
     await Promise.allSettled([...this.sending]);
-    await this.record();
+    const made = this.ended;
+    if (made.length > 0) await this.db.transaction((trx) => recordAttempts(trx, this.db, made, this.policy));
   }
 
-  /** Records, fans out and sends what is due (shortly, or once more after the round under way). */
+  /** Deliveries may be due besides those the fan-out makes (an admin's redelivery, replay or test event): claims them shortly. */
   wake(): void {
+    this.othersMayBeDue = true;
+    this.soon();
+  }
+
+  /** Records, fans out and sends what is due, shortly (or once more after the round under way). */
+  private soon(): void {
     if (this.closed || this.gathering) return;
     this.gathering = setTimeout(() => {
       this.gathering = undefined;
@@ -86,45 +100,57 @@ export class WebhookDispatcher implements BackgroundJob {
   private async rounds(): Promise<void> {
     do {
       this.again = false;
-      await this.record();
       await fanOutWhileFull(
-        () => fanOut(this.db),
+        () => this.roundPage(),
         () => this.closed,
       );
-      await this.claim();
     } while (this.again && !this.closed);
   }
 
-  /** Claims as many due deliveries as there is room for, and starts sending each. */
-  private async claim(): Promise<void> {
-    const room = IN_FLIGHT - this.sending.size;
-    if (room <= 0) return;
+  /**
+   * A round's work in one transaction: the outcomes of the attempts that ended since the last one
+   * recorded, a page of events fanned out with its new deliveries claimed, and, when some may be
+   * due, the other due deliveries claimed (retries, redeliveries, those another instance fanned
+   * out); then each claimed delivery is sent. Answers how many events the page read.
+   */
+  private async roundPage(): Promise<number> {
+    const made = this.ended;
+    this.ended = [];
+    const claimOthers = this.othersMayBeDue;
+    this.othersMayBeDue = false;
     const now = Date.now();
-    const claimed = await claimDue(this.db, now, now + this.policy.timeoutMs + CLAIM_MARGIN_MS, room);
-    for (const delivery of claimed) {
-      const at = Date.now();
-      const sent: Promise<void> = sendAttempt(
-        delivery.url,
-        { id: delivery.messageId, body: delivery.body },
-        delivery.secrets,
-        this.policy,
-      ).then((attempt) => {
-        this.sending.delete(sent);
-        this.ended.push({ delivery, attempt, at });
-        // Its outcome is recorded, and another claimed in its room, in the next round.
-        this.wake();
+    const lease = { until: now + this.policy.timeoutMs + CLAIM_MARGIN_MS, limit: IN_FLIGHT - this.sending.size };
+    try {
+      const { page, others, room } = await this.db.transaction(async (trx) => {
+        await recordAttempts(trx, this.db, made, this.policy);
+        const page = await fanOut(trx, this.db, now, lease);
+        const room = lease.limit - page.claimed.length;
+        const others = claimOthers && room > 0 ? await claimDue(trx, this.db, now, { ...lease, limit: room }) : [];
+        return { page, others, room };
       });
-      this.sending.add(sent);
+      // Others may still be due while a claim fills the room it had, or none could be made.
+      if (page.leftDue || (claimOthers && (room <= 0 || others.length === room))) this.othersMayBeDue = true;
+      for (const delivery of [...page.claimed, ...others]) this.send(delivery);
+      return page.events;
+    } catch (error) {
+      this.othersMayBeDue ||= claimOthers;
+      throw error;
     }
   }
 
-  /**
-   * Records the outcomes of the attempts that ended since the last round, in one transaction (one
-   * per attempt, under the simulator, cost a transaction per message).
-   */
-  private async record(): Promise<void> {
-    const batch = this.ended;
-    this.ended = [];
-    await recordAttempts(this.db, batch, this.policy);
+  /** Sends one claimed delivery; its outcome is recorded, and another claimed in its room, in the next round. */
+  private send(delivery: ClaimedDelivery): void {
+    const at = Date.now();
+    const sent: Promise<void> = sendAttempt(
+      delivery.url,
+      { id: delivery.messageId, body: delivery.body },
+      delivery.secrets,
+      this.policy,
+    ).then((attempt) => {
+      this.sending.delete(sent);
+      this.ended.push({ delivery, attempt, at });
+      this.soon();
+    });
+    this.sending.add(sent);
   }
 }
