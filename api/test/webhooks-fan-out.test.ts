@@ -1,9 +1,9 @@
 // The dispatcher's fan-out (src/webhooks/outbox.ts). Within one round, on its own: pages are read
 // while they come full, and a short page ends the round's fan-out. Over the database: the fan-out
 // claims the deliveries it makes, as far as its lease has room, and leaves the rest due for any
-// instance.
+// instance; a round claims the deliveries already due before its new ones.
 import { migrateToLatest } from '../src/server';
-import { claimDue, FAN_OUT_PAGE, fanOut, fanOutWhileFull } from '../src/webhooks/outbox';
+import { claimDue, claimRound, FAN_OUT_PAGE, fanOut, fanOutWhileFull } from '../src/webhooks/outbox';
 import { build } from './support/build';
 
 // No server: nothing but the test fans out.
@@ -111,5 +111,31 @@ describe('fanOut over the database', () => {
     expect(page).toMatchObject({ events: 2, leftDue: false });
     expect(page.claimed).toHaveLength(2);
     expect(await api.db.transaction((trx) => claimDue(trx, api.db, now, { until: now, limit: 10 }))).toEqual([]);
+  });
+
+  test('a round claims the deliveries already due first, oldest first, and its new ones in the room left', async () => {
+    await shipmentsEvents(3, 'backlog');
+    const before = Date.now() - 1000;
+    // Three deliveries left due by an earlier fan-out without room.
+    await api.db.transaction((trx) => fanOut(trx, api.db, before, { until: before + 20_000, limit: 0 }));
+    await shipmentsEvents(2, 'new');
+    const now = Date.now();
+    const round = await api.db.transaction((trx) =>
+      claimRound(trx, api.db, now, { until: now + 20_000, limit: 4 }, true),
+    );
+    expect(round.others.map((d) => JSON.parse(d.body).data.uploadId).sort()).toEqual([
+      'backlog-0',
+      'backlog-1',
+      'backlog-2',
+    ]);
+    expect(round.page.claimed.map((d) => JSON.parse(d.body).data.uploadId)).toEqual(['new-0']);
+    expect(round.page.leftDue).toBe(true);
+    // With nothing known to be due, no claim is made but the fan-out's.
+    await shipmentsEvents(1, 'later');
+    const later = await api.db.transaction((trx) =>
+      claimRound(trx, api.db, now, { until: now + 20_000, limit: 4 }, false),
+    );
+    expect(later.others).toEqual([]);
+    expect(later.page.claimed.map((d) => JSON.parse(d.body).data.uploadId)).toEqual(['later-0']);
   });
 });

@@ -10,7 +10,7 @@ import type { Db } from '../db/schema';
 import type { EventHub } from '../events/hub';
 import type { BackgroundJob } from '../jobs';
 import { recordAttempts, type AttemptMade, type RetryPolicy } from './deliveries';
-import { claimDue, fanOut, fanOutWhileFull, type ClaimedDelivery } from './outbox';
+import { claimRound, fanOutWhileFull, type ClaimedDelivery } from './outbox';
 import { sendAttempt, type SendPolicy } from './send';
 
 const POLL_MS = 1000;
@@ -109,9 +109,9 @@ export class WebhookDispatcher implements BackgroundJob {
 
   /**
    * A round's work in one transaction: the outcomes of the attempts that ended since the last one
-   * recorded, a page of events fanned out with its new deliveries claimed, and, when some may be
-   * due, the other due deliveries claimed (retries, redeliveries, those another instance fanned
-   * out); then each claimed delivery is sent. Answers how many events the page read.
+   * recorded; when some may be due, the due deliveries claimed (retries, redeliveries, those a
+   * fan-out left due); a page of events fanned out with its new deliveries claimed in the room left.
+   * Then each claimed delivery is sent. Answers how many events the page read.
    */
   private async roundPage(): Promise<number> {
     const made = this.ended;
@@ -121,16 +121,13 @@ export class WebhookDispatcher implements BackgroundJob {
     const now = Date.now();
     const lease = { until: now + this.policy.timeoutMs + CLAIM_MARGIN_MS, limit: IN_FLIGHT - this.sending.size };
     try {
-      const { page, others, room } = await this.db.transaction(async (trx) => {
+      const { others, page } = await this.db.transaction(async (trx) => {
         await recordAttempts(trx, this.db, made, this.policy);
-        const page = await fanOut(trx, this.db, now, lease);
-        const room = lease.limit - page.claimed.length;
-        const others = claimOthers && room > 0 ? await claimDue(trx, this.db, now, { ...lease, limit: room }) : [];
-        return { page, others, room };
+        return claimRound(trx, this.db, now, lease, claimOthers);
       });
       // Others may still be due while a claim fills the room it had, or none could be made.
-      if (page.leftDue || (claimOthers && (room <= 0 || others.length === room))) this.othersMayBeDue = true;
-      for (const delivery of [...page.claimed, ...others]) this.send(delivery);
+      if (page.leftDue || (claimOthers && others.length === lease.limit)) this.othersMayBeDue = true;
+      for (const delivery of [...others, ...page.claimed]) this.send(delivery);
       return page.events;
     } catch (error) {
       this.othersMayBeDue ||= claimOthers;

@@ -90,6 +90,30 @@ export async function fanOut(trx: Kysely<Database>, db: Db, now: number, lease: 
   return page;
 }
 
+/** What a round claimed: due deliveries made before it, and its fan-out's page. */
+export interface RoundClaims {
+  others: ClaimedDelivery[];
+  page: FanOutPage;
+}
+
+/**
+ * A round's claims in `trx` under `lease`: when other deliveries may be due (retries,
+ * redeliveries, what a fan-out left due), those first, oldest first, since new deliveries taking
+ * the room would leave them waiting while new events keep coming; then a page of events fanned out,
+ * its new deliveries claimed in the room left.
+ */
+export async function claimRound(
+  trx: Kysely<Database>,
+  db: Db,
+  now: number,
+  lease: Lease,
+  othersMayBeDue: boolean,
+): Promise<RoundClaims> {
+  const others = othersMayBeDue && lease.limit > 0 ? await claimDue(trx, db, now, lease) : [];
+  const page = await fanOut(trx, db, now, { ...lease, limit: lease.limit - others.length });
+  return { others, page };
+}
+
 /**
  * Fans out page after page while they come full, `fanOutPage` reading each; a short page ends it,
  * and the events committed meanwhile wait for the next round: chasing them kept a busy PostgreSQL
