@@ -39,9 +39,9 @@ export class WebhookDispatcher implements BackgroundJob {
   private readonly sending = new Set<Promise<void>>();
   private ended: AttemptMade[] = [];
   /**
-   * Deliveries other than the fan-out's new ones may be due (retries, redeliveries, those another
-   * instance fanned out): the next round claims them too. Without it, a round under load claimed
-   * nothing in a statement of its own, the fan-out having claimed what it made.
+   * Deliveries other than the fan-out's new ones may be due (retries, redeliveries, what a fan-out
+   * left due): the next round claims them first. A round that knows none are due makes no claiming
+   * statement of its own; under load most rounds only fan out, claiming what they make.
    */
   private othersMayBeDue = true;
 
@@ -71,7 +71,10 @@ export class WebhookDispatcher implements BackgroundJob {
     if (made.length > 0) await this.db.transaction((trx) => recordAttempts(trx, this.db, made, this.policy));
   }
 
-  /** Deliveries may be due besides those the fan-out makes (an admin's redelivery, replay or test event): claims them shortly. */
+  /**
+   * Deliveries may be due besides those the fan-out makes (the second's tick; an admin's
+   * redelivery, replay or test event): claims them shortly.
+   */
   wake(): void {
     this.othersMayBeDue = true;
     this.soon();
