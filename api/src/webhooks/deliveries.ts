@@ -35,11 +35,12 @@ export interface RetryPolicy {
 /** A wait of the schedule, ±20% at random, so retries of many deliveries do not come at once. */
 const jittered = (ms: number) => Math.round(ms * (0.8 + Math.random() * 0.4));
 
-/** An attempt made: the delivery it was of, what came of it, and when it started. */
+/** An attempt made: the delivery it was of, what came of it, when it started, and until when its claim held. */
 export interface AttemptMade {
   delivery: ClaimedDelivery;
   attempt: Attempt;
   at: number;
+  claimedUntil: number;
 }
 
 const succeeded = ({ attempt }: AttemptMade) =>

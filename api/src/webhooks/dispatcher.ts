@@ -130,16 +130,20 @@ export class WebhookDispatcher implements BackgroundJob {
       });
       // Others may still be due while a claim fills the room it had, or none could be made.
       if (page.leftDue || (claimOthers && others.length === lease.limit)) this.othersMayBeDue = true;
-      for (const delivery of [...others, ...page.claimed]) this.send(delivery);
+      for (const delivery of [...others, ...page.claimed]) this.send(delivery, lease.until);
       return page.events;
     } catch (error) {
       this.othersMayBeDue ||= claimOthers;
+      // The outcomes wait for the next round while their claims hold, by the margin at least: then
+      // no other instance can have claimed their deliveries, and none is sent again for a lost outcome.
+      const stillClaimed = made.filter((m) => m.claimedUntil - CLAIM_MARGIN_MS > Date.now());
+      this.ended = [...stillClaimed, ...this.ended];
       throw error;
     }
   }
 
   /** Sends one claimed delivery; its outcome is recorded, and another claimed in its room, in the next round. */
-  private send(delivery: ClaimedDelivery): void {
+  private send(delivery: ClaimedDelivery, claimedUntil: number): void {
     const at = Date.now();
     const sent: Promise<void> = sendAttempt(
       delivery.url,
@@ -148,7 +152,7 @@ export class WebhookDispatcher implements BackgroundJob {
       this.policy,
     ).then((attempt) => {
       this.sending.delete(sent);
-      this.ended.push({ delivery, attempt, at });
+      this.ended.push({ delivery, attempt, at, claimedUntil });
       this.soon();
     });
     this.sending.add(sent);
