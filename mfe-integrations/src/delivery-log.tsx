@@ -359,7 +359,7 @@ function ReplayForm({ endpoint }: { endpoint: WebhookEndpoint }) {
           {LOG_MESSAGES.replayHint}
         </p>
         {fault && (
-          <p id={`${id}-error`} className="vx-error-text ig-field-error" role="alert">
+          <p id={`${id}-error`} className="vx-error-text vx-field-error" role="alert">
             {fault}
           </p>
         )}

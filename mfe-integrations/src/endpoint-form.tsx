@@ -1,7 +1,7 @@
 // The form that adds a webhook endpoint, or changes one (docs/screens.md#integrations): its URL, a
 // description, the events it receives and whether it is enabled. As the key form, it is checked
 // against the call's own schema before it is sent (WebhookEndpointPayload of
-// @veritas/shared/domain), its faults shown as field-faults.tsx shows them: a refusal of the server
+// @veritas/shared/domain), its faults shown as @veritas/shared/field-faults shows them: a refusal of the server
 // (an address it will not send to) on the field it names.
 import {
   WEBHOOK_EVENT_LABELS,
@@ -13,7 +13,7 @@ import {
 } from '@veritas/shared/domain';
 import { useState, type FormEvent } from 'react';
 import { useCreateEndpoint, useUpdateEndpoint } from './api/webhooks';
-import { useFieldFaults } from './field-faults';
+import { useFieldFaults } from '@veritas/shared/field-faults';
 
 export const ENDPOINT_FORM_MESSAGES = {
   addLabel: 'Add a webhook endpoint',

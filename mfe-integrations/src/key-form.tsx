@@ -1,12 +1,12 @@
 // The form that creates an API key (docs/screens.md#integrations): a label, what the key may call
 // and its last valid day. It is checked against the call's own schema before it is sent
-// (ApiKeyCreatePayload of @veritas/shared/domain), its faults shown as field-faults.tsx shows them.
+// (ApiKeyCreatePayload of @veritas/shared/domain), its faults shown as @veritas/shared/field-faults shows them.
 import type { CreatedToken } from '@veritas/shared';
 import { API_KEY_SCOPE_LABELS, API_KEY_SCOPES, ApiKeyCreatePayload, type ApiKeyScope } from '@veritas/shared/domain';
 import { useState, type FormEvent } from 'react';
 import { utcToday } from '@veritas/shared/access-tokens';
 import { useCreateKey } from './api/keys';
-import { useFieldFaults } from './field-faults';
+import { useFieldFaults } from '@veritas/shared/field-faults';
 
 export const FORM_MESSAGES = {
   failed: 'The key could not be created.',

@@ -33,6 +33,7 @@ describe('the contract rules', () => {
       './audit-vocabulary',
       './case-vocabulary',
       './domain',
+      './field-faults',
       './first-calls',
       './query',
       './remote-compatibility',

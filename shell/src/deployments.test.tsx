@@ -441,6 +441,30 @@ describe('super_admin: deploy tokens and allowed origins', () => {
     expect(document.body).not.toHaveTextContent(secret);
   });
 
+  test("the token form's faults show under their fields, the first to correct taking the cursor", async () => {
+    api.on('POST registry/tokens/', [400, { detail: 'The expiry must be today or later.', field: 'expiresOn' }]);
+    const { user } = await openAs('super_admin');
+    const form = within(screen.getByRole('region', { name: 'Deploy tokens' })).getByRole('form', {
+      name: 'Create a deploy token',
+    });
+    await user.click(within(form).getByRole('button', { name: 'Create token' }));
+    const label = within(form).getByLabelText('Label');
+    const expiry = within(form).getByLabelText('Expires on (last valid day)');
+    await waitFor(() => expect(label).toHaveFocus());
+    expect(label).toHaveAccessibleDescription('Give the token a label.');
+    expect(expiry).toHaveAccessibleDescription(/Choose when the token expires\.$/);
+    expect(within(form).queryByRole('alert')).not.toBeInTheDocument();
+    expect(api.requestsTo('POST registry/tokens/')).toHaveLength(0);
+
+    // A refusal of the server's that names a field shows under that field.
+    await user.type(label, 'late pipeline');
+    await user.type(expiry, '2099-06-30');
+    await user.click(within(form).getByRole('button', { name: 'Create token' }));
+    await waitFor(() => expect(expiry).toHaveFocus());
+    expect(expiry).toHaveAccessibleDescription(/The expiry must be today or later\.$/);
+    expect(label).not.toHaveAccessibleDescription();
+  });
+
   test('a token for a new remote, before its first publish: its name is typed and sent as the scope', async () => {
     const secret = 'vxd_9_0a1b2c3d4e5f60718293a4b5c6d7e8f9';
     api.on('POST registry/tokens/', [
@@ -454,7 +478,11 @@ describe('super_admin: deploy tokens and allowed origins', () => {
     await user.selectOptions(within(form).getByLabelText('May deploy'), 'A new remote…');
     await user.type(within(form).getByLabelText('Expires on (last valid day)'), '2099-06-30');
     await user.click(within(form).getByRole('button', { name: 'Create token' }));
-    expect(await within(form).findByRole('alert')).toHaveTextContent('Name the new remote the token may deploy.');
+    // The fault shows under the name's field, which takes the cursor.
+    const name = within(form).getByLabelText("New remote's name");
+    await waitFor(() => expect(name).toHaveFocus());
+    expect(name).toHaveAccessibleDescription('Name the new remote the token may deploy.');
+    expect(name).toHaveAttribute('aria-invalid', 'true');
     expect(api.requestsTo('POST registry/tokens/')).toHaveLength(0);
 
     await user.type(within(form).getByLabelText("New remote's name"), 'cases');
@@ -559,7 +587,11 @@ describe('super_admin: deploy tokens and allowed origins', () => {
     const form = within(origins).getByRole('form', { name: 'Add an allowed origin' });
     await user.type(within(form).getByLabelText('Origin'), 'http://cdn.other.example/path');
     await user.click(within(form).getByRole('button', { name: 'Add origin' }));
-    expect(within(form).getByRole('alert')).toHaveTextContent('An origin is https://host or https://host:port');
+    const field = within(form).getByLabelText('Origin');
+    await waitFor(() => expect(field).toHaveFocus());
+    expect(field).toHaveAccessibleDescription(
+      /^A team's own CDN may serve a remote's versions from these origins only\. An origin is https:\/\/host or https:\/\/host:port/,
+    );
     await user.clear(within(form).getByLabelText('Origin'));
     await user.type(within(form).getByLabelText('Origin'), 'https://cdn.other.example:8443');
     await user.click(within(form).getByRole('button', { name: 'Add origin' }));

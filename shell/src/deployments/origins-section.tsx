@@ -1,7 +1,9 @@
 // Allowed origins (super_admin; docs/screens.md#deployments): the https origins a team's own CDN
-// may serve a remote from; add one, list them, remove one.
+// may serve a remote from; add one, list them, remove one. The form's fault shows under its field
+// (@veritas/shared/field-faults).
 import { formatDateTime, serverMessage, toast, type AllowedOrigin } from '@veritas/shared';
-import { formProblem, OriginPayload } from '@veritas/shared/domain';
+import { OriginPayload } from '@veritas/shared/domain';
+import { useFieldFaults } from '@veritas/shared/field-faults';
 import { useQueryNow } from '@veritas/shared/query';
 import { DataTable, type Column } from '@veritas/shared/table';
 import { useId, useState, type FormEvent } from 'react';
@@ -9,11 +11,10 @@ import { originsQuery, useAddOrigin, useRemoveOrigin } from './api';
 import { ConfirmDialog } from './confirm-dialog';
 
 const NO_ORIGINS: AllowedOrigin[] = [];
+const ORIGIN_FIELDS = ['origin'] as const;
 
 export function OriginsSection() {
   const headingId = useId();
-  const originId = useId();
-  const hintId = useId();
   const { data, isPending: loading, error } = useQueryNow(originsQuery);
   const origins = data ?? NO_ORIGINS;
   // Shown in place of the rows while there are none to show.
@@ -21,7 +22,7 @@ export function OriginsSection() {
   const addOrigin = useAddOrigin();
   const removeOrigin = useRemoveOrigin();
   const [origin, setOrigin] = useState('');
-  const [formError, setFormError] = useState<string | null>(null);
+  const { id, formError, check, refused, inputRef, invalid, describedBy, fieldError } = useFieldFaults(ORIGIN_FIELDS);
   const [removing, setRemoving] = useState<string | null>(null);
 
   const columns: Column<AllowedOrigin>[] = [
@@ -46,15 +47,13 @@ export function OriginsSection() {
   async function submit(event: FormEvent) {
     event.preventDefault();
     const value = origin.trim();
-    const problem = formProblem(OriginPayload, { origin: value });
-    if (problem) return setFormError(problem);
-    setFormError(null);
+    if (!check(OriginPayload, { origin: value })) return;
     try {
       await addOrigin.mutateAsync(value);
       setOrigin('');
       toast.success(`${value} is allowed.`);
     } catch (failure) {
-      setFormError(serverMessage(failure) ?? 'The origin could not be added.');
+      refused(failure, 'The origin could not be added.');
     }
   }
 
@@ -65,23 +64,26 @@ export function OriginsSection() {
       </h2>
       <form className="dp-form" aria-label="Add an allowed origin" noValidate onSubmit={(event) => void submit(event)}>
         <div className="vx-field">
-          <label className="vx-label" htmlFor={originId}>
+          <label className="vx-label" htmlFor={`${id}-origin`}>
             Origin
           </label>
           <input
-            id={originId}
+            ref={inputRef('origin')}
+            id={`${id}-origin`}
             className="vx-input"
             type="url"
             inputMode="url"
             placeholder="https://cdn.example.com"
             autoComplete="off"
-            aria-describedby={hintId}
+            aria-invalid={invalid('origin')}
+            aria-describedby={describedBy('origin', `${id}-origin-hint`)}
             value={origin}
             onChange={(event) => setOrigin(event.target.value)}
           />
-          <p id={hintId} className="vx-hint">
+          <p id={`${id}-origin-hint`} className="vx-hint">
             A team&apos;s own CDN may serve a remote&apos;s versions from these origins only.
           </p>
+          {fieldError('origin')}
         </div>
         <button type="submit" className="vx-btn vx-btn-primary" disabled={addOrigin.isPending}>
           Add origin

@@ -1,15 +1,20 @@
 // The form that creates a deploy token (docs/screens.md#deployments): for every remote, for one,
 // or for a remote the registry has no version of yet; it works through its last valid day in UTC.
-import { serverMessage, type CreatedToken } from '@veritas/shared';
-import { formFaults, TokenCreatePayload } from '@veritas/shared/domain';
-import { useId, useState, type FormEvent } from 'react';
-import { useCreateToken } from './api';
+// Its faults show under their fields (@veritas/shared/field-faults).
+import type { CreatedToken } from '@veritas/shared';
 import { utcToday } from '@veritas/shared/access-tokens';
+import { formFaults, TokenCreatePayload } from '@veritas/shared/domain';
+import { useFieldFaults } from '@veritas/shared/field-faults';
+import { useState, type FormEvent } from 'react';
+import { useCreateToken } from './api';
 import { ALL_REMOTES } from './tokens-table';
 
 /** The scope choice of a remote the registry has no version of yet: its name is typed. */
 const NEW_REMOTE = 'new';
 const NEW_REMOTE_MISSING = 'Name the new remote the token may deploy.';
+
+type Field = keyof TokenCreatePayload;
+const FIELDS: readonly Field[] = ['label', 'scope', 'expiresOn'];
 
 export function TokenForm({
   remotes,
@@ -18,61 +23,68 @@ export function TokenForm({
   remotes: readonly string[];
   onCreated(created: CreatedToken): void;
 }) {
-  const labelId = useId();
-  const scopeId = useId();
-  const newRemoteId = useId();
-  const expiryId = useId();
-  const expiryHintId = useId();
   const createToken = useCreateToken();
   const [label, setLabel] = useState('');
   const [scope, setScope] = useState(ALL_REMOTES);
   const [newRemote, setNewRemote] = useState('');
   const [expiresOn, setExpiresOn] = useState('');
-  const [formError, setFormError] = useState<string | null>(null);
+  const { id, formError, passes, refused, inputRef, invalid, describedBy, fieldError } = useFieldFaults(FIELDS);
+  // A new remote's scope is its name, typed in a field of its own: that field shows the scope's fault.
+  const namingNewRemote = scope === NEW_REMOTE;
 
   async function submit(event: FormEvent) {
     event.preventDefault();
     // A new team's token names its remote before its first publish.
     const payload = {
       label: label.trim(),
-      scope: scope === NEW_REMOTE ? `deploy:${newRemote.trim()}` : scope,
+      scope: namingNewRemote ? `deploy:${newRemote.trim()}` : scope,
       expiresOn,
     };
-    const faults = formFaults(TokenCreatePayload, payload);
+    const faults = formFaults(TokenCreatePayload, payload) as Map<Field, string>;
     // Without its name the scope reads `deploy:`: the form asks for the name.
-    if (scope === NEW_REMOTE && !newRemote.trim() && faults.has('scope')) faults.set('scope', NEW_REMOTE_MISSING);
-    const [problem] = faults.values();
-    if (problem) return setFormError(problem);
-    setFormError(null);
+    if (namingNewRemote && !newRemote.trim() && faults.has('scope')) faults.set('scope', NEW_REMOTE_MISSING);
+    if (!passes(faults)) return;
     try {
       onCreated(await createToken.mutateAsync(payload));
       setLabel('');
       setExpiresOn('');
     } catch (failure) {
-      setFormError(serverMessage(failure) ?? 'The token could not be created.');
+      refused(failure, 'The token could not be created.');
     }
   }
 
   return (
     <form className="dp-form" aria-label="Create a deploy token" noValidate onSubmit={(event) => void submit(event)}>
       <div className="vx-field">
-        <label className="vx-label" htmlFor={labelId}>
+        <label className="vx-label" htmlFor={`${id}-label`}>
           Label
         </label>
         <input
-          id={labelId}
+          ref={inputRef('label')}
+          id={`${id}-label`}
           className="vx-input"
           maxLength={TokenCreatePayload.properties.label.maxLength}
           autoComplete="off"
           value={label}
+          aria-invalid={invalid('label')}
+          aria-describedby={describedBy('label')}
           onChange={(event) => setLabel(event.target.value)}
         />
+        {fieldError('label')}
       </div>
       <div className="vx-field">
-        <label className="vx-label" htmlFor={scopeId}>
+        <label className="vx-label" htmlFor={`${id}-scope`}>
           May deploy
         </label>
-        <select id={scopeId} className="vx-select" value={scope} onChange={(event) => setScope(event.target.value)}>
+        <select
+          ref={namingNewRemote ? undefined : inputRef('scope')}
+          id={`${id}-scope`}
+          className="vx-select"
+          value={scope}
+          aria-invalid={namingNewRemote ? undefined : invalid('scope')}
+          aria-describedby={namingNewRemote ? undefined : describedBy('scope')}
+          onChange={(event) => setScope(event.target.value)}
+        >
           <option value={ALL_REMOTES}>All remotes</option>
           {remotes.map((remote) => (
             <option key={remote} value={`deploy:${remote}`}>
@@ -81,40 +93,48 @@ export function TokenForm({
           ))}
           <option value={NEW_REMOTE}>A new remote…</option>
         </select>
+        {!namingNewRemote && fieldError('scope')}
       </div>
-      {scope === NEW_REMOTE && (
+      {namingNewRemote && (
         <div className="vx-field">
-          <label className="vx-label" htmlFor={newRemoteId}>
+          <label className="vx-label" htmlFor={`${id}-new-remote`}>
             New remote's name
           </label>
           <input
-            id={newRemoteId}
+            ref={inputRef('scope')}
+            id={`${id}-new-remote`}
             className="vx-input"
             maxLength={40}
             autoComplete="off"
             spellCheck={false}
             value={newRemote}
+            aria-invalid={invalid('scope')}
+            aria-describedby={describedBy('scope')}
             onChange={(event) => setNewRemote(event.target.value)}
           />
+          {fieldError('scope')}
         </div>
       )}
       <div className="vx-field">
-        <label className="vx-label" htmlFor={expiryId}>
+        <label className="vx-label" htmlFor={`${id}-expires`}>
           Expires on (last valid day)
         </label>
         <input
-          id={expiryId}
+          ref={inputRef('expiresOn')}
+          id={`${id}-expires`}
           className="vx-input"
           type="date"
           // Today in UTC: the earliest day the server takes.
           min={utcToday()}
-          aria-describedby={expiryHintId}
           value={expiresOn}
+          aria-invalid={invalid('expiresOn')}
+          aria-describedby={describedBy('expiresOn', `${id}-expires-hint`)}
           onChange={(event) => setExpiresOn(event.target.value)}
         />
-        <p id={expiryHintId} className="vx-hint">
+        <p id={`${id}-expires-hint`} className="vx-hint">
           It works through the end of that day in UTC, until 00:00 UTC the day after.
         </p>
+        {fieldError('expiresOn')}
       </div>
       <button type="submit" className="vx-btn vx-btn-primary" disabled={createToken.isPending}>
         Create token

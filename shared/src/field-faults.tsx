@@ -1,10 +1,12 @@
-// What the Integrations forms (key-form.tsx, endpoint-form.tsx) share about their fields' faults:
-// a form is checked against its call's own schema before it is sent, so it says what the server
-// would; each fault shows under its field and describes it, the cursor goes to the first field to
-// correct, and a refusal of the server shows on the field it names or, naming none, under the
-// form's button.
-import { refusedField, serverMessage } from '@veritas/shared';
-import { formFaults } from '@veritas/shared/domain';
+// How the console's forms show their fields' faults (the Integrations page's key and endpoint
+// forms, the Deployments page's token and origin forms): a form is checked against its call's own
+// schema before it is sent, so it says what the server would; each fault shows under its field and
+// describes it, the cursor goes to the first field to correct, and a refusal of the server shows on
+// the field it names or, naming none, under the form's button. An entry of its own
+// (@veritas/shared/field-faults), not the index: it brings TypeBox's checker, which the shell's
+// first load does without.
+import { formFaults } from './api/form-check';
+import { refusedField, serverMessage } from './http';
 import { useEffect, useId, useRef, useState } from 'react';
 
 type Schema = Parameters<typeof formFaults>[0];
@@ -15,7 +17,7 @@ export function useFieldFaults<Field extends string>(fields: readonly Field[]) {
   const [formError, setFormError] = useState<string | null>(null);
   // The field to put the cursor in once its fault is shown (and describes it).
   const [toCorrect, setToCorrect] = useState<{ field: Field } | null>(null);
-  const inputs = useRef(new Map<Field, HTMLInputElement | null>());
+  const inputs = useRef(new Map<Field, HTMLElement | null>());
 
   useEffect(() => {
     if (toCorrect) inputs.current.get(toCorrect.field)?.focus();
@@ -29,21 +31,25 @@ export function useFieldFaults<Field extends string>(fields: readonly Field[]) {
     if (first) setToCorrect({ field: first });
   }
 
+  /** Shows `found` (a schema's faults, some reworded by the form): false when there is one. */
+  function passes(found: ReadonlyMap<Field, string>): boolean {
+    setFormError(null);
+    if (found.size > 0) {
+      fail(found);
+      return false;
+    }
+    setFaults(new Map());
+    return true;
+  }
+
   return {
     /** The form's own id, for the ids of its inputs and hints. */
     id,
     formError,
     /** Checks `payload` against its call's schema: false, the faults shown, when it fails. */
-    check(schema: Schema, payload: Record<string, unknown>): boolean {
-      setFormError(null);
-      const found = formFaults(schema, payload) as Map<Field, string>;
-      if (found.size > 0) {
-        fail(found);
-        return false;
-      }
-      setFaults(new Map());
-      return true;
-    },
+    check: (schema: Schema, payload: Record<string, unknown>) =>
+      passes(formFaults(schema, payload) as Map<Field, string>),
+    passes,
     /** A refused call: its message on the field it names, or under the button; `fallback` without one. */
     refused(failure: unknown, fallback: string) {
       const message = serverMessage(failure) ?? fallback;
@@ -52,7 +58,7 @@ export function useFieldFaults<Field extends string>(fields: readonly Field[]) {
       else setFormError(message);
     },
     /** The ref of the input the cursor goes to when `field` is to be corrected. */
-    inputRef: (field: Field) => (input: HTMLInputElement | null) => {
+    inputRef: (field: Field) => (input: HTMLElement | null) => {
       inputs.current.set(field, input);
     },
     invalid: (field: Field) => faults.has(field) || undefined,
@@ -60,7 +66,7 @@ export function useFieldFaults<Field extends string>(fields: readonly Field[]) {
       [...others, faults.has(field) ? errorId(field) : ''].filter(Boolean).join(' ') || undefined,
     fieldError: (field: Field) =>
       faults.has(field) && (
-        <p id={errorId(field)} className="vx-error-text ig-field-error">
+        <p id={errorId(field)} className="vx-error-text vx-field-error">
           {faults.get(field)}
         </p>
       ),
