@@ -483,7 +483,16 @@ describe('super_admin: deploy tokens and allowed origins', () => {
     await waitFor(() => expect(name).toHaveFocus());
     expect(name).toHaveAccessibleDescription('Name the new remote the token may deploy.');
     expect(name).toHaveAttribute('aria-invalid', 'true');
+    // A name the registry would refuse is said as the registry says a remote's name is written.
+    await user.type(name, 'Cases Team');
+    await user.click(within(form).getByRole('button', { name: 'Create token' }));
+    await waitFor(() =>
+      expect(name).toHaveAccessibleDescription(
+        'A remote is named by lower-case letters, digits and hyphens: "Cases Team".',
+      ),
+    );
     expect(api.requestsTo('POST registry/tokens/')).toHaveLength(0);
+    await user.clear(name);
 
     await user.type(within(form).getByLabelText("New remote's name"), 'cases');
     await user.click(within(form).getByRole('button', { name: 'Create token' }));

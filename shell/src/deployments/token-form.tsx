@@ -3,7 +3,7 @@
 // Its faults show under their fields (@veritas/shared/field-faults).
 import type { CreatedToken } from '@veritas/shared';
 import { utcToday } from '@veritas/shared/access-tokens';
-import { formFaults, TokenCreatePayload } from '@veritas/shared/domain';
+import { formFaults, RemoteParams, TokenCreatePayload } from '@veritas/shared/domain';
 import { useFieldFaults } from '@veritas/shared/field-faults';
 import { useState, type FormEvent } from 'react';
 import { useCreateToken } from './api';
@@ -41,8 +41,13 @@ export function TokenForm({
       expiresOn,
     };
     const faults = formFaults(TokenCreatePayload, payload) as Map<Field, string>;
-    // Without its name the scope reads `deploy:`: the form asks for the name.
-    if (namingNewRemote && !newRemote.trim() && faults.has('scope')) faults.set('scope', NEW_REMOTE_MISSING);
+    // The scope's fault is said of the name typed: asked for when missing, else as the registry
+    // says a remote's name is written.
+    if (namingNewRemote && faults.has('scope')) {
+      const name = newRemote.trim();
+      const nameFault = formFaults(RemoteParams, { remote: name }).get('remote');
+      faults.set('scope', name ? (nameFault ?? faults.get('scope')!) : NEW_REMOTE_MISSING);
+    }
     if (!passes(faults)) return;
     try {
       onCreated(await createToken.mutateAsync(payload));
