@@ -355,6 +355,18 @@ const STATES: A11yState[] = [
     },
   },
   {
+    name: "Deployments: the token form's faults under their fields",
+    async reach(page) {
+      await page.goto('/Deployments');
+      const form = page.getByRole('form', { name: 'Create a deploy token' });
+      await form.getByLabel('May deploy').selectOption({ label: 'A new remote…' });
+      await form.getByRole('button', { name: 'Create token' }).click();
+      const fault = form.getByText('Name the new remote the token may deploy.');
+      await fault.waitFor();
+      return { shown: fault };
+    },
+  },
+  {
     name: "Deployments: a new token's secret shown once",
     async reach(page) {
       await page.goto('/Deployments');
