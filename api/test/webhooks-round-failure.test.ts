@@ -1,6 +1,7 @@
 // A dispatcher round that fails (src/webhooks/dispatcher.ts; the database away for a moment): the
 // outcomes of the attempts that ended meanwhile wait for the next round while their claims hold,
 // so the delivery log keeps every attempt and a delivered message is not sent again.
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../src/db/schema';
 import { migrateToLatest } from '../src/server';
@@ -63,6 +64,8 @@ test('the outcomes of a round that failed are recorded by the next, and nothing 
     .execute();
   dispatcher.start();
   await eventually(() => receiver.received.length === 1 && failures.length > 0, 10_000);
+  // Long past the wake's 25 ms: the round after the attempt has run, and failed.
+  await sleep(300);
 
   away = false;
   // The next round (the second's tick) records the attempt kept from the failed one.
