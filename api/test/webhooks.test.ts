@@ -6,7 +6,7 @@
 // delivery log, redelivery and replay; addresses refused (SSRF); two instances never sending one
 // attempt at once. An instance killed mid-delivery: webhooks-takeover.test.ts.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { WEBHOOK_EVENT_TYPES } from '@veritas/shared/domain';
+import { WEBHOOK_EVENT_TYPES, WEBHOOK_URL_FORMAT } from '@veritas/shared/domain';
 import { resolveEndpoint, urlProblem } from '../src/webhooks/send';
 import { build, signIn } from './support/build';
 import { eventually } from './support/eventually';
@@ -282,7 +282,7 @@ test('the OpenAPI document describes every message type in its webhooks section'
   ]);
 });
 
-test('addresses outside the public internet, and http://, are refused unless allowed', async () => {
+test('addresses outside the public internet, http://, and what is no URL are refused unless allowed', async () => {
   const strict = { allowLocal: false };
   expect(urlProblem('http://example.com/hooks', strict)).toBe('The address must start with https://.');
   expect(urlProblem('https://user:pw@example.com/', strict)).toBe('The address may not hold a username or password.');
@@ -311,6 +311,12 @@ test('addresses outside the public internet, and http://, are refused unless all
       field: 'url',
       detail: expect.stringContaining('a linkLocal address: refused'),
     });
+    // Not a URL of http:// or https:// with a host: the call's schema refuses it as the form does.
+    for (const url of ['orders.example.com/hooks', 'ftp://orders.example.com/', 'https:///hooks']) {
+      const malformed = await client.post('api/integrations/endpoints/', { url, eventTypes: ['record.submitted'] });
+      expect(malformed.status).toBe(400);
+      expect(malformed.body).toMatchObject({ field: 'url', detail: WEBHOOK_URL_FORMAT });
+    }
   } finally {
     await other.close();
   }

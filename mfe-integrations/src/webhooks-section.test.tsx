@@ -205,6 +205,20 @@ describe('adding an endpoint', () => {
     expect(posts('')).toHaveLength(0);
   });
 
+  test('an address without http:// or https:// and a host is a fault on its field before anything is sent', async () => {
+    const { user } = await renderPage();
+    await user.click(within(form()).getByRole('checkbox', { name: /Case opened/ }));
+    const url = within(form()).getByLabelText('URL');
+    for (const typed of ['orders.example.com/hooks', 'ftp://orders.example.com/', 'https:///hooks']) {
+      await user.clear(url);
+      await user.type(url, typed);
+      await user.click(within(form()).getByRole('button', { name: 'Add endpoint' }));
+      expect(url).toHaveAccessibleDescription(/The address must be a URL such as https:\/\/example\.com\/webhooks\.$/);
+      expect(url).toHaveAttribute('aria-invalid', 'true');
+    }
+    expect(posts('')).toHaveLength(0);
+  });
+
   test("a 400 shows the server's message on the field it names, and the form can be sent again", async () => {
     const { user } = await renderPage();
     api.on(`POST ${ENDPOINTS}`, [

@@ -9,6 +9,7 @@ import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { Webhook } from 'standardwebhooks';
+import { WEBHOOK_URL_FORMAT } from '@veritas/shared/domain';
 
 /** The ranges an endpoint may not resolve into unless local receivers are allowed: all but the public internet. */
 const PUBLIC_RANGE = 'unicast';
@@ -40,7 +41,7 @@ export function urlProblem(url: string, policy: Pick<SendPolicy, 'allowLocal'>):
   try {
     parsed = new URL(url);
   } catch {
-    return 'The address must be a URL such as https://example.com/webhooks.';
+    return WEBHOOK_URL_FORMAT;
   }
   if (parsed.protocol !== 'https:' && !(policy.allowLocal && parsed.protocol === 'http:'))
     return 'The address must start with https://.';

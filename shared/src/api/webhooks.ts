@@ -36,13 +36,19 @@ export type WebhookDisabledReason = (typeof WEBHOOK_DISABLED_REASONS)[number];
 
 const MAX_URL_LENGTH = 2000;
 
+/** What an endpoint's address must look like, whatever the server's configuration allows of http://. */
+export const WEBHOOK_URL_FORMAT = 'The address must be a URL such as https://example.com/webhooks.';
+
 const endpointFields = {
   url: Text(
     {
       missing: 'Give the address the events are sent to.',
       maxLength: `An address is at most ${MAX_URL_LENGTH} characters.`,
+      pattern: WEBHOOK_URL_FORMAT,
     },
-    { maxLength: MAX_URL_LENGTH },
+    // http:// or https:// and a host, so a form can tell at once; the server then checks the scheme
+    // its configuration allows and the address itself (api/src/webhooks/send.ts urlProblem).
+    { maxLength: MAX_URL_LENGTH, pattern: '^\\s*[Hh][Tt][Tt][Pp][Ss]?://[^\\s/?#@]' },
   ),
   description: Type.Optional(
     Text(
