@@ -20,7 +20,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { DEMO, DEMO_PASSWORD, launchBrowser, signIn } from '../support/browser';
 import { repoRoot, startServer, stopServer } from '../support/server';
-import { median } from './harness';
+import { median, shownOnPage, watchFor } from './harness';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 8);
 const FIRST_ROW = '[data-testid="device-row"]';
@@ -148,30 +148,12 @@ async function sendPageDocument(
 
 async function signedInPage(browser: Browser, baseURL: string): Promise<Page> {
   const context = await browser.newContext({ baseURL, viewport: { width: 1366, height: 900 } });
-  // tsx names the functions it compiles (__name); the callbacks sent to the page need it there too.
-  await context.addInitScript({ content: 'globalThis.__name = (f) => f;' });
   // When the first row shows on the page's own clock (from the navigation's start), without the
-  // round trips between the browser and this script that the wall-clock figure includes: the page
-  // resolves `firstRow` with that time, so the script learns of the row without a locator.
-  await context.addInitScript((selector: string) => {
-    const page = window as unknown as FirstRowWindow;
-    page.firstRow = new Promise((resolve) => {
-      const observer = new MutationObserver(() => {
-        if (!document.querySelector(selector)) return;
-        observer.disconnect();
-        resolve(performance.now());
-      });
-      observer.observe(document, { childList: true, subtree: true });
-    });
-  }, FIRST_ROW);
+  // round trips between the browser and this script that the wall-clock figure includes.
+  await watchFor(context, FIRST_ROW);
   const page = await context.newPage();
   await signIn(page, DEMO.admin, DEMO_PASSWORD);
   return page;
-}
-
-/** What the init script of signedInPage gives each page. */
-interface FirstRowWindow {
-  firstRow: Promise<number>;
 }
 
 /**
@@ -182,12 +164,7 @@ async function pageLoad(page: Page): Promise<{ wall: number; onPage: number }> {
   await page.goto('about:blank');
   const startedAt = Date.now();
   await page.goto('/ListDevices', { waitUntil: 'commit' });
-  const onPage = await page.evaluate(() =>
-    Promise.race([
-      (window as unknown as FirstRowWindow).firstRow,
-      new Promise<never>((_, reject) => setTimeout(() => reject(new Error('no row within 60 s')), 60_000)),
-    ]),
-  );
+  const onPage = await shownOnPage(page);
   return { wall: Date.now() - startedAt, onPage };
 }
 

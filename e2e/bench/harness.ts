@@ -3,7 +3,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { DEMO, DEMO_PASSWORD, launchBrowser, signIn } from '../support/browser';
 import { repoRoot, startServer, stopServer } from '../support/server';
 
@@ -29,6 +29,43 @@ async function seededDataDir(count: number): Promise<string> {
   await seed.loadVolumeData(db, { records: count });
   await db.kysely.destroy();
   return dataDir;
+}
+
+/** What watchFor gives each page: when the awaited element showed, on the page's clock. */
+interface WatchingWindow {
+  shown: Promise<number>;
+}
+
+/**
+ * Makes each page of `context`, from its first script on, note when an element matching
+ * `selector` is first in the DOM (shownOnPage answers it). Awaiting it so, instead of by a
+ * Playwright locator, keeps the locator's script (about 330 KB, run in the page while it loads) and
+ * its polling off the main thread the page load needs.
+ */
+export async function watchFor(context: BrowserContext, selector: string): Promise<void> {
+  // tsx names the functions it compiles (__name); the callbacks sent to the page need it there too.
+  await context.addInitScript({ content: 'globalThis.__name = (f) => f;' });
+  await context.addInitScript((awaited: string) => {
+    const page = window as unknown as WatchingWindow;
+    page.shown = new Promise((resolve) => {
+      const observer = new MutationObserver(() => {
+        if (!document.querySelector(awaited)) return;
+        observer.disconnect();
+        resolve(performance.now());
+      });
+      observer.observe(document, { childList: true, subtree: true });
+    });
+  }, selector);
+}
+
+/** When the element watchFor awaits showed in `page`'s document, in ms of the page's clock; throws after 60 s. */
+export function shownOnPage(page: Page): Promise<number> {
+  return page.evaluate(() =>
+    Promise.race([
+      (window as unknown as WatchingWindow).shown,
+      new Promise<never>((_, reject) => setTimeout(() => reject(new Error('not shown within 60 s')), 60_000)),
+    ]),
+  );
 }
 
 export const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
