@@ -5,7 +5,8 @@
 import { Migrator, sql } from 'kysely';
 import { makeRecord } from '@veritas/shared/testing/records';
 import { PIE_RESULTS, type Selection } from '@veritas/shared/domain';
-import { planWindow } from '../src/dashboard/figures';
+import { planWindow, type FiguresRequest } from '../src/dashboard/figures';
+import { figuresInTurn } from '../src/dashboard/turns';
 import { DashboardChanges, rebuildDashboardSummaries } from '../src/dashboard/dashboard-summaries';
 import { fieldUserOf, submitDevice, verifyAtHub, verifyAtRc, type FieldUser } from '../src/scan/field-scans';
 import { migrationsFor } from '../src/db/migrations';
@@ -132,6 +133,51 @@ test('planWindow: whole UTC days inside, whole hours at the ends, the rest from 
   // A day not starting on a quarter hour (Africa/Monrovia before 1972: -0:44:30): all from the records.
   const monrovia = Date.UTC(1971, 5, 1, 0, 44, 30);
   expect(planWindow([monrovia, monrovia + day])).toEqual({ buckets: [], rest: [[monrovia, monrovia + day]] });
+});
+
+describe('calls taking their turn (turns.ts)', () => {
+  const request = (change: Partial<FiguresRequest> = {}): FiguresRequest => ({
+    hub: 'all',
+    timeframe: 'today',
+    timeZone: KOLKATA,
+    now,
+    ...change,
+  });
+  /** Two turns of the event loop: a count asked for before has started. */
+  const countsStarted = async () => {
+    await new Promise(setImmediate);
+    await new Promise(setImmediate);
+  };
+
+  test('calls for one selection waiting together share one count; another selection counts its own', async () => {
+    const figures = figuresInTurn(api.db);
+    const [first, same, sameAgain, otherHub, otherZone, otherTimeframe] = await Promise.all([
+      figures(request()),
+      figures(request()),
+      figures(request()),
+      figures(request({ hub: 'BLR01' })),
+      figures(request({ timeZone: 'UTC' })),
+      figures(request({ timeframe: 'last7' })),
+    ]);
+    expect(same).toBe(first);
+    expect(sameAgain).toBe(first);
+    for (const other of [otherHub, otherZone, otherTimeframe]) expect(other).not.toBe(first);
+  });
+
+  test('a call coming once the count has started counts again, so it sees a write committed meanwhile', async () => {
+    const figures = figuresInTurn(api.db);
+    const started = figures(request());
+    await countsStarted();
+    const csv = [
+      'tracking_id,hub_code,device_type,device_brand,device_model_name,created_date',
+      `TURN1,BLR01,mobile,Samsung,Galaxy S24,${now.toISOString()}`,
+    ].join('\n');
+    const [answer] = await uploadCsv(api.as.admin!, 'shipment.csv', csv);
+    expect(answer!.body.processed).toBe(1);
+    const [before, after] = await Promise.all([started, figures(request())]);
+    expect(after).not.toBe(before);
+    expect(after.pending).toBe(before.pending + 1);
+  });
 });
 
 describe('summaries kept in step by every write path', () => {

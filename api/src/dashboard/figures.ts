@@ -22,6 +22,7 @@ import {
   PIE_RESULTS,
   timeframeDays,
   zoneDays,
+  type DashboardDays,
   type DashboardStats,
   type Timeframe,
 } from '@veritas/shared/domain';
@@ -121,13 +122,26 @@ export interface FiguresEngine {
   inSnapshot(db: Db, read: (kysely: Kysely<Database>) => Promise<void>): Promise<void>;
 }
 
-/** Every figure of the dashboard for the request. */
+/** What a request counts: a hub over the days of its timeframe in its zone, as of its now. */
+export interface FiguresSelection {
+  hub: string;
+  days: DashboardDays;
+  /** Equal for two selections whose figures are equal in one snapshot. */
+  key: string;
+}
+
+export function selectionOf({ hub, timeframe, timeZone, now }: FiguresRequest): FiguresSelection {
+  const days = zoneDays(timeframeDays(timeframe), now, timeZone);
+  // The first day's start stands for the viewer's today: the zone and timeframe place the rest.
+  return { hub, days, key: JSON.stringify([hub, timeframe, timeZone, days.starts[0]]) };
+}
+
+/** Every figure of the dashboard for the selection, in one snapshot taken now. */
 export async function dashboardFigures(
   db: Db,
   engine: FiguresEngine,
-  { hub, timeframe, timeZone, now }: FiguresRequest,
+  { hub, days }: FiguresSelection,
 ): Promise<DashboardStats> {
-  const days = zoneDays(timeframeDays(timeframe), now, timeZone);
   const tally = new DashboardTally(days);
   await engine.inSnapshot(db, (kysely) => countInto(tally, kysely, hub));
   return tally.finish();

@@ -1,7 +1,8 @@
 // api/dashboard/ (feature 'dashboard-figures', docs/dashboard.md#server-side-figures): every figure
 // of the dashboard for a hub, a timeframe and the viewer's time zone, equal to what the console
 // computes from api/get_status/'s records in a browser of that zone. Any signed-in console user,
-// as api/get_status/. Never cached: the figures are counted at each call.
+// as api/get_status/. Never cached: the figures are counted for each call, or for calls that
+// waited together for the same selection (turns.ts).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { DashboardQuery, DashboardStats } from '@veritas/shared/domain';
 import { figuresInTurn } from './turns';
