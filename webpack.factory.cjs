@@ -277,9 +277,9 @@ function createWebpackConfig({ dir, runtimePlugins = [], pageLoadImports, ...hos
         ...(remote ? [new DeclarationPlugin(remote.declaration)] : []),
         ...(pageLoadImports ? [new PageLoadChunksPlugin(pageLoadImports)] : []),
         // The shell's scripts, compressed once at their best here rather than on every request:
-        // scripts/serve.mjs sends these (@fastify/static's preCompressed), which leaves the server's
-        // CPU to the API while many consoles load at once. A remote's files are compressed by the
-        // registry when published.
+        // scripts/serve.mjs sends these from memory (api/src/registry/static-files.ts), which
+        // leaves the server's CPU to the API while many consoles load at once. A remote's files
+        // are compressed by the registry when published.
         ...(isHost && production
           ? [
               new CompressionPlugin({ test: /\.js$/, algorithm: 'gzip', compressionOptions: { level: 9 } }),

@@ -12,20 +12,12 @@ import { fileURLToPath } from 'node:url';
 
 const require = createRequire(import.meta.url);
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const fastifyStatic = require('@fastify/static');
 const fastifyCompress = require('@fastify/compress');
 const fastifyHelmet = require('@fastify/helmet');
 const { consoleAddress, configuredRemotes, remoteOrigins, securityHeaders } = require('./deployment.cjs');
 const { workspaceRemotes } = require('./workspace-remotes.cjs');
 
 const HOST = consoleAddress().host;
-
-// index.html must be revalidated so a new shell shows on reload; everything else is content-hashed
-// and can be cached for good. (@fastify/static passes its Fastify reply here.)
-function setCacheHeaders(reply, filePath) {
-  const mutable = ['index.html', 'mf-manifest.json', 'mf-stats.json'].includes(path.basename(filePath));
-  reply.header('Cache-Control', mutable ? 'no-cache' : 'public, max-age=31536000, immutable');
-}
 
 /** Each remote's dist/ folder that holds a build. */
 function builtRemotes() {
@@ -42,7 +34,7 @@ function builtRemotes() {
  * @returns {Promise<{ url: string, close: () => Promise<void> }>}
  */
 export async function serve({ port = consoleAddress().port } = {}) {
-  const { createServer, sharedOf } = require(path.join(root, 'api/dist/server.js'));
+  const { createServer, sharedOf, readShellFiles, shellFileRoutes } = require(path.join(root, 'api/dist/server.js'));
   const env = { ...process.env, PORT: String(port) };
   // VERITAS_DEMO: anything but '0' fills an empty database with the demo data (api/seed/).
   const demo = env.VERITAS_DEMO !== undefined && env.VERITAS_DEMO !== '' && env.VERITAS_DEMO !== '0';
@@ -77,14 +69,8 @@ export async function serve({ port = consoleAddress().port } = {}) {
       securityHeaders({ remoteOrigins: remoteOrigins(env), moreOrigins: () => allowedOrigins }),
     );
     await consoleScope.register(fastifyCompress, { global: true });
-    await consoleScope.register(fastifyStatic, {
-      root: shellDir,
-      // The .br and .gz files the shell's build wrote beside each script (webpack.factory.cjs).
-      preCompressed: true,
-      setHeaders: setCacheHeaders,
-      wildcard: false,
-      index: false,
-    });
+    // The shell's build, read once: a new shell comes with a new server (docs/architecture.md#module-federation).
+    shellFileRoutes(consoleScope, readShellFiles(shellDir));
     // Page paths (/, /ListDevices, /login …) are routes of the shell: answer the page document,
     // its index.html with the viewer's composition, and the status the API gives the path (403: a
     // page this user may not open, 404: a page no longer served). Per viewer, never cached as is.

@@ -320,3 +320,4 @@ export async function createServer(options: ServerOptions = {}): Promise<Veritas
 export { rebuildDashboardSummaries } from './dashboard/dashboard-summaries';
 export { migrateToLatest, openDatabase } from './db/connection';
 export { sharedOf } from '@veritas/shared/domain';
+export { readShellFiles, shellFileRoutes } from './registry/static-files';

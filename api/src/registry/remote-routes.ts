@@ -14,6 +14,7 @@ import type { Db } from '../db/schema';
 import { errorHandler } from '../http-errors';
 import { compositionFor, type ComposedView, type CompositionSource } from './composition';
 import { gunzipped, type RemoteFiles } from './serving';
+import { acceptsGzip, contentTypeOf, IMMUTABLE } from './static-files';
 
 export interface RemoteServingOptions {
   db: Db;
@@ -38,43 +39,6 @@ export async function viewerComposition(
 }
 
 const REMOTE_NAME = new RegExp(REMOTE_NAME_PATTERN);
-
-const CONTENT_TYPES: Record<string, string> = {
-  js: 'text/javascript; charset=utf-8',
-  mjs: 'text/javascript; charset=utf-8',
-  json: 'application/json; charset=utf-8',
-  map: 'application/json; charset=utf-8',
-  css: 'text/css; charset=utf-8',
-  html: 'text/html; charset=utf-8',
-  txt: 'text/plain; charset=utf-8',
-  svg: 'image/svg+xml',
-  png: 'image/png',
-  jpg: 'image/jpeg',
-  jpeg: 'image/jpeg',
-  gif: 'image/gif',
-  webp: 'image/webp',
-  ico: 'image/x-icon',
-  woff: 'font/woff',
-  woff2: 'font/woff2',
-  ttf: 'font/ttf',
-  wasm: 'application/wasm',
-};
-
-const contentTypeOf = (path: string) =>
-  CONTENT_TYPES[/\.([a-z0-9]+)$/i.exec(path)?.[1]?.toLowerCase() ?? ''] ?? 'application/octet-stream';
-
-/** Whether Accept-Encoding takes gzip (named, or `*`, with a q above 0). */
-function acceptsGzip(request: FastifyRequest): boolean {
-  const header = request.headers['accept-encoding'];
-  if (typeof header !== 'string') return false;
-  return header.split(',').some((part) => {
-    const [coding = '', ...parameters] = part.trim().toLowerCase().split(';');
-    const q = parameters.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)?.[1]).find((value) => value !== undefined);
-    return (coding === 'gzip' || coding === '*') && (q === undefined || Number(q) > 0);
-  });
-}
-
-const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 export async function remoteServing(app: FastifyInstance, { db, source, files }: RemoteServingOptions) {
   await app.register(helmet, API_SECURITY_HEADERS);
