@@ -2,10 +2,10 @@
 // (docs/screens.md#download-apk, docs/screens.md#server-side-rights).
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { ADMIN_PASSWORD, ADMIN_USERNAME, build, signIn, type Client } from './support/build';
+import { rawAnswer } from './support/raw-answer';
 
 const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'veritas-apk-'));
 const apkFile = path.join(folder, 'app-release.apk');
@@ -27,36 +27,13 @@ const api = build({
 });
 const serve = (options: { apkPath?: string }) => api.start(options);
 
-/**
- * A GET on a connection of its own, closed after the answer: the client has every byte (Content-
- * Length) a moment before the server ends the response, and a keep-alive connection closing
- * meanwhile would hold the server's close() until its keep-alive timeout.
- */
-function downloadApk(client: Client, baseUrl: string, headers: Record<string, string> = {}) {
+/** A GET of the APK as the client's session (its cookies), its bytes as sent. */
+async function downloadApk(client: Client, baseUrl: string, headers: Record<string, string> = {}) {
   const cookie = [...client.cookies].map(([name, c]) => `${name}=${c.value}`).join('; ');
-  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; bytes: Buffer; json: () => unknown }>(
-    (resolve, reject) => {
-      http
-        .get(
-          `${baseUrl}/veritas/user/download_apk/`,
-          { agent: false, headers: { ...(cookie ? { cookie } : {}), ...headers } },
-          (response) => {
-            const chunks: Buffer[] = [];
-            response.on('data', (chunk: Buffer) => chunks.push(chunk));
-            response.on('end', () => {
-              const bytes = Buffer.concat(chunks);
-              resolve({
-                status: response.statusCode!,
-                headers: response.headers,
-                bytes,
-                json: () => JSON.parse(bytes.toString('utf8')),
-              });
-            });
-          },
-        )
-        .on('error', reject);
-    },
-  );
+  const answer = await rawAnswer(`${baseUrl}/veritas/user/download_apk/`, {
+    headers: { ...(cookie ? { cookie } : {}), ...headers },
+  });
+  return { ...answer, json: () => JSON.parse(answer.bytes.toString('utf8')) as unknown };
 }
 
 describe('download_apk', () => {

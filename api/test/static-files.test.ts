@@ -1,11 +1,11 @@
 // The shell's build answered from memory (src/registry/static-files.ts), on a bare Fastify app.
 import fs from 'node:fs';
-import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { readShellFiles, shellFileRoutes } from '../src/registry/static-files';
+import { rawAnswer } from './support/raw-answer';
 
 let dir: string;
 let app: FastifyInstance;
@@ -34,29 +34,9 @@ afterAll(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-/** An answer as it came, its body not decoded (fetch would undo the content encoding). */
 function request(method: string, url: string, headers: Record<string, string> = {}) {
   const { port } = app.server.address() as AddressInfo;
-  return new Promise<{ statusCode: number; headers: http.IncomingHttpHeaders; rawPayload: Buffer; body: string }>(
-    (resolve, reject) => {
-      http
-        .request({ host: '127.0.0.1', port, path: url, method, headers }, (response) => {
-          const chunks: Buffer[] = [];
-          response.on('data', (chunk: Buffer) => chunks.push(chunk));
-          response.on('end', () => {
-            const rawPayload = Buffer.concat(chunks);
-            resolve({
-              statusCode: response.statusCode!,
-              headers: response.headers,
-              rawPayload,
-              body: rawPayload.toString(),
-            });
-          });
-        })
-        .on('error', reject)
-        .end();
-    },
-  );
+  return rawAnswer(`http://127.0.0.1:${port}${url}`, { method, headers });
 }
 const get = (url: string, headers: Record<string, string> = {}) => request('GET', url, headers);
 
@@ -69,21 +49,21 @@ test('a script goes out as its build compressed it: brotli first, else gzip, els
     ['br;q=0, gzip;q=0', undefined, 'main.1a2b3c4d.js'],
   ] as const) {
     const answer = await get('/main.1a2b3c4d.js', { 'accept-encoding': accepted });
-    expect([accepted, answer.statusCode, answer.headers['content-encoding']]).toEqual([accepted, 200, encoding]);
-    expect(answer.rawPayload.equals(built(file))).toBe(true);
+    expect([accepted, answer.status, answer.headers['content-encoding']]).toEqual([accepted, 200, encoding]);
+    expect(answer.bytes.equals(built(file))).toBe(true);
     expect(answer.headers['content-type']).toBe('text/javascript; charset=utf-8');
     expect(answer.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     expect(answer.headers.vary).toBe('Accept-Encoding');
   }
   const plain = await get('/main.1a2b3c4d.js');
   expect(plain.headers['content-encoding']).toBeUndefined();
-  expect(plain.rawPayload.equals(built('main.1a2b3c4d.js'))).toBe(true);
+  expect(plain.bytes.equals(built('main.1a2b3c4d.js'))).toBe(true);
 });
 
 test('a file its build did not compress in brotli goes out in gzip to a browser that takes both', async () => {
   const answer = await get('/tiny.5e6f7a8b.js', { 'accept-encoding': 'gzip, deflate, br' });
   expect(answer.headers['content-encoding']).toBe('gzip');
-  expect(answer.body).toBe('tiny gzip');
+  expect(answer.bytes.toString()).toBe('tiny gzip');
 });
 
 test('a file whose name stays (mf-manifest.json) is revalidated: no-cache, and 304 while its ETag matches', async () => {
@@ -93,17 +73,17 @@ test('a file whose name stays (mf-manifest.json) is revalidated: no-cache, and 3
   const etag = String(first.headers.etag);
   expect(etag).toMatch(/^"[\w-]+"$/);
   const again = await get('/mf-manifest.json', { 'if-none-match': `"other", ${etag}` });
-  expect(again.statusCode).toBe(304);
-  expect(again.body).toBe('');
-  expect((await get('/mf-manifest.json', { 'if-none-match': '"other"' })).statusCode).toBe(200);
+  expect(again.status).toBe(304);
+  expect(again.bytes.length).toBe(0);
+  expect((await get('/mf-manifest.json', { 'if-none-match': '"other"' })).status).toBe(200);
 });
 
 test('HEAD answers the headers without the body; files in folders are served; the .br and .gz files are not, by their own names', async () => {
   const head = await request('HEAD', '/main.1a2b3c4d.js', { 'accept-encoding': 'br' });
-  expect(head.statusCode).toBe(200);
+  expect(head.status).toBe(200);
   expect(head.headers['content-length']).toBe(String(built('main.1a2b3c4d.js.br').length));
-  expect(head.body).toBe('');
-  expect((await get('/licenses/notice.txt')).body).toBe('notice');
-  expect((await get('/main.1a2b3c4d.js.br')).statusCode).toBe(404);
-  expect((await get('/main.1a2b3c4d.js.gz')).statusCode).toBe(404);
+  expect(head.bytes.length).toBe(0);
+  expect((await get('/licenses/notice.txt')).bytes.toString()).toBe('notice');
+  expect((await get('/main.1a2b3c4d.js.br')).status).toBe(404);
+  expect((await get('/main.1a2b3c4d.js.gz')).status).toBe(404);
 });
