@@ -69,7 +69,7 @@ export async function serve({ port = consoleAddress().port } = {}) {
       securityHeaders({ remoteOrigins: remoteOrigins(env), moreOrigins: () => allowedOrigins }),
     );
     await consoleScope.register(fastifyCompress, { global: true });
-    // The shell's build, read once: a new shell comes with a new server (docs/architecture.md#module-federation).
+    // The shell's build, read once: a new shell comes with a new server (docs/architecture.md#locating-remotes).
     shellFileRoutes(consoleScope, readShellFiles(shellDir));
     // Page paths (/, /ListDevices, /login …) are routes of the shell: answer the page document,
     // its index.html with the viewer's composition, and the status the API gives the path (403: a
