@@ -37,8 +37,7 @@ function remoteOrigins(env = process.env) {
 }
 
 /**
- * Options of helmet (and @fastify/helmet, which wraps it) for an origin that serves the console's
- * documents and scripts. The page may run scripts and fetch only from its own origin,
+ * Options of helmet for an origin that serves the console's documents and scripts. The page may run scripts and fetch only from its own origin,
  * `remoteOrigins` and what `moreOrigins` answers for the request (the registry's allowed origins,
  * which change while the console runs): Module Federation loads each remote's manifest with fetch
  * and its code with script elements; no 'unsafe-eval'. 'unsafe-inline' remains for styles only: style-loader puts

@@ -13,7 +13,6 @@ import { fileURLToPath } from 'node:url';
 const require = createRequire(import.meta.url);
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const fastifyCompress = require('@fastify/compress');
-const fastifyHelmet = require('@fastify/helmet');
 const { consoleAddress, configuredRemotes, remoteOrigins, securityHeaders } = require('./deployment.cjs');
 const { workspaceRemotes } = require('./workspace-remotes.cjs');
 
@@ -34,7 +33,9 @@ function builtRemotes() {
  * @returns {Promise<{ url: string, close: () => Promise<void> }>}
  */
 export async function serve({ port = consoleAddress().port } = {}) {
-  const { createServer, sharedOf, readShellFiles, shellFileRoutes } = require(path.join(root, 'api/dist/server.js'));
+  const { createServer, sharedOf, readShellFiles, shellFileRoutes, addSecurityHeaders } = require(
+    path.join(root, 'api/dist/server.js'),
+  );
   const env = { ...process.env, PORT: String(port) };
   // VERITAS_DEMO: anything but '0' fills an empty database with the demo data (api/seed/).
   const demo = env.VERITAS_DEMO !== undefined && env.VERITAS_DEMO !== '' && env.VERITAS_DEMO !== '0';
@@ -64,8 +65,8 @@ export async function serve({ port = consoleAddress().port } = {}) {
     consoleScope.addHook('onRequest', async () => {
       allowedOrigins = (await registry.allowedOrigins()).join(' ');
     });
-    await consoleScope.register(
-      fastifyHelmet,
+    addSecurityHeaders(
+      consoleScope,
       securityHeaders({ remoteOrigins: remoteOrigins(env), moreOrigins: () => allowedOrigins }),
     );
     await consoleScope.register(fastifyCompress, { global: true });

@@ -6,7 +6,6 @@ import zlib from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
 import compress from '@fastify/compress';
-import helmet from '@fastify/helmet';
 import { recordRefusals } from './audit/refusals';
 import { xsrfGuard } from './auth/cookies';
 import type { Db } from './db/schema';
@@ -16,6 +15,7 @@ import { eventRoutes } from './events/routes';
 import { authentication, requireAppToken, requireSession, requireSessionOrDeployToken } from './plugins/authentication';
 import { dashboardRoutes } from './dashboard/routes';
 import { database } from './plugins/database';
+import { addSecurityHeaders } from './plugins/security-headers';
 import { documentAccess, openApi } from './plugins/openapi';
 import { apkRoutes } from './mobile-app/apk-routes';
 import { auditRoutes } from './audit/routes';
@@ -94,7 +94,7 @@ export async function api(
   }: ApiOptions,
 ) {
   if (features.includes('live-events') && !hub) throw new Error("The feature 'live-events' needs the event hub.");
-  await app.register(helmet, API_SECURITY_HEADERS);
+  addSecurityHeaders(app, API_SECURITY_HEADERS);
   await app.register(cookie);
   // get_status streams tens of MB of JSON. Measured by bench/get-status.ts: gzip level 1 with
   // 128 KiB chunks keeps up with the database (which shares the CPU with the browser on small

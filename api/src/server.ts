@@ -321,3 +321,4 @@ export { rebuildDashboardSummaries } from './dashboard/dashboard-summaries';
 export { migrateToLatest, openDatabase } from './db/connection';
 export { sharedOf } from '@veritas/shared/domain';
 export { readShellFiles, shellFileRoutes } from './registry/static-files';
+export { addSecurityHeaders } from './plugins/security-headers';

@@ -231,4 +231,35 @@ describe('in the browser', () => {
     expect(statuses).toEqual(Array(100).fill(200));
     expect(refreshes).toHaveLength(1);
   });
+
+  test("an origin the super_admin allows is in the next page's CSP, and gone from it once removed", async () => {
+    const origin = 'https://cdn.example.test';
+    /** The page's script-src and connect-src once they read `expected`: the list is cached 5 s (docs/sessions.md). */
+    const scriptsAndFetches = async (expected: string[]) => {
+      const deadline = Date.now() + 10_000;
+      for (;;) {
+        const { headers } = await headersOf(new URL('/login', baseUrl()).toString());
+        const csp = directives(headers['content-security-policy']);
+        const read = [csp.get('script-src'), csp.get('connect-src')];
+        if (JSON.stringify(read) === JSON.stringify([expected, expected]) || Date.now() > deadline) return read;
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+    };
+    await signIn(page, DEMO.superAdmin);
+    // Each call runs in the page: its text, not a closure, reaches the browser.
+    const added = await consoleHttp(page, (client) =>
+      client.post('registry/origins/', { origin: 'https://cdn.example.test' }).then((answer) => answer.status),
+    );
+    expect(added).toBe(201);
+    try {
+      const allowed = ["'self'", origin];
+      expect(await scriptsAndFetches(allowed)).toEqual([allowed, allowed]);
+    } finally {
+      const removed = await consoleHttp(page, (client) =>
+        client.post('registry/origins/remove/', { origin: 'https://cdn.example.test' }).then((answer) => answer.status),
+      );
+      expect(removed).toBe(200);
+    }
+    expect(await scriptsAndFetches(["'self'"])).toEqual([["'self'"], ["'self'"]]);
+  });
 });

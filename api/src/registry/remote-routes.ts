@@ -5,13 +5,13 @@
 // (src/registry/page-document.ts) carries the same composition.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import cookie from '@fastify/cookie';
-import helmet from '@fastify/helmet';
 import { REMOTE_NAME_PATTERN } from '@veritas/shared/domain';
 import { API_SECURITY_HEADERS } from '../app';
 import { ACCESS_COOKIE, cookieOf, viewerOf } from '../auth/cookies';
 import { authenticate } from '../auth/sessions';
 import type { Db } from '../db/schema';
 import { errorHandler } from '../http-errors';
+import { addSecurityHeaders } from '../plugins/security-headers';
 import { compositionFor, type ComposedView, type CompositionSource } from './composition';
 import { gunzipped, type RemoteFiles } from './serving';
 import { acceptsGzip, contentTypeOf, IMMUTABLE } from './static-files';
@@ -41,7 +41,7 @@ export async function viewerComposition(
 const REMOTE_NAME = new RegExp(REMOTE_NAME_PATTERN);
 
 export async function remoteServing(app: FastifyInstance, { db, source, files }: RemoteServingOptions) {
-  await app.register(helmet, API_SECURITY_HEADERS);
+  addSecurityHeaders(app, API_SECURITY_HEADERS);
   await app.register(cookie);
   app.setErrorHandler(errorHandler);
   const notFound = { detail: 'Not found' };

@@ -6,11 +6,12 @@
 //                       users: [{ username: 'exec1', role: 'executive', group: 'HUB1' }],
 //                       signIn: { executive: 'exec1' } });
 //   test('…', async () => { expect((await api.as.executive.get('user/get_role/')).status).toBe(200); });
-import helmet, { type FastifyHelmetOptions } from '@fastify/helmet';
+import type { HelmetOptions } from 'helmet';
 import type { Organization, Role } from '@veritas/shared/domain';
 import { securityHeaders } from '../../../scripts/deployment.cjs';
 import { hashPassword } from '../../src/auth/password-hashing';
 import { openDatabase } from '../../src/db/connection';
+import { addSecurityHeaders } from '../../src/plugins/security-headers';
 import type { Db } from '../../src/db/schema';
 import { createServer, type ServerOptions, type VeritasServer } from '../../src/server';
 import { WebClient, type Answer, type WebClientOptions } from '../../sim/web-client';
@@ -155,7 +156,7 @@ export function build(options: BuildOptions = {}): TestApi {
       if (serverOptions.shellDocument !== undefined) {
         await app.register(async (consoleScope) => {
           // deployment.cjs's options, typed by inference from plain JavaScript (policy: string).
-          await consoleScope.register(helmet, securityHeaders() as FastifyHelmetOptions);
+          addSecurityHeaders(consoleScope, securityHeaders() as HelmetOptions);
           consoleScope.setNotFoundHandler(sendPageDocument);
         });
       }
