@@ -37,13 +37,14 @@ function remoteOrigins(env = process.env) {
 }
 
 /**
- * Options of helmet for an origin that serves the console's documents and scripts. The page may run scripts and fetch only from its own origin,
- * `remoteOrigins` and what `moreOrigins` answers for the request (the registry's allowed origins,
- * which change while the console runs): Module Federation loads each remote's manifest with fetch
- * and its code with script elements; no 'unsafe-eval'. 'unsafe-inline' remains for styles only: style-loader puts
- * each package's CSS in <style> elements and react-hot-toast styles its toasts through an inline
- * <style> (goober) that takes no nonce; inline styles cannot run code. No page may frame the
- * console (clickjacking onto Deactivate or Delete).
+ * Options of helmet for an origin that serves the console's documents and scripts. The page may
+ * run scripts and fetch only from its own origin, `remoteOrigins` and what `moreOrigins` answers
+ * for the request (the registry's allowed origins, which change while the console runs): Module
+ * Federation loads each remote's manifest with fetch and its code with script elements; no
+ * 'unsafe-eval'. 'unsafe-inline' remains for styles only: style-loader puts each package's CSS in
+ * <style> elements and react-hot-toast styles its toasts through an inline <style> (goober) that
+ * takes no nonce; inline styles cannot run code. No page may frame the console (clickjacking onto
+ * Deactivate or Delete).
  * @param {{ remoteOrigins?: string[], moreOrigins?: () => string, crossOriginResources?: boolean }} [options]
  *   moreOrigins: space-separated origins, read for each answer.
  *   crossOriginResources: a remote's files are loaded by the console from another origin.
