@@ -1,6 +1,6 @@
 // Benchmark of the webhooks (docs/webhooks.md) and of shipments in through the API
 // (docs/integrations.md#shipments-in), the server in its own process as `pnpm start` runs it,
-// a receiver in this process answering 200 at once:
+// a receiver in a process of its own answering 200 at once (webhook-receiver.mjs):
 //   1. the simulator (bench/simulator.ts's field work) in BENCH_WEBHOOK_PAIRS (default 3) pairs of
 //      runs with an endpoint taking every event type and without any, alternating, each on a fresh
 //      database: what the outbox costs the calls per second (goal ≤ 5%), and, with the endpoint,
@@ -12,9 +12,10 @@
 //      api/v1/shipments/ (202, polled to its end) against the console's upload.
 //
 //   pnpm --filter api bench:webhooks        (BENCH_ENGINE=sqlite|postgres for one engine)
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { fork } from 'node:child_process';
+import { once } from 'node:events';
 import os from 'node:os';
+import path from 'node:path';
 import { DEMO_PASSWORD, loadVolumeData } from '../seed';
 import { formatSummary, runSimulation } from '../sim/simulation';
 import { uploadCsv, WebClient } from '../sim/web-client';
@@ -41,22 +42,31 @@ const percentile = (values: number[], fraction: number) =>
   [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.ceil(fraction * values.length) - 1)]!;
 const ENV = { VERITAS_WEBHOOKS_ALLOW_LOCAL: '1', VERITAS_API_KEY_RATE: '1000000' };
 
-/** A receiver answering 200 at once; each message's type, data and arrival time. */
+/** A message as the receiver tells it: its type, arrival time and, for record.submitted, the submission's time. */
+interface Arrival {
+  type: string;
+  at: number;
+  submitTime?: string;
+}
+
+/** The receiver (webhook-receiver.mjs) in a process of its own, answering 200 at once; each message as it arrived. */
 async function startReceiver() {
-  const received: { type: string; data: Record<string, unknown>; at: number }[] = [];
-  const server = http.createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const at = Date.now();
-      const body = JSON.parse(Buffer.concat(chunks).toString()) as { type: string; data: Record<string, unknown> };
-      received.push({ type: body.type, data: body.data, at });
-      response.end();
+  const received: Arrival[] = [];
+  const child = fork(path.join(__dirname, 'webhook-receiver.mjs'), [], { execArgv: [] });
+  const port = await new Promise<number>((resolve, reject) => {
+    child.on('message', (message: { port: number } | Arrival[]) => {
+      if (Array.isArray(message)) received.push(...message);
+      else resolve(message.port);
     });
+    child.once('exit', (code) => reject(new Error(`the receiver exited with ${code}`)));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
-  return { url, received, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  const url = `http://127.0.0.1:${port}/hooks`;
+  const close = async () => {
+    const exited = once(child, 'exit');
+    child.kill();
+    await exited;
+  };
+  return { url, received, close };
 }
 
 type Receiver = Awaited<ReturnType<typeof startReceiver>>;
@@ -110,10 +120,7 @@ async function simulateOnce(options: EngineOptions, receiver: Receiver | null, l
     if (receiver) {
       await new Promise((resolve) => setTimeout(resolve, 2000));
       const submitted = receiver.received.slice(from).filter((m) => m.type === 'record.submitted');
-      for (const m of submitted) {
-        const changed = m.data.changed as { submitTime: string };
-        latencies.push(m.at - Date.parse(changed.submitTime));
-      }
+      for (const m of submitted) latencies.push(m.at - Date.parse(m.submitTime!));
       console.log(
         `   ${fmt(receiver.received.length - from)} messages received, ${fmt(submitted.length)} record.submitted`,
       );
