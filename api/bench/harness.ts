@@ -186,13 +186,16 @@ export async function startServerProcess(
       return (Number(fields[11]) + Number(fields[12])) / 100;
     },
     // Waited for: a database dropped right after would cut connections the server still holds.
-    stop: async () => {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      const exited = once(child, 'exit');
-      child.kill();
-      await exited;
-    },
+    stop: () => stopChild(child),
   };
+}
+
+/** Kills `child` and waits until it has exited (at once if it already has). */
+export async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = once(child, 'exit');
+  child.kill();
+  await exited;
 }
 
 /** How many device records a database holds (the pick list's summary: no scan of the records). */

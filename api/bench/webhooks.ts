@@ -13,7 +13,6 @@
 //
 //   pnpm --filter api bench:webhooks        (BENCH_ENGINE=sqlite|postgres for one engine)
 import { fork } from 'node:child_process';
-import { once } from 'node:events';
 import os from 'node:os';
 import path from 'node:path';
 import { DEMO_PASSWORD, loadVolumeData } from '../seed';
@@ -27,6 +26,7 @@ import {
   forEachEngine,
   median,
   startServerProcess,
+  stopChild,
   withDatabase,
   withFreshDatabase,
   type AuditRunFigure,
@@ -60,13 +60,7 @@ async function startReceiver() {
     });
     child.once('exit', (code) => reject(new Error(`the receiver exited with ${code}`)));
   });
-  const url = `http://127.0.0.1:${port}/hooks`;
-  const close = async () => {
-    const exited = once(child, 'exit');
-    child.kill();
-    await exited;
-  };
-  return { url, received, close };
+  return { url: `http://127.0.0.1:${port}/hooks`, received, close: () => stopChild(child) };
 }
 
 type Receiver = Awaited<ReturnType<typeof startReceiver>>;
