@@ -86,8 +86,13 @@ test('updated_since starts at the first change made at or after that time', asyn
 });
 
 test('the feed refuses a bad cursor, time or limit, and a key without records:read', async () => {
+  const { next } = await readAll(null, 1000);
+  const [order] = next.split('~').map(Number);
   for (const [query, message] of [
     ['?after=xyz', 'after must be the next value of an earlier page.'],
+    // Well formed but past where the next change will be: taken, it would skip changes.
+    [`?after=${order! + 1_000_000}~1`, 'after must be the next value of an earlier page.'],
+    ['?after=9999999999999999999~1', 'after must be the next value of an earlier page.'],
     ['?updated_since=yesterday', 'updated_since must be a time such as 2026-11-27T09:30:00Z.'],
     ['?limit=1001', 'limit must be a whole number from 1 to 1000.'],
   ] as const) {

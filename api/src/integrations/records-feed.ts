@@ -1,10 +1,11 @@
 // The records feed (docs/integrations.md#records-feed): the records whose last change comes after a
 // cursor, in the order the changes committed, along device_records_by_change (change_order, id),
 // each as api/get_status/ answers it. A cursor is `<change_order>~<id>` of the last record read.
-import type { RecordFeedQuery } from '@veritas/shared/domain';
+import { FEED_AFTER_MESSAGE, type RecordFeedQuery } from '@veritas/shared/domain';
 import { sql, type RawBuilder } from 'kysely';
 import { forEngine } from '../db/engines';
 import type { Db } from '../db/schema';
+import { BadRequest } from '../http-errors';
 import { recordJsonOf } from '../devices/record-json';
 import { postgresFeedBounds } from './records-feed.postgres';
 import { sqliteFeedBounds } from './records-feed.sqlite';
@@ -59,17 +60,32 @@ async function startAt(db: Db, since: number): Promise<Position> {
     .select((eb) => eb.fn.min('change_order').as('order'))
     .executeTakeFirst();
   if (first?.order != null) return { order: Number(first.order), id: 0 };
+  return { order: await headOf(db), id: 0 };
+}
+
+/** Where the next change will be: no cursor the feed gives out is past it. */
+async function headOf(db: Db): Promise<number> {
   const head = await sql<{ order: number | string }>`select ${boundsOf(db).head} as ${sql.ref('order')}`.execute(
     db.kysely,
   );
-  return { order: Number(head.rows[0]!.order), id: 0 };
+  return Number(head.rows[0]!.order);
+}
+
+/**
+ * The position of an `after` cursor. One past the head was never given out: taken, it would skip
+ * every change until the head passed it, so it is refused.
+ */
+async function cursorPosition(db: Db, cursor: string): Promise<Position> {
+  const position = positionOf(cursor);
+  if (position.order > (await headOf(db))) throw new BadRequest('after', FEED_AFTER_MESSAGE);
+  return position;
 }
 
 /** A page of the feed as JSON text (the database renders each record, as for get_status). */
 export async function recordFeedPage(db: Db, query: RecordFeedQuery): Promise<string> {
   const limit = query.limit ? Number(query.limit) : DEFAULT_LIMIT;
   const from: Position = query.after
-    ? positionOf(query.after)
+    ? await cursorPosition(db, query.after)
     : query.updated_since
       ? await startAt(db, Date.parse(query.updated_since))
       : BEGINNING;

@@ -21,21 +21,30 @@ export interface FieldMessages {
  * and a sign-in must not hash nor record a megabyte sent as a username or a password.
  */
 const MAX_TEXT_LENGTH = 1024;
-const tooLong = `Text may be at most ${MAX_TEXT_LENGTH} characters.`;
+const tooLong = (limit: number) => `Text may be at most ${limit} characters.`;
 
-/** Text without the spaces around it; empty text is missing unless `minLength: 0` allows it. */
-export const Text = (messages: FieldMessages, options: StringOptions = {}) =>
-  Type.String({
+/**
+ * Text without the spaces around it; empty text is missing unless `minLength: 0` allows it. Too
+ * long, it is refused with the field's own limit unless `messages` say it otherwise.
+ */
+export const Text = (messages: FieldMessages, options: StringOptions = {}) => {
+  const maxLength = options.maxLength ?? MAX_TEXT_LENGTH;
+  return Type.String({
     transform: ['trim'],
     minLength: 1,
-    maxLength: MAX_TEXT_LENGTH,
     ...options,
-    errorMessages: { maxLength: tooLong, ...messages },
+    maxLength,
+    errorMessages: { maxLength: tooLong(maxLength), ...messages },
   });
+};
 
 /** A password: taken exactly as typed, any text but the empty one. */
 export const Secret = (missing: string) =>
-  Type.String({ minLength: 1, maxLength: MAX_TEXT_LENGTH, errorMessages: { missing, maxLength: tooLong } });
+  Type.String({
+    minLength: 1,
+    maxLength: MAX_TEXT_LENGTH,
+    errorMessages: { missing, maxLength: tooLong(MAX_TEXT_LENGTH) },
+  });
 
 /** One of `values`, after trimming. */
 export const OneOf = <T extends string>(values: readonly T[], messages: FieldMessages) =>

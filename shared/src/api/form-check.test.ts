@@ -44,6 +44,15 @@ describe('formFaults', () => {
     );
   });
 
+  test('text over a field’s own limit is refused with that limit', () => {
+    expect(
+      formProblem(TokenCreatePayload, { label: 'x'.repeat(101), scope: 'deploy:*', expiresOn: '2030-01-01' }),
+    ).toBe('Text may be at most 100 characters.');
+    expect(
+      formProblem(TokenCreatePayload, { label: 'x'.repeat(100), scope: 'deploy:*', expiresOn: '2030-01-01' }),
+    ).toBeNull();
+  });
+
   test('a format is the server’s to check', () => {
     expect(formProblem(TokenCreatePayload, { label: 'ci', scope: 'deploy:*', expiresOn: '2030-02-31' })).toBeNull();
   });

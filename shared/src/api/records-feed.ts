@@ -5,7 +5,7 @@ import { DeviceRecord } from './devices';
 
 export const MAX_FEED_LIMIT = 1000;
 const limitMessage = `limit must be a whole number from 1 to ${MAX_FEED_LIMIT}.`;
-const afterMessage = 'after must be the next value of an earlier page.';
+export const FEED_AFTER_MESSAGE = 'after must be the next value of an earlier page.';
 const sinceMessage = 'updated_since must be a time such as 2026-11-27T09:30:00Z.';
 
 export const RecordFeedQuery = Type.Object({
@@ -13,7 +13,7 @@ export const RecordFeedQuery = Type.Object({
     Type.String({
       pattern: '^[0-9]{1,19}~[0-9]{1,10}$',
       description: 'The `next` of the page before.',
-      errorMessages: { missing: afterMessage, pattern: afterMessage },
+      errorMessages: { missing: FEED_AFTER_MESSAGE, pattern: FEED_AFTER_MESSAGE },
     }),
   ),
   updated_since: Type.Optional(
