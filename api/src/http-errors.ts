@@ -43,6 +43,9 @@ export class BadRequest extends DomainError {
   }
 }
 
+/** The 401 of a console call without a valid access cookie. */
+export const NO_SESSION = 'Authentication credentials were not provided or have expired.';
+
 export class Unauthorized extends DomainError {
   constructor(message: string) {
     super(401, message);

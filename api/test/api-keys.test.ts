@@ -149,6 +149,12 @@ test('a key reaches nothing of the console (401) nor the registry (403); no key 
   expect((await withToken(api.url, key.secret, 'GET', 'user/get_role/')).status).toBe(401);
   expect((await withToken(api.url, key.secret, 'GET', 'api/cases/')).status).toBe(401);
   expect((await withToken(api.url, key.secret, 'GET', 'api/integrations/keys/')).status).toBe(401);
+  // A POST too: 401 as a GET, not the XSRF check's 403.
+  const posted = await withToken(api.url, key.secret, 'POST', 'api/integrations/keys/', { label: 'x' });
+  expect([posted.status, posted.body.detail]).toEqual([
+    401,
+    'Authentication credentials were not provided or have expired.',
+  ]);
   expect((await withToken(api.url, key.secret, 'GET', 'registry/remotes/devices/')).status).toBe(403);
   const none = await fetch(`${api.url}/veritas/api/v1/cases/`);
   expect([none.status, ((await none.json()) as { detail: string }).detail]).toEqual([

@@ -2,7 +2,7 @@
 import crypto from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { accessTokenSecretOf } from '../access-tokens/access-tokens';
-import { Forbidden } from '../http-errors';
+import { Forbidden, NO_SESSION, Unauthorized } from '../http-errors';
 import { ACCESS_TTL_MS, REFRESH_TTL_MS, type Tokens } from './sessions';
 
 export const API_PREFIX = '/veritas';
@@ -123,6 +123,9 @@ export async function xsrfGuard(request: FastifyRequest, reply: FastifyReply): P
     if (!cookie) setXsrfCookie(request, reply);
     return;
   }
+  // An access token (an API key, a deploy token) calls nothing of the console's session API: 401
+  // as a GET gets, rather than the 403 of a forged cookie, which it is not.
+  if (accessTokenSecretOf(request) !== undefined) throw new Unauthorized(NO_SESSION);
   const header = request.headers[XSRF_HEADER];
   if (!cookie || typeof header !== 'string' || !sameText(cookie, header)) {
     // Checked in front of every route: both the login screen's field and the others' carry it.

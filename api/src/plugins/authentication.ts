@@ -12,7 +12,7 @@ import type { Role } from '@veritas/shared/domain';
 import { accessTokenSecretOf, checkAccessToken, type TokenCaller } from '../access-tokens/access-tokens';
 import { ACCESS_COOKIE } from '../auth/cookies';
 import { authenticate, type SessionUser } from '../auth/sessions';
-import { Forbidden, Unauthorized } from '../http-errors';
+import { Forbidden, NO_SESSION, Unauthorized } from '../http-errors';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -34,7 +34,7 @@ export const authentication = fp(
 /** The console: the user behind the access cookie. */
 export async function requireSession(this: FastifyInstance, request: FastifyRequest): Promise<void> {
   const user = await authenticate(this.db, request.cookies[ACCESS_COOKIE]);
-  if (!user) throw new Unauthorized('Authentication credentials were not provided or have expired.');
+  if (!user) throw new Unauthorized(NO_SESSION);
   request.user = user;
 }
 
