@@ -293,6 +293,8 @@ test('addresses outside the public internet, http://, and what is no URL are ref
     '169.254.169.254',
     '[::1]',
     '[fd00::1]',
+    // IPv4-compatible IPv6 (deprecated), as a URL writes https://[::127.0.0.1]/'s host: ipaddr.js calls it unicast.
+    new URL('https://[::127.0.0.1]/').hostname,
     'localhost',
     '0.0.0.0',
   ])

@@ -50,9 +50,17 @@ export function urlProblem(url: string, policy: Pick<SendPolicy, 'allowLocal'>):
   return null;
 }
 
+/**
+ * IPv6's deprecated IPv4-compatible addresses (RFC 4291: ::a.b.c.d), which ipaddr.js calls
+ * unicast: ::127.0.0.1 would otherwise pass as a public address.
+ */
+const IPV4_COMPATIBLE = ipaddr.parseCIDR('::/96');
+
 /** The range of `address` unless it is on the public internet (IPv4-mapped IPv6 read as IPv4). */
 function nonPublicRange(address: string): string | null {
-  const range = ipaddr.process(address).range();
+  const parsed = ipaddr.process(address);
+  const range = parsed.range();
+  if (range === PUBLIC_RANGE && parsed.kind() === 'ipv6' && parsed.match(IPV4_COMPATIBLE)) return 'ipv4Compatible';
   return range === PUBLIC_RANGE ? null : range;
 }
 
