@@ -1,19 +1,20 @@
 // Benchmark: the slowest `get_role` while ten consoles load the Dashboard at once (each a page load
 // of its own: the page document with its composition, the shell, the dashboard remote's files from
 // the registry, the figures), over a database already holding millions of records; and each page
-// load → its tiles drawn. `get_role` is asked every 20 ms meanwhile, as one more signed-in user.
+// load → its tiles drawn. `get_role` is asked every 20 ms meanwhile, as one more signed-in user, from
+// a process of its own (get-role-asker.mjs).
 // Rounds of ten, the slowest answer and the median page load of each round.
 // BENCH_SERVER_CORE=<n> keeps the server on core n and this script with its browsers on the others
 // (Linux's taskset), as when the browsers run on their users' machines: on two cores, ten browsers
 // loading a page at once otherwise take most of the CPU the server answers with.
 // Run (after pnpm build): BENCH_DATABASE_URL=postgres://… pnpm --filter e2e bench:dashboards
 //                     or: BENCH_DATA_DIR=/path/of/sqlite/data pnpm --filter e2e bench:dashboards
-import { spawnSync } from 'node:child_process';
+import { fork, spawnSync, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import os from 'node:os';
-import { setTimeout as sleep } from 'node:timers/promises';
+import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { signedInApi } from '../support/api-session';
-import { DEMO, launchBrowser, signIn } from '../support/browser';
+import { DEMO, DEMO_PASSWORD, launchBrowser, signIn } from '../support/browser';
 import { startServer, stopServer } from '../support/server';
 import { median, shownOnPage, watchFor } from './harness';
 
@@ -49,6 +50,26 @@ function target(): Record<string, string> {
   );
 }
 
+/** The asker (get-role-asker.mjs), signed in as `username` and ready to ask. */
+async function startAsker(url: string, username: string): Promise<ChildProcess> {
+  const asker = fork(path.join(__dirname, 'get-role-asker.mjs'), [url, username, DEMO_PASSWORD], { execArgv: [] });
+  const first = await Promise.race([
+    once(asker, 'message').then(() => 'ready'),
+    once(asker, 'exit').then(() => 'exited'),
+  ]);
+  if (first === 'exited') throw new Error('the asker exited before signing in');
+  return asker;
+}
+
+/** get_role's times, in ms, while `work` runs. */
+async function askedDuring(asker: ChildProcess, work: Promise<unknown>): Promise<number[]> {
+  asker.send('start');
+  await work;
+  asker.send('stop');
+  const [message] = (await once(asker, 'message')) as [{ times: number[] }];
+  return message.times;
+}
+
 async function signedInConsole(browser: Browser, url: string): Promise<Page> {
   const context = await browser.newContext({ baseURL: url, viewport: { width: 1366, height: 900 } });
   await watchFor(context, TILES_DRAWN);
@@ -70,25 +91,15 @@ async function main(): Promise<void> {
   const server = await startServer({ ...target(), VERITAS_DEMO: '0' });
   const cores = pinServer(server.process.pid!);
   const browser = await launchBrowser();
-  const asker = await signedInApi(server.url, DEMO.centralOps);
+  const asker = await startAsker(server.url, DEMO.centralOps);
   try {
     const consoles = await Promise.all(Array.from({ length: CONSOLES }, () => signedInConsole(browser, server.url)));
     const slowest: number[] = [];
     const loads: number[] = [];
     for (let round = 0; round < ROUNDS; round++) {
-      let loading = true;
-      const answers: number[] = [];
-      const asking = (async () => {
-        while (loading) {
-          const started = performance.now();
-          await asker.get('/veritas/user/get_role/');
-          answers.push(performance.now() - started);
-          await sleep(20);
-        }
-      })();
-      const times = await Promise.all(consoles.map(dashboardLoad));
-      loading = false;
-      await asking;
+      const loading = Promise.all(consoles.map(dashboardLoad));
+      const answers = await askedDuring(asker, loading);
+      const times = await loading;
       slowest.push(Math.max(...answers));
       loads.push(median(times));
     }
@@ -98,7 +109,7 @@ async function main(): Promise<void> {
     );
     console.log(`Dashboard page load → tiles drawn, ${CONSOLES} at once: median ${list(loads)} ms`);
   } finally {
-    await asker.api.dispose();
+    asker.kill();
     await browser.close();
     await stopServer(server);
   }
