@@ -14,7 +14,7 @@ import { ensureAdmin } from './users/first-admin';
 import { clientErrorHandler, errorHandler } from './http-errors';
 import { auditPruning, retentionDaysFrom } from './audit/retention';
 import { sqliteCheckpoints } from './db/checkpoints';
-import { migrateToLatest, openDatabase } from './db/connection';
+import { closeDatabase, migrateToLatest, openDatabase } from './db/connection';
 import type { Db } from './db/schema';
 import { prepareSearch } from './devices/pick-list';
 import { scheduleSearchIndexing } from './devices/search-index';
@@ -228,7 +228,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Veritas
     await options.seed?.(db);
     if (options.publishBuilt) await publishBuilt(db, registry, options.publishBuilt);
   } catch (error) {
-    await db.kysely.destroy();
+    await closeDatabase(db);
     throw error;
   }
 
@@ -264,7 +264,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Veritas
       // Webhooks: the events fanned out to the endpoints, and the deliveries due (any instance's).
       webhooks,
     ],
-    () => db.kysely.destroy(),
+    () => closeDatabase(db),
   );
   endConnectionsWhenClosing(app);
   await app.register(api, {

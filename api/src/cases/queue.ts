@@ -111,7 +111,8 @@ export async function caseCount(db: Db, viewer: QueueViewer, filters: CaseFilter
   )
     .limit(CASE_COUNT_CAP + 1)
     .as('matching');
-  const row = await db.kysely
+  // Counting up to the cap may read many rows: a long read (Db.reads).
+  const row = await db.reads
     .selectFrom(matching)
     .select((eb) => eb.fn.countAll<number | string>().as('n'))
     .executeTakeFirstOrThrow();

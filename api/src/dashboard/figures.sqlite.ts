@@ -1,10 +1,9 @@
-// The dashboard's figures on SQLite (figures.ts). SQLite answers on the event loop, one query at a
-// time: a call holds it for its whole read, so calls take turns one at a time and every other
-// request can come in between.
+// The dashboard's figures on SQLite (figures.ts), read on the read thread (Db.reads): on the
+// server's connection a count held the event loop, and every other request, for its whole read.
+// One call counts at a time; a transaction keeps its reads in one snapshot while writes commit.
 import type { FiguresEngine } from './figures';
 
 export const sqliteFigures: FiguresEngine = {
   callsAtOnce: 1,
-  // A transaction holds SQLite's one connection: no write commits until it ends.
-  inSnapshot: (db, read) => db.transaction(read),
+  inSnapshot: (db, read) => db.reads.transaction().execute(read),
 };

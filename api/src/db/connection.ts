@@ -17,6 +17,7 @@ import type { Pool, PoolClient } from 'pg';
 import type { Database, Db } from './schema';
 import { migrationsFor } from './migrations';
 import { DatabaseUnavailable, PatientPool, ReconnectingDriver, isConnectionError } from './availability';
+import { sqliteReadsOffThread } from './sqlite-reads';
 
 export interface DbOptions {
   dataDir: string;
@@ -40,6 +41,7 @@ export function openDatabase({ dataDir, databaseUrl }: DbOptions): Db {
     return {
       engine: 'postgres',
       kysely,
+      reads: kysely,
       pg: pool,
       transaction: transactionOn(kysely),
       clientTransaction: clientTransactionOn(pool),
@@ -57,7 +59,19 @@ export function openDatabase({ dataDir, databaseUrl }: DbOptions): Db {
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
   const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: keepingStatements(database) }) });
-  return { engine: 'sqlite', kysely, sqlite: database, transaction: transactionOn(kysely) };
+  return {
+    engine: 'sqlite',
+    kysely,
+    reads: sqliteReadsOffThread(database.name),
+    sqlite: database,
+    transaction: transactionOn(kysely),
+  };
+}
+
+/** Closes `db`'s connections (on SQLite, its read thread's too). */
+export async function closeDatabase(db: Db): Promise<void> {
+  if (db.reads !== db.kysely) await db.reads.destroy();
+  await db.kysely.destroy();
 }
 
 /** How many prepared statements keepingStatements keeps: more than the server's queries have texts. */

@@ -621,6 +621,12 @@ export interface Db {
    * query anew). Use it only while holding a Kysely connection, which keeps other queries out.
    */
   sqlite?: SQLiteDatabase;
+  /**
+   * For long reads (counts, aggregates), reads only: on SQLite a read-only connection on a thread
+   * of its own (sqlite-reads.ts), so the event loop serves other requests meanwhile; on PostgreSQL
+   * `kysely` itself, whose queries never hold the loop.
+   */
+  reads: Kysely<Database>;
   /** PostgreSQL's pool, for what Kysely cannot say (COPY: the report, the bulk loader). */
   pg?: Pool;
   /**
