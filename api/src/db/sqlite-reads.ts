@@ -1,9 +1,8 @@
 // SQLite reads on a thread of their own (Db.reads), for the long aggregate reads (the dashboard's
-// figures, the case counts):
-// better-sqlite3 answers synchronously, so on the server's connection such a read holds the event
-// loop for its whole length, and every other request waits behind it. Where browsers share the
-// cores with the server, a 30 ms count took 1.1–1.5 s of the loop's time in
-// `bench:dashboards` (docs/benchmarks.md), and `get_role` waited that long. Here a worker thread
+// figures, the case counts). better-sqlite3 answers synchronously, so on the server's connection
+// such a read holds the event loop for its whole length, and every other request waits behind it.
+// Where browsers share the cores with the server, a 30 ms count took 1.1–1.5 s of the loop's time
+// in `bench:dashboards` (docs/benchmarks.md), and `get_role` waited that long. Here a worker thread
 // with a read-only connection of its own runs the queries Kysely compiles, one at a time; WAL
 // lets it read while the server's connection writes, and a transaction keeps its reads in one
 // snapshot. Kysely has no driver for a connection on another thread (its SQLite driver is
