@@ -7,7 +7,7 @@ import { pruneEvents, REPLAY_WINDOW_MS, MAX_KEPT_EVENTS } from '../src/events/re
 import { groupEvent, writeEvents } from '../src/events/write';
 import { ENGINE, PASSWORD, build, onPostgres, uploadCsv, type Client } from './support/build';
 import { EventStreamReader } from './support/event-stream';
-import { eventually } from './support/eventually';
+import { eventually, fannedOut } from './support/eventually';
 
 const api = build({
   groups: [
@@ -271,11 +271,7 @@ describe('the replay window', () => {
       .where('id', '<=', id)
       .execute();
     // Pruning waits for the webhooks' fan-out to read the events (its outbox): the server's does, within a moment.
-    const newest = await newestId();
-    await eventually(async () => {
-      const place = await api.db.kysely.selectFrom('webhook_fan_out').select('last_event_id').executeTakeFirstOrThrow();
-      return Number(place.last_event_id) >= newest;
-    });
+    await fannedOut(api.db.kysely);
     await pruneEvents(api.db, Date.now());
   }
 

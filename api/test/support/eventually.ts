@@ -1,5 +1,7 @@
 // Waiting in a test for what another thread, process or timer brings about.
 import { setTimeout as sleep } from 'node:timers/promises';
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../../src/db/schema';
 
 /**
  * Resolves once `condition` holds, checked every 10 ms; with `withinMs`, fails after that long
@@ -14,4 +16,17 @@ export async function eventually(
     if (Date.now() > deadline) throw new Error(`not within ${withinMs} ms`);
     await sleep(10);
   }
+}
+
+/**
+ * Resolves once the server's webhook fan-out (src/webhooks/outbox.ts) has read every event written
+ * so far: it moves its place on a timer, so a test comparing the database before and after, or
+ * pruning events, waits for it first.
+ */
+export async function fannedOut(db: Kysely<Database>): Promise<void> {
+  const newest = Number((await sql<{ n: string | null }>`select max(id) as n from events`.execute(db)).rows[0]!.n ?? 0);
+  await eventually(async () => {
+    const place = await db.selectFrom('webhook_fan_out').select('last_event_id').executeTakeFirstOrThrow();
+    return Number(place.last_event_id) >= newest;
+  });
 }
