@@ -282,6 +282,21 @@ test('the OpenAPI document describes every message type in its webhooks section'
   ]);
 });
 
+test("a refused address names its range in an admin's words, with its article", async () => {
+  const strict = { allowLocal: false };
+  for (const [host, range] of [
+    ['10.1.2.3', 'a private'],
+    ['169.254.169.254', 'a link-local'],
+    ['[fd00::1]', 'a unique local'],
+    ['100.64.0.1', 'a carrier-grade NAT'],
+    ['0.0.0.0', 'an unspecified'],
+    [new URL('https://[::127.0.0.1]/').hostname, 'an IPv4-compatible'],
+    // A rarer special-purpose block keeps ipaddr.js's name for it.
+    ['[2001:2::1]', 'a special-purpose (benchmarking)'],
+  ] as const)
+    await expect(resolveEndpoint(host, strict)).rejects.toThrow(` ${range} address: refused.`);
+});
+
 test('addresses outside the public internet, http://, and what is no URL are refused unless allowed', async () => {
   const strict = { allowLocal: false };
   expect(urlProblem('http://example.com/hooks', strict)).toBe('The address must start with https://.');
@@ -311,7 +326,7 @@ test('addresses outside the public internet, http://, and what is no URL are ref
     expect(refused.status).toBe(400);
     expect(refused.body).toMatchObject({
       field: 'url',
-      detail: expect.stringContaining('a linkLocal address: refused'),
+      detail: '169.254.169.254 resolves to 169.254.169.254, a link-local address: refused.',
     });
     // Not a URL of http:// or https:// with a host: the call's schema refuses it as the form does.
     for (const url of ['orders.example.com/hooks', 'ftp://orders.example.com/', 'https:///hooks']) {

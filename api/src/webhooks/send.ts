@@ -56,6 +56,28 @@ export function urlProblem(url: string, policy: Pick<SendPolicy, 'allowLocal'>):
  */
 const IPV4_COMPATIBLE = ipaddr.parseCIDR('::/96');
 
+/**
+ * A range as the refusal names it to an admin, with its article: ipaddr.js names ranges as
+ * identifiers (linkLocal, carrierGradeNat…). Its rarer special-purpose blocks keep their name.
+ */
+const RANGE_NAMES: Record<string, string> = {
+  loopback: 'a loopback',
+  private: 'a private',
+  linkLocal: 'a link-local',
+  uniqueLocal: 'a unique local',
+  multicast: 'a multicast',
+  unspecified: 'an unspecified',
+  broadcast: 'a broadcast',
+  carrierGradeNat: 'a carrier-grade NAT',
+  reserved: 'a reserved',
+  ipv4Compatible: 'an IPv4-compatible',
+};
+
+/** The refusal of `host`, which resolves to `address` in `range`. */
+function refusedRange(host: string, address: string, range: string): string {
+  return `${host} resolves to ${address}, ${RANGE_NAMES[range] ?? `a special-purpose (${range})`} address: refused.`;
+}
+
 /** The range of `address` unless it is on the public internet (IPv4-mapped IPv6 read as IPv4). */
 function nonPublicRange(address: string): string | null {
   const parsed = ipaddr.process(address);
@@ -78,7 +100,7 @@ export async function resolveEndpoint(host: string, policy: Pick<SendPolicy, 'al
   if (!policy.allowLocal)
     for (const { address } of addresses) {
       const range = nonPublicRange(address);
-      if (range) throw new RefusedAddress(`${host} resolves to ${address}, a ${range} address: refused.`);
+      if (range) throw new RefusedAddress(refusedRange(host, address, range));
     }
   return addresses[0]!;
 }
