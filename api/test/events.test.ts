@@ -7,7 +7,7 @@ import { pruneEvents, REPLAY_WINDOW_MS, MAX_KEPT_EVENTS } from '../src/events/re
 import { groupEvent, writeEvents } from '../src/events/write';
 import { ENGINE, PASSWORD, build, onPostgres, uploadCsv, type Client } from './support/build';
 import { EventStreamReader } from './support/event-stream';
-import { eventually, fannedOut } from './support/eventually';
+import { eventually, fannedOut, newestEventId } from './support/eventually';
 
 const api = build({
   groups: [
@@ -64,8 +64,7 @@ async function idsAfter(id: number): Promise<number[]> {
 /** The ids a stream received, but the audit trail's (see idsAfter). */
 const received = (stream: EventStreamReader) => stream.events.filter((e) => e.event !== 'audit').map((e) => e.id);
 
-const newestId = async () =>
-  Number((await sql<{ n: string | null }>`select max(id) as n from events`.execute(api.db.kysely)).rows[0]!.n ?? 0);
+const newestId = () => newestEventId(api.db.kysely);
 
 const HEADER =
   'tracking_id,hub_code,device_type,device_brand,device_model_name,is_blindpick,blind_brand,blind_model,created_date';
