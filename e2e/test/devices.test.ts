@@ -217,6 +217,22 @@ describe.each<Mode>(['server pages', 'get_status'])('%s', (mode) => {
     await waitForCount(records.length);
   });
 
+  test("server pages: the filters are drawn alike, none in the Result column's bold or width", async () => {
+    if (mode !== 'server pages') return;
+    const looks = (name: string) =>
+      page.getByRole('combobox', { name }).evaluate((input) => {
+        const style = getComputedStyle(input);
+        return { weight: style.fontWeight, color: style.color };
+      });
+    const hub = await looks('Filter by hub');
+    expect(await looks('Filter by status')).toEqual(hub);
+    expect(await looks('Filter by result')).toEqual(hub);
+    // The result filter is the wider one (its choices are error texts), the hub and status alike.
+    const width = async (name: string) => (await page.getByRole('combobox', { name }).boundingBox())!.width;
+    expect(await width('Filter by status')).toBe(await width('Filter by hub'));
+    expect(await width('Filter by result')).toBeGreaterThan(await width('Filter by hub'));
+  });
+
   test('server pages: scrolling to the end loads every record once, each on its own row, without a load-more button', async () => {
     if (mode !== 'server pages') return;
     const seen = new Map<string, number>();

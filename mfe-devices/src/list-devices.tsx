@@ -53,7 +53,7 @@ function AllDevicesList() {
       <div className="dl-toolbar">
         <TrackingIdFilter value={query} onChange={setQuery} />
         <SearchSelect
-          className="dl-hub"
+          className="dl-hub-filter"
           options={hubs}
           value={hub}
           onChange={setHub}

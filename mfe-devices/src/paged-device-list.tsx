@@ -33,7 +33,7 @@ export function PagedDeviceList() {
       <div className="dl-toolbar">
         <TrackingIdFilter value={filters.q} onChange={(q) => setFilters({ q })} />
         <SearchSelect
-          className="dl-hub"
+          className="dl-hub-filter"
           options={hubOptions}
           value={chosenValue(hubOptions, filters.hub)}
           onChange={(hub) => setFilters({ hub })}
@@ -42,7 +42,7 @@ export function PagedDeviceList() {
           clearable
         />
         <SearchSelect
-          className="dl-status"
+          className="dl-status-filter"
           options={STATUS_CHOICES}
           value={filters.status}
           onChange={(status) => setFilters({ status })}
@@ -51,7 +51,7 @@ export function PagedDeviceList() {
           clearable
         />
         <SearchSelect
-          className="dl-result"
+          className="dl-result-filter"
           options={RESULT_CHOICES}
           value={filters.result}
           onChange={(result) => setFilters({ result })}
