@@ -55,6 +55,26 @@ test('admin: a key created in the browser calls the API within its scope, until 
   ]);
 });
 
+test("admin: every scope and event choice shows its code on the line under its name, whatever the name's length", async () => {
+  await signIn(page, DEMO.admin);
+  await page.goto('/Integrations');
+  await page.getByRole('heading', { level: 1, name: 'Integrations' }).waitFor();
+  const choices = await page.locator('label:has(> code)').evaluateAll((labels) =>
+    labels.map((label) => {
+      const box = label.querySelector('input')!.getBoundingClientRect();
+      const code = label.querySelector('code')!.getBoundingClientRect();
+      return {
+        code: label.querySelector('code')!.textContent,
+        under: code.top >= box.bottom,
+        aligned: code.left > box.right,
+      };
+    }),
+  );
+  // The four scopes and the eight event types.
+  expect(choices).toHaveLength(12);
+  for (const choice of choices) expect(choice).toEqual({ code: choice.code, under: true, aligned: true });
+});
+
 test('executive: no Integrations entry, and the page is refused', async () => {
   await signIn(page, DEMO.executive);
   await page.getByRole('button', { name: 'Data' }).click();
