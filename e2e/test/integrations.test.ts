@@ -62,12 +62,9 @@ test("admin: every scope and event choice shows its code on the line under its n
   const choices = await page.locator('label:has(> code)').evaluateAll((labels) =>
     labels.map((label) => {
       const box = label.querySelector('input')!.getBoundingClientRect();
-      const code = label.querySelector('code')!.getBoundingClientRect();
-      return {
-        code: label.querySelector('code')!.textContent,
-        under: code.top >= box.bottom,
-        aligned: code.left > box.right,
-      };
+      const code = label.querySelector('code')!;
+      const { top, left } = code.getBoundingClientRect();
+      return { code: code.textContent, under: top >= box.bottom, aligned: left > box.right };
     }),
   );
   // The four scopes and the eight event types.
