@@ -282,6 +282,15 @@ describe('app/scan/check/ and app/scan/submit/ (operators)', () => {
     expect(await record(id!)).toMatchObject({ device_result: 'E005', submitted_manufacturer: null });
   });
 
+  test("the manufacturer is the longest assigned prefix's: an MA-S block's owner, not the MA-L holding it", async () => {
+    const [id] = await ship({});
+    const mac = colons(`70B3D5001${randomHex(3)}`);
+    expect((await scan('submit', 'op1', id!, { mac })).body).toMatchObject({
+      result: 'E006',
+      found: { manufacturer: 'SOREDI touch systems GmbH' },
+    });
+  });
+
   test('E006: a manufacturer other than the brand; submitted with its result', async () => {
     const [id] = await ship({});
     const answer = await scan('submit', 'op1', id!, { mac: await macOf('Apple, Inc.') });
