@@ -1,8 +1,10 @@
 // Benchmark: navigation → the pick list's first row (docs/architecture.md#first-rows), medians of
 // RUNS over a database already holding millions of records, for the federated console and for the
 // same pages built as one bundle (bench/one-bundle: the shell and the pick list compiled together,
-// no federation), and the ratio of the two. Two navigations: a page load of /ListDevices, and a
-// navigation inside the console from the Deployments page after a moment left idle. A page load is
+// no federation), and the ratio of the two. Three navigations: a page load of /ListDevices from
+// about:blank (a tab's first page of the console), a page load of it from the Deployments page in
+// the same tab (a reload, or an address typed in a tab showing the console), and a navigation
+// inside the console from the Deployments page after a moment left idle. The first page load is
 // timed twice: by this script (from asking for the page to hearing from the page that its row is
 // in, Playwright's round trips included) and on the page's clock (from the navigation's start to
 // the row in the DOM). It is timed a third way, as a Playwright test would wait for the row (the
@@ -169,6 +171,20 @@ async function pageLoad(page: Page): Promise<{ wall: number; onPage: number }> {
 }
 
 /**
+ * A page load of /ListDevices in a tab already showing the console (a reload, a link or an address
+ * typed there): from the Deployments page, of the same origin and opener policy, so Chromium keeps
+ * the tab's renderer and the scripts it compiled. By this script's clock, in ms.
+ */
+async function pageLoadInConsoleTab(page: Page): Promise<number> {
+  await page.goto('/Deployments');
+  await page.getByRole('heading', { name: 'Deployments' }).waitFor({ timeout: 60_000 });
+  const startedAt = Date.now();
+  await page.goto('/ListDevices', { waitUntil: 'commit' });
+  await shownOnPage(page);
+  return Date.now() - startedAt;
+}
+
+/**
  * The same page load awaited as a Playwright test awaits a row: the navigation's load event, then
  * a locator, whose script and polling run in the page while it loads. By this script's clock, in ms.
  */
@@ -211,6 +227,8 @@ async function main(): Promise<void> {
     "page load on the page's clock, one bundle": [],
     'page load awaited by a locator, federated': [],
     'page load awaited by a locator, one bundle': [],
+    'page load in a console tab, federated': [],
+    'page load in a console tab, one bundle': [],
     'in the console, federated': [],
     'in the console, one bundle': [],
   };
@@ -234,6 +252,7 @@ async function main(): Promise<void> {
         figures[`page load, ${build}`]!.push(wall);
         figures[`page load on the page's clock, ${build}`]!.push(onPage);
         figures[`page load awaited by a locator, ${build}`]!.push(await pageLoadByLocator(page));
+        figures[`page load in a console tab, ${build}`]!.push(await pageLoadInConsoleTab(page));
       }
       for (const [build, page] of inTurn) figures[`in the console, ${build}`]!.push(await inConsole(page));
     }
@@ -250,6 +269,7 @@ async function main(): Promise<void> {
     'page load',
     "page load on the page's clock",
     'page load awaited by a locator',
+    'page load in a console tab',
     'in the console',
   ]) {
     const ratio = median(figures[`${navigation}, federated`]!) / median(figures[`${navigation}, one bundle`]!);
