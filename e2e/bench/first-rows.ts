@@ -170,14 +170,19 @@ async function pageLoad(page: Page): Promise<{ wall: number; onPage: number }> {
   return { wall: Date.now() - startedAt, onPage };
 }
 
+/** The Deployments page (the shell's own, in both builds), loaded: where the navigations below start. */
+async function openDeployments(page: Page): Promise<void> {
+  await page.goto('/Deployments');
+  await page.getByRole('heading', { name: 'Deployments' }).waitFor({ timeout: 60_000 });
+}
+
 /**
  * A page load of /ListDevices in a tab already showing the console (a reload, a link or an address
  * typed there): from the Deployments page, of the same origin and opener policy, so Chromium keeps
  * the tab's renderer and the scripts it compiled. By this script's clock, in ms.
  */
 async function pageLoadInConsoleTab(page: Page): Promise<number> {
-  await page.goto('/Deployments');
-  await page.getByRole('heading', { name: 'Deployments' }).waitFor({ timeout: 60_000 });
+  await openDeployments(page);
   const startedAt = Date.now();
   await page.goto('/ListDevices', { waitUntil: 'commit' });
   await shownOnPage(page);
@@ -201,8 +206,7 @@ async function pageLoadByLocator(page: Page): Promise<number> {
  * navigation inside the console to /ListDevices → its first row, in ms.
  */
 async function inConsole(page: Page): Promise<number> {
-  await page.goto('/Deployments');
-  await page.getByRole('heading', { name: 'Deployments' }).waitFor({ timeout: 60_000 });
+  await openDeployments(page);
   await page.waitForTimeout(1500);
   return page.evaluate(
     (selector) =>
