@@ -5,7 +5,6 @@ import { LoginPage } from './login-page';
 import { CheckingSignIn } from './checking-sign-in';
 import { answerAtOnce } from './page-code';
 import { startSessionCheck } from './session-check';
-import './shell.css';
 
 type SignedInModule = typeof import('./signed-in-routes');
 

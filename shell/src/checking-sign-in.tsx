@@ -1,7 +1,9 @@
+import './status.css';
+
 /** Shown until the signed-in layout knows who is signed in. */
 export function CheckingSignIn() {
   return (
-    <p className="shell-checking" role="status">
+    <p className="shell-status" role="status">
       Checking sign-in…
     </p>
   );

@@ -3,6 +3,7 @@ import { useLocation, useSession, type ComposedPage, type ServerFeature } from '
 import { startFirstCalls } from '@veritas/shared/first-calls';
 import type { PageCode } from './page-code';
 import { pageCode } from './page-codes';
+import './status.css';
 
 /** The page and URL query whose first calls the page load started (startFirstCallsAtLoad). */
 let startedAtLoad: string | null = null;
@@ -74,7 +75,7 @@ function PageOnceLoaded({ title, code }: { title: string; code: PageCode }) {
   // To the error boundary around it.
   if (failure) throw failure.error;
   const loading = (
-    <p className="shell-remote-loading" role="status">
+    <p className="shell-status" role="status">
       Loading {title}…
     </p>
   );

@@ -18,6 +18,9 @@ import { PageCode } from './page-code';
 import { ProtectedLayout } from './protected-layout';
 import { composedForSignedIn, composedPageAt, routePath } from './page-codes';
 import { LoadedPage, RemoteRoute, startFirstCallsAtLoad } from './remote-route';
+// The layout's styles (top bar, menus, footer, the not-available card): they load with these
+// routes, not with the login page (docs/architecture.md#the-shells-first-load).
+import './shell.css';
 
 const NO_PAGES: ComposedPage[] = [];
 const NOTHING_UNAVAILABLE: string[] = [];
