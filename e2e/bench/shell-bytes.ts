@@ -1,7 +1,7 @@
 // Benchmark: JavaScript the browser loads before the login form is interactive (goal ≤ 150 KB gzip).
 // Run: pnpm --filter e2e bench:shell  (needs a production build: pnpm build)
 import { launchBrowser } from '../support/browser';
-import { FIRST_LOAD_BUDGET_KB, loginFirstLoad } from '../support/first-load';
+import { FIRST_LOAD_BUDGET_KB, loginFirstLoad, totalSize } from '../support/first-load';
 import { startServer, stopServer } from '../support/server';
 
 async function main(): Promise<void> {
@@ -12,8 +12,7 @@ async function main(): Promise<void> {
     const started = performance.now();
     const loaded = await loginFirstLoad(page, `${server.url}login`);
     const interactiveMs = performance.now() - started;
-    const raw = loaded.reduce((n, s) => n + s.raw, 0);
-    const gzip = loaded.reduce((n, s) => n + s.gzip, 0);
+    const { raw, gzip } = totalSize(loaded);
     for (const s of loaded)
       console.log(`  ${(s.gzip / 1024).toFixed(1).padStart(7)} KB gzip  ${new URL(s.url).pathname}`);
     console.log(`shell: ${loaded.length} scripts before the login form is interactive`);

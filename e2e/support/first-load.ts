@@ -13,6 +13,14 @@ export interface LoadedScript {
   gzip: number;
 }
 
+/** What `scripts` weigh together, in bytes: as sent uncompressed and gzipped. */
+export function totalSize(scripts: readonly LoadedScript[]): { raw: number; gzip: number } {
+  return scripts.reduce((sum, script) => ({ raw: sum.raw + script.raw, gzip: sum.gzip + script.gzip }), {
+    raw: 0,
+    gzip: 0,
+  });
+}
+
 /** Opens `loginUrl` in `page` (of a fresh context) and answers the scripts loaded until the form takes input. */
 export async function loginFirstLoad(page: Page, loginUrl: string): Promise<LoadedScript[]> {
   const scripts: Promise<LoadedScript>[] = [];

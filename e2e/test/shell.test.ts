@@ -2,7 +2,7 @@
 // docs/architecture.md#loading-error-card-and-retry — in a real browser.
 import { BrowserContext, Page } from 'playwright-core';
 import { DEMO, freshPagePerTest, signIn } from '../support/browser';
-import { FIRST_LOAD_BUDGET_KB, loginFirstLoad } from '../support/first-load';
+import { FIRST_LOAD_BUDGET_KB, loginFirstLoad, totalSize } from '../support/first-load';
 
 const tab = freshPagePerTest();
 let page: Page;
@@ -46,8 +46,7 @@ test('menus: executive sees only Download, Stats and Cases in Data; admin-only r
 
 test("first load: the login page loads at most 150 KB gzip of scripts, and not the layout's styles", async () => {
   const loaded = await loginFirstLoad(page, '/login');
-  const gzipKb = loaded.reduce((n, script) => n + script.gzip, 0) / 1024;
-  expect(gzipKb).toBeLessThanOrEqual(FIRST_LOAD_BUDGET_KB);
+  expect(totalSize(loaded).gzip / 1024).toBeLessThanOrEqual(FIRST_LOAD_BUDGET_KB);
   // shell.css comes with the signed-in routes (docs/architecture.md#the-shells-first-load).
   const styles = await page.locator('style').allTextContents();
   expect(styles.some((css) => css.includes('.shell-status'))).toBe(true);
