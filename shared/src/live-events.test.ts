@@ -5,9 +5,12 @@ import {
   applyRecordChanges,
   PAUSE_WHEN_HIDDEN_MS,
   RECONNECT_DELAYS,
+  liveEventMark,
   startLiveEvents,
   subscribeLiveEvents,
+  subscribeLiveEventsSince,
   throttle,
+  useLiveEvents,
   useLiveStatus,
   type LiveMessage,
 } from './live-events';
@@ -147,6 +150,41 @@ describe('events to subscribers', () => {
       [{ type: 'reset' }],
     ]);
     all.forEach((l) => l.unsubscribe());
+  });
+
+  test('subscribeLiveEventsSince: a subscriber from a mark hears at once, as one reset, of the events of its type since the mark; none since: nothing', () => {
+    signIn();
+    act(() => latest().open());
+    const since = liveEventMark('cases');
+    latest().emit('cases', { action: 'assigned', case: { id: 1 } }, 20);
+    latest().emit('cases', { action: 'assigned', case: { id: 2 } }, 21);
+    latest().emit('users', { action: 'created', username: 'ravi', role: 'executive' }, 22);
+    const got: LiveMessage<'cases'>[] = [];
+    const unsubscribe = subscribeLiveEventsSince('cases', since, (message) => got.push(message));
+    expect(got).toEqual([{ type: 'reset' }]);
+    const users: LiveMessage<'users'>[] = [];
+    const unsubscribeUsers = subscribeLiveEventsSince('users', liveEventMark('users'), (message) =>
+      users.push(message),
+    );
+    expect(users).toEqual([]);
+    unsubscribe();
+    unsubscribeUsers();
+  });
+
+  test('useLiveEvents hears of an event that came between the first render and its subscription, as a reset', () => {
+    signIn();
+    act(() => latest().open());
+    const got: LiveMessage<'audit'>[] = [];
+    let told = false;
+    renderHook(() => {
+      useLiveEvents('audit', (message) => got.push(message));
+      // During the render, before the effects: the window a subscription made in an effect leaves.
+      if (!told) {
+        told = true;
+        latest().emit('audit', { id: 9 }, 30);
+      }
+    });
+    expect(got).toEqual([{ type: 'reset' }]);
   });
 
   test('a remotes event (a rollout changed) reaches its subscribers with the remote it names', () => {

@@ -5,6 +5,7 @@ import { getList } from './http';
 import {
   createQueryClient,
   QueryProvider,
+  refreshQueries,
   useInfiniteQueryNow,
   useQueryError,
   useQueryNow,
@@ -131,6 +132,32 @@ test('the first page of a paged list starts with the first render', () => {
   }
   expect(renderToStaticMarkup(withClient(<List />))).toBe('<p>loading</p>');
   expect(page).toHaveBeenCalledTimes(1);
+});
+
+describe('refreshQueries', () => {
+  test('a first call on its way is made again, its answer (read before the change) never shown', async () => {
+    const { load, made } = calls<string>();
+    render(withClient(<Page load={load} />));
+    act(() => void refreshQueries(client, { queryKey: ['a'] }));
+    await waitFor(() => expect(load).toHaveBeenCalledTimes(2));
+    await act(async () => made[0]!.resolve('before the change'));
+    expect(screen.getByText('loading')).toBeInTheDocument();
+    act(() => made[1]!.resolve('after the change'));
+    expect(await screen.findByText('data: after the change')).toBeInTheDocument();
+    expect(onError).not.toHaveBeenCalled();
+  });
+
+  test('a query with an answer is read again, the answer shown until the new one comes', async () => {
+    const { load, made } = calls<string>();
+    render(withClient(<Page load={load} />));
+    act(() => made[0]!.resolve('first'));
+    await screen.findByText('data: first');
+    act(() => void refreshQueries(client, { queryKey: ['a'] }));
+    await waitFor(() => expect(load).toHaveBeenCalledTimes(2));
+    expect(screen.getByText('data: first')).toBeInTheDocument();
+    act(() => made[1]!.resolve('second'));
+    expect(await screen.findByText('data: second')).toBeInTheDocument();
+  });
 });
 
 describe('getList', () => {

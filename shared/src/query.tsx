@@ -11,6 +11,7 @@ import {
   usePrefetchQuery,
   useQuery,
   type DefaultError,
+  type InvalidateQueryFilters,
   type QueryKey,
   type UseInfiniteQueryOptions,
   type UsePrefetchInfiniteQueryOptions,
@@ -57,6 +58,20 @@ export const queryClient: QueryClient = (registry[clientKey] ??= createQueryClie
 /** Provides `client` (default: the console's one) to the pages below: the signed-in layout and each remote alone. */
 export function QueryProvider({ children, client = queryClient }: { children: ReactNode; client?: QueryClient }) {
   return <QueryClientProvider client={client}>{children}</QueryClientProvider>;
+}
+
+/**
+ * Reads the queries of `filters` again after a change (a live event): invalidateQueries, but a
+ * first call still on its way is cancelled and made again. invalidateQueries would wait for it
+ * (TanStack Query restarts only a call whose query has an answer already), and the server may
+ * have read it before the change: the page would show the older answer until the next event. For
+ * events that come seldom (cases, users, groups, a reset); the records stream, many a second under
+ * load, keeps invalidateQueries: its next event reads again soon, and restarting the first call at
+ * each could keep a page from ever getting its first answer.
+ */
+export async function refreshQueries(client: QueryClient, filters: InvalidateQueryFilters): Promise<void> {
+  await client.cancelQueries(filters);
+  await client.invalidateQueries(filters);
 }
 
 // Counts, not times: an answer in the same millisecond as a render must still count as before or after it.

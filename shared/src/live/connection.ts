@@ -34,6 +34,8 @@ interface LiveState {
 interface Registry {
   store: UseBoundStore<StoreApi<LiveState>>;
   handlers: Map<LiveEventType, Set<Handler>>;
+  /** How many messages (events and resets) each type has been given in this tab: see liveEventMark. */
+  delivered?: Map<LiveEventType, number>;
   /** The running connection and how many callers started it. */
   connection: { stop(): void; users: number } | null;
 }
@@ -54,6 +56,18 @@ const setStatus = (status: LiveStatus | null) => {
   if (registry.store.getState().status !== status) registry.store.setState({ status });
 };
 
+// A copy of this module older than the count shares a registry without it.
+const delivered = (registry.delivered ??= new Map());
+
+/**
+ * Where the messages of `type` stand in this tab: taken when a component starts loading what it
+ * shows (in its render) and given to subscribeLiveEventsSince from its effect, it tells the
+ * subscriber of a change that came in between, which it would otherwise never hear of.
+ */
+export function liveEventMark(type: LiveEventType): number {
+  return delivered.get(type) ?? 0;
+}
+
 /** Calls `handler` with each event of `type` and with each reset; answers the unsubscribe. */
 export function subscribeLiveEvents<T extends LiveEventType>(
   type: T,
@@ -66,7 +80,22 @@ export function subscribeLiveEvents<T extends LiveEventType>(
   return () => set.delete(entry);
 }
 
+/**
+ * subscribeLiveEvents from the liveEventMark `since`: messages of `type` delivered since then are
+ * told at once, as one reset, since what was loaded before the subscription may be older than they are.
+ */
+export function subscribeLiveEventsSince<T extends LiveEventType>(
+  type: T,
+  since: number,
+  handler: (message: LiveMessage<T>) => void,
+): () => void {
+  const unsubscribe = subscribeLiveEvents(type, handler);
+  if (liveEventMark(type) !== since) handler({ type: 'reset' });
+  return unsubscribe;
+}
+
 function deliver(type: LiveEventType, message: LiveMessage<LiveEventType>) {
+  delivered.set(type, liveEventMark(type) + 1);
   for (const handler of [...(registry.handlers.get(type) ?? [])]) {
     try {
       handler(message);

@@ -1,9 +1,16 @@
 // The live event stream in React components: its status, subscriptions that follow a component's
 // life, and a list of every record kept current in the query cache.
 import type { QueryClient, QueryKey } from '@tanstack/react-query';
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { DeviceRecord, LiveEventType } from '../types';
-import { liveStatusStore, subscribeLiveEvents, type LiveMessage, type LiveStatus } from './connection';
+import {
+  liveEventMark,
+  liveStatusStore,
+  subscribeLiveEvents,
+  subscribeLiveEventsSince,
+  type LiveMessage,
+  type LiveStatus,
+} from './connection';
 import { applyRecordChanges, throttle } from './utils';
 
 /** The stream's status for the live indicator; null while no stream is in use. */
@@ -11,13 +18,26 @@ export function useLiveStatus(): LiveStatus | null {
   return liveStatusStore((s) => s.status);
 }
 
-/** subscribeLiveEvents for a component: follows its latest `handler` while it is mounted. */
+/**
+ * The liveEventMark of `type` at the component's first render, where it starts its queries: its
+ * effect's subscription, made after that render, then hears of the events that came in between.
+ */
+export function useLiveEventMark(type: LiveEventType): number {
+  const [mark] = useState(() => liveEventMark(type));
+  return mark;
+}
+
+/**
+ * subscribeLiveEvents for a component: follows its latest `handler` while it is mounted, from its
+ * first render on (an event before the subscription is told as a reset).
+ */
 export function useLiveEvents<T extends LiveEventType>(type: T, handler: (message: LiveMessage<T>) => void): void {
+  const since = useLiveEventMark(type);
   const latest = useRef(handler);
   useEffect(() => {
     latest.current = handler;
   });
-  useEffect(() => subscribeLiveEvents(type, (message) => latest.current(message)), [type]);
+  useEffect(() => subscribeLiveEventsSince(type, since, (message) => latest.current(message)), [type, since]);
 }
 
 /** How often a list of every record (api/get_status/) is fetched again at most, for uploads and resets. */
