@@ -3,7 +3,7 @@
 // CSV export, and new entries that match the filters added live. Admins and super admins.
 // Default export: the shell's page.
 import { httpStatus, serverMessage, useLiveEvents, useSearchParams } from '@veritas/shared';
-import { keepPreviousData, useInfiniteQueryNow, useQueryClient } from '@veritas/shared/query';
+import { keepPreviousData, refreshQueries, useInfiniteQueryNow, useQueryClient } from '@veritas/shared/query';
 import { useMemo, useState } from 'react';
 import { AUDIT_KEY, addLiveEntry, auditPagesQuery, exportHref } from './api/audit';
 import { filterFromParams, paramsOfFilter, queryOfFilter, type AuditFilter } from './audit-filter';
@@ -48,7 +48,7 @@ export default function AuditLogPage() {
   const [fresh, setFresh] = useState({ query: queryText, count: 0 });
   const freshCount = fresh.query === queryText ? fresh.count : 0;
   useLiveEvents('audit', (message) => {
-    if (message.type === 'reset') return void client.invalidateQueries({ queryKey: AUDIT_KEY });
+    if (message.type === 'reset') return void refreshQueries(client, { queryKey: AUDIT_KEY });
     if (addLiveEntry(client, query, message.data))
       setFresh((current) => ({ query: queryText, count: (current.query === queryText ? current.count : 0) + 1 }));
   });

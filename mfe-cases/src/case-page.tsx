@@ -2,7 +2,7 @@
 // viewer may do with it, its evidence and its timeline, kept current by the live event `cases`.
 // Its route and who may open it are in remote.json. Default export: the shell's page.
 import { httpStatus, Link, serverMessage, useLiveEvents, useSearchParams } from '@veritas/shared';
-import { useQueryClient, useQueryNow } from '@veritas/shared/query';
+import { refreshQueries, useQueryClient, useQueryNow } from '@veritas/shared/query';
 import type { ReactNode } from 'react';
 import { caseQuery } from './api/cases';
 import { CaseActions } from './case/case-actions';
@@ -49,7 +49,7 @@ function CaseView({ id }: { id: number }) {
   // Another viewer's change of this case (or a reset of the stream): read it again.
   useLiveEvents('cases', (message) => {
     if (message.type === 'reset' || message.data.case.id === id)
-      void client.invalidateQueries({ queryKey: query.queryKey });
+      void refreshQueries(client, { queryKey: query.queryKey });
   });
 
   const status = httpStatus(error);

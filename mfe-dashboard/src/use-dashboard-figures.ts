@@ -15,7 +15,7 @@ import {
   type Group,
 } from '@veritas/shared';
 import { dashboardStats, type DashboardStats, type Selection } from '@veritas/shared/domain';
-import { keepPreviousData, useQueryClient, useQueryError, useQueryNow } from '@veritas/shared/query';
+import { keepPreviousData, refreshQueries, useQueryClient, useQueryError, useQueryNow } from '@veritas/shared/query';
 import { useEffect, useMemo } from 'react';
 import { FIGURES_KEY, figuresQuery } from './api/figures';
 
@@ -76,7 +76,7 @@ export function useDashboardFigures(selection: Selection): DashboardFigures {
   // Counted here: the events' records are put in the list, and it is counted again, at most once a second.
   useLiveRecords(client, fromServer ? null : statusQuery.queryKey, { applyEvery: LIVE_EVERY_MS });
   // A group created (or a reset) may be a new hub choice.
-  useLiveEvents('groups', () => void client.invalidateQueries({ queryKey: groupsQuery.queryKey }));
+  useLiveEvents('groups', () => void refreshQueries(client, { queryKey: groupsQuery.queryKey }));
 
   const { hub, timeframe } = selection;
   const records = Array.isArray(answer.data) ? answer.data : NO_RECORDS;

@@ -2,7 +2,7 @@
 // group list both forms use, so a group created here is offered by the user form at once.
 // Default export: the shell's page.
 import { canCreateGroup, groupsQuery, useLiveEvents, useSession, type Group } from '@veritas/shared';
-import { useQueryClient, useQueryError, useQueryNow } from '@veritas/shared/query';
+import { refreshQueries, useQueryClient, useQueryError, useQueryNow } from '@veritas/shared/query';
 import { addGroup } from './api/groups';
 import { CreateGroupForm } from './create-group-form';
 import { CreateUserForm } from './create-user-form';
@@ -20,7 +20,7 @@ export default function CreateUserPage() {
   useQueryError(error, () => show('error', 'Failed to fetch groups.'));
   // A group created elsewhere (docs/screens.md#live-updates) is offered at once.
   useLiveEvents('groups', (message) => {
-    if (message.type === 'reset') return void client.invalidateQueries({ queryKey: groupsQuery.queryKey });
+    if (message.type === 'reset') return void refreshQueries(client, { queryKey: groupsQuery.queryKey });
     const { name, code, organization } = message.data;
     addGroup(client, { name, code, organization });
   });

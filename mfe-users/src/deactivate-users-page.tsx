@@ -10,7 +10,7 @@ import {
   type NewPasswords,
   type UserListItem,
 } from '@veritas/shared';
-import { useQueryClient, useQueryError, useQueryNow } from '@veritas/shared/query';
+import { refreshQueries, useQueryClient, useQueryError, useQueryNow } from '@veritas/shared/query';
 import { useState } from 'react';
 import { resetPassword, usersQuery } from './api/users';
 import { NoticeLine, useNotice } from './notice';
@@ -34,7 +34,7 @@ export default function DeactivateUsersPage() {
   // (whose id and groups the event does not carry) or a reset fetches the list again.
   useLiveEvents('users', (message) => {
     if (message.type === 'reset' || message.data.action === 'created')
-      return void client.invalidateQueries({ queryKey: usersQuery.queryKey });
+      return void refreshQueries(client, { queryKey: usersQuery.queryKey });
     const { username, action } = message.data;
     client.setQueryData(usersQuery.queryKey, (current) =>
       current?.map((user) => (user.username === username ? { ...user, is_active: action === 'activated' } : user)),

@@ -81,4 +81,58 @@ describe('live', () => {
     act(() => FakeEventSource.latest!.emit('cases', { action: 'assigned', case: { id: 1 } }, 1));
     expect(await screen.findByRole('link', { name: 'My cases: 2 open' })).toBeInTheDocument();
   });
+
+  /** Signed in with a live stream open, before the badge renders. */
+  function liveFirst() {
+    act(() =>
+      useSession
+        .getState()
+        .setSession({ user: 'exec_demo', role: 'executive', hubCode: null, features: ['live-events'] }),
+    );
+    act(() => FakeEventSource.latest!.open());
+  }
+  const assigned = () => FakeEventSource.latest!.emit('cases', { action: 'assigned', case: { id: 1 } }, 1);
+
+  test('a cases event between the first render (the totals asked) and the subscription reads them again', async () => {
+    liveFirst();
+    // The first answer was read before the assignment the event tells of.
+    let calls = 0;
+    api = mockApi().on('GET api/cases/summary/', () => [200, { open: calls++ === 0 ? 0 : 1, overdue: 0 }]);
+    let told = false;
+    /** Rendered after the badge, before its effects run: the event comes in that window. */
+    function EventAfterRender() {
+      if (!told) {
+        told = true;
+        assigned();
+      }
+      return null;
+    }
+    render(
+      <MemoryRouter>
+        <MyCasesBadge user="exec_demo" role="executive" />
+        <EventAfterRender />
+      </MemoryRouter>,
+      { wrapper: withQueryClient() },
+    );
+    expect(await screen.findByRole('link', { name: 'My cases: 1 open' })).toBeInTheDocument();
+  });
+
+  test('a cases event while the first totals are on their way, read before the change, reads them again', async () => {
+    liveFirst();
+    let answerFirst: (reply: MockReply) => void = () => {};
+    let calls = 0;
+    api = mockApi().on('GET api/cases/summary/', () =>
+      calls++ === 0 ? new Promise<MockReply>((resolve) => (answerFirst = resolve)) : [200, { open: 1, overdue: 0 }],
+    );
+    render(
+      <MemoryRouter>
+        <MyCasesBadge user="exec_demo" role="executive" />
+      </MemoryRouter>,
+      { wrapper: withQueryClient() },
+    );
+    await waitFor(() => expect(calls).toBe(1));
+    act(assigned);
+    act(() => answerFirst([200, { open: 0, overdue: 0 }]));
+    expect(await screen.findByRole('link', { name: 'My cases: 1 open' })).toBeInTheDocument();
+  });
 });

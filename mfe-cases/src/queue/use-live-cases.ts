@@ -1,8 +1,8 @@
 // The Cases queue following the live event `cases` (a case opened or changed): the queue's pages
 // and its count are fetched again, at most once per LIVE_REFRESH_MS however many cases change, so
 // new and changed cases show without a reload. A reset fetches every cases query again.
-import { subscribeLiveEvents, throttle } from '@veritas/shared';
-import { useQueryClient } from '@veritas/shared/query';
+import { subscribeLiveEventsSince, throttle, useLiveEventMark } from '@veritas/shared';
+import { refreshQueries, useQueryClient } from '@veritas/shared/query';
 import { useEffect } from 'react';
 import { CASES_KEY } from '../api/cases';
 
@@ -17,19 +17,20 @@ export const QUEUE_KEYS = [
 
 export function useLiveCases(): void {
   const client = useQueryClient();
+  const since = useLiveEventMark('cases');
   useEffect(() => {
     // The event carries the case, but whether and where it belongs in the pages loaded is the
     // server's to say (filters such as `me`, and the keyset order): the pages are read again.
     const refresh = throttle(() => {
-      for (const queryKey of QUEUE_KEYS) void client.invalidateQueries({ queryKey });
+      for (const queryKey of QUEUE_KEYS) void refreshQueries(client, { queryKey });
     }, LIVE_REFRESH_MS);
-    const unsubscribe = subscribeLiveEvents('cases', (message) => {
-      if (message.type === 'reset') return void client.invalidateQueries({ queryKey: CASES_KEY });
+    const unsubscribe = subscribeLiveEventsSince('cases', since, (message) => {
+      if (message.type === 'reset') return void refreshQueries(client, { queryKey: CASES_KEY });
       refresh();
     });
     return () => {
       unsubscribe();
       refresh.cancel();
     };
-  }, [client]);
+  }, [client, since]);
 }

@@ -11,7 +11,7 @@ import {
   type RemoteDeployment,
   type RemoteEntries,
 } from '@veritas/shared';
-import { useQueryClient, useQueryError, useQueryNow } from '@veritas/shared/query';
+import { refreshQueries, useQueryClient, useQueryError, useQueryNow } from '@veritas/shared/query';
 import { useState } from 'react';
 import { deploymentsQuery } from './api';
 import { OriginsSection } from './origins-section';
@@ -29,7 +29,7 @@ export default function DeploymentsPage() {
   const [loadError, setLoadError] = useState<string | null>(null);
   useQueryError(error, (failure) => setLoadError(serverMessage(failure) ?? 'Failed to load the deployments'));
   // A rollout changed elsewhere (another admin, a pipeline), or events were missed: read them again.
-  useLiveEvents('remotes', () => void client.invalidateQueries({ queryKey: deploymentsQuery.queryKey }));
+  useLiveEvents('remotes', () => void refreshQueries(client, { queryKey: deploymentsQuery.queryKey }));
 
   // Every remote the console loads now, then any other the registry knows.
   const live = Object.keys(useComposition((s) => s.composition?.remotes) ?? NO_REMOTES);
