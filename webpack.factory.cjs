@@ -46,13 +46,13 @@ function sharedSingletons() {
     const version = versionOf(pkg);
     return { singleton: true, version, requiredVersion: `^${version}` };
   };
-  // react-router is not listed: @veritas/shared bundles it (see shared/src/router.ts).
+  // react-router is not listed: @veritas/shared bundles it (see shared/src/router.ts). Nor is
+  // zustand: only @veritas/shared uses it, so its stores are one with the package.
   return {
     react: singleton('react'),
     'react/': singleton('react'),
     'react-dom': singleton('react-dom'),
     'react-dom/': singleton('react-dom'),
-    zustand: singleton('zustand'),
     '@veritas/shared': singleton('@veritas/shared'),
     '@tanstack/react-query': singleton('@tanstack/react-query'),
     // The query client's entry: one cache for the shell and every remote (shared/src/query.tsx).
