@@ -7,20 +7,24 @@ import {
   withFakeLiveStream,
   withQueryClient,
   type MockApi,
+  type MockHandler,
   type MockReply,
 } from '@veritas/shared/testing';
 import { act, render, screen, waitFor } from '@testing-library/react';
+import type { ReactNode } from 'react';
 import MyCasesBadge, { MY_CASES_HREF } from './my-cases-badge';
 
 let api: MockApi;
 afterEach(() => api.restore());
 
-function renderBadge(reply: MockReply | (() => MockReply)) {
+/** The badge in a top bar, its totals answered by `reply`; `after` rendered next, after the badge. */
+function renderBadge(reply: MockHandler, after?: ReactNode) {
   api = mockApi().on('GET api/cases/summary/', reply);
   return render(
     <MemoryRouter>
       <p>Top bar</p>
       <MyCasesBadge user="exec_demo" role="executive" />
+      {after}
     </MemoryRouter>,
     { wrapper: withQueryClient() },
   );
@@ -97,7 +101,6 @@ describe('live', () => {
     liveFirst();
     // The first answer was read before the assignment the event tells of.
     let calls = 0;
-    api = mockApi().on('GET api/cases/summary/', () => [200, { open: calls++ === 0 ? 0 : 1, overdue: 0 }]);
     let told = false;
     /** Rendered after the badge, before its effects run: the event comes in that window. */
     function EventAfterRender() {
@@ -107,13 +110,7 @@ describe('live', () => {
       }
       return null;
     }
-    render(
-      <MemoryRouter>
-        <MyCasesBadge user="exec_demo" role="executive" />
-        <EventAfterRender />
-      </MemoryRouter>,
-      { wrapper: withQueryClient() },
-    );
+    renderBadge(() => [200, { open: calls++ === 0 ? 0 : 1, overdue: 0 }], <EventAfterRender />);
     expect(await screen.findByRole('link', { name: 'My cases: 1 open' })).toBeInTheDocument();
   });
 
@@ -121,14 +118,8 @@ describe('live', () => {
     liveFirst();
     let answerFirst: (reply: MockReply) => void = () => {};
     let calls = 0;
-    api = mockApi().on('GET api/cases/summary/', () =>
+    renderBadge(() =>
       calls++ === 0 ? new Promise<MockReply>((resolve) => (answerFirst = resolve)) : [200, { open: 1, overdue: 0 }],
-    );
-    render(
-      <MemoryRouter>
-        <MyCasesBadge user="exec_demo" role="executive" />
-      </MemoryRouter>,
-      { wrapper: withQueryClient() },
     );
     await waitFor(() => expect(calls).toBe(1));
     act(assigned);
