@@ -7,7 +7,7 @@
 import type { Duplex } from 'node:stream';
 import type { ErrorObject } from 'ajv';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import type { FieldMessages } from '@veritas/shared/domain';
+import { fieldMessage, type FieldMessages } from '@veritas/shared/domain';
 import { DatabaseUnavailable, isDatabaseUnavailable } from './db/availability';
 
 export type ErrorField = 'res' | 'error' | 'message';
@@ -204,7 +204,9 @@ export function schemaFault(schema: ObjectSchema, errors: ErrorObject[]): { fiel
     const message =
       error.keyword === 'wellFormed'
         ? `${fault.field} must be text without NUL characters or unpaired surrogates.`
-        : messageOf(fault.messages, error.keyword, fault.value);
+        : fault.messages
+          ? fieldMessage(fault.messages, error.keyword, fault.value)
+          : `Invalid value (${error.keyword}).`;
     found = { index, error, field: fault.field, message };
   }
   return found ?? { field: fields[0] ?? '', message: errors[0]?.message ?? 'Invalid request.' };
@@ -232,17 +234,4 @@ function faultOf(
   // The schema that refused the value (e.g. a list's item) may say more than its field's.
   const own = (error.parentSchema as { errorMessages?: FieldMessages } | undefined)?.errorMessages;
   return { field, messages: own ?? schema.properties[field]?.errorMessages, value: error.data };
-}
-
-/**
- * Absent, null or empty (after trimming) reads as missing; otherwise the failed keyword's message.
- * Only text is written into `{value}`: a value of another type is refused for its type (schemaFault
- * prefers that fault), and turning it into text could run the caller's own toString or valueOf.
- * The replacer is a function so that `$&` and the like in the value are written as they are.
- */
-function messageOf(messages: FieldMessages | undefined, keyword: string, value: unknown): string {
-  if (!messages) return `Invalid value (${keyword}).`;
-  if (value === undefined || value === null || value === '') return messages.missing;
-  const message = messages[keyword] ?? messages.missing;
-  return typeof value === 'string' ? message.replace('{value}', () => value) : message;
 }

@@ -21,8 +21,10 @@ const KEYWORDS: Partial<Record<ValueErrorType, string>> = {
 
 /**
  * A field's message for a fault of `keyword`: absent, null or empty text is missing, else the
- * keyword's message, `{value}` standing for a text value. The server's 400s word their faults the
- * same way (api/src/http-errors.ts).
+ * keyword's message, `{value}` standing for a text value. The server's 400s word their faults with
+ * it too (api/src/http-errors.ts). Only text is written into `{value}`: a value of another type is
+ * refused for its type, and turning it into text could run the caller's own toString or valueOf.
+ * The replacer is a function so that `$&` and the like in the value are written as they are.
  */
 export function fieldMessage(messages: FieldMessages, keyword: string | undefined, value: unknown): string {
   if (value === undefined || value === null || value === '') return messages.missing;
