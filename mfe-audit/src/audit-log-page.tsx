@@ -4,6 +4,7 @@
 // Default export: the shell's page.
 import { httpStatus, serverMessage, useLiveEvents, useSearchParams } from '@veritas/shared';
 import { keepPreviousData, refreshQueries, useInfiniteQueryNow, useQueryClient } from '@veritas/shared/query';
+import { MorePages } from '@veritas/shared/table';
 import { useMemo, useState } from 'react';
 import { AUDIT_KEY, addLiveEntry, auditPagesQuery, exportHref } from './api/audit';
 import { filterFromParams, paramsOfFilter, queryOfFilter, type AuditFilter } from './audit-filter';
@@ -31,17 +32,8 @@ export default function AuditLogPage() {
   const query = queryOfFilter(filter);
   const queryText = JSON.stringify(query);
   const client = useQueryClient();
-  const {
-    data,
-    error,
-    isPending,
-    isPlaceholderData,
-    isFetchNextPageError,
-    hasNextPage,
-    isFetchingNextPage,
-    fetchNextPage,
-    refetch,
-  } = useInfiniteQueryNow({ ...auditPagesQuery(query), placeholderData: keepPreviousData });
+  const pages = useInfiniteQueryNow({ ...auditPagesQuery(query), placeholderData: keepPreviousData });
+  const { data, error, isPending, isPlaceholderData, isFetchNextPageError, hasNextPage, refetch } = pages;
   const entries = useMemo(() => data?.pages.flatMap((page) => page.entries) ?? [], [data]);
 
   // How many live entries were added to the entries of these filters.
@@ -55,10 +47,6 @@ export default function AuditLogPage() {
 
   const apply = (next: AuditFilter) => setParams(paramsOfFilter(next), { replace: true });
   const forbidden = httpStatus(error) === 403;
-
-  function showOlder() {
-    if (hasNextPage && !isFetchingNextPage && !isPlaceholderData) void fetchNextPage();
-  }
 
   return (
     <section className="vx-page al-page">
@@ -104,22 +92,13 @@ export default function AuditLogPage() {
         )
       )}
 
-      {data && (hasNextPage || data.pages.length > 1) && (
-        <div className="al-older">
-          <button
-            type="button"
-            className="vx-btn"
-            aria-disabled={!hasNextPage || isFetchingNextPage || isPlaceholderData || undefined}
-            onClick={showOlder}
-          >
-            {isFetchingNextPage ? 'Loading older entries…' : hasNextPage ? 'Show older entries' : 'No older entries'}
-          </button>
-          {isFetchNextPageError && (
-            <span className="vx-error-text al-older__error" role="alert">
-              {failureText(error, MESSAGES.olderFailed)}
-            </span>
-          )}
-        </div>
+      {data && (
+        <MorePages
+          query={pages}
+          pages={data.pages.length}
+          texts={{ more: 'Show older entries', loading: 'Loading older entries…', none: 'No older entries' }}
+          failure={(failure) => failureText(failure, MESSAGES.olderFailed)}
+        />
       )}
     </section>
   );

@@ -3,6 +3,7 @@
 // resolve jobs for the roles that may run them, the due times for a super_admin, and live changes. Default export: the shell's page.
 import { httpStatus, serverMessage, useSearchParams, useSession } from '@veritas/shared';
 import { keepPreviousData, useInfiniteQueryNow, useQueryNow } from '@veritas/shared/query';
+import { MorePages } from '@veritas/shared/table';
 import { useEffect, useId, useMemo, useState } from 'react';
 import { casePagesQuery, caseCountQuery, exportHref } from './api/cases';
 import { BulkActions, canRunJobs, useCaseSelection } from './queue/bulk-actions';
@@ -54,17 +55,8 @@ export default function CasesPage() {
   const now = useNow(NOW_EVERY_MS);
   useLiveCases();
 
-  const {
-    data,
-    error,
-    isPending,
-    isPlaceholderData,
-    isFetchNextPageError,
-    hasNextPage,
-    isFetchingNextPage,
-    fetchNextPage,
-    refetch,
-  } = useInfiniteQueryNow({ ...casePagesQuery(query), placeholderData: keepPreviousData });
+  const pages = useInfiniteQueryNow({ ...casePagesQuery(query), placeholderData: keepPreviousData });
+  const { data, error, isPending, isPlaceholderData, isFetchNextPageError, isFetchingNextPage, refetch } = pages;
   const cases = useMemo(() => data?.pages.flatMap((page) => page.cases) ?? [], [data]);
   const { data: count, error: countError } = useQueryNow({
     ...caseCountQuery(query),
@@ -74,10 +66,6 @@ export default function CasesPage() {
 
   const apply = (next: CaseFilter) => setParams(paramsOfFilter(next), { replace: true });
   const forbidden = httpStatus(error) === 403;
-
-  function loadMore() {
-    if (hasNextPage && !isFetchingNextPage && !isPlaceholderData) void fetchNextPage();
-  }
 
   return (
     <section className="vx-page cq-page" aria-labelledby={headingId}>
@@ -131,22 +119,13 @@ export default function CasesPage() {
         )
       )}
 
-      {data && (hasNextPage || data.pages.length > 1) && (
-        <div className="cq-more">
-          <button
-            type="button"
-            className="vx-btn"
-            aria-disabled={!hasNextPage || isFetchingNextPage || isPlaceholderData || undefined}
-            onClick={loadMore}
-          >
-            {isFetchingNextPage ? 'Loading more cases…' : hasNextPage ? 'Load more' : 'All cases loaded'}
-          </button>
-          {isFetchNextPageError && (
-            <span className="vx-error-text cq-more__error" role="alert">
-              {serverMessage(error) ?? MESSAGES.moreFailed}
-            </span>
-          )}
-        </div>
+      {data && (
+        <MorePages
+          query={pages}
+          pages={data.pages.length}
+          texts={{ more: 'Load more', loading: 'Loading more cases…', none: 'All cases loaded' }}
+          failure={(failure) => serverMessage(failure) ?? MESSAGES.moreFailed}
+        />
       )}
     </section>
   );

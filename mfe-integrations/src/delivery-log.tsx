@@ -11,7 +11,7 @@ import {
   type WebhookEndpoint,
 } from '@veritas/shared/domain';
 import { keepPreviousData, useInfiniteQueryNow, type InfiniteData } from '@veritas/shared/query';
-import { DataTable, type Column } from '@veritas/shared/table';
+import { DataTable, MorePages, type Column } from '@veritas/shared/table';
 import { useId, useMemo, useState, type FormEvent, type Ref } from 'react';
 import { deliveriesQuery, useRedeliver, useReplayFailed } from './api/webhooks';
 import {
@@ -79,22 +79,12 @@ export function DeliveryLog({ endpoint, id, headingRef, onClose }: DeliveryLogPr
   const headingId = useId();
   const stateId = useId();
   const [state, setState] = useState<WebhookDeliveryState | ''>('');
-  const {
-    data,
-    error,
-    isPending,
-    isPlaceholderData,
-    isFetching,
-    isFetchNextPageError,
-    hasNextPage,
-    isFetchingNextPage,
-    fetchNextPage,
-    refetch,
-  } = useInfiniteQueryNow({
+  const pages = useInfiniteQueryNow({
     ...deliveriesQuery(endpoint.id, state),
     placeholderData: keepPreviousData,
     refetchInterval: (query) => (dueSoon(query.state.data) ? POLL_MS : false),
   });
+  const { data, error, isPending, isPlaceholderData, isFetching, isFetchNextPageError, refetch } = pages;
   const deliveries = useMemo(() => data?.pages.flatMap((page) => page.deliveries) ?? [], [data]);
   const redeliver = useRedeliver();
   const [redelivering, setRedelivering] = useState<ReadonlySet<number>>(new Set());
@@ -264,24 +254,14 @@ export function DeliveryLog({ endpoint, id, headingRef, onClose }: DeliveryLogPr
         </button>
       )}
 
-      {data && hasNextPage && (
-        <div className="ig-log__more">
-          <button
-            type="button"
-            className="vx-btn"
-            aria-disabled={isFetchingNextPage || isPlaceholderData || undefined}
-            onClick={() => {
-              if (!isFetchingNextPage && !isPlaceholderData) void fetchNextPage();
-            }}
-          >
-            {isFetchingNextPage ? LOG_MESSAGES.loadingMore : LOG_MESSAGES.loadMore}
-          </button>
-          {isFetchNextPageError && (
-            <span className="vx-error-text" role="alert">
-              {serverMessage(error) ?? LOG_MESSAGES.moreFailed}
-            </span>
-          )}
-        </div>
+      {data && (
+        <MorePages
+          className="ig-log__more"
+          query={pages}
+          pages={data.pages.length}
+          texts={{ more: LOG_MESSAGES.loadMore, loading: LOG_MESSAGES.loadingMore }}
+          failure={(failure) => serverMessage(failure) ?? LOG_MESSAGES.moreFailed}
+        />
       )}
     </section>
   );

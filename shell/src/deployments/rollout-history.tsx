@@ -4,7 +4,7 @@
 // reads the next one.
 import { formatDateTime, serverMessage, type RolloutChange } from '@veritas/shared';
 import { useInfiniteQuery } from '@veritas/shared/query';
-import { DataTable, type Column } from '@veritas/shared/table';
+import { DataTable, MorePages, type Column } from '@veritas/shared/table';
 import { useMemo } from 'react';
 import { HISTORY_PAGE_SIZE, historyPagesQuery } from './api';
 import { v } from './rollout-requests';
@@ -36,14 +36,10 @@ export const HISTORY_MESSAGES = {
 export function RolloutHistory({ remote, newest }: { remote: string; newest: readonly RolloutChange[] }) {
   // Fewer than a page: the rollouts' answer holds every change, nothing more to read.
   const paged = newest.length >= HISTORY_PAGE_SIZE;
-  const { data, error, isFetchNextPageError, hasNextPage, isFetchingNextPage, fetchNextPage, refetch, isRefetching } =
-    useInfiniteQuery({ ...historyPagesQuery(remote), enabled: paged });
+  const history = useInfiniteQuery({ ...historyPagesQuery(remote), enabled: paged });
+  const { data, error, isFetchNextPageError, isFetchingNextPage, refetch, isRefetching } = history;
   const pages = paged ? data?.pages : undefined;
   const changes = useMemo(() => (pages ? pages.flatMap((page) => page.changes) : newest), [pages, newest]);
-
-  function showOlder() {
-    if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
-  }
 
   return (
     <>
@@ -65,25 +61,18 @@ export function RolloutHistory({ remote, newest }: { remote: string; newest: rea
           </button>
         </div>
       )}
-      {pages && (hasNextPage || pages.length > 1) && (
-        <div className="dp-older">
-          <button
-            type="button"
-            className="vx-btn"
-            aria-disabled={!hasNextPage || isFetchingNextPage || undefined}
-            onClick={showOlder}
-          >
-            {isFetchingNextPage ? 'Loading older changes…' : hasNextPage ? 'Show older changes' : 'No older changes'}
-          </button>
+      {pages && (
+        <MorePages
+          className="dp-older"
+          query={history}
+          pages={pages.length}
+          texts={{ more: 'Show older changes', loading: 'Loading older changes…', none: 'No older changes' }}
+          failure={(failure) => serverMessage(failure) ?? HISTORY_MESSAGES.olderFailed}
+        >
           <span className="vx-hint" role="status">
             {changesText(changes.length)}
           </span>
-          {isFetchNextPageError && (
-            <span className="vx-error-text dp-older__error" role="alert">
-              {serverMessage(error) ?? HISTORY_MESSAGES.olderFailed}
-            </span>
-          )}
-        </div>
+        </MorePages>
       )}
     </>
   );
