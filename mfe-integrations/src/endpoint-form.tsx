@@ -13,7 +13,8 @@ import {
 } from '@veritas/shared/domain';
 import { useState, type FormEvent } from 'react';
 import { useCreateEndpoint, useUpdateEndpoint } from './api/webhooks';
-import { useFieldFaults } from '@veritas/shared/field-faults';
+import { CodeChoices } from './code-choices';
+import { FormField, useFieldFaults } from '@veritas/shared/field-faults';
 
 export const ENDPOINT_FORM_MESSAGES = {
   addLabel: 'Add a webhook endpoint',
@@ -51,17 +52,9 @@ export function EndpointForm({ endpoint, onCreated, onUpdated, onCancel }: Endpo
   const [description, setDescription] = useState(endpoint?.description ?? '');
   const [events, setEvents] = useState<ReadonlySet<WebhookEventType>>(() => known(endpoint?.eventTypes ?? []));
   const [enabled, setEnabled] = useState(endpoint?.enabled ?? true);
-  const { id, formError, check, refused, inputRef, invalid, describedBy, fieldError } = useFieldFaults(FIELDS);
+  const faults = useFieldFaults(FIELDS);
+  const { id, formError, check, refused, inputRef, invalid, describedBy, fieldError } = faults;
   const sending = createEndpoint.isPending || updateEndpoint.isPending;
-
-  function toggle(type: WebhookEventType, on: boolean) {
-    setEvents((current) => {
-      const next = new Set(current);
-      if (on) next.add(type);
-      else next.delete(type);
-      return next;
-    });
-  }
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -99,66 +92,55 @@ export function EndpointForm({ endpoint, onCreated, onUpdated, onCancel }: Endpo
       noValidate
       onSubmit={(event) => void submit(event)}
     >
-      <div className="vx-field ig-wide">
-        <label className="vx-label" htmlFor={`${id}-url`}>
-          URL
-        </label>
-        <input
-          ref={inputRef('url')}
-          id={`${id}-url`}
-          className="vx-input"
-          type="url"
-          inputMode="url"
-          // In a dialog (editing), the field the dialog opens on.
-          data-autofocus={endpoint ? true : undefined}
-          maxLength={WebhookEndpointPayload.properties.url.maxLength}
-          autoComplete="off"
-          spellCheck={false}
-          placeholder="https://"
-          value={url}
-          aria-invalid={invalid('url')}
-          aria-describedby={describedBy('url', `${id}-url-hint`)}
-          onChange={(event) => setUrl(event.target.value)}
-        />
-        <p id={`${id}-url-hint`} className="vx-hint">
-          {ENDPOINT_FORM_MESSAGES.urlHint}
-        </p>
-        {fieldError('url')}
-      </div>
-      <div className="vx-field ig-wide">
-        <label className="vx-label" htmlFor={`${id}-description`}>
-          Description
-        </label>
-        <input
-          ref={inputRef('description')}
-          id={`${id}-description`}
-          className="vx-input"
-          maxLength={WebhookEndpointPayload.properties.description.maxLength}
-          autoComplete="off"
-          value={description}
-          aria-invalid={invalid('description')}
-          aria-describedby={describedBy('description')}
-          onChange={(event) => setDescription(event.target.value)}
-        />
-        {fieldError('description')}
-      </div>
-      <fieldset className="ig-scopes ig-wide ig-events" aria-describedby={describedBy('eventTypes')}>
-        <legend className="vx-label">{ENDPOINT_FORM_MESSAGES.eventsLegend}</legend>
-        {WEBHOOK_EVENT_TYPES.map((type, index) => (
-          <label key={type} className="ig-scope">
-            <input
-              ref={index === 0 ? inputRef('eventTypes') : undefined}
-              type="checkbox"
-              value={type}
-              checked={events.has(type)}
-              aria-invalid={invalid('eventTypes')}
-              onChange={(event) => toggle(type, event.target.checked)}
-            />{' '}
-            {WEBHOOK_EVENT_LABELS[type]} <code className="ig-code">{type}</code>
-          </label>
-        ))}
-        {fieldError('eventTypes')}
-      </fieldset>
+      <FormField
+        faults={faults}
+        field="url"
+        label="URL"
+        hint={ENDPOINT_FORM_MESSAGES.urlHint}
+        className="ig-wide"
+        input={(wiring) => (
+          <input
+            {...wiring}
+            className="vx-input"
+            type="url"
+            inputMode="url"
+            // In a dialog (editing), the field the dialog opens on.
+            data-autofocus={endpoint ? true : undefined}
+            maxLength={WebhookEndpointPayload.properties.url.maxLength}
+            autoComplete="off"
+            spellCheck={false}
+            placeholder="https://"
+            value={url}
+            onChange={(event) => setUrl(event.target.value)}
+          />
+        )}
+      />
+      <FormField
+        faults={faults}
+        field="description"
+        label="Description"
+        className="ig-wide"
+        input={(wiring) => (
+          <input
+            {...wiring}
+            className="vx-input"
+            maxLength={WebhookEndpointPayload.properties.description.maxLength}
+            autoComplete="off"
+            value={description}
+            onChange={(event) => setDescription(event.target.value)}
+          />
+        )}
+      />
+      <CodeChoices
+        faults={faults}
+        field="eventTypes"
+        legend={ENDPOINT_FORM_MESSAGES.eventsLegend}
+        codes={WEBHOOK_EVENT_TYPES}
+        labels={WEBHOOK_EVENT_LABELS}
+        chosen={events}
+        onChange={setEvents}
+        className="ig-wide ig-events"
+      />
       <div className="vx-field ig-wide">
         <label className="ig-scope ig-enabled">
           <input

@@ -6,7 +6,8 @@ import { API_KEY_SCOPE_LABELS, API_KEY_SCOPES, ApiKeyCreatePayload, type ApiKeyS
 import { useState, type FormEvent } from 'react';
 import { utcToday } from '@veritas/shared/access-tokens';
 import { useCreateKey } from './api/keys';
-import { useFieldFaults } from '@veritas/shared/field-faults';
+import { CodeChoices } from './code-choices';
+import { FormField, useFieldFaults } from '@veritas/shared/field-faults';
 
 export const FORM_MESSAGES = {
   failed: 'The key could not be created.',
@@ -28,17 +29,9 @@ export function KeyForm({ onCreated }: { onCreated(created: CreatedToken): void 
   const [label, setLabel] = useState('');
   const [scopes, setScopes] = useState<ReadonlySet<ApiKeyScope>>(new Set());
   const [expiresOn, setExpiresOn] = useState(defaultExpiry);
-  const { id, formError, check, refused, inputRef, invalid, describedBy, fieldError } = useFieldFaults(FIELDS);
+  const faults = useFieldFaults(FIELDS);
+  const { formError, check, refused } = faults;
   const sending = createKey.isPending;
-
-  function toggle(scope: ApiKeyScope, on: boolean) {
-    setScopes((current) => {
-      const next = new Set(current);
-      if (on) next.add(scope);
-      else next.delete(scope);
-      return next;
-    });
-  }
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -61,61 +54,47 @@ export function KeyForm({ onCreated }: { onCreated(created: CreatedToken): void 
 
   return (
     <form className="ig-form" aria-label="Create an API key" noValidate onSubmit={(event) => void submit(event)}>
-      <div className="vx-field">
-        <label className="vx-label" htmlFor={`${id}-label`}>
-          Label
-        </label>
-        <input
-          ref={inputRef('label')}
-          id={`${id}-label`}
-          className="vx-input"
-          maxLength={ApiKeyCreatePayload.properties.label.maxLength}
-          autoComplete="off"
-          value={label}
-          aria-invalid={invalid('label')}
-          aria-describedby={describedBy('label')}
-          onChange={(event) => setLabel(event.target.value)}
-        />
-        {fieldError('label')}
-      </div>
-      <fieldset className="ig-scopes" aria-describedby={describedBy('scopes')}>
-        <legend className="vx-label">Scopes: what the key may call</legend>
-        {API_KEY_SCOPES.map((scope, index) => (
-          <label key={scope} className="ig-scope">
-            <input
-              ref={index === 0 ? inputRef('scopes') : undefined}
-              type="checkbox"
-              value={scope}
-              checked={scopes.has(scope)}
-              aria-invalid={invalid('scopes')}
-              onChange={(event) => toggle(scope, event.target.checked)}
-            />{' '}
-            {API_KEY_SCOPE_LABELS[scope]} <code className="ig-code">{scope}</code>
-          </label>
-        ))}
-        {fieldError('scopes')}
-      </fieldset>
-      <div className="vx-field">
-        <label className="vx-label" htmlFor={`${id}-expires`}>
-          Expires on
-        </label>
-        <input
-          ref={inputRef('expiresOn')}
-          id={`${id}-expires`}
-          className="vx-input"
-          type="date"
-          // Today in UTC: the earliest day the server takes.
-          min={utcToday()}
-          value={expiresOn}
-          aria-invalid={invalid('expiresOn')}
-          aria-describedby={describedBy('expiresOn', `${id}-expires-hint`)}
-          onChange={(event) => setExpiresOn(event.target.value)}
-        />
-        <p id={`${id}-expires-hint`} className="vx-hint">
-          {FORM_MESSAGES.expiryHint}
-        </p>
-        {fieldError('expiresOn')}
-      </div>
+      <FormField
+        faults={faults}
+        field="label"
+        label="Label"
+        input={(wiring) => (
+          <input
+            {...wiring}
+            className="vx-input"
+            maxLength={ApiKeyCreatePayload.properties.label.maxLength}
+            autoComplete="off"
+            value={label}
+            onChange={(event) => setLabel(event.target.value)}
+          />
+        )}
+      />
+      <CodeChoices
+        faults={faults}
+        field="scopes"
+        legend="Scopes: what the key may call"
+        codes={API_KEY_SCOPES}
+        labels={API_KEY_SCOPE_LABELS}
+        chosen={scopes}
+        onChange={setScopes}
+      />
+      <FormField
+        faults={faults}
+        field="expiresOn"
+        label="Expires on"
+        hint={FORM_MESSAGES.expiryHint}
+        input={(wiring) => (
+          <input
+            {...wiring}
+            className="vx-input"
+            type="date"
+            // Today in UTC: the earliest day the server takes.
+            min={utcToday()}
+            value={expiresOn}
+            onChange={(event) => setExpiresOn(event.target.value)}
+          />
+        )}
+      />
       <div className="ig-form__actions">
         <button
           type="submit"

@@ -2,12 +2,13 @@
 // forms, the Deployments page's token and origin forms): a form is checked against its call's own
 // schema before it is sent, so it says what the server would; each fault shows under its field and
 // describes it, the cursor goes to the first field to correct, and a refusal of the server shows on
-// the field it names or, naming none, under the form's button. An entry of its own
+// the field it names or, naming none, under the form's button. `FormField` lays a field out: its
+// label, its input, a hint and its fault, tied together by ids. An entry of its own
 // (@veritas/shared/field-faults), not the index: it brings TypeBox's checker, which the shell's
 // first load does without.
 import { formFaults } from './api/form-check';
 import { refusedField, serverMessage } from './http';
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 
 type Schema = Parameters<typeof formFaults>[0];
 
@@ -71,4 +72,58 @@ export function useFieldFaults<Field extends string>(fields: readonly Field[]) {
         </p>
       ),
   };
+}
+
+/** What useFieldFaults gives a form. */
+export type FieldFaults<Field extends string> = ReturnType<typeof useFieldFaults<Field>>;
+
+/** What ties a field's input to its label, its hint and its fault, and lets the cursor be put in it. */
+export interface FieldInputProps {
+  id: string;
+  ref: (input: HTMLElement | null) => void;
+  'aria-invalid': true | undefined;
+  'aria-describedby': string | undefined;
+}
+
+export interface FormFieldProps<Field extends string> {
+  faults: FieldFaults<Field>;
+  field: Field;
+  label: ReactNode;
+  /** A rule or example shown under the input, which describes it. */
+  hint?: ReactNode;
+  className?: string;
+  /** The input (or select), given the props that tie it to the rest: spread them on it. */
+  input: (props: FieldInputProps) => ReactNode;
+}
+
+/** A labelled field of a form that shows its faults with useFieldFaults: label, input, hint, fault. */
+export function FormField<Field extends string>({
+  faults,
+  field,
+  label,
+  hint,
+  className,
+  input,
+}: FormFieldProps<Field>) {
+  const inputId = `${faults.id}-${field}`;
+  const hintId = `${inputId}-hint`;
+  return (
+    <div className={className ? `vx-field ${className}` : 'vx-field'}>
+      <label className="vx-label" htmlFor={inputId}>
+        {label}
+      </label>
+      {input({
+        id: inputId,
+        ref: faults.inputRef(field),
+        'aria-invalid': faults.invalid(field),
+        'aria-describedby': hint ? faults.describedBy(field, hintId) : faults.describedBy(field),
+      })}
+      {hint && (
+        <p id={hintId} className="vx-hint">
+          {hint}
+        </p>
+      )}
+      {faults.fieldError(field)}
+    </div>
+  );
 }

@@ -3,7 +3,7 @@
 // (@veritas/shared/field-faults).
 import { formatDateTime, serverMessage, toast, type AllowedOrigin } from '@veritas/shared';
 import { OriginPayload } from '@veritas/shared/domain';
-import { useFieldFaults } from '@veritas/shared/field-faults';
+import { FormField, useFieldFaults } from '@veritas/shared/field-faults';
 import { useQueryNow } from '@veritas/shared/query';
 import { DataTable, type Column } from '@veritas/shared/table';
 import { useId, useState, type FormEvent } from 'react';
@@ -22,7 +22,8 @@ export function OriginsSection() {
   const addOrigin = useAddOrigin();
   const removeOrigin = useRemoveOrigin();
   const [origin, setOrigin] = useState('');
-  const { id, formError, check, refused, inputRef, invalid, describedBy, fieldError } = useFieldFaults(ORIGIN_FIELDS);
+  const faults = useFieldFaults(ORIGIN_FIELDS);
+  const { formError, check, refused } = faults;
   const [removing, setRemoving] = useState<string | null>(null);
 
   const columns: Column<AllowedOrigin>[] = [
@@ -63,28 +64,24 @@ export function OriginsSection() {
         Allowed origins
       </h2>
       <form className="dp-form" aria-label="Add an allowed origin" noValidate onSubmit={(event) => void submit(event)}>
-        <div className="vx-field">
-          <label className="vx-label" htmlFor={`${id}-origin`}>
-            Origin
-          </label>
-          <input
-            ref={inputRef('origin')}
-            id={`${id}-origin`}
-            className="vx-input"
-            type="url"
-            inputMode="url"
-            placeholder="https://cdn.example.com"
-            autoComplete="off"
-            aria-invalid={invalid('origin')}
-            aria-describedby={describedBy('origin', `${id}-origin-hint`)}
-            value={origin}
-            onChange={(event) => setOrigin(event.target.value)}
-          />
-          <p id={`${id}-origin-hint`} className="vx-hint">
-            A team&apos;s own CDN may serve a remote&apos;s versions from these origins only.
-          </p>
-          {fieldError('origin')}
-        </div>
+        <FormField
+          faults={faults}
+          field="origin"
+          label="Origin"
+          hint="A team's own CDN may serve a remote's versions from these origins only."
+          input={(wiring) => (
+            <input
+              {...wiring}
+              className="vx-input"
+              type="url"
+              inputMode="url"
+              placeholder="https://cdn.example.com"
+              autoComplete="off"
+              value={origin}
+              onChange={(event) => setOrigin(event.target.value)}
+            />
+          )}
+        />
         <button type="submit" className="vx-btn vx-btn-primary" disabled={addOrigin.isPending}>
           Add origin
         </button>

@@ -4,7 +4,7 @@
 import type { CreatedToken } from '@veritas/shared';
 import { utcToday } from '@veritas/shared/access-tokens';
 import { formFaults, RemoteParams, TokenCreatePayload } from '@veritas/shared/domain';
-import { useFieldFaults } from '@veritas/shared/field-faults';
+import { FormField, useFieldFaults } from '@veritas/shared/field-faults';
 import { useState, type FormEvent } from 'react';
 import { useCreateToken } from './api';
 import { ALL_REMOTES } from './tokens-table';
@@ -28,7 +28,8 @@ export function TokenForm({
   const [scope, setScope] = useState(ALL_REMOTES);
   const [newRemote, setNewRemote] = useState('');
   const [expiresOn, setExpiresOn] = useState('');
-  const { id, formError, passes, refused, inputRef, invalid, describedBy, fieldError } = useFieldFaults(FIELDS);
+  const faults = useFieldFaults(FIELDS);
+  const { id, formError, passes, refused, inputRef, invalid, describedBy, fieldError } = faults;
   // A new remote's scope is its name, typed in a field of its own: that field shows the scope's fault.
   const namingNewRemote = scope === NEW_REMOTE;
 
@@ -60,30 +61,28 @@ export function TokenForm({
 
   return (
     <form className="dp-form" aria-label="Create a deploy token" noValidate onSubmit={(event) => void submit(event)}>
+      <FormField
+        faults={faults}
+        field="label"
+        label="Label"
+        input={(wiring) => (
+          <input
+            {...wiring}
+            className="vx-input"
+            maxLength={TokenCreatePayload.properties.label.maxLength}
+            autoComplete="off"
+            value={label}
+            onChange={(event) => setLabel(event.target.value)}
+          />
+        )}
+      />
       <div className="vx-field">
-        <label className="vx-label" htmlFor={`${id}-label`}>
-          Label
-        </label>
-        <input
-          ref={inputRef('label')}
-          id={`${id}-label`}
-          className="vx-input"
-          maxLength={TokenCreatePayload.properties.label.maxLength}
-          autoComplete="off"
-          value={label}
-          aria-invalid={invalid('label')}
-          aria-describedby={describedBy('label')}
-          onChange={(event) => setLabel(event.target.value)}
-        />
-        {fieldError('label')}
-      </div>
-      <div className="vx-field">
-        <label className="vx-label" htmlFor={`${id}-scope`}>
+        <label className="vx-label" htmlFor={`${id}-scope-choice`}>
           May deploy
         </label>
         <select
           ref={namingNewRemote ? undefined : inputRef('scope')}
-          id={`${id}-scope`}
+          id={`${id}-scope-choice`}
           className="vx-select"
           value={scope}
           aria-invalid={namingNewRemote ? undefined : invalid('scope')}
@@ -101,46 +100,40 @@ export function TokenForm({
         {!namingNewRemote && fieldError('scope')}
       </div>
       {namingNewRemote && (
-        <div className="vx-field">
-          <label className="vx-label" htmlFor={`${id}-new-remote`}>
-            New remote's name
-          </label>
-          <input
-            ref={inputRef('scope')}
-            id={`${id}-new-remote`}
-            className="vx-input"
-            maxLength={40}
-            autoComplete="off"
-            spellCheck={false}
-            value={newRemote}
-            aria-invalid={invalid('scope')}
-            aria-describedby={describedBy('scope')}
-            onChange={(event) => setNewRemote(event.target.value)}
-          />
-          {fieldError('scope')}
-        </div>
-      )}
-      <div className="vx-field">
-        <label className="vx-label" htmlFor={`${id}-expires`}>
-          Expires on (last valid day)
-        </label>
-        <input
-          ref={inputRef('expiresOn')}
-          id={`${id}-expires`}
-          className="vx-input"
-          type="date"
-          // Today in UTC: the earliest day the server takes.
-          min={utcToday()}
-          value={expiresOn}
-          aria-invalid={invalid('expiresOn')}
-          aria-describedby={describedBy('expiresOn', `${id}-expires-hint`)}
-          onChange={(event) => setExpiresOn(event.target.value)}
+        <FormField
+          faults={faults}
+          field="scope"
+          label="New remote's name"
+          input={(wiring) => (
+            <input
+              {...wiring}
+              className="vx-input"
+              maxLength={40}
+              autoComplete="off"
+              spellCheck={false}
+              value={newRemote}
+              onChange={(event) => setNewRemote(event.target.value)}
+            />
+          )}
         />
-        <p id={`${id}-expires-hint`} className="vx-hint">
-          It works through the end of that day in UTC, until 00:00 UTC the day after.
-        </p>
-        {fieldError('expiresOn')}
-      </div>
+      )}
+      <FormField
+        faults={faults}
+        field="expiresOn"
+        label="Expires on (last valid day)"
+        hint="It works through the end of that day in UTC, until 00:00 UTC the day after."
+        input={(wiring) => (
+          <input
+            {...wiring}
+            className="vx-input"
+            type="date"
+            // Today in UTC: the earliest day the server takes.
+            min={utcToday()}
+            value={expiresOn}
+            onChange={(event) => setExpiresOn(event.target.value)}
+          />
+        )}
+      />
       <button type="submit" className="vx-btn vx-btn-primary" disabled={createToken.isPending}>
         Create token
       </button>
