@@ -34,6 +34,7 @@ describe('the contract rules', () => {
       './case-vocabulary',
       './domain',
       './field-faults',
+      './filters',
       './first-calls',
       './query',
       './remote-compatibility',

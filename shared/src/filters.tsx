@@ -1,0 +1,128 @@
+// Entry point @veritas/shared/filters: the filters form over a list whose applied filters are the
+// URL's (the Audit Log, the Cases queue; docs/screens.md#filters). Text boxes apply on Apply (or
+// Enter), the dropdowns and the days as soon as they change, together with the text typed so far;
+// what is typed but not applied is the form's own. Not part of the main entry, which the shell
+// loads before its login form.
+import { useState, type ReactNode } from 'react';
+import './ui/filters.css';
+
+/**
+ * The text boxes of a filters form: `applied` are their applied values. Filters applied from
+ * elsewhere (Clear filters, a saved view, the browser's Back) replace what was typed, and call
+ * `onReplaced` (in the render, as React's derived state does).
+ */
+export function useTypedTexts<Field extends string>(applied: Record<Field, string>, onReplaced?: () => void) {
+  const [texts, setTexts] = useState(applied);
+  const [seen, setSeen] = useState(applied);
+  const fields = Object.keys(applied) as Field[];
+  if (fields.some((field) => seen[field] !== applied[field])) {
+    setSeen(applied);
+    setTexts(applied);
+    onReplaced?.();
+  }
+  return {
+    texts,
+    type: (field: Field, value: string) => setTexts((current) => ({ ...current, [field]: value })),
+    clear: () => setTexts(Object.fromEntries(fields.map((field) => [field, ''])) as Record<Field, string>),
+    /** Some box holds text, applied or not. */
+    anyText: fields.some((field) => texts[field] !== ''),
+  };
+}
+
+export interface FiltersFormProps {
+  /** Applies the filters with the text typed so far (Apply, or Enter in a box). */
+  onApply(): void;
+  /** Whether anything is applied or typed, which Clear filters takes away. */
+  canClear: boolean;
+  onClear(): void;
+  /** Text typed and not applied: the form says Apply applies it. */
+  typed: boolean;
+  /** The fields, laid out on a grid. */
+  children: ReactNode;
+}
+
+export function FiltersForm({ onApply, canClear, onClear, typed, children }: FiltersFormProps) {
+  return (
+    <form
+      className="vx-card vx-filters"
+      aria-label="Filters"
+      onSubmit={(event) => {
+        event.preventDefault();
+        onApply();
+      }}
+    >
+      <div className="vx-filters__fields">{children}</div>
+      <div className="vx-filters__actions">
+        <button type="submit" className="vx-btn vx-btn-primary">
+          Apply
+        </button>
+        <button type="button" className="vx-btn" disabled={!canClear} onClick={onClear}>
+          Clear filters
+        </button>
+        {typed && <span className="vx-hint">Press Apply to filter by the text typed.</span>}
+      </div>
+    </form>
+  );
+}
+
+export interface DayFilterProps {
+  id: string;
+  label: string;
+  /** The day, YYYY-MM-DD, or empty. */
+  value: string;
+  /** The other end of the range, which bounds this one. */
+  min?: string;
+  max?: string;
+  onChange(day: string): void;
+}
+
+/** One end of a filters form's range of days, applied as it changes. */
+export function DayFilter({ id, label, value, min, max, onChange }: DayFilterProps) {
+  return (
+    <div className="vx-field">
+      <label className="vx-label" htmlFor={id}>
+        {label}
+      </label>
+      <input
+        id={id}
+        className="vx-input"
+        type="date"
+        value={value}
+        min={min || undefined}
+        max={max || undefined}
+        onChange={(event) => onChange(event.target.value)}
+      />
+    </div>
+  );
+}
+
+export interface TextFilterProps {
+  id: string;
+  label: string;
+  value: string;
+  maxLength: number;
+  /** An example of what to type (e.g. 'Hub or RC code'). */
+  placeholder?: string;
+  onChange(text: string): void;
+}
+
+/** A filters form's text box (names and codes: no spelling check), applied with Apply. */
+export function TextFilter({ id, label, value, maxLength, placeholder, onChange }: TextFilterProps) {
+  return (
+    <div className="vx-field">
+      <label className="vx-label" htmlFor={id}>
+        {label}
+      </label>
+      <input
+        id={id}
+        className="vx-input"
+        value={value}
+        maxLength={maxLength}
+        autoComplete="off"
+        spellCheck={false}
+        placeholder={placeholder}
+        onChange={(event) => onChange(event.target.value)}
+      />
+    </div>
+  );
+}
