@@ -32,8 +32,8 @@ export default function AuditLogPage() {
   const query = queryOfFilter(filter);
   const queryText = JSON.stringify(query);
   const client = useQueryClient();
-  const pages = useInfiniteQueryNow({ ...auditPagesQuery(query), placeholderData: keepPreviousData });
-  const { data, error, isPending, isPlaceholderData, isFetchNextPageError, hasNextPage, refetch } = pages;
+  const entryPages = useInfiniteQueryNow({ ...auditPagesQuery(query), placeholderData: keepPreviousData });
+  const { data, error, isPending, isPlaceholderData, isFetchNextPageError, hasNextPage, refetch } = entryPages;
   const entries = useMemo(() => data?.pages.flatMap((page) => page.entries) ?? [], [data]);
 
   // How many live entries were added to the entries of these filters.
@@ -94,7 +94,7 @@ export default function AuditLogPage() {
 
       {data && (
         <MorePages
-          query={pages}
+          query={entryPages}
           pages={data.pages.length}
           texts={{ more: 'Show older entries', loading: 'Loading older entries…', none: 'No older entries' }}
           failure={(failure) => failureText(failure, MESSAGES.olderFailed)}

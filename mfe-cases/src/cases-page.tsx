@@ -55,8 +55,8 @@ export default function CasesPage() {
   const now = useNow(NOW_EVERY_MS);
   useLiveCases();
 
-  const pages = useInfiniteQueryNow({ ...casePagesQuery(query), placeholderData: keepPreviousData });
-  const { data, error, isPending, isPlaceholderData, isFetchNextPageError, isFetchingNextPage, refetch } = pages;
+  const casePages = useInfiniteQueryNow({ ...casePagesQuery(query), placeholderData: keepPreviousData });
+  const { data, error, isPending, isPlaceholderData, isFetchNextPageError, isFetchingNextPage, refetch } = casePages;
   const cases = useMemo(() => data?.pages.flatMap((page) => page.cases) ?? [], [data]);
   const { data: count, error: countError } = useQueryNow({
     ...caseCountQuery(query),
@@ -121,7 +121,7 @@ export default function CasesPage() {
 
       {data && (
         <MorePages
-          query={pages}
+          query={casePages}
           pages={data.pages.length}
           texts={{ more: 'Load more', loading: 'Loading more cases…', none: 'All cases loaded' }}
           failure={(failure) => serverMessage(failure) ?? MESSAGES.moreFailed}

@@ -79,12 +79,12 @@ export function DeliveryLog({ endpoint, id, headingRef, onClose }: DeliveryLogPr
   const headingId = useId();
   const stateId = useId();
   const [state, setState] = useState<WebhookDeliveryState | ''>('');
-  const pages = useInfiniteQueryNow({
+  const deliveryPages = useInfiniteQueryNow({
     ...deliveriesQuery(endpoint.id, state),
     placeholderData: keepPreviousData,
     refetchInterval: (query) => (dueSoon(query.state.data) ? POLL_MS : false),
   });
-  const { data, error, isPending, isPlaceholderData, isFetching, isFetchNextPageError, refetch } = pages;
+  const { data, error, isPending, isPlaceholderData, isFetching, isFetchNextPageError, refetch } = deliveryPages;
   const deliveries = useMemo(() => data?.pages.flatMap((page) => page.deliveries) ?? [], [data]);
   const redeliver = useRedeliver();
   const [redelivering, setRedelivering] = useState<ReadonlySet<number>>(new Set());
@@ -257,7 +257,7 @@ export function DeliveryLog({ endpoint, id, headingRef, onClose }: DeliveryLogPr
       {data && (
         <MorePages
           className="ig-log__more"
-          query={pages}
+          query={deliveryPages}
           pages={data.pages.length}
           texts={{ more: LOG_MESSAGES.loadMore, loading: LOG_MESSAGES.loadingMore }}
           failure={(failure) => serverMessage(failure) ?? LOG_MESSAGES.moreFailed}
