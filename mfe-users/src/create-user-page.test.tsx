@@ -257,6 +257,15 @@ describe('user form submission', () => {
   });
 });
 
+test("the page is named by a level-one heading, its title 'Create User and Create Group'; each form by its own", async () => {
+  await renderPage();
+  expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Create User and Create Group');
+  expect(screen.getAllByRole('heading', { level: 2 }).map((heading) => heading.textContent)).toEqual([
+    'Create User',
+    'Create Group',
+  ]);
+});
+
 describe('groups', () => {
   test("a failed group fetch shows 'Failed to fetch groups.'", async () => {
     await renderPage({ groups: [500, undefined] });

@@ -27,6 +27,8 @@ export default function CreateUserPage() {
 
   return (
     <section className="vx-page">
+      {/* The page's title, as every page has one: the two forms' own titles are its sections'. */}
+      <h1 className="vx-sr-only">Create User and Create Group</h1>
       <NoticeLine notice={notice} />
       <div className="um-forms">
         <CreateUserForm creatorRole={role} groups={groups} groupsLoading={loading} />
