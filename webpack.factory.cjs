@@ -273,7 +273,12 @@ function createWebpackConfig({ dir, runtimePlugins = [], pageLoadImports, ...hos
           // Browser-only builds: lets the runtime drop its Node.js loading paths.
           experiments: { optimization: { target: 'web' } },
         }),
-        new HtmlWebpackPlugin({ template: path.join(root, 'index.html'), title }),
+        new HtmlWebpackPlugin({
+          template: path.join(root, 'index.html'),
+          title,
+          // The console's icon (shell/favicon.svg), which browsers otherwise ask for as /favicon.ico.
+          ...(isHost ? { favicon: path.join(dir, 'favicon.svg') } : {}),
+        }),
         ...(remote ? [new DeclarationPlugin(remote.declaration)] : []),
         ...(pageLoadImports ? [new PageLoadChunksPlugin(pageLoadImports)] : []),
         // The shell's scripts, compressed once at their best here rather than on every request:

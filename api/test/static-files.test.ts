@@ -23,6 +23,7 @@ beforeAll(async () => {
   write('tiny.5e6f7a8b.js', 'tiny');
   write('tiny.5e6f7a8b.js.gz', 'tiny gzip');
   write('mf-manifest.json', '{"name":"shell"}');
+  write('favicon.svg', '<svg xmlns="http://www.w3.org/2000/svg"/>');
   write('licenses/notice.txt', 'notice');
   app = Fastify();
   shellFileRoutes(app, readShellFiles(dir));
@@ -64,6 +65,15 @@ test('a file its build did not compress in brotli goes out in gzip to a browser 
   const answer = await get('/tiny.5e6f7a8b.js', { 'accept-encoding': 'gzip, deflate, br' });
   expect(answer.headers['content-encoding']).toBe('gzip');
   expect(answer.bytes.toString()).toBe('tiny gzip');
+});
+
+test("the console's icon (favicon.svg, a name that stays) goes out as SVG and is revalidated: no-cache", async () => {
+  const answer = await get('/favicon.svg');
+  expect([answer.status, answer.headers['content-type'], answer.headers['cache-control']]).toEqual([
+    200,
+    'image/svg+xml',
+    'no-cache',
+  ]);
 });
 
 test('a file whose name stays (mf-manifest.json) is revalidated: no-cache, and 304 while its ETag matches', async () => {

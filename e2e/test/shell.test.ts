@@ -53,6 +53,21 @@ test("first load: the login page loads at most 150 KB gzip of scripts, and not t
   expect(styles.some((css) => css.includes('.shell-topbar'))).toBe(false);
 });
 
+test("icon: the page names the console's icon, /favicon.svg, and no load asks for a file the server lacks", async () => {
+  const missing: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error' && message.text().includes('404')) missing.push(message.text());
+  });
+  await page.goto('/login');
+  await page.getByLabel('Username').waitFor();
+  expect(await page.locator('link[rel="icon"]').getAttribute('href')).toBe('/favicon.svg');
+  const icon = await page.request.get('/favicon.svg');
+  expect([icon.status(), icon.headers()['content-type']]).toEqual([200, 'image/svg+xml']);
+  await signIn(page, DEMO.admin);
+  await page.waitForLoadState('networkidle');
+  expect(missing).toEqual([]);
+});
+
 test('layout: top bar shows the user name, role label and footer', async () => {
   await signIn(page, DEMO.incharge);
   const banner = page.getByRole('banner');

@@ -43,7 +43,7 @@ export const acceptsGzip = (request: FastifyRequest) =>
   takesGzip.negotiate(request.headers['accept-encoding'] ?? '') !== null;
 
 /** The shell's files whose names do not change with their content: revalidated on every use. */
-const MUTABLE = new Set(['index.html', 'mf-manifest.json', 'mf-stats.json']);
+const MUTABLE = new Set(['index.html', 'favicon.svg', 'mf-manifest.json', 'mf-stats.json']);
 
 /** A file of the shell's build, as it goes out: as built, and as its build compressed it. */
 interface ShellFile {
