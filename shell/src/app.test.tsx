@@ -1,4 +1,4 @@
-import { act, screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { Role } from '@veritas/shared';
 import { queryClient } from '@veritas/shared/query';
@@ -41,6 +41,13 @@ describe('redirects', () => {
     await expectAt('/login', 'REPLACE');
     expect(screen.getByLabelText('Username')).toBeInTheDocument();
     expect(mockedLoadRemote).not.toHaveBeenCalled();
+  });
+
+  test('/login is the main landmark of its page, which holds the login form', async () => {
+    signedOut(api);
+    renderShell('/login');
+    const main = await screen.findByRole('main');
+    expect(within(main).getByRole('form', { name: 'Veritas' })).toContainElement(screen.getByLabelText('Username'));
   });
 
   test('a signed-in user opening /login is sent to / and on to the Dashboard', async () => {

@@ -17,5 +17,10 @@ export function LoginPage() {
     };
   }, [navigate]);
 
-  return <LoginForm onLoggedIn={enter} />;
+  // The page's main landmark, as the layout's pages have theirs (a remote run alone puts the form in its own).
+  return (
+    <main>
+      <LoginForm onLoggedIn={enter} />
+    </main>
+  );
 }
