@@ -664,3 +664,40 @@ describe('keyboard: Tab reaches every control, each with a visible focus indicat
       ),
   );
 });
+
+// axe's best practices beyond WCAG's tags (page-has-heading-one, landmark-one-main): each page is
+// named by one level-one heading and holds its content in one main landmark, so that a screen
+// reader's user can jump to either.
+describe('structure: every page has one level-one heading and one main landmark', () => {
+  const PAGES = [
+    '/login',
+    '/Dashboard',
+    '/ListDevices',
+    '/createuser',
+    '/Deactivateuser',
+    '/Upload',
+    '/Download',
+    '/WhiteLabel',
+    '/Cases',
+    '/Integrations',
+    '/AuditLog',
+    '/Deployments',
+  ];
+  test.each(PAGES)('%s', (path) =>
+    inState(
+      {
+        name: path,
+        signedOut: path === '/login' || undefined,
+        reach: async (page) => {
+          await page.goto(path);
+          const heading = page.locator('h1');
+          await heading.first().waitFor({ state: 'attached' });
+          return { shown: heading.first() };
+        },
+      },
+      async (page) => {
+        expect([await page.locator('h1').count(), await page.getByRole('main').count()]).toEqual([1, 1]);
+      },
+    ),
+  );
+});
