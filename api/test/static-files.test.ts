@@ -24,6 +24,7 @@ beforeAll(async () => {
   write('tiny.5e6f7a8b.js.gz', 'tiny gzip');
   write('mf-manifest.json', '{"name":"shell"}');
   write('favicon.svg', '<svg xmlns="http://www.w3.org/2000/svg"/>');
+  write('page-load.json', '{"chunks":[]}');
   write('licenses/notice.txt', 'notice');
   app = Fastify();
   shellFileRoutes(app, readShellFiles(dir));
@@ -74,6 +75,13 @@ test("the console's icon (favicon.svg, a name that stays) goes out as SVG and is
     'image/svg+xml',
     'no-cache',
   ]);
+});
+
+test('only a file named by its content is cached for good; every other name is revalidated', async () => {
+  const cacheControl = async (url: string) => (await get(url)).headers['cache-control'];
+  expect(await cacheControl('/tiny.5e6f7a8b.js')).toBe('public, max-age=31536000, immutable');
+  for (const url of ['/page-load.json', '/licenses/notice.txt', '/mf-manifest.json'])
+    expect([url, await cacheControl(url)]).toEqual([url, 'no-cache']);
 });
 
 test('a file whose name stays (mf-manifest.json) is revalidated: no-cache, and 304 while its ETag matches', async () => {

@@ -42,8 +42,12 @@ const takesGzip = new Negotiator({ supportedValues: ['gzip'] });
 export const acceptsGzip = (request: FastifyRequest) =>
   takesGzip.negotiate(request.headers['accept-encoding'] ?? '') !== null;
 
-/** The shell's files whose names do not change with their content: revalidated on every use. */
-const MUTABLE = new Set(['index.html', 'favicon.svg', 'mf-manifest.json', 'mf-stats.json']);
+/**
+ * A file named by its content (webpack.factory.cjs names the shell's scripts `[name].[contenthash:8]`,
+ * and their licence files after them): cached for good. Any other (index.html, the manifests, the
+ * icon, page-load.json) keeps its name as its content changes, so it is revalidated on every use.
+ */
+const NAMED_BY_CONTENT = /\.[0-9a-f]{8}\./;
 
 /** A file of the shell's build, as it goes out: as built, and as its build compressed it. */
 interface ShellFile {
@@ -71,7 +75,7 @@ export function readShellFiles(dir: string): Map<string, ShellFile> {
     const encoded = { br: sibling('.br'), gzip: sibling('.gz') };
     files.set(`/${path.relative(dir, file).split(path.sep).join('/')}`, {
       type: contentTypeOf(entry.name),
-      cacheControl: MUTABLE.has(entry.name) ? 'no-cache' : IMMUTABLE,
+      cacheControl: NAMED_BY_CONTENT.test(entry.name) ? IMMUTABLE : 'no-cache',
       etag: `"${crypto.createHash('sha256').update(identity).digest('base64url')}"`,
       identity,
       encoded,
