@@ -96,13 +96,6 @@ export async function lockBlobs(kysely: Kysely<Database>, db: Db): Promise<void>
   await lockUntilCommit(kysely, db, BLOBS_LOCK);
 }
 
-/** Which of `hashes` are stored. */
-export async function findBlobHashes(kysely: Kysely<Database>, hashes: string[]): Promise<Set<string>> {
-  if (hashes.length === 0) return new Set();
-  const rows = await kysely.selectFrom('remote_blobs').select('hash').where('hash', 'in', hashes).execute();
-  return new Set(rows.map((row) => row.hash));
-}
-
 /** Inserts the blob unless one of that hash is stored; whether it inserted it. */
 export async function insertBlob(
   kysely: Kysely<Database>,
