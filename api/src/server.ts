@@ -312,7 +312,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Veritas
         .header('Cache-Control', 'no-cache, private')
         .header('Vary', 'Cookie')
         .type('text/html; charset=utf-8')
-        .send(inlineComposition(shellDocument, view.composition, preloads));
+        .send(inlineComposition(shellDocument, view.composition, preloads, hub?.newestRead()));
     },
   };
 }

@@ -24,6 +24,8 @@ const api = build({
     { username: 'rc1', role: 'executive', group: 'RC1' },
   ],
   signIn: { admin: 'admin1', incharge: 'inch1', centralOps: 'ops1', executive: 'exec1' },
+  // The console's page document too: it names the newest event (docs/events.md#the-first-stream).
+  server: { shellDocument: '<!doctype html><html><head><title>Veritas</title></head><body></body></html>' },
 });
 
 const open = (client: Client | null, options?: Parameters<typeof EventStreamReader.open>[2], url = api.url) =>
@@ -445,6 +447,38 @@ onPostgres('an event written through one instance reaches a stream open on anoth
   await second.close();
 });
 
+describe("the page document's mark (docs/events.md#the-first-stream)", () => {
+  /** The event id the page document at / names for `client`, or null when it names none. */
+  async function documentMark(client: Client | null): Promise<number | null> {
+    const cookie = client ? [...client.cookies].map(([name, c]) => `${name}=${c.value}`).join('; ') : '';
+    const answer = await fetch(`${api.url}/`, { headers: cookie ? { cookie } : {} });
+    expect(answer.status).toBe(200);
+    const mark = /<meta name="veritas-last-event-id" content="(\d+)">/.exec(await answer.text())?.[1];
+    return mark === undefined ? null : Number(mark);
+  }
+
+  test("a signed-in viewer's document names an event already written; a stream resumed after it gets what was written since, nothing lost between", async () => {
+    const live = await open(api.as.admin!);
+    const before = await marker(live);
+    live.close();
+    const mark = (await documentMark(api.as.admin!))!;
+    expect(mark).toBeGreaterThanOrEqual(before);
+    expect(mark).toBeLessThanOrEqual(await newestId());
+    // Written after the document, before the tab's stream opens: as a page's first reads may be.
+    const code = await createGroup();
+    const stream = await open(api.as.admin!, { query: `?last_event_id=${mark}` });
+    const event = await stream.waitForEvent('groups', (data) => data.code === code);
+    expect(event.id).toBeGreaterThan(mark);
+    expect(stream.events.some((e) => e.event === 'reset')).toBe(false);
+    expect(received(stream)).toEqual((await idsAfter(mark)).filter((id) => id <= event.id));
+    stream.close();
+  });
+
+  test("nobody's document names no event: the stream of a later sign-in starts afresh", async () => {
+    expect(await documentMark(null)).toBeNull();
+  });
+});
+
 // Last: its 100k events would reach any stream open meanwhile.
 test('pruning keeps at most 100k events', async () => {
   const rows = MAX_KEPT_EVENTS + 10;
@@ -462,4 +496,15 @@ test('pruning keeps at most 100k events', async () => {
   const kept = await idsAfter(0);
   expect(kept.length).toBe(MAX_KEPT_EVENTS);
   expect(kept.at(-1)).toBe(newest);
+});
+
+// After the 100k: it empties the table, as a database no event was ever written to.
+test('a mark of 0 (a document made before any event) on an empty table replays nothing and resets nothing', async () => {
+  await api.db.kysely.deleteFrom('events').execute();
+  const stream = await open(api.as.admin!, { lastEventId: 0 });
+  await stream.waitFor((m) => m.comments.includes('connected'));
+  const id = await marker(stream);
+  expect(stream.events.some((e) => e.event === 'reset')).toBe(false);
+  expect(received(stream)).toEqual([id]);
+  stream.close();
 });

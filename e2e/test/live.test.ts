@@ -75,6 +75,31 @@ describe('the live console on our server', () => {
     expect(Number(await page.getByTestId('record-count').getAttribute('data-count'))).toBe(countBefore);
   });
 
+  test("a field scan after the page's first read, before its stream opened, still reaches the open Device Pick List (docs/events.md#the-first-stream)", async () => {
+    const trackingId = await pendingRecord(page, taken);
+    // The tab's stream held back until the scan is stored: as on a page load whose first reads
+    // answer before the stream opens, while scans come in.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const events = /\/veritas\/api\/events\//;
+    await page.route(events, async (route) => {
+      await held;
+      await route.continue();
+    });
+    // The list searched for the record, so that its row is in view whatever the earlier tests changed.
+    await page.goto(`/ListDevices?q=${encodeURIComponent(trackingId)}`);
+    const row = page.getByTestId('device-row').filter({ hasText: trackingId });
+    await row.waitFor();
+    await page.evaluate(() => ((window as unknown as { notReloaded: boolean }).notReloaded = true));
+
+    await submitScan(baseUrl(), trackingId);
+    release();
+
+    await row.filter({ hasText: 'Submitted for verification' }).waitFor({ timeout: 5000 });
+    expect(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true);
+    await page.unroute(events);
+  });
+
   test('a pick list filtered to pending records drops the record a scan submitted', async () => {
     const trackingId = await pendingRecord(page, taken);
     await page.goto(`/ListDevices?status=pending&q=${encodeURIComponent(trackingId)}`);

@@ -298,6 +298,49 @@ describe('reconnecting', () => {
   });
 });
 
+describe("the page document's mark (docs/events.md#the-first-stream)", () => {
+  /**
+   * A page document naming `mark`, and its first stream started by a fresh copy of the module, as
+   * on a page load; answers the meta element to remove.
+   */
+  function loadDocumentMarked(mark: string): HTMLMetaElement {
+    act(() => stop());
+    const meta = document.createElement('meta');
+    meta.name = 'veritas-last-event-id';
+    meta.content = mark;
+    document.head.append(meta);
+    jest.isolateModules(() => {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      stop = (require('./live-events') as typeof import('./live-events')).startLiveEvents();
+    });
+    return meta;
+  }
+
+  test("the tab's first stream resumes after the event id the page document names, once the sign-in check passes; after a sign-out a stream starts afresh", () => {
+    const meta = loadDocumentMarked('42');
+    // Before the sign-in check answers, no stream: the mark waits for it.
+    expect(streams()).toHaveLength(0);
+    signIn();
+    expect(latest().url).toBe('/veritas/api/events/?last_event_id=42');
+    const records = listen('records');
+    act(() => latest().open());
+    // The replay covers what came since the mark: no reset.
+    expect(records.got).toEqual([]);
+    act(() => useSession.getState().clearSession());
+    signIn();
+    expect(latest().url).toBe('/veritas/api/events/');
+    records.unsubscribe();
+    meta.remove();
+  });
+
+  test('a mark that is no event id is not sent', () => {
+    const meta = loadDocumentMarked('42&x=1');
+    signIn();
+    expect(latest().url).toBe('/veritas/api/events/');
+    meta.remove();
+  });
+});
+
 describe('paused', () => {
   test('a tab hidden for 30 s closes its stream (paused); shown again, a new stream resumes from the last id', () => {
     signIn();

@@ -67,6 +67,14 @@ export class EventHub implements BackgroundJob {
     }
   }
 
+  /**
+   * The newest event id read, undefined before the first read: every event up to it was committed
+   * before this call, so a read that starts after it shows them all (the page document's mark).
+   */
+  newestRead(): number | undefined {
+    return this.lastRead;
+  }
+
   /** `listener` gets every event read from now on, in id order; answers the unsubscription. */
   subscribe(listener: EventListener): () => void {
     this.listeners.add(listener);

@@ -41,13 +41,16 @@ export const eventRoutes: FastifyPluginAsyncTypebox<{ hub: EventHub }> = async (
   /**
    * Sends the events after `seen` still kept, and answers whether it could: the table must still
    * hold the event `seen` (pruning deletes a prefix of ids, so then none after it is gone) or, at
-   * the start, the one after it; each page is one statement, so it sees one state of the table.
+   * the start, the one after it, or be empty when `seen` is 0; each page is one statement, so it
+   * sees one state of the table.
    */
   async function replay(stream: EventStream, seen: number): Promise<boolean> {
     stream.seenThrough(seen);
     let cursor = seen;
     for (let first = true; stream.open; first = false) {
       const rows = await eventsFrom(db, cursor, REPLAY_PAGE + 1);
+      // 0 is before the first event (the page document's mark of an empty table): none written, none missed.
+      if (first && seen === 0 && rows.length === 0) return true;
       const kept = rows[0]?.id === cursor;
       if (!kept && !(first && rows[0]?.id === cursor + 1)) return false;
       const page = kept ? rows.slice(1) : rows;

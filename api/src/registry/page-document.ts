@@ -3,7 +3,7 @@
 // without waiting for /remotes.json; its status says whether the path is a page this viewer may
 // open (200), one the server refuses this signed-in viewer (403), or one no longer served (404).
 // scripts/serve.mjs answers every page path with it.
-import { COMPOSITION_ELEMENT_ID, type Composition } from '@veritas/shared/domain';
+import { COMPOSITION_ELEMENT_ID, LAST_EVENT_ID_META, type Composition } from '@veritas/shared/domain';
 import type { ComposedView } from './composition';
 
 const HEAD_END = '</head>';
@@ -19,13 +19,19 @@ export function checkShellDocument(html: string): void {
  * `html` with `composition` as `<script type="application/json" id="veritas-composition">` just
  * before `</head>`, after `preloads` (elements the server made, src/registry/preloads.ts). Every
  * `<` of the JSON is written \u003c, so no text of it (a title, a label) can end the element or
- * open another; JSON.parse reads it back the same.
+ * open another; JSON.parse reads it back the same. For a signed-in viewer, `lastEventId` (the
+ * newest event the server had read) goes before them as `<meta name="veritas-last-event-id">`: the
+ * tab's first event stream resumes after it (docs/events.md#the-first-stream).
  */
-export function inlineComposition(html: string, composition: Composition, preloads = ''): string {
+export function inlineComposition(html: string, composition: Composition, preloads = '', lastEventId?: number): string {
   const json = JSON.stringify(composition).replace(/</g, '\\u003c');
+  const mark =
+    composition.viewer !== null && lastEventId !== undefined
+      ? `<meta name="${LAST_EVENT_ID_META}" content="${lastEventId}">`
+      : '';
   const element = `<script type="application/json" id="${COMPOSITION_ELEMENT_ID}">${json}</script>`;
   const at = html.toLowerCase().lastIndexOf(HEAD_END);
-  return html.slice(0, at) + preloads + element + html.slice(at);
+  return html.slice(0, at) + mark + preloads + element + html.slice(at);
 }
 
 /**
