@@ -128,7 +128,7 @@ export async function api(
 
   // Anyone: liveness and readiness, sign-in and the session cookies' own calls.
   await app.register(healthRoutes);
-  await app.register(signInRoutes);
+  await app.register(signInRoutes, { hub });
   await app.register(appSignInRoutes);
 
   // The console's signed-in user (access cookie).

@@ -474,8 +474,24 @@ describe("the page document's mark (docs/events.md#the-first-stream)", () => {
     stream.close();
   });
 
-  test("nobody's document names no event: the stream of a later sign-in starts afresh", async () => {
+  test("nobody's document names no event; a console sign-in's answer does, and a stream resumed after it gets what was written since", async () => {
     expect(await documentMark(null)).toBeNull();
+    const live = await open(api.as.admin!);
+    const before = await marker(live);
+    live.close();
+    const client = api.client();
+    const signedIn = await client.login('admin1');
+    expect(signedIn.body).toEqual({ is_webview: true, role: 'admin' });
+    const mark = Number(signedIn.headers.get('veritas-last-event-id'));
+    expect(mark).toBeGreaterThanOrEqual(before);
+    expect(mark).toBeLessThanOrEqual(await newestId());
+    const code = await createGroup();
+    const stream = await open(client, { query: `?last_event_id=${mark}` });
+    const event = await stream.waitForEvent('groups', (data) => data.code === code);
+    expect(received(stream)).toEqual((await idsAfter(mark)).filter((id) => id <= event.id));
+    stream.close();
+    // A failed sign-in names none.
+    expect((await api.client().login('admin1', 'wrong')).headers.get('veritas-last-event-id')).toBeNull();
   });
 });
 

@@ -48,6 +48,21 @@ async function submitScan(base: string, trackingId: string): Promise<void> {
   expect(submit.status).toBe(200);
 }
 
+/**
+ * Holds back the tab's event streams (api/events/) until the answer is called: as when a page's
+ * first reads answer before the stream opens, while changes come in. After it, streams pass at once
+ * (each test has a page of its own).
+ */
+async function holdEventStream(page: Page): Promise<() => void> {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/veritas\/api\/events\//, async (route) => {
+    await held;
+    await route.continue();
+  });
+  return release;
+}
+
 describe('the live console on our server', () => {
   const tab = freshPagePerTest();
   const taken = new Set<string>();
@@ -77,15 +92,8 @@ describe('the live console on our server', () => {
 
   test("a field scan after the page's first read, before its stream opened, still reaches the open Device Pick List (docs/events.md#the-first-stream)", async () => {
     const trackingId = await pendingRecord(page, taken);
-    // The tab's stream held back until the scan is stored: as on a page load whose first reads
-    // answer before the stream opens, while scans come in.
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    const events = /\/veritas\/api\/events\//;
-    await page.route(events, async (route) => {
-      await held;
-      await route.continue();
-    });
+    // The tab's stream held back until the scan is stored.
+    const release = await holdEventStream(page);
     // The list searched for the record, so that its row is in view whatever the earlier tests changed.
     await page.goto(`/ListDevices?q=${encodeURIComponent(trackingId)}`);
     const row = page.getByTestId('device-row').filter({ hasText: trackingId });
@@ -97,7 +105,29 @@ describe('the live console on our server', () => {
 
     await row.filter({ hasText: 'Submitted for verification' }).waitFor({ timeout: 5000 });
     expect(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true);
-    await page.unroute(events);
+  });
+
+  test("after a sign-in on the login page, a field scan between the Dashboard's first read and its stream's opening still reaches its tiles (docs/events.md#the-first-stream)", async () => {
+    const trackingId = await pendingRecord(page, taken);
+    await page.context().clearCookies();
+    await page.goto('/login');
+    const release = await holdEventStream(page);
+    await page.getByLabel('Username').fill(DEMO.admin);
+    await page.getByLabel('Password', { exact: true }).fill(DEMO_PASSWORD);
+    await page.getByRole('button', { name: 'Login' }).click();
+    await page.locator('[data-state="ready"]').waitFor();
+    const verified = Number((await page.getByTestId('tile-verified').textContent())!.trim());
+    await page.evaluate(() => ((window as unknown as { notReloaded: boolean }).notReloaded = true));
+
+    await submitScan(baseUrl(), trackingId);
+    release();
+
+    await page.waitForFunction(
+      (expected) => document.querySelector('[data-testid="tile-verified"]')?.textContent?.trim() === expected,
+      String(verified + 1),
+      { timeout: 5000 },
+    );
+    expect(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true);
   });
 
   test('a pick list filtered to pending records drops the record a scan submitted', async () => {

@@ -300,24 +300,27 @@ describe('reconnecting', () => {
 
 describe("the page document's mark (docs/events.md#the-first-stream)", () => {
   /**
-   * A page document naming `mark`, and its first stream started by a fresh copy of the module, as
-   * on a page load; answers the meta element to remove.
+   * A page document naming `mark`, and its first stream started by a fresh copy of the package's
+   * modules, as on a page load; answers the meta element to remove and that copy's sign-in mark.
    */
-  function loadDocumentMarked(mark: string): HTMLMetaElement {
+  function loadDocumentMarked(mark: string) {
     act(() => stop());
     const meta = document.createElement('meta');
     meta.name = 'veritas-last-event-id';
     meta.content = mark;
     document.head.append(meta);
+    let markSignIn!: (value: unknown) => void;
     jest.isolateModules(() => {
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      /* eslint-disable @typescript-eslint/no-require-imports */
       stop = (require('./live-events') as typeof import('./live-events')).startLiveEvents();
+      markSignIn = (require('./live/start-mark') as typeof import('./live/start-mark')).markSignIn;
+      /* eslint-enable @typescript-eslint/no-require-imports */
     });
-    return meta;
+    return { meta, markSignIn };
   }
 
   test("the tab's first stream resumes after the event id the page document names, once the sign-in check passes; after a sign-out a stream starts afresh", () => {
-    const meta = loadDocumentMarked('42');
+    const { meta } = loadDocumentMarked('42');
     // Before the sign-in check answers, no stream: the mark waits for it.
     expect(streams()).toHaveLength(0);
     signIn();
@@ -333,8 +336,16 @@ describe("the page document's mark (docs/events.md#the-first-stream)", () => {
     meta.remove();
   });
 
+  test("a sign-in's mark replaces the document's: the stream of the session it opens resumes after it", () => {
+    const { meta, markSignIn } = loadDocumentMarked('42');
+    markSignIn('77');
+    signIn();
+    expect(latest().url).toBe('/veritas/api/events/?last_event_id=77');
+    meta.remove();
+  });
+
   test('a mark that is no event id is not sent', () => {
-    const meta = loadDocumentMarked('42&x=1');
+    const { meta } = loadDocumentMarked('42&x=1');
     signIn();
     expect(latest().url).toBe('/veritas/api/events/');
     meta.remove();

@@ -5,9 +5,11 @@ import { ACCESS_COOKIE, REFRESH_COOKIE, clearSessionCookies, setSessionCookies, 
 import { endSessionOfTokens, rotateRefreshToken, type SignInChannel } from './sessions';
 import { signInToConsole } from './sign-in';
 import { targetOfBodyField, type AuditedRoute } from '../audit/refusals';
+import type { EventHub } from '../events/hub';
 import { Unauthorized } from '../http-errors';
 import {
   Credentials,
+  LAST_EVENT_ID_MARK,
   LoggedInAnswer,
   LoginResponse,
   MAX_USERNAME_LENGTH,
@@ -30,7 +32,7 @@ export const signInAudit = (channel: SignInChannel): AuditedRoute => ({
 });
 
 /** Public: they read only credentials or the session cookies. */
-export const signInRoutes: FastifyPluginAsyncTypebox = async (app) => {
+export const signInRoutes: FastifyPluginAsyncTypebox<{ hub: EventHub | null }> = async (app, { hub }) => {
   const { db } = app;
 
   app.post(
@@ -40,6 +42,7 @@ export const signInRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: 'Sign in to the console: sets the session cookies (roles without a console get is_webview false)',
+        description: `With live events, the header ${LAST_EVENT_ID_MARK} names the newest event id the server had read: the session's event stream (api/events/) resumes after it.`,
         body: Credentials,
         response: { 200: LoginResponse },
       },
@@ -50,6 +53,10 @@ export const signInRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
       setSessionCookies(request, reply, tokens);
       setXsrfCookie(request, reply);
+      // docs/events.md#the-first-stream: every event up to it was committed before the pages this
+      // sign-in opens first read, so the session's stream resumes after it and misses none.
+      const mark = hub?.newestRead();
+      if (mark !== undefined) reply.header(LAST_EVENT_ID_MARK, String(mark));
       return { is_webview: true, role };
     },
   );

@@ -3,7 +3,7 @@
 // without waiting for /remotes.json; its status says whether the path is a page this viewer may
 // open (200), one the server refuses this signed-in viewer (403), or one no longer served (404).
 // scripts/serve.mjs answers every page path with it.
-import { COMPOSITION_ELEMENT_ID, LAST_EVENT_ID_META, type Composition } from '@veritas/shared/domain';
+import { COMPOSITION_ELEMENT_ID, LAST_EVENT_ID_MARK, type Composition } from '@veritas/shared/domain';
 import type { ComposedView } from './composition';
 
 const HEAD_END = '</head>';
@@ -27,7 +27,7 @@ export function inlineComposition(html: string, composition: Composition, preloa
   const json = JSON.stringify(composition).replace(/</g, '\\u003c');
   const mark =
     composition.viewer !== null && lastEventId !== undefined
-      ? `<meta name="${LAST_EVENT_ID_META}" content="${lastEventId}">`
+      ? `<meta name="${LAST_EVENT_ID_MARK}" content="${lastEventId}">`
       : '';
   const element = `<script type="application/json" id="${COMPOSITION_ELEMENT_ID}">${json}</script>`;
   const at = html.toLowerCase().lastIndexOf(HEAD_END);

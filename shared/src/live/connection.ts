@@ -5,7 +5,7 @@ import { create, type StoreApi, type UseBoundStore } from 'zustand';
 import { http } from '../http';
 import { useSession } from '../session';
 import type { LiveEventData, LiveEventType } from '../types';
-import { LAST_EVENT_ID_META } from './last-event-id';
+import { takeStartMark } from './start-mark';
 
 /** What the live indicator shows: receiving, trying to get the stream back, or closed on purpose (tab hidden, offline). */
 export type LiveStatus = 'connected' | 'reconnecting' | 'paused';
@@ -110,21 +110,6 @@ function deliverReset() {
   for (const type of EVENT_TYPES) deliver(type, { type: 'reset' });
 }
 
-/** The page document's mark is taken by the tab's first stream only. */
-let documentMarkTaken = false;
-
-/**
- * The id of the newest event when the server made this page's document for a signed-in viewer
- * (its `<meta>` named LAST_EVENT_ID_META), the first time it is asked for; null after, and for a
- * document without one (made for nobody, by a dev server, or by a server without live events).
- */
-function takeDocumentMark(): string | null {
-  if (documentMarkTaken) return null;
-  documentMarkTaken = true;
-  const content = document.querySelector<HTMLMetaElement>(`meta[name="${LAST_EVENT_ID_META}"]`)?.content;
-  return content && /^\d+$/.test(content) ? content : null;
-}
-
 /**
  * Follows the session: a stream is open while it is signed in and its features include
  * 'live-events', closed otherwise. Answers the function that stops following (the stream closes
@@ -160,14 +145,8 @@ function wanted(): boolean {
  */
 class LiveConnection {
   private source: EventSource | null = null;
-  /**
-   * The id of the last event received; the server replays what follows it. Before the first, the
-   * page document's (docs/events.md#the-first-stream): the page's first reads may come before the
-   * stream opens, and a stream opened without an id starts with the events committed after it.
-   */
-  private lastId: string | null = takeDocumentMark();
-  /** A stream has been opened. */
-  private started = false;
+  /** The id of the last event received; the server replays what follows it. */
+  private lastId: string | null = null;
   /** The stream was interrupted since it last opened: events may have been missed. */
   private interrupted = false;
   private failures = 0;
@@ -181,9 +160,7 @@ class LiveConnection {
   update(): void {
     if (!wanted()) {
       this.drop();
-      // A sign-out: the next sign-in starts afresh. Before the first stream, the document's mark
-      // waits for the page load's sign-in check.
-      if (this.started) this.lastId = null;
+      this.lastId = null;
       this.interrupted = false;
       this.failures = 0;
       setStatus(null);
@@ -215,7 +192,9 @@ class LiveConnection {
   }
 
   private open() {
-    this.started = true;
+    // Before any event, where the session's first reads began (docs/events.md#the-first-stream):
+    // they may answer before the stream opens, and a stream without an id starts after them.
+    this.lastId ??= takeStartMark();
     const resume = this.lastId === null ? '' : `?last_event_id=${encodeURIComponent(this.lastId)}`;
     const stream = new EventSource(`${http.defaults.baseURL ?? ''}/${EVENTS_PATH}${resume}`);
     this.source = stream;

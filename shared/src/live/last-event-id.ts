@@ -1,6 +1,7 @@
 /**
- * The name of the page document's `<meta>` whose content is the id of the newest event the server
- * had read when it made the document (docs/events.md#the-first-stream): every read of the page
- * comes after it, so a tab's first stream resumes there and misses no change made meanwhile.
+ * Where a tab's first event stream resumes (docs/events.md#the-first-stream): the id of the newest
+ * event the server had read, told under this name by the page document made for a signed-in viewer
+ * (a `<meta>`) and by the answer of a sign-in (a header). Every read made after it shows the
+ * events up to it, so a stream resumed after it misses no change made while the page first read.
  */
-export const LAST_EVENT_ID_META = 'veritas-last-event-id';
+export const LAST_EVENT_ID_MARK = 'veritas-last-event-id';

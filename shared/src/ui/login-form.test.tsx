@@ -1,5 +1,6 @@
 import { act, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { takeStartMark } from '../live/start-mark';
 import { useSession } from '../session';
 import { mockApi, type MockApi } from '../testing/mock-api';
 import { LOGIN_MESSAGE_MS, LoginForm } from './login-form';
@@ -88,6 +89,25 @@ test('a successful login posts user/login/, loads the role into the session and 
   expect(api.requestsTo('POST user/login/')[0]?.body).toEqual({ username: 'asha', password: 'secret' });
   expect(useSession.getState()).toMatchObject({ user: 'asha', role: 'admin', hubCode: 'BLR01', isAuthenticated: true });
   expect(errorLine()).toBeEmptyDOMElement();
+});
+
+test("a sign-in's answer names where the session's event stream resumes (docs/events.md#the-first-stream); one without names none", async () => {
+  jest.useRealTimers();
+  for (const [headers, mark] of [
+    [{ 'veritas-last-event-id': '77' }, '77'],
+    [{}, null],
+  ] as const) {
+    api.on('POST user/login/', [200, { is_webview: true, role: 'admin' }, headers]);
+    const onLoggedIn = jest.fn();
+    const user = userEvent.setup();
+    const { unmount } = render(<LoginForm onLoggedIn={onLoggedIn} />);
+    await signIn(user, 'asha', 'secret');
+    await waitFor(() => expect(onLoggedIn).toHaveBeenCalledTimes(1));
+    expect(takeStartMark()).toBe(mark);
+    // Taken once.
+    expect(takeStartMark()).toBeNull();
+    unmount();
+  }
 });
 
 test('is_webview false: "{role}, are not allowed to login from web browser" for 3 s, no session', async () => {

@@ -1,5 +1,7 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { http, httpStatus, loadRole, serverMessage } from '../http';
+import { LAST_EVENT_ID_MARK } from '../live/last-event-id';
+import { markSignIn } from '../live/start-mark';
 import type { LoginResponse } from '../types';
 import './login-form.css';
 
@@ -52,11 +54,13 @@ export function LoginForm({ onLoggedIn }: LoginFormProps) {
     }
     setSubmitting(true);
     try {
-      const { data } = await http.post<LoginResponse>('user/login/', { username: username.trim(), password });
+      const { data, headers } = await http.post<LoginResponse>('user/login/', { username: username.trim(), password });
       if (!data.is_webview) {
         show(LOGIN_MESSAGES.notFromBrowser(data.role));
         return;
       }
+      // Where the session's event stream resumes: before the pages it opens first read.
+      markSignIn(headers[LAST_EVENT_ID_MARK]);
       await loadRole();
       onLoggedIn();
     } catch (error) {
