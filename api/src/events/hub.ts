@@ -69,7 +69,8 @@ export class EventHub implements BackgroundJob {
 
   /**
    * The newest event id read, undefined before the first read: every event up to it was committed
-   * before this call, so a read that starts after it shows them all (the page document's mark).
+   * before this call, so a read that starts after it shows them all (the page document's and the
+   * sign-in's mark, docs/events.md#the-first-stream).
    */
   newestRead(): number | undefined {
     return this.lastRead;
