@@ -80,13 +80,11 @@ function countLines(url: string, cookie: string): Promise<{ ms: number; lines: n
   });
 }
 
-const cookieOf = (client: WebClient) => [...client.cookies].map(([name, c]) => `${name}=${c.value}`).join('; ');
-
 async function signIn(base: string, username: string): Promise<string> {
   const client = new WebClient(base);
   const answer = await client.login(username, DEMO_PASSWORD);
   if (answer.status !== 200) throw new Error(`sign-in of ${username}: ${answer.status}`);
-  return cookieOf(client);
+  return client.cookieHeader();
 }
 
 /**

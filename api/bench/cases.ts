@@ -126,7 +126,7 @@ const DAY_MS = 86_400_000;
 async function signIn(base: string): Promise<{ client: WebClient; cookie: string }> {
   const client = new WebClient(base);
   if ((await client.login(ADMIN.username, ADMIN.password)).status !== 200) throw new Error('login failed');
-  return { client, cookie: [...client.cookies].map(([name, c]) => `${name}=${c.value}`).join('; ') };
+  return { client, cookie: client.cookieHeader() };
 }
 
 async function queueBench(options: EngineOptions, base: string, facts: Awaited<ReturnType<typeof casesFacts>>) {

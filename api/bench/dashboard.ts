@@ -143,7 +143,7 @@ async function bench(label: string, options: EngineOptions) {
   try {
     const client = new WebClient(server.base);
     if ((await client.login('admin_demo', DEMO_PASSWORD)).status !== 200) throw new Error('login failed');
-    const cookie = [...client.cookies].map(([name, c]) => `${name}=${c.value}`).join('; ');
+    const cookie = client.cookieHeader();
     const call = async (selection: Selection, zone: string) => {
       const { ms, body } = await get(dashboardUrl(server.base, selection, zone), cookie);
       return { ms, stats: JSON.parse(body) as DashboardStats };

@@ -81,7 +81,7 @@ async function bench(label: string, options: EngineOptions) {
   try {
     const client = new WebClient(server.base);
     if ((await client.login('admin_demo', DEMO_PASSWORD)).status !== 200) throw new Error('login failed');
-    const cookie = [...client.cookies].map(([name, c]) => `${name}=${c.value}`).join('; ');
+    const cookie = client.cookieHeader();
     const url = (call: string, params: Record<string, string> = {}) =>
       `${server.base}/veritas/api/${call}?${new URLSearchParams(params)}`;
 

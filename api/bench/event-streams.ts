@@ -56,7 +56,7 @@ export async function openEventStreams(base: string, count: number): Promise<Eve
   const client = new WebClient(base);
   const login = await client.login('admin_demo', DEMO_PASSWORD);
   if (login.status !== 200) throw new Error(`sign-in: ${login.status}`);
-  const cookie = [...client.cookies].map(([name, c]) => `${name}=${c.value}`).join('; ');
+  const cookie = client.cookieHeader();
   const streams: EventStreamClient[] = [];
   for (let i = 0; i < count; i += 50) {
     streams.push(

@@ -64,7 +64,7 @@ async function bench(label: string, options: EngineOptions) {
     const { base } = server;
     const client = new WebClient(base);
     if ((await client.login('admin_demo', DEMO_PASSWORD)).status !== 200) throw new Error('login failed');
-    const cookie = [...client.cookies].map(([name, c]) => `${name}=${c.value}`).join('; ');
+    const cookie = client.cookieHeader();
     const url = `${base}/veritas/api/get_status/`;
 
     if (!options.preloaded) await fetchRaw(url, { cookie }); // warm-up: caches, JIT

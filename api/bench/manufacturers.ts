@@ -33,7 +33,7 @@ async function bench(label: string, options: EngineOptions) {
   try {
     const client = new WebClient(server.base);
     if ((await client.login('admin_demo', DEMO_PASSWORD)).status !== 200) throw new Error('login failed');
-    const cookie = [...client.cookies].map(([name, c]) => `${name}=${c.value}`).join('; ');
+    const cookie = client.cookieHeader();
     const searchFor = async (prefix: string) => {
       const begun = process.hrtime.bigint();
       const response = await fetch(

@@ -156,7 +156,7 @@ async function bench(label: string, options: EngineOptions) {
     const client = new WebClient(server.base);
     if ((await client.login('admin_demo', DEMO_PASSWORD)).status !== 200) throw new Error('login failed');
     const session = {
-      cookie: [...client.cookies].map(([name, c]) => `${name}=${c.value}`).join('; '),
+      cookie: client.cookieHeader(),
       xsrf: client.cookie('XSRF-TOKEN')!,
     };
     server.resetPeakRss(); // so the peak reads as the memory in use now
@@ -201,7 +201,7 @@ async function benchPreloaded(label: string, options: EngineOptions) {
     const client = new WebClient(server.base);
     if ((await client.login('admin_demo', DEMO_PASSWORD)).status !== 200) throw new Error('login failed');
     const session = {
-      cookie: [...client.cookies].map(([name, c]) => `${name}=${c.value}`).join('; '),
+      cookie: client.cookieHeader(),
       xsrf: client.cookie('XSRF-TOKEN')!,
     };
     console.log(`   last ${LAST_DAYS} days: ${range.start} … ${range.end}`);

@@ -59,6 +59,14 @@ export class WebClient {
     return this.cookies.get(name)?.value;
   }
 
+  /** The Cookie header of the jar: its cookies whose path `urlPath` is under, or all of them. */
+  cookieHeader(urlPath?: string): string {
+    return [...this.cookies]
+      .filter(([, c]) => urlPath === undefined || urlPath.startsWith(c.path))
+      .map(([name, c]) => `${name}=${c.value}`)
+      .join('; ');
+  }
+
   async request<T = any>(
     method: string,
     apiPath: string,
@@ -67,10 +75,7 @@ export class WebClient {
     // FormData bodies go as they are: fetch sets the multipart content type with its boundary.
     const json = body !== undefined && !(body instanceof FormData);
     const urlPath = `/veritas/${apiPath}`;
-    const cookieHeader = [...this.cookies]
-      .filter(([, c]) => urlPath.startsWith(c.path))
-      .map(([name, c]) => `${name}=${c.value}`)
-      .join('; ');
+    const cookieHeader = this.cookieHeader(urlPath);
     const token = xsrf === undefined ? this.cookie('XSRF-TOKEN') : xsrf;
     const response = await fetchHonouringRetryAfter(this.baseUrl + urlPath, {
       method,

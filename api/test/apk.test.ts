@@ -29,7 +29,7 @@ const serve = (options: { apkPath?: string }) => api.start(options);
 
 /** A GET of the APK as the client's session (its cookies), its bytes as sent. */
 async function downloadApk(client: Client, baseUrl: string, headers: Record<string, string> = {}) {
-  const cookie = [...client.cookies].map(([name, c]) => `${name}=${c.value}`).join('; ');
+  const cookie = client.cookieHeader();
   const answer = await rawAnswer(`${baseUrl}/veritas/user/download_apk/`, {
     headers: { ...(cookie ? { cookie } : {}), ...headers },
   });

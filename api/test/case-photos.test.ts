@@ -96,7 +96,7 @@ async function flaggedItem(operator = 'op1'): Promise<{ trackingId: string; case
 
 /** A POST of raw bytes as the console sends it: its cookies and XSRF header. */
 async function postRaw(client: Client, path: string, body: Buffer | string | undefined, type?: string) {
-  const cookie = [...client.cookies].map(([name, c]) => `${name}=${c.value}`).join('; ');
+  const cookie = client.cookieHeader();
   const response = await fetch(`${api.url}/veritas/${path}`, {
     method: 'POST',
     headers: {
@@ -112,7 +112,7 @@ const addPhoto = (client: Client, caseId: number | string, bytes: Buffer | strin
   postRaw(client, `api/cases/${caseId}/photos/`, bytes, type);
 
 async function getPhoto(client: Client, url: string) {
-  const cookie = [...client.cookies].map(([name, c]) => `${name}=${c.value}`).join('; ');
+  const cookie = client.cookieHeader();
   const response = await fetch(`${api.url}/veritas/${url}`, { headers: { cookie } });
   const bytes = Buffer.from(await response.arrayBuffer());
   return { status: response.status, headers: response.headers, bytes };
@@ -443,7 +443,7 @@ describe('what is refused', () => {
       unknownCase: await addPhoto(as.exec1!, '2147483647', bytes),
       encoded: await addPhoto(as.exec1!, '%00', bytes),
       withoutXsrf: await (async () => {
-        const cookie = [...as.exec1!.cookies].map(([name, c]) => `${name}=${c.value}`).join('; ');
+        const cookie = as.exec1!.cookieHeader();
         const response = await fetch(`${api.url}/veritas/api/cases/${caseId}/photos/`, {
           method: 'POST',
           headers: { cookie, 'content-type': 'image/jpeg' },

@@ -450,7 +450,7 @@ onPostgres('an event written through one instance reaches a stream open on anoth
 describe("the page document's mark (docs/events.md#the-first-stream)", () => {
   /** The event id the page document at / names for `client`, or null when it names none. */
   async function documentMark(client: Client | null): Promise<number | null> {
-    const cookie = client ? [...client.cookies].map(([name, c]) => `${name}=${c.value}`).join('; ') : '';
+    const cookie = client ? client.cookieHeader() : '';
     const answer = await fetch(`${api.url}/`, { headers: cookie ? { cookie } : {} });
     expect(answer.status).toBe(200);
     const mark = /<meta name="veritas-last-event-id" content="(\d+)">/.exec(await answer.text())?.[1];

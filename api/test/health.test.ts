@@ -67,7 +67,7 @@ test('health/ready/ answers 503 when the database cannot be reached, and livenes
 test('a closing server finishes the answer it is streaming, ending its connection with it, and answers 503 to a new request meanwhile', async () => {
   const server = await api.start();
   const admin = await api.signIn('admin_demo', 'Veritas@123');
-  const cookie = [...admin.cookies].map(([name, c]) => `${name}=${c.value}`).join('; ');
+  const cookie = admin.cookieHeader();
   // An answer under way: get_status, read slowly so it is still streaming when the close starts.
   // On a kept-alive connection: closed after the answer, it does not hold the stop up.
   const streamAgent = new http.Agent({ keepAlive: true });

@@ -38,7 +38,7 @@ onPostgres('the page document with the database away: 503 with Retry-After and t
   const url = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
   const client = new Client(url);
   await client.login(ADMIN_USERNAME, ADMIN_PASSWORD);
-  const cookie = [...client.cookies].map(([name, { value }]) => `${name}=${value}`).join('; ');
+  const cookie = client.cookieHeader();
   const dashboard = () => fetch(`${url}/Dashboard`, { headers: { cookie } });
   expect((await dashboard()).status).toBe(200);
 

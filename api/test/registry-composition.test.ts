@@ -26,9 +26,7 @@ const api = build({
 });
 
 /** The Cookie header `client` would send to the console's origin. */
-const cookiesOf = (client: Client | null) =>
-  client ? [...client.cookies].map(([name, cookie]) => `${name}=${cookie.value}`).join('; ') : '';
-const headersOf = (client: Client | null): Record<string, string> => (client ? { cookie: cookiesOf(client) } : {});
+const headersOf = (client: Client | null): Record<string, string> => (client ? { cookie: client.cookieHeader() } : {});
 
 const compositionOf = async (client: Client | null, headers: Record<string, string> = {}) => {
   const answer = await fetch(`${api.url}/remotes.json`, { headers: { ...headersOf(client), ...headers } });

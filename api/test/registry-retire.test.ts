@@ -12,14 +12,12 @@ const api = build({
 
 const post = (path: string, body: unknown = {}) => api.superAdmin.post(`registry/remotes/whitelabel/${path}`, body);
 const composition = async () =>
-  (await (await fetch(`${api.url}/remotes.json`, { headers: { cookie: cookiesOf(api.superAdmin) } })).json()) as {
+  (await (await fetch(`${api.url}/remotes.json`, { headers: { cookie: api.superAdmin.cookieHeader() } })).json()) as {
     remotes: Record<string, unknown>;
     pages: { path: string }[];
     menus: { label: string }[];
     unavailable: string[];
   };
-const cookiesOf = (client: { cookies: Map<string, { value: string }> }) =>
-  [...client.cookies].map(([name, cookie]) => `${name}=${cookie.value}`).join('; ');
 
 beforeAll(async () => {
   for (const marker of ['w1', 'w2'])

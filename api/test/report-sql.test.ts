@@ -179,7 +179,7 @@ async function downloadBytes(client: Client): Promise<Buffer> {
   const response = await fetch(`${api.url}/veritas/api/generate_csv/`, {
     method: 'POST',
     headers: {
-      cookie: [...client.cookies].map(([name, c]) => `${name}=${c.value}`).join('; '),
+      cookie: client.cookieHeader(),
       'x-xsrf-token': client.cookie('XSRF-TOKEN') ?? '',
       'content-type': 'application/json',
     },
@@ -363,7 +363,7 @@ describe('a report the database stops', () => {
         const request = http.request(`${api.url}/veritas/api/generate_csv/`, {
           method: 'POST',
           headers: {
-            cookie: [...client.cookies].map(([name, c]) => `${name}=${c.value}`).join('; '),
+            cookie: client.cookieHeader(),
             'x-xsrf-token': client.cookie('XSRF-TOKEN') ?? '',
             'content-type': 'application/json',
           },

@@ -77,7 +77,7 @@ async function download(client: Client, body: unknown): Promise<Download> {
   const response = await fetch(`${api.url}/veritas/api/generate_csv/`, {
     method: 'POST',
     headers: {
-      cookie: cookieHeader(client),
+      cookie: client.cookieHeader(),
       'x-xsrf-token': client.cookie('XSRF-TOKEN') ?? '',
       'content-type': 'application/json',
     },
@@ -92,8 +92,6 @@ async function download(client: Client, body: unknown): Promise<Download> {
   }
   return { status: response.status, headers: response.headers, text, json };
 }
-
-const cookieHeader = (client: Client) => [...client.cookies].map(([name, c]) => `${name}=${c.value}`).join('; ');
 
 /** Strict RFC 4180 reading: quoted cells with doubled quotes, every line ended by CRLF. */
 function parseCsv(text: string): string[][] {
@@ -162,7 +160,7 @@ describe('generate_csv: the file', () => {
     const body = JSON.stringify({ start_date: '2002-02-02', end_date: '2002-02-02' });
     const client = as.executive!;
     const { headers, bytes } = await rawPost(`${api.url}/veritas/api/generate_csv/`, body, {
-      cookie: cookieHeader(client),
+      cookie: client.cookieHeader(),
       'x-xsrf-token': client.cookie('XSRF-TOKEN')!,
       'content-type': 'application/json',
       'accept-encoding': 'gzip',

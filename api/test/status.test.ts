@@ -114,7 +114,7 @@ describe('get_status', () => {
 
   test('is compressed with gzip or brotli when the client accepts it', async () => {
     const client = await api.signIn('exec_blr', DEMO_PASSWORD);
-    const cookie = [...client.cookies].map(([name, c]) => `${name}=${c.value}`).join('; ');
+    const cookie = client.cookieHeader();
     for (const [encoding, decode] of [
       ['gzip', zlib.gunzipSync],
       ['br', zlib.brotliDecompressSync],

@@ -57,7 +57,7 @@ export class EventStreamReader {
       headers: extra = {},
     }: { lastEventId?: string | number; query?: string; headers?: Record<string, string> } = {},
   ): Promise<EventStreamReader> {
-    const cookie = client ? [...client.cookies].map(([name, c]) => `${name}=${c.value}`).join('; ') : '';
+    const cookie = client ? client.cookieHeader() : '';
     const headers: Record<string, string> = { accept: 'text/event-stream', ...extra };
     if (cookie) headers.cookie = cookie;
     if (lastEventId !== undefined) headers['last-event-id'] = String(lastEventId);
