@@ -6,6 +6,7 @@ import userEvent from '@testing-library/user-event';
 import type { AccessToken, RemoteDeployment, RemoteVersion, Role, RolloutChange } from '@veritas/shared';
 import { FakeEventSource, installFakeEventSource, type MockApi, type RecordedRequest } from '@veritas/shared/testing';
 import { setLocalZone } from '@veritas/shared/testing/time-zone';
+import { queryClient } from '@veritas/shared/query';
 import { renderShell, serveComposition, serveRemotePages, signedInAs, startApi } from '../test/harness';
 
 jest.mock('@module-federation/enhanced/runtime', () => ({ loadRemote: jest.fn(), registerRemotes: jest.fn() }));
@@ -439,6 +440,13 @@ describe('super_admin: deploy tokens and allowed origins', () => {
     await user.click(within(tokens).getByRole('button', { name: 'Done' }));
     expect(screen.queryByDisplayValue(secret)).not.toBeInTheDocument();
     expect(document.body).not.toHaveTextContent(secret);
+    // Nor does the query cache keep the answer that carried it.
+    const cached = () =>
+      queryClient
+        .getMutationCache()
+        .getAll()
+        .map((mutation) => JSON.stringify(mutation.state.data));
+    await waitFor(() => expect(cached().join()).not.toContain(secret));
   });
 
   test("the token form's faults show under their fields, the first to correct taking the cursor", async () => {

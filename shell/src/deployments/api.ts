@@ -117,19 +117,30 @@ export function useRolloutChange() {
 }
 
 /** A change of the tokens or origins: that list is fetched again. */
-function useListChange<T, R>(queryKey: readonly unknown[], change: (variables: T) => Promise<R>) {
+function useListChange<T, R>(
+  queryKey: readonly unknown[],
+  change: (variables: T) => Promise<R>,
+  options: { gcTime?: number } = {},
+) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: change,
     onSuccess: () => client.invalidateQueries({ queryKey }),
+    ...options,
   });
 }
 
-/** POST registry/tokens/: answers the token and its secret, shown this once. */
+/**
+ * POST registry/tokens/: answers the token and its secret, shown this once. The secret is the
+ * caller's to show: the mutation is not kept in the cache once its caller has taken the answer
+ * (gcTime 0), where it would otherwise stay five minutes after the page let it go.
+ */
 export function useCreateToken() {
-  return useListChange(tokensQuery.queryKey, async (payload: TokenCreatePayload) => {
-    return (await http.post<CreatedToken>(TOKENS_PATH, payload)).data;
-  });
+  return useListChange(
+    tokensQuery.queryKey,
+    async (payload: TokenCreatePayload) => (await http.post<CreatedToken>(TOKENS_PATH, payload)).data,
+    { gcTime: 0 },
+  );
 }
 
 /** POST registry/tokens/{id}/revoke/. */

@@ -51,9 +51,12 @@ export function TokenForm({
     }
     if (!passes(faults)) return;
     try {
-      onCreated(await createToken.mutateAsync(payload));
+      const created = await createToken.mutateAsync(payload);
+      // The answer is the section's now; the mutation keeps no copy of the secret.
+      createToken.reset();
       setLabel('');
       setExpiresOn('');
+      onCreated(created);
     } catch (failure) {
       refused(failure, 'The token could not be created.');
     }
