@@ -77,3 +77,19 @@ export async function signIn(page: Page, username: string, password = DEMO_PASSW
   await page.getByRole('button', { name: 'Logout' }).waitFor();
   await page.waitForLoadState('networkidle');
 }
+
+/** The property `markDocument` sets on the page's window. */
+const DOCUMENT_MARK = 'veritasTestDocumentMark';
+
+/**
+ * Marks the page's document, to tell later that a change reached it live: a reload (or any new
+ * document) loses the mark. `stillMarked` answers whether the page shows the marked document.
+ */
+export async function markDocument(page: Page): Promise<void> {
+  await page.evaluate((mark) => Object.assign(window, { [mark]: true }), DOCUMENT_MARK);
+}
+
+/** Whether the page still shows the document `markDocument` marked: no reload since. */
+export function stillMarked(page: Page): Promise<boolean> {
+  return page.evaluate((mark) => (window as unknown as Record<string, unknown>)[mark] === true, DOCUMENT_MARK);
+}

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import type { Page } from 'playwright-core';
 import { signedInApi } from '../support/api-session';
-import { DEMO, baseUrl, freshPagePerTest, signIn } from '../support/browser';
+import { DEMO, baseUrl, freshPagePerTest, markDocument, signIn, stillMarked } from '../support/browser';
 
 const tab = freshPagePerTest();
 let page: Page;
@@ -90,8 +90,7 @@ test('a sign-in elsewhere appears live, on top and announced, without reload', a
   await page.goto(`/AuditLog?action=${SIGN_IN}`);
   await rows().first().waitFor();
   await page.locator('[data-testid="live-indicator"][data-state="connected"]').waitFor();
-  // Marks this document: a reload would lose it.
-  await page.evaluate(() => ((window as unknown as { notReloaded: boolean }).notReloaded = true));
+  await markDocument(page);
   const before = await signInsOf(DEMO.centralOps, 'central_ops').count();
 
   const elsewhere = await signedInApi(baseUrl(), DEMO.centralOps);
@@ -113,5 +112,5 @@ test('a sign-in elsewhere appears live, on top and announced, without reload', a
       .filter({ hasText: /new entr/ })
       .textContent(),
   ).resolves.toMatch(/^\d+ new entr/);
-  expect(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true);
+  expect(await stillMarked(page)).toBe(true);
 });

@@ -10,7 +10,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { request, type APIRequestContext, type Page } from 'playwright-core';
 import { expectNoSeriousViolations } from '../support/axe';
-import { DEMO, DEMO_PASSWORD, baseUrl, freshPagePerTest, signIn } from '../support/browser';
+import { DEMO, DEMO_PASSWORD, baseUrl, freshPagePerTest, markDocument, signIn, stillMarked } from '../support/browser';
 import { SHIPMENT_HEADER } from '../support/upload';
 
 const tab = freshPagePerTest();
@@ -246,8 +246,7 @@ test('a flagging doorstep scan opens a case that appears live in an open queue, 
   // The count is a call of its own, which may answer after the rows: awaited, not read at once.
   await page.waitForFunction(() => document.querySelector('.cq-count')?.textContent === '0 cases');
   await indicator('connected').waitFor();
-  // Marks this document: a reload would lose it.
-  await page.evaluate(() => ((window as unknown as { notReloaded: boolean }).notReloaded = true));
+  await markDocument(page);
 
   await scanWrongModel(hub, trackingId!);
 
@@ -265,7 +264,7 @@ test('a flagging doorstep scan opens a case that appears live in an open queue, 
     ]),
   );
   await page.waitForFunction(() => document.querySelector('.cq-count')?.textContent === '1 case');
-  expect(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true);
+  expect(await stillMarked(page)).toBe(true);
 });
 
 test('a case is taken, noted, given a photo and resolved as Quarantined on its page; the timeline shows each step', async () => {

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { APIResponse, Browser, BrowserContext, Page } from 'playwright-core';
-import { DEMO, launchBrowser, newContext, signIn } from '../support/browser';
+import { DEMO, launchBrowser, newContext, markDocument, signIn, stillMarked } from '../support/browser';
 import { signedInApi } from '../support/api-session';
 import { FieldApp, startTestFleet, type TestFleet } from '../support/fleet';
 import { repoRoot } from '../support/server';
@@ -203,12 +203,8 @@ async function openPickList(page: Page, q: string, rows: number): Promise<void> 
     rows,
   );
   await page.locator('[data-testid="live-indicator"][data-state="connected"]').waitFor();
-  // Marks this document: a reload would lose it.
-  await page.evaluate(() => Object.assign(window, { notReloaded: true }));
+  await markDocument(page);
 }
-
-const notReloaded = (page: Page) =>
-  page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded === true);
 
 /** Waits until the row of `trackingId` shows `status`. */
 const rowShows = (page: Page, trackingId: string, status: string, timeout = 15_000) =>
@@ -225,7 +221,7 @@ test('a scan submitted through instance 1 reaches a browser connected to instanc
 
   expect(await app.submit(trackingId)).toMatchObject({ status: 200, body: { result: 'passed' } });
   await rowShows(page, trackingId, 'Submitted for verification', 5000);
-  expect(await notReloaded(page)).toBe(true);
+  expect(await stillMarked(page)).toBe(true);
 });
 
 interface Received {
@@ -278,7 +274,7 @@ test('after nginx restarts, the browser reconnects from the last event it saw an
 
   for (const id of ids.slice(1)) await rowShows(page, id, 'Submitted for verification');
   await page.locator('[data-testid="live-indicator"][data-state="connected"]').waitFor();
-  expect(await notReloaded(page)).toBe(true);
+  expect(await stillMarked(page)).toBe(true);
   // The stream opened after the restart resumed from the last event seen before it.
   expect(await streamsFrom.at(-1)).toBe(lastSeen);
   const events = await received();

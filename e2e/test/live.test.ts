@@ -3,7 +3,16 @@
 // console on a server that follows the spec alone opens no stream and shows no indicator.
 import crypto from 'node:crypto';
 import type { Page } from 'playwright-core';
-import { DEMO, DEMO_PASSWORD, baseUrl, freshPagePerTest, launchBrowser, signIn } from '../support/browser';
+import {
+  DEMO,
+  DEMO_PASSWORD,
+  baseUrl,
+  freshPagePerTest,
+  launchBrowser,
+  markDocument,
+  signIn,
+  stillMarked,
+} from '../support/browser';
 import { startServer, stopServer } from '../support/server';
 
 const OPERATOR = 'wm_blr';
@@ -78,14 +87,13 @@ describe('the live console on our server', () => {
     await page.getByTestId('device-row').first().waitFor();
     await indicator(page, 'connected').waitFor();
     const countBefore = Number(await page.getByTestId('record-count').getAttribute('data-count'));
-    // Marks this document: a reload would lose it.
-    await page.evaluate(() => ((window as unknown as { notReloaded: boolean }).notReloaded = true));
+    await markDocument(page);
 
     await submitScan(baseUrl(), trackingId);
 
     const row = page.getByTestId('device-row').filter({ hasText: trackingId });
     await row.filter({ hasText: 'Submitted for verification' }).waitFor({ timeout: 5000 });
-    expect(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true);
+    expect(await stillMarked(page)).toBe(true);
     // A record changed, none added: the unfiltered count stays.
     expect(Number(await page.getByTestId('record-count').getAttribute('data-count'))).toBe(countBefore);
   });
@@ -98,13 +106,13 @@ describe('the live console on our server', () => {
     await page.goto(`/ListDevices?q=${encodeURIComponent(trackingId)}`);
     const row = page.getByTestId('device-row').filter({ hasText: trackingId });
     await row.waitFor();
-    await page.evaluate(() => ((window as unknown as { notReloaded: boolean }).notReloaded = true));
+    await markDocument(page);
 
     await submitScan(baseUrl(), trackingId);
     release();
 
     await row.filter({ hasText: 'Submitted for verification' }).waitFor({ timeout: 5000 });
-    expect(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true);
+    expect(await stillMarked(page)).toBe(true);
   });
 
   test("after a sign-in on the login page, a field scan between the Dashboard's first read and its stream's opening still reaches its tiles (docs/events.md#the-first-stream)", async () => {
@@ -117,7 +125,7 @@ describe('the live console on our server', () => {
     await page.getByRole('button', { name: 'Login' }).click();
     await page.locator('[data-state="ready"]').waitFor();
     const verified = Number((await page.getByTestId('tile-verified').textContent())!.trim());
-    await page.evaluate(() => ((window as unknown as { notReloaded: boolean }).notReloaded = true));
+    await markDocument(page);
 
     await submitScan(baseUrl(), trackingId);
     release();
@@ -127,7 +135,7 @@ describe('the live console on our server', () => {
       String(verified + 1),
       { timeout: 5000 },
     );
-    expect(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true);
+    expect(await stillMarked(page)).toBe(true);
   });
 
   test('a pick list filtered to pending records drops the record a scan submitted', async () => {
