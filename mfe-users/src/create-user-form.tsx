@@ -58,6 +58,9 @@ export function CreateUserForm({ creatorRole, groups, groupsLoading }: CreateUse
       setShowPassword(false);
     } catch (error) {
       show('error', failureMessage(error));
+    } finally {
+      // The form holds what may be sent again; the mutation keeps no copy of the password.
+      createUser.reset();
     }
   }
 

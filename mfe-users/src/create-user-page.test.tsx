@@ -9,6 +9,7 @@ import {
 } from '@veritas/shared/testing';
 import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { createQueryClient } from '@veritas/shared/query';
 import CreateUserPage from './create-user-page';
 
 const GROUPS: Group[] = [
@@ -24,13 +25,17 @@ function signIn(role: Role) {
   useSession.getState().setSession({ user: 'creator', role, hubCode: null });
 }
 
+/** The page's query client, to see what it keeps. */
+let client: ReturnType<typeof createQueryClient>;
+
 async function renderPage({ role = 'admin', groups = [200, GROUPS] }: { role?: Role; groups?: MockHandler } = {}) {
   signIn(role);
+  client = createQueryClient();
   api = mockApi()
     .on('GET user/get_groups/', groups)
     .on('POST user/create/', [201, { message: 'ok' }])
     .on('POST user/create_group/', [201, {}]);
-  render(<CreateUserPage />, { wrapper: withQueryClient() });
+  render(<CreateUserPage />, { wrapper: withQueryClient(client) });
   await screen.findByRole('combobox', { name: 'Role' });
   await waitFor(() => expect(api.requestsTo('GET user/get_groups/')).toHaveLength(1));
 }
@@ -219,6 +224,20 @@ describe('user form submission', () => {
     // The selects show their new (empty) value one effect after the reset.
     await waitFor(() => expect(within(form).getByRole('combobox', { name: 'Role' })).toHaveValue(''));
     expect(within(form).getByRole('combobox', { name: 'Organization' })).toHaveValue('');
+  });
+
+  test("the new user's password is kept nowhere once sent, not even in the query cache", async () => {
+    await renderPage();
+    await fillUser(VALID);
+    await submitUser();
+    expect(await within(userForm()).findByRole('status')).toHaveTextContent('User created successfully!');
+    const kept = () =>
+      client
+        .getMutationCache()
+        .getAll()
+        .map((mutation) => JSON.stringify(mutation.state))
+        .join();
+    await waitFor(() => expect(kept()).not.toContain(VALID.password));
   });
 
   test.each<[string, MockHandler, string]>([

@@ -25,11 +25,12 @@ function messageOf(data: { message?: unknown } | undefined): string | undefined 
 }
 
 /** A user changed: the list is fetched again. */
-function useUsersChange<T>(change: (variables: T) => Promise<string | undefined>) {
+function useUsersChange<T>(change: (variables: T) => Promise<string | undefined>, options: { gcTime?: number } = {}) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: change,
     onSuccess: () => client.invalidateQueries({ queryKey: usersQuery.queryKey }),
+    ...options,
   });
 }
 
@@ -50,10 +51,16 @@ export async function resetPassword(userId: number, password: string): Promise<s
   return messageOf(data);
 }
 
-/** POST user/create/. */
+/**
+ * POST user/create/. Its payload holds the new user's password: the mutation is not kept in the
+ * cache once its caller lets it go (gcTime 0), where it would otherwise stay five minutes.
+ */
 export function useCreateUser() {
-  return useUsersChange(async (payload: UserCreatePayload) => {
-    await http.post('user/create/', payload);
-    return undefined;
-  });
+  return useUsersChange(
+    async (payload: UserCreatePayload) => {
+      await http.post('user/create/', payload);
+      return undefined;
+    },
+    { gcTime: 0 },
+  );
 }
