@@ -2,9 +2,10 @@
 // creating a key and its secret shown once, the form's checks and the server's refusals, revoking
 // after the browser's confirmation. Calls answer at the http boundary (the shared client's adapter).
 import type { AccessToken, CreatedToken } from '@veritas/shared';
-import { mockApi, withQueryClient, type MockApi, type MockReply } from '@veritas/shared/testing';
+import { mockApi, mutationsKeep, withQueryClient, type MockApi, type MockReply } from '@veritas/shared/testing';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { createQueryClient, type QueryClient } from '@veritas/shared/query';
 import IntegrationsPage, { TITLE } from './integrations-page';
 
 const KEYS = 'api/integrations/keys/';
@@ -48,14 +49,18 @@ afterEach(() => {
   confirmSpy.mockRestore();
 });
 
+/** The page's query client, to see what it keeps. */
+let client: QueryClient;
+
 /** Renders the page: GET answers `keys` as it is at each call, or the reply given. */
 async function renderPage(keys: (() => AccessToken[]) | MockReply = () => [ORDERS, HELPDESK, OLD, GONE]) {
+  client = createQueryClient();
   api = mockApi()
     .on(`GET ${KEYS}`, Array.isArray(keys) ? keys : () => [200, { tokens: keys() }])
     // The webhook endpoints below the keys (webhooks-section.test.tsx).
     .on('GET api/integrations/endpoints/', [200, { endpoints: [] }]);
   const user = userEvent.setup();
-  render(<IntegrationsPage />, { wrapper: withQueryClient() });
+  render(<IntegrationsPage />, { wrapper: withQueryClient(client) });
   await waitFor(() => expect(screen.queryByText('Loading API keys…')).not.toBeInTheDocument());
   return { user };
 }
@@ -185,6 +190,7 @@ describe('creating a key', () => {
     expect(document.body).not.toHaveTextContent(SECRET);
     expect(screen.queryByDisplayValue(SECRET)).not.toBeInTheDocument();
     expect(within(form()).getByLabelText('Label')).toHaveFocus();
+    await waitFor(() => expect(mutationsKeep(client, SECRET)).toBe(false));
   });
 
   test('the form, the secret and Done work from the keyboard alone', async () => {

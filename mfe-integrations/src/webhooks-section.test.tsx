@@ -4,9 +4,10 @@
 // more and Replay. Calls answer at the http boundary (the shared client's adapter).
 import { VeritasToaster, toast } from '@veritas/shared';
 import type { WebhookDelivery, WebhookEndpoint, WebhookSecretAnswer } from '@veritas/shared/domain';
-import { mockApi, withQueryClient, type MockApi, type MockReply } from '@veritas/shared/testing';
+import { mockApi, mutationsKeep, withQueryClient, type MockApi, type MockReply } from '@veritas/shared/testing';
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { createQueryClient, type QueryClient } from '@veritas/shared/query';
 import IntegrationsPage from './integrations-page';
 
 const ENDPOINTS = 'api/integrations/endpoints/';
@@ -92,8 +93,12 @@ afterEach(() => {
   act(() => toast.remove());
 });
 
+/** The page's query client, to see what it keeps. */
+let client: QueryClient;
+
 /** Renders the page: GET of the endpoints answers `endpoints` as it is at each call, or the reply given. */
 async function renderPage(endpoints: (() => WebhookEndpoint[]) | MockReply = () => [ORDERS]) {
+  client = createQueryClient();
   api = mockApi()
     .on('GET api/integrations/keys/', [200, { tokens: [] }])
     .on(`GET ${ENDPOINTS}`, Array.isArray(endpoints) ? endpoints : () => [200, { endpoints: endpoints() }]);
@@ -103,7 +108,7 @@ async function renderPage(endpoints: (() => WebhookEndpoint[]) | MockReply = () 
       <IntegrationsPage />
       <VeritasToaster />
     </>,
-    { wrapper: withQueryClient() },
+    { wrapper: withQueryClient(client) },
   );
   await waitFor(() => expect(screen.queryByText('Loading webhook endpoints…')).not.toBeInTheDocument());
   return { user };
@@ -285,6 +290,7 @@ describe('adding an endpoint', () => {
     await expect(navigator.clipboard.readText()).resolves.toBe(SECRET);
     await user.click(within(panel).getByRole('button', { name: 'Done' }));
     expect(screen.queryByDisplayValue(SECRET)).not.toBeInTheDocument();
+    await waitFor(() => expect(mutationsKeep(client, SECRET)).toBe(false));
     expect(within(form()).getByLabelText('URL')).toHaveFocus();
   });
 });
@@ -317,6 +323,7 @@ describe("an endpoint's actions", () => {
 
     await user.click(within(panel).getByRole('button', { name: 'Done' }));
     expect(screen.queryByDisplayValue(NEW_SECRET)).not.toBeInTheDocument();
+    await waitFor(() => expect(mutationsKeep(client, NEW_SECRET)).toBe(false));
     expect(within(rowOf(ORDERS.url)).getByRole('button', { name: `Rotate secret of ${ORDERS.url}` })).toHaveFocus();
   });
 

@@ -10,3 +10,14 @@ export function withQueryClient(client: QueryClient = createQueryClient()) {
     return <QueryProvider client={client}>{children}</QueryProvider>;
   };
 }
+
+/**
+ * Whether `client` still keeps `text` (a secret, a password) in any change it made: its
+ * variables, answer or error. A change that handed a secret over must keep no copy of it.
+ */
+export function mutationsKeep(client: QueryClient, text: string): boolean {
+  return client
+    .getMutationCache()
+    .getAll()
+    .some((mutation) => JSON.stringify(mutation.state).includes(text));
+}
