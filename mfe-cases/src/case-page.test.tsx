@@ -507,6 +507,24 @@ describe('notes', () => {
     expect(toastSuccess).toHaveBeenCalledWith('Note added');
     await waitFor(() => expect(caseCalls()).toBe(2));
   });
+
+  test('while a note is sent, Add note keeps the focus, is marked unavailable and takes no second press (docs/screens.md#buttons)', async () => {
+    serve(detail({ rights: { work: false, comment: true } }));
+    let answer: (reply: [number, unknown]) => void = () => {};
+    api.on('POST api/cases/7/notes/', () => new Promise((resolve) => (answer = resolve)));
+    renderPage();
+    await loaded();
+    await userEvent.type(screen.getByRole('textbox', { name: 'Add note' }), 'Called');
+    const button = screen.getByRole('button', { name: 'Add note' });
+    await userEvent.click(button);
+    expect(button).toHaveAttribute('aria-disabled', 'true');
+    expect(button).toHaveFocus();
+    await userEvent.click(button);
+    expect(api.requestsTo('POST api/cases/7/notes/')).toHaveLength(1);
+    answer([200, { id: 20, at: PAST, kind: 'note', by: 'exec_demo', note: 'Called', details: null }]);
+    await waitFor(() => expect(button).not.toHaveAttribute('aria-disabled'));
+    expect(button).toHaveFocus();
+  });
 });
 
 describe('photos', () => {

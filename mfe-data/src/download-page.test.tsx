@@ -193,14 +193,17 @@ describe('downloading (docs/screens.md#download-data)', () => {
     expect(toastError).not.toHaveBeenCalled();
   });
 
-  test("while downloading the button is disabled and 'Downloading... N%' shows when the total is known", async () => {
+  test("while downloading the button is marked unavailable, keeps the focus, and 'Downloading... N%' shows when the total is known (docs/screens.md#buttons)", async () => {
     const report = heldReport([200, new Blob(['x'])]);
     render(<DownloadPage />);
     choose('2025-06-01', '2025-06-10');
     fireEvent.click(downloadButton());
 
     await waitFor(() => expect(report.request).toBeDefined());
-    expect(downloadButton()).toBeDisabled();
+    expect(downloadButton()).toHaveAttribute('aria-disabled', 'true');
+    expect(downloadButton()).toBeEnabled();
+    fireEvent.click(downloadButton());
+    expect(api.requestsTo(REPORT)).toHaveLength(1);
     expect(screen.getByText('Downloading...')).toBeInTheDocument();
 
     await report.progress({ loaded: 256, total: 1024 });
@@ -209,7 +212,7 @@ describe('downloading (docs/screens.md#download-data)', () => {
 
     await report.release();
     expect(screen.queryByRole('progressbar')).not.toBeInTheDocument();
-    expect(downloadButton()).toBeEnabled();
+    expect(downloadButton()).not.toHaveAttribute('aria-disabled');
     expect(downloads.saved).toHaveLength(1);
   });
 

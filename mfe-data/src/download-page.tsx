@@ -125,7 +125,8 @@ export default function DownloadPage() {
         <button
           type="submit"
           className="vx-btn vx-btn-primary dt-action"
-          disabled={missing || error !== null || loading}
+          disabled={missing || error !== null}
+          aria-disabled={loading || undefined}
         >
           Download CSV
         </button>

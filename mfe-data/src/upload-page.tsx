@@ -70,7 +70,7 @@ export default function UploadPage() {
   });
 
   async function upload() {
-    if (!file) return;
+    if (!file || uploading) return;
     setPercent(0);
     setResult(null);
     setError(null);
@@ -118,7 +118,8 @@ export default function UploadPage() {
         <button
           type="button"
           className="vx-btn vx-btn-primary dt-action"
-          disabled={!file || uploading}
+          disabled={!file}
+          aria-disabled={uploading || undefined}
           onClick={() => void upload()}
         >
           Upload

@@ -23,6 +23,7 @@ export function CreateGroupForm() {
 
   async function submit(event: FormEvent) {
     event.preventDefault();
+    if (createGroup.isPending) return;
     const trimmed = code.trim();
     if (!trimmed || !organization) {
       show('error', GROUP_MESSAGES.required);
@@ -53,7 +54,7 @@ export function CreateGroupForm() {
           onChange={(value) => setOrganization(value as Organization | null)}
         />
       </div>
-      <button type="submit" className="vx-btn vx-btn-primary" disabled={createGroup.isPending}>
+      <button type="submit" className="vx-btn vx-btn-primary" aria-disabled={createGroup.isPending || undefined}>
         Create Group
       </button>
       <NoticeLine notice={notice} />

@@ -46,6 +46,7 @@ export function CreateUserForm({ creatorRole, groups, groupsLoading }: CreateUse
 
   async function submit(event: FormEvent) {
     event.preventDefault();
+    if (createUser.isPending) return;
     const checked = validate(fields);
     if ('error' in checked) {
       show('error', checked.error);
@@ -123,7 +124,7 @@ export function CreateUserForm({ creatorRole, groups, groupsLoading }: CreateUse
           </div>
         </>
       )}
-      <button type="submit" className="vx-btn vx-btn-primary" disabled={createUser.isPending}>
+      <button type="submit" className="vx-btn vx-btn-primary" aria-disabled={createUser.isPending || undefined}>
         Create User
       </button>
       <NoticeLine notice={notice} />

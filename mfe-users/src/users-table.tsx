@@ -37,18 +37,24 @@ export function UsersTable({ users, loading, viewer, withDelete, running, onActi
             <button
               type="button"
               className="vx-btn um-action"
-              disabled={running(user.id) || refusal !== null}
+              disabled={refusal !== null}
+              aria-disabled={running(user.id) || undefined}
               title={refusal ?? undefined}
-              onClick={() => onAction(toggle, user)}
+              onClick={() => {
+                if (!running(user.id)) onAction(toggle, user);
+              }}
             >
               {ACTIONS[toggle].label}
             </button>
             <button
               type="button"
               className="vx-btn um-action"
-              disabled={running(user.id) || refusal !== null}
+              disabled={refusal !== null}
+              aria-disabled={running(user.id) || undefined}
               title={refusal ?? undefined}
-              onClick={() => onReset(user)}
+              onClick={() => {
+                if (!running(user.id)) onReset(user);
+              }}
             >
               {RESET.label}
             </button>
@@ -66,9 +72,12 @@ export function UsersTable({ users, loading, viewer, withDelete, running, onActi
           <button
             type="button"
             className="vx-btn vx-btn-danger um-action"
-            disabled={running(user.id) || refusal !== null}
+            disabled={refusal !== null}
+            aria-disabled={running(user.id) || undefined}
             title={refusal ?? undefined}
-            onClick={() => onAction('delete', user)}
+            onClick={() => {
+              if (!running(user.id)) onAction('delete', user);
+            }}
           >
             {ACTIONS.delete.label}
           </button>

@@ -23,6 +23,7 @@ export function AddBrandForm({ brands, onAdded }: AddBrandFormProps) {
 
   async function addBrand(event: FormEvent) {
     event.preventDefault();
+    if (add.isPending) return;
     const name = newBrand.trim();
     if (!name) {
       toast.error(MESSAGES.enterBrandName);
@@ -57,7 +58,7 @@ export function AddBrandForm({ brands, onAdded }: AddBrandFormProps) {
         value={newBrand}
         onChange={(event) => setNewBrand(event.target.value)}
       />
-      <button type="submit" className="vx-btn vx-btn-primary" disabled={add.isPending}>
+      <button type="submit" className="vx-btn vx-btn-primary" aria-disabled={add.isPending || undefined}>
         Add Brand
       </button>
     </form>

@@ -48,6 +48,7 @@ export function BrandEditor({ brand, list, onChange, onSaved }: BrandEditorProps
   }
 
   async function update() {
+    if (save.isPending) return;
     try {
       await save.mutateAsync({ brand, list: [...list] });
       toast.success(MESSAGES.brandUpdated);
@@ -101,15 +102,17 @@ export function BrandEditor({ brand, list, onChange, onSaved }: BrandEditorProps
           <button
             type="button"
             className="vx-btn"
-            disabled={save.isPending}
-            onClick={() => onChange([...brand.white_labeled_brands.data])}
+            aria-disabled={save.isPending || undefined}
+            onClick={() => {
+              if (!save.isPending) onChange([...brand.white_labeled_brands.data]);
+            }}
           >
             Cancel
           </button>
           <button
             type="button"
             className="vx-btn vx-btn-primary"
-            disabled={save.isPending}
+            aria-disabled={save.isPending || undefined}
             onClick={() => void update()}
           >
             Update Changes DB

@@ -359,14 +359,18 @@ describe('unsaved changes: Cancel and Update Changes DB', () => {
     expect(saveButtons('Acme')).toHaveLength(2);
   });
 
-  test('the buttons are disabled while the update runs', async () => {
+  test('the buttons are marked unavailable while the update runs, Update keeping the focus and taking no second press (docs/screens.md#buttons)', async () => {
     await renderPage();
     let answer: (reply: [number, unknown]) => void = () => {};
     api.on('POST api/whitelable/', () => new Promise((resolve) => (answer = resolve)));
     await openEditor('Acme');
     await userEvent.click(within(editor('Acme')).getByRole('button', { name: 'Remove Apple, Inc.' }));
     await userEvent.click(within(editor('Acme')).getByRole('button', { name: 'Update Changes DB' }));
-    saveButtons('Acme').forEach((button) => expect(button).toBeDisabled());
+    saveButtons('Acme').forEach((button) => expect(button).toHaveAttribute('aria-disabled', 'true'));
+    const update = within(editor('Acme')).getByRole('button', { name: 'Update Changes DB' });
+    expect(update).toHaveFocus();
+    await userEvent.click(update);
+    expect(api.requestsTo('POST api/whitelable/')).toHaveLength(1);
     await act(async () => answer([200, {}]));
     expect(saveButtons('Acme')).toHaveLength(0);
   });

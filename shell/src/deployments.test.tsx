@@ -227,20 +227,26 @@ describe('rollouts', () => {
     expect(summary(devices, 'Canary')).toHaveTextContent('v4 for 25% of users');
   });
 
-  test("a refusal (409) shows the registry's detail in the dialog and leaves its buttons usable", async () => {
-    api.on('POST registry/remotes/devices/promote/', [
-      409,
-      { detail: 'devices v4 needs @veritas/shared ^2.0.0, the console provides 1.0.0.' },
-    ]);
+  test("while the change runs Confirm keeps the focus and takes no second press; a refusal (409) shows the registry's detail in the dialog and leaves its buttons usable (docs/screens.md#buttons)", async () => {
+    let answer: (reply: [number, unknown]) => void = () => {};
+    api.on('POST registry/remotes/devices/promote/', () => new Promise((resolve) => (answer = resolve)));
     const { user, devices } = await openAs('admin');
     await user.click(within(devices).getByRole('button', { name: 'Promote devices v4' }));
     const dialog = await screen.findByRole('dialog');
     const confirm = within(dialog).getByRole('button', { name: 'Promote' });
     await user.click(confirm);
+    expect(confirm).toHaveAttribute('aria-disabled', 'true');
+    expect(confirm).toBeEnabled();
+    expect(confirm).toHaveFocus();
+    await user.click(confirm);
+    expect(api.requestsTo('POST registry/remotes/devices/promote/')).toHaveLength(1);
+
+    answer([409, { detail: 'devices v4 needs @veritas/shared ^2.0.0, the console provides 1.0.0.' }]);
     expect(await within(dialog).findByRole('alert')).toHaveTextContent(
       'devices v4 needs @veritas/shared ^2.0.0, the console provides 1.0.0.',
     );
-    expect(confirm).toBeEnabled();
+    expect(confirm).not.toHaveAttribute('aria-disabled');
+    expect(confirm).toHaveFocus();
     expect(within(dialog).getByRole('button', { name: 'Cancel' })).toBeEnabled();
     expect(summary(devices, 'Live')).toHaveTextContent(/^v3, /);
   });

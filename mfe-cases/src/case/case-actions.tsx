@@ -95,13 +95,13 @@ function PanelForm({
 }) {
   const handle = (event: FormEvent) => {
     event.preventDefault();
-    onSubmit();
+    if (!pending) onSubmit();
   };
   return (
     <form className="cp-panel" aria-label={label} onSubmit={handle} noValidate>
       {children}
       <div className="cp-buttons">
-        <button type="submit" className="vx-btn vx-btn-primary" disabled={pending}>
+        <button type="submit" className="vx-btn vx-btn-primary" aria-disabled={pending || undefined}>
           {submit}
         </button>
         <button type="button" className="vx-btn" onClick={onCancel}>
@@ -279,8 +279,10 @@ function WorkActions({ detail }: { detail: CaseDetail }) {
         toggles.current.set(which, element);
       }}
       aria-expanded={panel === which}
-      disabled={pending}
-      onClick={() => setPanel(panel === which ? null : which)}
+      aria-disabled={pending || undefined}
+      onClick={() => {
+        if (!pending) setPanel(panel === which ? null : which);
+      }}
     >
       {label}
     </button>
@@ -293,8 +295,10 @@ function WorkActions({ detail }: { detail: CaseDetail }) {
           <button
             type="button"
             className="vx-btn vx-btn-primary"
-            disabled={pending}
-            onClick={() => void run({ action: 'assign', assignee: me }, `Case #${summary.id} assigned to you`)}
+            aria-disabled={pending || undefined}
+            onClick={() => {
+              if (!pending) void run({ action: 'assign', assignee: me }, `Case #${summary.id} assigned to you`);
+            }}
           >
             Take
           </button>
@@ -304,8 +308,10 @@ function WorkActions({ detail }: { detail: CaseDetail }) {
           <button
             type="button"
             className="vx-btn"
-            disabled={pending}
-            onClick={() => void run({ action: 'review' }, `Review of case #${summary.id} started`)}
+            aria-disabled={pending || undefined}
+            onClick={() => {
+              if (!pending) void run({ action: 'review' }, `Review of case #${summary.id} started`);
+            }}
           >
             Start review
           </button>
@@ -358,6 +364,7 @@ function NoteForm({ caseId }: { caseId: number }) {
   const [sending, setSending] = useState(false);
   const submit = async (event: FormEvent) => {
     event.preventDefault();
+    if (sending) return;
     if (!note.trim()) return setError(ACTION_MESSAGES.emptyNote);
     setError(null);
     setSending(true);
@@ -375,7 +382,7 @@ function NoteForm({ caseId }: { caseId: number }) {
   return (
     <form className="cp-note" aria-label="Add a note" onSubmit={(event) => void submit(event)} noValidate>
       <TextField label="Add note" value={note} onChange={setNote} error={error} />
-      <button type="submit" className="vx-btn" disabled={sending}>
+      <button type="submit" className="vx-btn" aria-disabled={sending || undefined}>
         Add note
       </button>
     </form>

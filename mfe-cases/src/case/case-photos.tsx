@@ -85,7 +85,15 @@ function PhotoDrop({ caseId }: { caseId: number }) {
         {/* Out of the layout and the tab order: the button below opens the dialog. */}
         <input {...getInputProps({ style: { display: 'none' } })} aria-label="Photo file" data-testid="photo-input" />
         <p className="cp-dropzone__text">Drop a photo here, or</p>
-        <button type="button" className="vx-btn" onClick={open} disabled={sending} aria-describedby="cp-photo-hint">
+        <button
+          type="button"
+          className="vx-btn"
+          onClick={() => {
+            if (!sending) open();
+          }}
+          aria-disabled={sending || undefined}
+          aria-describedby="cp-photo-hint"
+        >
           {sending ? 'Adding photo…' : 'Add photo'}
         </button>
         <p id="cp-photo-hint" className="vx-hint">

@@ -271,7 +271,7 @@ export function BulkActions({
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    if (!action || tooMany) return;
+    if (!action || tooMany || start.isPending) return;
     const found: typeof errors = {};
     if (action === 'assign' && assignee === null) found.assignee = BULK_MESSAGES.assigneeMissing;
     if (action === 'resolve' && !disposition) found.disposition = BULK_MESSAGES.dispositionMissing;
@@ -379,7 +379,12 @@ export function BulkActions({
                 </>
               )}
               <div className="cq-bulk__actions">
-                <button type="submit" className="vx-btn vx-btn-primary" disabled={start.isPending || tooMany}>
+                <button
+                  type="submit"
+                  className="vx-btn vx-btn-primary"
+                  disabled={tooMany}
+                  aria-disabled={start.isPending || undefined}
+                >
                   {start.isPending ? 'Starting…' : 'Start'}
                 </button>
                 <button type="button" className="vx-btn" onClick={() => setAction(null)}>

@@ -38,6 +38,7 @@ export function DueTimes() {
 
   function submit(event: FormEvent) {
     event.preventDefault();
+    if (save.isPending) return;
     const changed = Object.entries(typed);
     if (changed.some(([, text]) => !validHours(text.trim()))) {
       setInvalid(true);
@@ -76,7 +77,12 @@ export function DueTimes() {
             {DUE_MESSAGES.invalid}
           </p>
         )}
-        <button type="submit" className="vx-btn vx-btn-primary" disabled={save.isPending || !data}>
+        <button
+          type="submit"
+          className="vx-btn vx-btn-primary"
+          disabled={!data}
+          aria-disabled={save.isPending || undefined}
+        >
           {save.isPending ? 'Saving…' : 'Save due times'}
         </button>
       </form>

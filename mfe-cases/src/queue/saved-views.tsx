@@ -82,6 +82,7 @@ export function SavedViews({ filter, onApply }: { filter: CaseFilter; onApply: (
 
   function submit(event: FormEvent) {
     event.preventDefault();
+    if (save.isPending) return;
     const trimmed = name.trim();
     if (!trimmed) return setNameError(VIEW_MESSAGES.nameMissing);
     setNameError(null);
@@ -121,8 +122,10 @@ export function SavedViews({ filter, onApply }: { filter: CaseFilter; onApply: (
           <button
             type="button"
             className="vx-btn vx-btn-danger"
-            disabled={remove.isPending}
-            onClick={() => remove.mutate(selected)}
+            aria-disabled={remove.isPending || undefined}
+            onClick={() => {
+              if (!remove.isPending) remove.mutate(selected);
+            }}
           >
             Delete view<span className="vx-sr-only"> {selected.name}</span>
           </button>
@@ -162,7 +165,7 @@ export function SavedViews({ filter, onApply }: { filter: CaseFilter; onApply: (
             />
           </div>
           <div className="cq-view-form__actions">
-            <button type="submit" className="vx-btn vx-btn-primary" disabled={save.isPending}>
+            <button type="submit" className="vx-btn vx-btn-primary" aria-disabled={save.isPending || undefined}>
               {save.isPending ? 'Saving…' : 'Save'}
             </button>
             <button type="button" className="vx-btn" onClick={() => setOpen(false)}>

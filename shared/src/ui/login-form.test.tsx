@@ -75,6 +75,25 @@ test.each([
   await expectClearedAfter3s();
 });
 
+test('while the sign-in runs, Login keeps the focus, is marked unavailable and takes no second press (docs/screens.md#buttons)', async () => {
+  jest.useRealTimers();
+  let answer: (reply: [number, unknown]) => void = () => {};
+  api.on('POST user/login/', () => new Promise((resolve) => (answer = resolve)));
+  const user = userEvent.setup();
+  render(<LoginForm onLoggedIn={jest.fn()} />);
+  await signIn(user, 'asha', 'wrong');
+  const button = screen.getByRole('button', { name: 'Login' });
+  expect(button).toHaveFocus();
+  expect(button).toHaveAttribute('aria-disabled', 'true');
+  await user.click(button);
+  await user.keyboard('{Enter}');
+  expect(api.requestsTo('POST user/login/')).toHaveLength(1);
+  answer([401, {}]);
+  await expectMessage('Invalid username or password');
+  expect(button).not.toHaveAttribute('aria-disabled');
+  expect(button).toHaveFocus();
+});
+
 test('a successful login posts user/login/, loads the role into the session and calls onLoggedIn', async () => {
   jest.useRealTimers(); // no message timing here
   api.on('POST user/login/', [200, { is_webview: true, role: 'admin' }]);
@@ -85,7 +104,7 @@ test('a successful login posts user/login/, loads the role into the session and 
   await signIn(user, 'asha', 'secret');
 
   await waitFor(() => expect(onLoggedIn).toHaveBeenCalledTimes(1));
-  await waitFor(() => expect(screen.getByRole('button', { name: 'Login' })).toBeEnabled());
+  await waitFor(() => expect(screen.getByRole('button', { name: 'Login' })).not.toHaveAttribute('aria-disabled'));
   expect(api.requestsTo('POST user/login/')[0]?.body).toEqual({ username: 'asha', password: 'secret' });
   expect(useSession.getState()).toMatchObject({ user: 'asha', role: 'admin', hubCode: 'BLR01', isAuthenticated: true });
   expect(errorLine()).toBeEmptyDOMElement();
@@ -180,7 +199,7 @@ test('the same message shown again stays a full 3 s from the second attempt', as
 
   await user.click(screen.getByRole('button', { name: 'Login' }));
   await waitFor(() => expect(api.requestsTo('POST user/login/')).toHaveLength(2));
-  await waitFor(() => expect(screen.getByRole('button', { name: 'Login' })).toBeEnabled());
+  await waitFor(() => expect(screen.getByRole('button', { name: 'Login' })).not.toHaveAttribute('aria-disabled'));
 
   act(() => jest.advanceTimersByTime(1500)); // 3.5 s after the first message
   expect(errorLine()).toHaveTextContent('Invalid username or password');

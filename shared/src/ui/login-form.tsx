@@ -48,6 +48,7 @@ export function LoginForm({ onLoggedIn }: LoginFormProps) {
 
   async function submit(event: FormEvent) {
     event.preventDefault();
+    if (submitting) return;
     if (!username.trim() || !password) {
       show(LOGIN_MESSAGES.required);
       return;
@@ -115,7 +116,7 @@ export function LoginForm({ onLoggedIn }: LoginFormProps) {
             </button>
           </div>
         </div>
-        <button type="submit" className="vx-btn vx-btn-primary vx-login-submit" disabled={submitting}>
+        <button type="submit" className="vx-btn vx-btn-primary vx-login-submit" aria-disabled={submitting || undefined}>
           Login
         </button>
         <p className="vx-error-text" role="alert">

@@ -58,6 +58,7 @@ export default function PasswordDialogContent({
 
   async function submit(event: FormEvent) {
     event.preventDefault();
+    if (sending) return;
     const found = check();
     if (found) return fail(found.field, found.text);
     setProblem(null);
@@ -139,7 +140,7 @@ export default function PasswordDialogContent({
             <button type="button" className="vx-btn" onClick={onClose}>
               Cancel
             </button>
-            <button type="submit" className="vx-btn vx-btn-primary" disabled={sending}>
+            <button type="submit" className="vx-btn vx-btn-primary" aria-disabled={sending || undefined}>
               {submitLabel}
             </button>
           </div>

@@ -137,7 +137,7 @@ describe('PasswordDialog', () => {
     expect(field('Current password')).toHaveAttribute('aria-invalid', 'true');
     expect(field('Current password')).toHaveFocus();
     expect(field('New password')).toHaveValue('Fresh-Pass-42');
-    expect(screen.getByRole('button', { name: 'Change password' })).toBeEnabled();
+    expect(screen.getByRole('button', { name: 'Change password' })).not.toHaveAttribute('aria-disabled');
 
     api.on('POST user/change_password/', [200, { message: 'ok' }]);
     await userEvent.clear(field('Current password'));
@@ -153,19 +153,23 @@ describe('PasswordDialog', () => {
     await fill({ current: 'Old-Pass-1', password: 'Fresh-Pass-42', confirm: 'Fresh-Pass-42' });
     await submit();
     await waitFor(() => expect(alertText()).toBe('Failed to change password'));
-    expect(screen.getByRole('button', { name: 'Change password' })).toBeEnabled();
+    expect(screen.getByRole('button', { name: 'Change password' })).not.toHaveAttribute('aria-disabled');
   });
 
-  test('the submit button is disabled while the request runs', async () => {
+  test('the submit button is unavailable while the request runs, keeps the focus and takes no second press (docs/screens.md#buttons)', async () => {
     let answer: (reply: [number, unknown]) => void = () => {};
     api.on('POST user/change_password/', () => new Promise((resolve) => (answer = resolve)));
     render(<Harness />);
     await screen.findByRole('dialog');
     await fill({ current: 'Old-Pass-1', password: 'Fresh-Pass-42', confirm: 'Fresh-Pass-42' });
     await submit();
-    expect(screen.getByRole('button', { name: 'Change password' })).toBeDisabled();
+    const button = screen.getByRole('button', { name: 'Change password' });
+    expect(button).toHaveAttribute('aria-disabled', 'true');
+    expect(button).toHaveFocus();
+    await userEvent.click(button);
+    expect(api.requestsTo('POST user/change_password/')).toHaveLength(1);
     answer([400, { error: 'No.' }]);
-    await waitFor(() => expect(screen.getByRole('button', { name: 'Change password' })).toBeEnabled());
+    await waitFor(() => expect(button).not.toHaveAttribute('aria-disabled'));
   });
 
   test('done: the outcome replaces the form and its Done button takes focus and closes', async () => {

@@ -39,6 +39,7 @@ export function ConfirmDialog({
 
   async function submit(event: FormEvent) {
     event.preventDefault();
+    if (running) return;
     const invalid = validate?.() ?? null;
     if (invalid) return setError(invalid);
     setError(null);
@@ -73,7 +74,7 @@ export function ConfirmDialog({
           <button
             type="submit"
             className={`vx-btn ${danger ? 'vx-btn-danger' : 'vx-btn-primary'}`}
-            disabled={running}
+            aria-disabled={running || undefined}
             aria-busy={running || undefined}
           >
             {confirmLabel}

@@ -47,6 +47,7 @@ export function OriginsSection() {
 
   async function submit(event: FormEvent) {
     event.preventDefault();
+    if (addOrigin.isPending) return;
     const value = origin.trim();
     if (!check(OriginPayload, { origin: value })) return;
     try {
@@ -82,7 +83,7 @@ export function OriginsSection() {
             />
           )}
         />
-        <button type="submit" className="vx-btn vx-btn-primary" disabled={addOrigin.isPending}>
+        <button type="submit" className="vx-btn vx-btn-primary" aria-disabled={addOrigin.isPending || undefined}>
           Add origin
         </button>
         {formError && (

@@ -56,7 +56,14 @@ export function RolloutHistory({ remote, newest }: { remote: string; newest: rea
       {paged && error && !isFetchNextPageError && (
         <div className="vx-notice vx-notice--error dp-older" role="alert">
           <span>{serverMessage(error) ?? HISTORY_MESSAGES.loadFailed}</span>
-          <button type="button" className="vx-btn" disabled={isRefetching} onClick={() => void refetch()}>
+          <button
+            type="button"
+            className="vx-btn"
+            aria-disabled={isRefetching || undefined}
+            onClick={() => {
+              if (!isRefetching) void refetch();
+            }}
+          >
             Retry
           </button>
         </div>

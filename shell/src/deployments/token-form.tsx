@@ -35,6 +35,7 @@ export function TokenForm({
 
   async function submit(event: FormEvent) {
     event.preventDefault();
+    if (createToken.isPending) return;
     // A new team's token names its remote before its first publish.
     const payload = {
       label: label.trim(),
@@ -137,7 +138,7 @@ export function TokenForm({
           />
         )}
       />
-      <button type="submit" className="vx-btn vx-btn-primary" disabled={createToken.isPending}>
+      <button type="submit" className="vx-btn vx-btn-primary" aria-disabled={createToken.isPending || undefined}>
         Create token
       </button>
       {formError && (
