@@ -8,10 +8,12 @@ import {
   refreshQueries,
   useInfiniteQueryNow,
   useQueryError,
+  useMutation,
   useQueryNow,
   type QueryClient,
 } from './query';
 import { mockApi, type MockApi } from './testing/mock-api';
+import { mutationsKeep } from './testing/query';
 
 /** A call answered when the test says so. */
 function deferred<T>() {
@@ -132,6 +134,37 @@ test('the first page of a paged list starts with the first render', () => {
   }
   expect(renderToStaticMarkup(withClient(<List />))).toBe('<p>loading</p>');
   expect(page).toHaveBeenCalledTimes(1);
+});
+
+describe('a change is kept in the cache only while a component holds it (gcTime 0)', () => {
+  const SECRET = 'whsec_not-to-be-kept';
+  function Form() {
+    const create = useMutation({ mutationFn: async (label: string) => `${label}:${SECRET}` });
+    return (
+      <>
+        <button onClick={() => void create.mutateAsync('key')}>Create</button>
+        <button onClick={() => create.reset()}>Done</button>
+        <p>{create.data ?? 'no answer'}</p>
+      </>
+    );
+  }
+
+  test('the page shows the answer; once it lets it go (reset), no copy stays', async () => {
+    render(withClient(<Form />));
+    act(() => screen.getByRole('button', { name: 'Create' }).click());
+    expect(await screen.findByText(`key:${SECRET}`)).toBeTruthy();
+    expect(mutationsKeep(client, SECRET)).toBe(true);
+    act(() => screen.getByRole('button', { name: 'Done' }).click());
+    await waitFor(() => expect(mutationsKeep(client, SECRET)).toBe(false));
+  });
+
+  test('a page left with an answer shown keeps no copy of it', async () => {
+    const { unmount } = render(withClient(<Form />));
+    act(() => screen.getByRole('button', { name: 'Create' }).click());
+    await screen.findByText(`key:${SECRET}`);
+    unmount();
+    await waitFor(() => expect(mutationsKeep(client, SECRET)).toBe(false));
+  });
 });
 
 describe('refreshQueries', () => {

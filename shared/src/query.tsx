@@ -37,12 +37,15 @@ export {
  * A client with the console's defaults: a failed call is shown, not tried again behind the user's
  * back (the pages say what failed, and a further scroll or a live event asks again); a page's data
  * is fetched once per visit and then kept current by live events, not by focus or reconnection.
+ * A change (mutation) is dropped from the cache as soon as no component holds it (gcTime 0), where
+ * TanStack Query keeps it five minutes: no page reads a change once done, and some carry a secret
+ * or a password the page must keep no copy of once it has shown or sent it.
  */
 export function createQueryClient(): QueryClient {
   return new QueryClient({
     defaultOptions: {
       queries: { retry: false, refetchOnWindowFocus: false, refetchOnReconnect: false },
-      mutations: { retry: false },
+      mutations: { retry: false, gcTime: 0 },
     },
   });
 }

@@ -17,23 +17,22 @@ export const keysQuery = queryOptions({
 });
 
 /** A change of the keys: the list is fetched again before the change counts as done. */
-function useKeysChange<T, R>(change: (variables: T) => Promise<R>, options: { gcTime?: number } = {}) {
+function useKeysChange<T, R>(change: (variables: T) => Promise<R>) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: change,
     onSuccess: () => client.invalidateQueries({ queryKey: keysQuery.queryKey }),
-    ...options,
   });
 }
 
 /**
  * POST api/integrations/keys/: answers the key and its secret. The secret is the caller's to show
- * once: the mutation is not kept in the cache once its caller has taken the answer (gcTime 0).
+ * once: the console's query client keeps no change once its caller has taken the answer
+ * (createQueryClient of @veritas/shared/query).
  */
 export function useCreateKey() {
   return useKeysChange(
     async (payload: ApiKeyCreatePayload) => (await http.post<CreatedToken>(KEYS_PATH, payload)).data,
-    { gcTime: 0 },
   );
 }
 

@@ -55,12 +55,8 @@ export const deliveriesQuery = (endpointId: number, state: WebhookDeliveryState 
   });
 
 /** A change of the endpoints: the list (and what `alsoStale` names) is fetched again before the change counts as done. */
-function useWebhooksChange<T, R>(
-  change: (variables: T) => Promise<R>,
-  options: { gcTime?: number; alsoStale?: (variables: T) => QueryKey } = {},
-) {
+function useWebhooksChange<T, R>(change: (variables: T) => Promise<R>, alsoStale?: (variables: T) => QueryKey) {
   const client = useQueryClient();
-  const { alsoStale, ...rest } = options;
   return useMutation({
     mutationFn: change,
     onSuccess: (_answer, variables) =>
@@ -68,18 +64,17 @@ function useWebhooksChange<T, R>(
         client.invalidateQueries({ queryKey: endpointsQuery.queryKey, exact: true }),
         alsoStale && client.invalidateQueries({ queryKey: alsoStale(variables) }),
       ]),
-    ...rest,
   });
 }
 
 /**
  * POST api/integrations/endpoints/: answers the endpoint and its secret. The secret is the caller's
- * to show once: the mutation is not kept in the cache once its caller has taken the answer (gcTime 0).
+ * to show once: the console's query client keeps no change once its caller has taken the answer
+ * (createQueryClient of @veritas/shared/query).
  */
 export function useCreateEndpoint() {
   return useWebhooksChange(
     async (payload: WebhookEndpointPayload) => (await http.post<WebhookSecretAnswer>(ENDPOINTS_PATH, payload)).data,
-    { gcTime: 0 },
   );
 }
 
@@ -89,7 +84,7 @@ export function useUpdateEndpoint() {
     async ({ id, payload }: { id: number; payload: WebhookEndpointPayload }) =>
       (await http.post<WebhookEndpoint>(`${ENDPOINTS_PATH}${id}/`, payload)).data,
     // Enabling it again sends the deliveries that waited.
-    { alsoStale: ({ id }) => deliveriesKey(id) },
+    ({ id }) => deliveriesKey(id),
   );
 }
 
@@ -100,11 +95,10 @@ export function useDeleteEndpoint() {
   });
 }
 
-/** POST api/integrations/endpoints/{id}/rotate/: the new secret, shown once (gcTime 0, as a new endpoint's). */
+/** POST api/integrations/endpoints/{id}/rotate/: the new secret, shown once (as a new endpoint's). */
 export function useRotateSecret() {
   return useWebhooksChange(
     async (id: number) => (await http.post<WebhookSecretAnswer>(`${ENDPOINTS_PATH}${id}/rotate/`)).data,
-    { gcTime: 0 },
   );
 }
 
@@ -112,7 +106,7 @@ export function useRotateSecret() {
 export function useSendTestEvent() {
   return useWebhooksChange(
     async (id: number) => (await http.post<WebhookTestAnswer>(`${ENDPOINTS_PATH}${id}/test/`)).data,
-    { alsoStale: (id) => deliveriesKey(id) },
+    (id) => deliveriesKey(id),
   );
 }
 
@@ -122,7 +116,7 @@ export function useRedeliver() {
     async ({ deliveryId }: { deliveryId: number; endpointId: number }) => {
       await http.post(`${DELIVERIES_PATH}${deliveryId}/redeliver/`);
     },
-    { alsoStale: ({ endpointId }) => deliveriesKey(endpointId) },
+    ({ endpointId }) => deliveriesKey(endpointId),
   );
 }
 
@@ -131,6 +125,6 @@ export function useReplayFailed() {
   return useWebhooksChange(
     async ({ endpointId, since }: { endpointId: number; since: string }) =>
       (await http.post<WebhookReplayAnswer>(`${ENDPOINTS_PATH}${endpointId}/replay/`, { since })).data,
-    { alsoStale: ({ endpointId }) => deliveriesKey(endpointId) },
+    ({ endpointId }) => deliveriesKey(endpointId),
   );
 }

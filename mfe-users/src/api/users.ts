@@ -25,12 +25,11 @@ function messageOf(data: { message?: unknown } | undefined): string | undefined 
 }
 
 /** A user changed: the list is fetched again. */
-function useUsersChange<T>(change: (variables: T) => Promise<string | undefined>, options: { gcTime?: number } = {}) {
+function useUsersChange<T>(change: (variables: T) => Promise<string | undefined>) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: change,
     onSuccess: () => client.invalidateQueries({ queryKey: usersQuery.queryKey }),
-    ...options,
   });
 }
 
@@ -52,15 +51,12 @@ export async function resetPassword(userId: number, password: string): Promise<s
 }
 
 /**
- * POST user/create/. Its payload holds the new user's password: the mutation is not kept in the
- * cache once its caller lets it go (gcTime 0), where it would otherwise stay five minutes.
+ * POST user/create/. Its payload holds the new user's password: the console's query client keeps
+ * no change once its caller lets it go (createQueryClient of @veritas/shared/query).
  */
 export function useCreateUser() {
-  return useUsersChange(
-    async (payload: UserCreatePayload) => {
-      await http.post('user/create/', payload);
-      return undefined;
-    },
-    { gcTime: 0 },
-  );
+  return useUsersChange(async (payload: UserCreatePayload) => {
+    await http.post('user/create/', payload);
+    return undefined;
+  });
 }

@@ -117,29 +117,23 @@ export function useRolloutChange() {
 }
 
 /** A change of the tokens or origins: that list is fetched again. */
-function useListChange<T, R>(
-  queryKey: readonly unknown[],
-  change: (variables: T) => Promise<R>,
-  options: { gcTime?: number } = {},
-) {
+function useListChange<T, R>(queryKey: readonly unknown[], change: (variables: T) => Promise<R>) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: change,
     onSuccess: () => client.invalidateQueries({ queryKey }),
-    ...options,
   });
 }
 
 /**
  * POST registry/tokens/: answers the token and its secret, shown this once. The secret is the
- * caller's to show: the mutation is not kept in the cache once its caller has taken the answer
- * (gcTime 0), where it would otherwise stay five minutes after the page let it go.
+ * caller's to show: the console's query client keeps no change once its caller has taken the
+ * answer (createQueryClient of @veritas/shared/query).
  */
 export function useCreateToken() {
   return useListChange(
     tokensQuery.queryKey,
     async (payload: TokenCreatePayload) => (await http.post<CreatedToken>(TOKENS_PATH, payload)).data,
-    { gcTime: 0 },
   );
 }
 
