@@ -106,6 +106,40 @@ function portable(text: string): string {
     .replace(/(__@\w+)@\d+/g, '$1');
 }
 
+/** Prints types back as text; an object type's members one after the other on a line. */
+const printer = ts.createPrinter({ removeComments: true, newLine: ts.NewLineKind.LineFeed });
+
+/**
+ * `text`, a type as the checker writes it, with the members of every object type and of every union
+ * in it in name order. The checker lists them in the order it first met them, which a new file
+ * elsewhere in the package can change (a TypeBox `Static<…>` type's fields came out reordered when
+ * a component was added): the same type must give the same text, or an added export would read as a
+ * changed one. Text the parser does not take whole is kept as it is.
+ */
+export function canonicalType(text: string): string {
+  const source = ts.createSourceFile('type.ts', `type T = ${text};`, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
+  const [statement, ...more] = source.statements;
+  // parseDiagnostics is internal to TypeScript, but the only way to know the text parsed whole.
+  const { parseDiagnostics } = source as unknown as { parseDiagnostics?: readonly unknown[] };
+  if (parseDiagnostics?.length || more.length || !statement || !ts.isTypeAliasDeclaration(statement)) return text;
+  const inOrder = <T extends ts.Node>(nodes: readonly T[]) => {
+    const texts = new Map(nodes.map((node) => [node, printer.printNode(ts.EmitHint.Unspecified, node, source)]));
+    return ts.factory.createNodeArray([...nodes].sort((a, b) => byName(texts.get(a)!, texts.get(b)!)));
+  };
+  const inNameOrder: ts.TransformerFactory<ts.TypeNode> = (context) => {
+    const visit = (node: ts.Node): ts.Node => {
+      const visited = ts.visitEachChild(node, visit, context);
+      if (ts.isTypeLiteralNode(visited))
+        return context.factory.updateTypeLiteralNode(visited, inOrder(visited.members));
+      if (ts.isUnionTypeNode(visited)) return context.factory.updateUnionTypeNode(visited, inOrder(visited.types));
+      return visited;
+    };
+    return (root) => visit(root) as ts.TypeNode;
+  };
+  const [canonical = statement.type] = ts.transform(statement.type, [inNameOrder]).transformed;
+  return printer.printNode(ts.EmitHint.Unspecified, canonical, source).replace(/\s+/g, ' ');
+}
+
 /**
  * How one export reads to its users: its kind, its type as the checker writes it, and the members of
  * every type of @veritas/shared's own sources that this type names (the props of a component, an
@@ -116,6 +150,7 @@ function describeExport(checker: ts.TypeChecker, exported: ts.Symbol): string {
   const symbol = exported.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported;
   const declaration = symbol.declarations?.[0];
   const kinds = KINDS.filter(([flag]) => symbol.flags & flag).map(([, kind]) => kind);
+  const typeText = (type: ts.Type, flags = FORMAT) => canonicalType(checker.typeToString(type, undefined, flags));
   const parts: string[] = [kinds.join('+') || 'unknown'];
   const named = new Map<string, ts.Type>();
   const seen = new Set<ts.Type>();
@@ -152,31 +187,32 @@ function describeExport(checker: ts.TypeChecker, exported: ts.Symbol): string {
   /** An object type's members, one per line; any other type as the checker expands it. */
   const members = (type: ts.Type) => {
     if (!(type.flags & ts.TypeFlags.Object)) {
-      return checker.typeToString(type, undefined, FORMAT | ts.TypeFormatFlags.InTypeAlias);
+      return typeText(type, FORMAT | ts.TypeFormatFlags.InTypeAlias);
     }
     const lines = checker.getPropertiesOfType(type).map((property) => {
       const optional = property.flags & ts.SymbolFlags.Optional ? '?' : '';
-      return `${property.name}${optional}: ${checker.typeToString(checker.getTypeOfSymbol(property), undefined, FORMAT)}`;
+      return `${property.name}${optional}: ${typeText(checker.getTypeOfSymbol(property))}`;
     });
     for (const kind of [ts.SignatureKind.Call, ts.SignatureKind.Construct]) {
       for (const signature of checker.getSignaturesOfType(type, kind)) {
-        lines.push(checker.signatureToString(signature, undefined, FORMAT, kind));
+        // A signature parses as the one member of an object type.
+        lines.push(canonicalType(`{ ${checker.signatureToString(signature, undefined, FORMAT, kind)} }`));
       }
     }
     for (const info of checker.getIndexInfosOfType(type)) {
-      lines.push(`[${checker.typeToString(info.keyType)}]: ${checker.typeToString(info.type, undefined, FORMAT)}`);
+      lines.push(`[${checker.typeToString(info.keyType)}]: ${typeText(info.type)}`);
     }
     return `{ ${lines.sort(byName).join('; ')} }`;
   };
 
   if (symbol.flags & ts.SymbolFlags.Value && declaration) {
     const type = checker.getTypeOfSymbolAtLocation(symbol, declaration);
-    parts.push(`value: ${checker.typeToString(type, undefined, FORMAT)}`);
+    parts.push(`value: ${typeText(type)}`);
     visit(type);
   }
   if (symbol.flags & ts.SymbolFlags.Type) {
     const type = checker.getDeclaredTypeOfSymbol(symbol);
-    parts.push(`type: ${checker.typeToString(type, undefined, FORMAT | ts.TypeFormatFlags.InTypeAlias)}`);
+    parts.push(`type: ${typeText(type, FORMAT | ts.TypeFormatFlags.InTypeAlias)}`);
     if (type.flags & ts.TypeFlags.Object) parts.push(`members: ${members(type)}`);
     visit(type);
   }

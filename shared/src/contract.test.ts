@@ -2,6 +2,7 @@
 // shared/contract.json records the exports of @veritas/shared at its package version, which remotes
 // require as ^version: a change to the exports must come with the version bump it needs.
 import {
+  canonicalType,
   compareExports,
   contractProblem,
   currentExports,
@@ -22,6 +23,33 @@ describe('shared/contract.json', () => {
   test('records the current exports at the current version of shared/package.json', () => {
     const problem = contractProblem(readContract(), readPackageJson().version, currentExports());
     if (problem) throw new Error(problem);
+  });
+});
+
+describe('a type reads the same whatever order the checker lists its members in', () => {
+  test("an object type's members, at any depth, in name order", () => {
+    expect(canonicalType('{ b: string; a: Array<{ d?: number | undefined; c: string; }>; }')).toBe(
+      canonicalType('{ a: Array<{ c: string; d?: number | undefined; }>; b: string; }'),
+    );
+    expect(canonicalType('{ b: string; a: number; }')).toBe('{ a: number; b: string; }');
+  });
+
+  test('a change of a member still reads as a change', () => {
+    expect(canonicalType('{ a: number; b?: string; }')).not.toBe(canonicalType('{ a: number; b: string; }'));
+    expect(canonicalType('TObject<{ key: TString; }>')).not.toBe(canonicalType('TObject<{ key: TNumber; }>'));
+  });
+
+  test("a union's members in name order, as they mean the same in any", () => {
+    expect(canonicalType("{ kind: 'b' | 'a' | undefined; }")).toBe(canonicalType("{ kind: 'a' | undefined | 'b'; }"));
+  });
+
+  test('the order of a tuple or of parameters is kept: it is part of the type', () => {
+    expect(canonicalType('(b: string, a: number) => void')).not.toBe(canonicalType('(a: number, b: string) => void'));
+    expect(canonicalType('[string, number]')).not.toBe(canonicalType('[number, string]'));
+  });
+
+  test('text the parser does not take whole is kept as it is', () => {
+    expect(canonicalType('{ b: string; a: ')).toBe('{ b: string; a: ');
   });
 });
 
