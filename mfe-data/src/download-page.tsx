@@ -1,6 +1,6 @@
 // Download Data (route Download, docs/screens.md#download-data): the report CSV of a date range, with
 // progress. Default export: the shell's page.
-import { localDate, toast } from '@veritas/shared';
+import { BusyButton, localDate, toast } from '@veritas/shared';
 import { useId, useState, type FormEvent } from 'react';
 import { downloadReport } from './api/downloads';
 import { ProgressBar } from './progress-bar';
@@ -122,14 +122,14 @@ export default function DownloadPage() {
               {message}
             </p>
           ))}
-        <button
+        <BusyButton
           type="submit"
           className="vx-btn vx-btn-primary dt-action"
           disabled={missing || error !== null}
-          aria-disabled={loading || undefined}
+          busy={loading}
         >
           Download CSV
-        </button>
+        </BusyButton>
         {progress && <ProgressBar label={progress.label} percent={progress.percent} />}
         {failed && (
           <p className="vx-notice vx-notice--error dt-panel" role="alert">

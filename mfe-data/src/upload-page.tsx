@@ -1,6 +1,6 @@
 // Upload CSV File (route Upload, docs/screens.md#upload-csv-file): one CSV chosen by drop or picker, sent
 // in chunks with progress; the result or the error shows for 5 s. Default export: the shell's page.
-import { serverMessage, type UploadResult } from '@veritas/shared';
+import { BusyButton, serverMessage, type UploadResult } from '@veritas/shared';
 import { useCallback, useEffect, useState } from 'react';
 import { ErrorCode, useDropzone, type FileRejection } from 'react-dropzone';
 import { useUpload } from './api/upload';
@@ -70,7 +70,7 @@ export default function UploadPage() {
   });
 
   async function upload() {
-    if (!file || uploading) return;
+    if (!file) return;
     setPercent(0);
     setResult(null);
     setError(null);
@@ -115,15 +115,14 @@ export default function UploadPage() {
           </div>
         )}
         {(uploading || result || error) && <ProgressBar label={`Uploading... ${percent}%`} percent={percent} />}
-        <button
-          type="button"
+        <BusyButton
           className="vx-btn vx-btn-primary dt-action"
           disabled={!file}
-          aria-disabled={uploading || undefined}
+          busy={uploading}
           onClick={() => void upload()}
         >
           Upload
-        </button>
+        </BusyButton>
         {result && <UploadResultPanel result={result} />}
         {error && (
           <p className="vx-notice vx-notice--error dt-panel" role="alert">

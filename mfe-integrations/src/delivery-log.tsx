@@ -2,7 +2,7 @@
 // by state, a page at a time (Load more), each with its latest attempts to expand, Redeliver, and
 // Replay failed since a time. Read again every few seconds while a delivery's attempt is due soon,
 // so a test event's outcome shows without a reload.
-import { serverMessage, toast } from '@veritas/shared';
+import { BusyButton, serverMessage, toast } from '@veritas/shared';
 import {
   WEBHOOK_DELIVERY_STATES,
   type WebhookDelivery,
@@ -102,7 +102,6 @@ export function DeliveryLog({ endpoint, id, headingRef, onClose }: DeliveryLogPr
   }
 
   async function deliverAgain(delivery: WebhookDelivery) {
-    if (redelivering.has(delivery.id)) return;
     setRedelivering((ids) => new Set(ids).add(delivery.id));
     setActionError(null);
     try {
@@ -162,15 +161,10 @@ export function DeliveryLog({ endpoint, id, headingRef, onClose }: DeliveryLogPr
             >
               Attempts ({delivery.attempts.length})<span className="vx-sr-only"> of {delivery.messageId}</span>
             </button>
-            <button
-              type="button"
-              className="vx-btn ig-action"
-              aria-disabled={busy || undefined}
-              onClick={() => void deliverAgain(delivery)}
-            >
+            <BusyButton className="vx-btn ig-action" busy={busy} onClick={() => void deliverAgain(delivery)}>
               {busy ? 'Redelivering…' : 'Redeliver'}
               <span className="vx-sr-only"> {delivery.messageId}</span>
-            </button>
+            </BusyButton>
           </div>
         );
       },
@@ -207,16 +201,9 @@ export function DeliveryLog({ endpoint, id, headingRef, onClose }: DeliveryLogPr
             ))}
           </select>
         </div>
-        <button
-          type="button"
-          className="vx-btn"
-          aria-disabled={isFetching || undefined}
-          onClick={() => {
-            if (!isFetching) void refetch();
-          }}
-        >
+        <BusyButton className="vx-btn" busy={isFetching} onClick={() => void refetch()}>
           {LOG_MESSAGES.refresh}
-        </button>
+        </BusyButton>
         <ReplayForm endpoint={endpoint} />
       </div>
 
@@ -344,9 +331,9 @@ function ReplayForm({ endpoint }: { endpoint: WebhookEndpoint }) {
           </p>
         )}
       </div>
-      <button type="submit" className="vx-btn" aria-disabled={replay.isPending || undefined}>
+      <BusyButton type="submit" className="vx-btn" busy={replay.isPending}>
         {replay.isPending ? LOG_MESSAGES.replaying : LOG_MESSAGES.replayButton}
-      </button>
+      </BusyButton>
     </form>
   );
 }

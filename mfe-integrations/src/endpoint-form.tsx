@@ -11,6 +11,7 @@ import {
   type WebhookEventType,
   type WebhookSecretAnswer,
 } from '@veritas/shared/domain';
+import { BusyButton } from '@veritas/shared';
 import { useState, type FormEvent } from 'react';
 import { useCreateEndpoint, useUpdateEndpoint } from './api/webhooks';
 import { CodeChoices } from './code-choices';
@@ -159,12 +160,7 @@ export function EndpointForm({ endpoint, onCreated, onUpdated, onCancel }: Endpo
         {fieldError('enabled')}
       </div>
       <div className="ig-form__actions">
-        <button
-          type="submit"
-          className="vx-btn vx-btn-primary"
-          // Not `disabled`: the button keeps the focus while the call runs, and takes no second click.
-          aria-disabled={sending || undefined}
-        >
+        <BusyButton type="submit" className="vx-btn vx-btn-primary" busy={sending}>
           {endpoint
             ? sending
               ? ENDPOINT_FORM_MESSAGES.saving
@@ -172,7 +168,7 @@ export function EndpointForm({ endpoint, onCreated, onUpdated, onCancel }: Endpo
             : sending
               ? ENDPOINT_FORM_MESSAGES.adding
               : ENDPOINT_FORM_MESSAGES.add}
-        </button>
+        </BusyButton>
         {onCancel && (
           <button type="button" className="vx-btn" onClick={onCancel}>
             {ENDPOINT_FORM_MESSAGES.cancel}

@@ -2,6 +2,7 @@
 // receives by their labels, its description, status, failing streak and who added it, and what an
 // admin does with it: Edit, Enable or Disable, Rotate secret, Send test event, Delete, and its
 // Delivery log. Each button's name says its endpoint (visible text, then the address for screen readers).
+import { BusyButton } from '@veritas/shared';
 import type { WebhookEndpoint } from '@veritas/shared/domain';
 import { DataTable, type Column } from '@veritas/shared/table';
 import type { ReactNode } from 'react';
@@ -36,21 +37,18 @@ export function EndpointsTable({ endpoints, loading, error, busy, logOpen, logId
       [text, busyText, before]: [text: string, busyText: string, before: string],
       extra: { danger?: boolean } = {},
     ) => (
-      <button
-        type="button"
+      // The row's buttons take no press while one of its calls runs, as a user's row does.
+      <BusyButton
         className={`vx-btn ig-action${extra.danger ? ' vx-btn-danger' : ''}`}
         data-action={action}
-        // Not `disabled`: the button keeps the focus while its call runs.
-        aria-disabled={under === action || undefined}
-        onClick={() => {
-          if (!under) onAction(action, endpoint);
-        }}
+        busy={Boolean(under)}
+        onClick={() => onAction(action, endpoint)}
       >
         {under === action ? busyText : text}
         <span className="vx-sr-only">
           {before} {endpoint.url}
         </span>
-      </button>
+      </BusyButton>
     );
     const open = logOpen === endpoint.id;
     return (

@@ -1,7 +1,7 @@
 // The form that creates an API key (docs/screens.md#integrations): a label, what the key may call
 // and its last valid day. It is checked against the call's own schema before it is sent
 // (ApiKeyCreatePayload of @veritas/shared/domain), its faults shown as @veritas/shared/field-faults shows them.
-import type { CreatedToken } from '@veritas/shared';
+import { BusyButton, type CreatedToken } from '@veritas/shared';
 import { API_KEY_SCOPE_LABELS, API_KEY_SCOPES, ApiKeyCreatePayload, type ApiKeyScope } from '@veritas/shared/domain';
 import { useState, type FormEvent } from 'react';
 import { utcToday } from '@veritas/shared/access-tokens';
@@ -96,14 +96,9 @@ export function KeyForm({ onCreated }: { onCreated(created: CreatedToken): void 
         )}
       />
       <div className="ig-form__actions">
-        <button
-          type="submit"
-          className="vx-btn vx-btn-primary"
-          // Not `disabled`: the button keeps the focus while the call runs, and takes no second click.
-          aria-disabled={sending || undefined}
-        >
+        <BusyButton type="submit" className="vx-btn vx-btn-primary" busy={sending}>
           {sending ? 'Creating key…' : 'Create key'}
-        </button>
+        </BusyButton>
         {formError && (
           <p className="vx-notice vx-notice--error" role="alert">
             {formError}

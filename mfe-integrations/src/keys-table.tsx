@@ -1,7 +1,7 @@
 // The table of API keys (docs/screens.md#integrations): what each key may call, in the words of
 // the scope labels, when it expires, when it was last used, who created it, and Revoke while it
 // works.
-import { formatDateTime, type AccessToken } from '@veritas/shared';
+import { BusyButton, formatDateTime, type AccessToken } from '@veritas/shared';
 import { API_KEY_SCOPE_LABELS, scopesOf, type ApiKeyScope } from '@veritas/shared/domain';
 import { DataTable, type Column } from '@veritas/shared/table';
 import { TokenExpiryText } from '@veritas/shared/access-tokens';
@@ -53,18 +53,14 @@ export function KeysTable({ keys, loading, error, revoking, onRevoke }: KeysTabl
     return (
       <span className="ig-status">
         {TABLE_MESSAGES.active}
-        <button
-          type="button"
+        <BusyButton
           className="vx-btn vx-btn-danger ig-action"
           aria-label={`Revoke the key ${key.label}`}
-          // Not `disabled`: the button keeps the focus while its call runs.
-          aria-disabled={busy || undefined}
-          onClick={() => {
-            if (!busy) onRevoke(key);
-          }}
+          busy={busy}
+          onClick={() => onRevoke(key)}
         >
           {busy ? 'Revoking…' : 'Revoke'}
-        </button>
+        </BusyButton>
       </span>
     );
   }

@@ -367,6 +367,28 @@ describe("an endpoint's actions", () => {
     expect(button).toHaveFocus();
   });
 
+  test("while a row's call runs its buttons are marked unavailable and take no press; the pressed one keeps the focus", async () => {
+    const { user } = await renderPage();
+    let answer!: (reply: MockReply) => void;
+    api.on(`POST ${ENDPOINTS}5/test/`, () => new Promise<MockReply>((resolve) => (answer = resolve)));
+    const row = within(rowOf(ORDERS.url));
+    const send = row.getByRole('button', { name: `Send test event to ${ORDERS.url}` });
+    await user.click(send);
+    await waitFor(() => expect(send).toHaveTextContent('Sending test event…'));
+    const rotate = row.getByRole('button', { name: `Rotate secret of ${ORDERS.url}` });
+    for (const button of [send, rotate, row.getByRole('button', { name: `Disable ${ORDERS.url}` })]) {
+      expect(button).toHaveAttribute('aria-disabled', 'true');
+      expect(button).toBeEnabled();
+    }
+    expect(send).toHaveFocus();
+    await user.click(rotate);
+    await user.click(send);
+    expect(confirmSpy).not.toHaveBeenCalled();
+    expect(posts('5/test/')).toHaveLength(1);
+    act(() => answer([202, { messageId: 'msg_test_0d9f' }]));
+    await waitFor(() => expect(rotate).not.toHaveAttribute('aria-disabled'));
+  });
+
   test('Delete asks first, then deletes and says so in the status line, which takes the focus', async () => {
     let endpoints = [ORDERS, PAUSED];
     const { user } = await renderPage(() => endpoints);

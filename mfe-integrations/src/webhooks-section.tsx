@@ -2,7 +2,7 @@
 // POSTs signed messages to, a notice of those the server disabled, adding one (its secret shown
 // once), and per endpoint Edit (in a dialog), Enable/Disable, Rotate secret and Delete (after the
 // browser's confirmation, as Revoke of a key asks), Send test event, and its delivery log.
-import { Modal, serverMessage, toast } from '@veritas/shared';
+import { BusyButton, Modal, serverMessage, toast } from '@veritas/shared';
 import type { WebhookEndpoint, WebhookEndpointPayload, WebhookSecretAnswer } from '@veritas/shared/domain';
 import { useQueryNow } from '@veritas/shared/query';
 import { useEffect, useId, useRef, useState } from 'react';
@@ -231,16 +231,9 @@ export function WebhooksSection() {
         onAction={act}
       />
       {loadError && (
-        <button
-          type="button"
-          className="vx-btn ig-retry"
-          aria-disabled={isFetching || undefined}
-          onClick={() => {
-            if (!isFetching) void refetch();
-          }}
-        >
+        <BusyButton className="vx-btn ig-retry" busy={isFetching} onClick={() => void refetch()}>
           {WEBHOOKS_MESSAGES.retry}
-        </button>
+        </BusyButton>
       )}
       {logEndpoint && (
         <DeliveryLog

@@ -1,6 +1,6 @@
 // The Create Group form (docs/screens.md#create-group-form, docs/errors.md#create-group; admin and
 // super_admin only). The group's name is its code: the Name field mirrors the code as typed.
-import { httpStatus, SearchSelect, type Group, type Organization } from '@veritas/shared';
+import { BusyButton, httpStatus, SearchSelect, type Group, type Organization } from '@veritas/shared';
 import { useState, type FormEvent } from 'react';
 import { useCreateGroup } from './api/groups';
 import { NoticeLine, useNotice } from './notice';
@@ -54,9 +54,9 @@ export function CreateGroupForm() {
           onChange={(value) => setOrganization(value as Organization | null)}
         />
       </div>
-      <button type="submit" className="vx-btn vx-btn-primary" aria-disabled={createGroup.isPending || undefined}>
+      <BusyButton type="submit" className="vx-btn vx-btn-primary" busy={createGroup.isPending}>
         Create Group
-      </button>
+      </BusyButton>
       <NoticeLine notice={notice} />
     </form>
   );

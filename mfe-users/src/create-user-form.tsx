@@ -2,6 +2,7 @@
 // is filled and passes its check (see create-user-fields), then says how the server answered.
 import {
   assignableRoles,
+  BusyButton,
   roleLabel,
   SearchSelect,
   serverMessage,
@@ -124,9 +125,9 @@ export function CreateUserForm({ creatorRole, groups, groupsLoading }: CreateUse
           </div>
         </>
       )}
-      <button type="submit" className="vx-btn vx-btn-primary" aria-disabled={createUser.isPending || undefined}>
+      <BusyButton type="submit" className="vx-btn vx-btn-primary" busy={createUser.isPending}>
         Create User
-      </button>
+      </BusyButton>
       <NoticeLine notice={notice} />
     </form>
   );

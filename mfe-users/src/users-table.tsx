@@ -1,7 +1,7 @@
 // The table of Deactivate Users (docs/screens.md#deactivate-users): a row the server would refuse
 // (one's own, a role one cannot assign) has its buttons disabled with the reason as their title;
 // a reset is allowed exactly where (de)activation is.
-import { roleLabel, userActionRefusal, type Role, type UserListItem } from '@veritas/shared';
+import { BusyButton, roleLabel, userActionRefusal, type Role, type UserListItem } from '@veritas/shared';
 import { DataTable, type Column } from '@veritas/shared/table';
 import type { UserAction } from './api/users';
 import { ACTIONS, RESET } from './user-actions';
@@ -34,30 +34,24 @@ export function UsersTable({ users, loading, viewer, withDelete, running, onActi
         const refusal = toggleRefusal(user);
         return (
           <div className="um-actions">
-            <button
-              type="button"
+            <BusyButton
               className="vx-btn um-action"
               disabled={refusal !== null}
-              aria-disabled={running(user.id) || undefined}
+              busy={running(user.id)}
               title={refusal ?? undefined}
-              onClick={() => {
-                if (!running(user.id)) onAction(toggle, user);
-              }}
+              onClick={() => onAction(toggle, user)}
             >
               {ACTIONS[toggle].label}
-            </button>
-            <button
-              type="button"
+            </BusyButton>
+            <BusyButton
               className="vx-btn um-action"
               disabled={refusal !== null}
-              aria-disabled={running(user.id) || undefined}
+              busy={running(user.id)}
               title={refusal ?? undefined}
-              onClick={() => {
-                if (!running(user.id)) onReset(user);
-              }}
+              onClick={() => onReset(user)}
             >
               {RESET.label}
-            </button>
+            </BusyButton>
           </div>
         );
       },
@@ -69,18 +63,15 @@ export function UsersTable({ users, loading, viewer, withDelete, running, onActi
       cell: (user) => {
         const refusal = userActionRefusal('delete', viewer, user);
         return (
-          <button
-            type="button"
+          <BusyButton
             className="vx-btn vx-btn-danger um-action"
             disabled={refusal !== null}
-            aria-disabled={running(user.id) || undefined}
+            busy={running(user.id)}
             title={refusal ?? undefined}
-            onClick={() => {
-              if (!running(user.id)) onAction('delete', user);
-            }}
+            onClick={() => onAction('delete', user)}
           >
             {ACTIONS.delete.label}
-          </button>
+          </BusyButton>
         );
       },
     });

@@ -1,6 +1,6 @@
 // The form that adds a brand on the White Label page (docs/screens.md#white-labeled-brands): a name
 // not empty once trimmed, and not one the list has in any case.
-import { toast, type Brand } from '@veritas/shared';
+import { BusyButton, toast, type Brand } from '@veritas/shared';
 import { useQueryClient } from '@veritas/shared/query';
 import { useState, type FormEvent } from 'react';
 import { brandsQuery, useAddBrand } from './api/brands';
@@ -58,9 +58,9 @@ export function AddBrandForm({ brands, onAdded }: AddBrandFormProps) {
         value={newBrand}
         onChange={(event) => setNewBrand(event.target.value)}
       />
-      <button type="submit" className="vx-btn vx-btn-primary" aria-disabled={add.isPending || undefined}>
+      <BusyButton type="submit" className="vx-btn vx-btn-primary" busy={add.isPending}>
         Add Brand
-      </button>
+      </BusyButton>
     </form>
   );
 }

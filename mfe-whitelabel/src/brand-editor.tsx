@@ -1,6 +1,6 @@
 // The editor of one brand (docs/screens.md#white-labeled-brands): find a manufacturer by searching the registry, add
 // it, remove others; the list is edited locally and saved with 'Update Changes DB'.
-import { SearchSelect, toast, type Brand } from '@veritas/shared';
+import { BusyButton, SearchSelect, toast, type Brand } from '@veritas/shared';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { findManufacturers, useSaveBrand } from './api/brands';
 import { addManufacturer, removeManufacturer, sameList, type ListEdit } from './manufacturer-list';
@@ -48,7 +48,6 @@ export function BrandEditor({ brand, list, onChange, onSaved }: BrandEditorProps
   }
 
   async function update() {
-    if (save.isPending) return;
     try {
       await save.mutateAsync({ brand, list: [...list] });
       toast.success(MESSAGES.brandUpdated);
@@ -99,24 +98,16 @@ export function BrandEditor({ brand, list, onChange, onSaved }: BrandEditorProps
 
       {dirty && (
         <div className="wl-editor__actions">
-          <button
-            type="button"
+          <BusyButton
             className="vx-btn"
-            aria-disabled={save.isPending || undefined}
-            onClick={() => {
-              if (!save.isPending) onChange([...brand.white_labeled_brands.data]);
-            }}
+            busy={save.isPending}
+            onClick={() => onChange([...brand.white_labeled_brands.data])}
           >
             Cancel
-          </button>
-          <button
-            type="button"
-            className="vx-btn vx-btn-primary"
-            aria-disabled={save.isPending || undefined}
-            onClick={() => void update()}
-          >
+          </BusyButton>
+          <BusyButton className="vx-btn vx-btn-primary" busy={save.isPending} onClick={() => void update()}>
             Update Changes DB
-          </button>
+          </BusyButton>
         </div>
       )}
     </div>

@@ -1,7 +1,7 @@
 // What the viewer may do with a case (rights from api/cases/{id}/): take it, assign it, start the
 // review, resolve it with a disposition and a note, reopen it with a reason (`work`), and add
 // notes (`comment`). Each change is made on the version shown (use-case-change.ts).
-import { notifyError, toast, useSession, type CaseDetail } from '@veritas/shared';
+import { BusyButton, notifyError, toast, useSession, type CaseDetail } from '@veritas/shared';
 import {
   CASE_DISPOSITION_LABELS,
   CASE_DISPOSITIONS,
@@ -101,9 +101,9 @@ function PanelForm({
     <form className="cp-panel" aria-label={label} onSubmit={handle} noValidate>
       {children}
       <div className="cp-buttons">
-        <button type="submit" className="vx-btn vx-btn-primary" aria-disabled={pending || undefined}>
+        <BusyButton type="submit" className="vx-btn vx-btn-primary" busy={pending}>
           {submit}
-        </button>
+        </BusyButton>
         <button type="button" className="vx-btn" onClick={onCancel}>
           Cancel
         </button>
@@ -272,49 +272,40 @@ function WorkActions({ detail }: { detail: CaseDetail }) {
     return ok;
   };
   const toggle = (which: Panel, label: string) => (
-    <button
-      type="button"
+    <BusyButton
       className="vx-btn"
       ref={(element) => {
         toggles.current.set(which, element);
       }}
       aria-expanded={panel === which}
-      aria-disabled={pending || undefined}
-      onClick={() => {
-        if (!pending) setPanel(panel === which ? null : which);
-      }}
+      busy={pending}
+      onClick={() => setPanel(panel === which ? null : which)}
     >
       {label}
-    </button>
+    </BusyButton>
   );
 
   return (
     <div className="cp-work">
       <div className="cp-buttons" role="group" aria-label="Case actions">
         {!resolved && me && summary.assignee !== me && (
-          <button
-            type="button"
+          <BusyButton
             className="vx-btn vx-btn-primary"
-            aria-disabled={pending || undefined}
-            onClick={() => {
-              if (!pending) void run({ action: 'assign', assignee: me }, `Case #${summary.id} assigned to you`);
-            }}
+            busy={pending}
+            onClick={() => void run({ action: 'assign', assignee: me }, `Case #${summary.id} assigned to you`)}
           >
             Take
-          </button>
+          </BusyButton>
         )}
         {!resolved && toggle('assign', 'Assign to…')}
         {summary.state === 'open' && (
-          <button
-            type="button"
+          <BusyButton
             className="vx-btn"
-            aria-disabled={pending || undefined}
-            onClick={() => {
-              if (!pending) void run({ action: 'review' }, `Review of case #${summary.id} started`);
-            }}
+            busy={pending}
+            onClick={() => void run({ action: 'review' }, `Review of case #${summary.id} started`)}
           >
             Start review
-          </button>
+          </BusyButton>
         )}
         {!resolved && toggle('resolve', 'Resolve…')}
         {resolved && toggle('reopen', 'Reopen…')}
@@ -382,9 +373,9 @@ function NoteForm({ caseId }: { caseId: number }) {
   return (
     <form className="cp-note" aria-label="Add a note" onSubmit={(event) => void submit(event)} noValidate>
       <TextField label="Add note" value={note} onChange={setNote} error={error} />
-      <button type="submit" className="vx-btn" aria-disabled={sending || undefined}>
+      <BusyButton type="submit" className="vx-btn" busy={sending}>
         Add note
-      </button>
+      </BusyButton>
     </form>
   );
 }

@@ -1,7 +1,7 @@
 // The evidence of a case: its photos as thumbnails and, for whoever may comment, a drop zone with
 // an "Add photo" button (JPEG, PNG or WebP, up to MAX_CASE_PHOTO_BYTES, up to MAX_CASE_PHOTOS).
 // The type and size are checked here first; the server checks the bytes again and may refuse.
-import { notifyError, toast, type CaseDetail } from '@veritas/shared';
+import { BusyButton, notifyError, toast, type CaseDetail } from '@veritas/shared';
 import { CASE_PHOTO_TYPES, MAX_CASE_PHOTO_BYTES, MAX_CASE_PHOTOS } from '@veritas/shared/case-vocabulary';
 import { useQueryClient } from '@veritas/shared/query';
 import { useState } from 'react';
@@ -85,17 +85,9 @@ function PhotoDrop({ caseId }: { caseId: number }) {
         {/* Out of the layout and the tab order: the button below opens the dialog. */}
         <input {...getInputProps({ style: { display: 'none' } })} aria-label="Photo file" data-testid="photo-input" />
         <p className="cp-dropzone__text">Drop a photo here, or</p>
-        <button
-          type="button"
-          className="vx-btn"
-          onClick={() => {
-            if (!sending) open();
-          }}
-          aria-disabled={sending || undefined}
-          aria-describedby="cp-photo-hint"
-        >
+        <BusyButton className="vx-btn" busy={sending} onClick={open} aria-describedby="cp-photo-hint">
           {sending ? 'Adding photo…' : 'Add photo'}
-        </button>
+        </BusyButton>
         <p id="cp-photo-hint" className="vx-hint">
           JPEG, PNG or WebP, up to {MAX_MB} MB.
         </p>

@@ -2,6 +2,7 @@
 // the filters, assigned or resolved by a job of api/cases/jobs/, whose progress shows until it is
 // done; then the queue is read again.
 import {
+  BusyButton,
   SearchSelect,
   notifyError,
   toast,
@@ -379,14 +380,9 @@ export function BulkActions({
                 </>
               )}
               <div className="cq-bulk__actions">
-                <button
-                  type="submit"
-                  className="vx-btn vx-btn-primary"
-                  disabled={tooMany}
-                  aria-disabled={start.isPending || undefined}
-                >
+                <BusyButton type="submit" className="vx-btn vx-btn-primary" disabled={tooMany} busy={start.isPending}>
                   {start.isPending ? 'Starting…' : 'Start'}
-                </button>
+                </BusyButton>
                 <button type="button" className="vx-btn" onClick={() => setAction(null)}>
                   Cancel
                 </button>

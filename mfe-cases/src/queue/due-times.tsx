@@ -1,6 +1,6 @@
 // Due times (docs/cases.md#due-times), for a super_admin: the hours from opening to due of each
 // reason, in a disclosure under the queue's filters. New cases are due by them; open ones keep theirs.
-import { deviceError, notifyError, toast } from '@veritas/shared';
+import { BusyButton, deviceError, notifyError, toast } from '@veritas/shared';
 import { CASE_REASONS } from '@veritas/shared/case-vocabulary';
 import { useMutation, useQueryClient, useQueryError, useQueryNow } from '@veritas/shared/query';
 import { useId, useState, type FormEvent } from 'react';
@@ -77,14 +77,9 @@ export function DueTimes() {
             {DUE_MESSAGES.invalid}
           </p>
         )}
-        <button
-          type="submit"
-          className="vx-btn vx-btn-primary"
-          disabled={!data}
-          aria-disabled={save.isPending || undefined}
-        >
+        <BusyButton type="submit" className="vx-btn vx-btn-primary" disabled={!data} busy={save.isPending}>
           {save.isPending ? 'Saving…' : 'Save due times'}
-        </button>
+        </BusyButton>
       </form>
     </details>
   );

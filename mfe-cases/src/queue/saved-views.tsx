@@ -1,7 +1,15 @@
 // The Cases queue's saved views: the viewer's own views and those shared with their role; choosing
 // one applies its filters. Save view stores the filters shown under a name, for oneself or a
 // role; the owner of the view chosen may delete it.
-import { SearchSelect, notifyError, toast, useSession, type CaseView, type SelectOption } from '@veritas/shared';
+import {
+  BusyButton,
+  SearchSelect,
+  notifyError,
+  toast,
+  useSession,
+  type CaseView,
+  type SelectOption,
+} from '@veritas/shared';
 import { useMutation, useQueryClient, useQueryError, useQueryNow } from '@veritas/shared/query';
 import { useId, useState, type FormEvent } from 'react';
 import { deleteView, saveView, viewsQuery } from '../api/cases';
@@ -119,16 +127,9 @@ export function SavedViews({ filter, onApply }: { filter: CaseFilter; onApply: (
           Save view
         </button>
         {selected && selected.owner === me && (
-          <button
-            type="button"
-            className="vx-btn vx-btn-danger"
-            aria-disabled={remove.isPending || undefined}
-            onClick={() => {
-              if (!remove.isPending) remove.mutate(selected);
-            }}
-          >
+          <BusyButton className="vx-btn vx-btn-danger" busy={remove.isPending} onClick={() => remove.mutate(selected)}>
             Delete view<span className="vx-sr-only"> {selected.name}</span>
-          </button>
+          </BusyButton>
         )}
       </div>
 
@@ -165,9 +166,9 @@ export function SavedViews({ filter, onApply }: { filter: CaseFilter; onApply: (
             />
           </div>
           <div className="cq-view-form__actions">
-            <button type="submit" className="vx-btn vx-btn-primary" aria-disabled={save.isPending || undefined}>
+            <BusyButton type="submit" className="vx-btn vx-btn-primary" busy={save.isPending}>
               {save.isPending ? 'Saving…' : 'Save'}
-            </button>
+            </BusyButton>
             <button type="button" className="vx-btn" onClick={() => setOpen(false)}>
               Cancel
             </button>

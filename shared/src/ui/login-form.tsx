@@ -1,5 +1,6 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { http, httpStatus, loadRole, serverMessage } from '../http';
+import { BusyButton } from './busy-button';
 import { LAST_EVENT_ID_MARK } from '../live/last-event-id';
 import { markSignIn } from '../live/start-mark';
 import type { LoginResponse } from '../types';
@@ -116,9 +117,9 @@ export function LoginForm({ onLoggedIn }: LoginFormProps) {
             </button>
           </div>
         </div>
-        <button type="submit" className="vx-btn vx-btn-primary vx-login-submit" aria-disabled={submitting || undefined}>
+        <BusyButton type="submit" className="vx-btn vx-btn-primary vx-login-submit" busy={submitting}>
           Login
-        </button>
+        </BusyButton>
         <p className="vx-error-text" role="alert">
           {message?.text}
         </p>

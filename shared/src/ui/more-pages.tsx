@@ -1,8 +1,9 @@
 // The control under a paged list that reads its next page (docs/screens.md#tables): a button while
 // more pages are left, saying so while one is on its way, and the next page's failure beside it. The
-// button is aria-disabled rather than disabled while it cannot read, so that it keeps the focus of
-// a keyboard user who pressed it.
+// button is a BusyButton while it cannot read, so that it keeps the focus of a keyboard user who
+// pressed it.
 import type { ReactNode } from 'react';
+import { BusyButton } from './busy-button';
 import './more-pages.css';
 
 /** What the control reads of a TanStack infinite query's result. */
@@ -31,19 +32,12 @@ export interface MorePagesProps {
 export function MorePages({ query, pages, texts, failure, className, children }: MorePagesProps) {
   const { hasNextPage, isFetchingNextPage, isFetchNextPageError, isPlaceholderData, error } = query;
   if (!hasNextPage && !(texts.none && pages > 1)) return null;
-  const unable = !hasNextPage || isFetchingNextPage || isPlaceholderData;
+  const unable = !hasNextPage || isFetchingNextPage || Boolean(isPlaceholderData);
   return (
     <div className={className ? `vx-more-pages ${className}` : 'vx-more-pages'}>
-      <button
-        type="button"
-        className="vx-btn"
-        aria-disabled={unable || undefined}
-        onClick={() => {
-          if (!unable) void query.fetchNextPage();
-        }}
-      >
+      <BusyButton className="vx-btn" busy={unable} onClick={() => void query.fetchNextPage()}>
         {isFetchingNextPage ? texts.loading : hasNextPage ? texts.more : texts.none}
-      </button>
+      </BusyButton>
       {children}
       {isFetchNextPageError && (
         <span className="vx-error-text vx-more-pages__error" role="alert">

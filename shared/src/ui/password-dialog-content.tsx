@@ -3,6 +3,7 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { refusedField, serverMessage } from '../http';
 import { PASSWORD_RULE, passwordProblem } from '../password-rule';
+import { BusyButton } from './busy-button';
 import { Modal } from './modal';
 import type { PasswordDialogProps } from './password-dialog';
 import './password-dialog.css';
@@ -140,9 +141,9 @@ export default function PasswordDialogContent({
             <button type="button" className="vx-btn" onClick={onClose}>
               Cancel
             </button>
-            <button type="submit" className="vx-btn vx-btn-primary" aria-disabled={sending || undefined}>
+            <BusyButton type="submit" className="vx-btn vx-btn-primary" busy={sending}>
               {submitLabel}
-            </button>
+            </BusyButton>
           </div>
         </form>
       )}

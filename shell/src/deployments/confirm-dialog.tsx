@@ -1,7 +1,7 @@
 // The confirmation of a change on the Deployments page, in the shared modal dialog: it says exactly
 // what will happen, runs the change on Confirm and closes on success; a refusal (e.g. the
 // registry's 409 detail) is shown inside it, with its buttons usable again.
-import { Modal, serverMessage } from '@veritas/shared';
+import { BusyButton, Modal, serverMessage } from '@veritas/shared';
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
 
 export interface ConfirmDialogProps {
@@ -71,14 +71,14 @@ export function ConfirmDialog({
           <button type="button" className="vx-btn" onClick={onClose} data-autofocus={children ? undefined : true}>
             Cancel
           </button>
-          <button
+          <BusyButton
             type="submit"
             className={`vx-btn ${danger ? 'vx-btn-danger' : 'vx-btn-primary'}`}
-            aria-disabled={running || undefined}
+            busy={running}
             aria-busy={running || undefined}
           >
             {confirmLabel}
-          </button>
+          </BusyButton>
         </div>
       </form>
     </Modal>

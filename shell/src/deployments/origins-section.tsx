@@ -1,7 +1,7 @@
 // Allowed origins (super_admin; docs/screens.md#deployments): the https origins a team's own CDN
 // may serve a remote from; add one, list them, remove one. The form's fault shows under its field
 // (@veritas/shared/field-faults).
-import { formatDateTime, serverMessage, toast, type AllowedOrigin } from '@veritas/shared';
+import { BusyButton, formatDateTime, serverMessage, toast, type AllowedOrigin } from '@veritas/shared';
 import { OriginPayload } from '@veritas/shared/domain';
 import { FormField, useFieldFaults } from '@veritas/shared/field-faults';
 import { useQueryNow } from '@veritas/shared/query';
@@ -83,9 +83,9 @@ export function OriginsSection() {
             />
           )}
         />
-        <button type="submit" className="vx-btn vx-btn-primary" aria-disabled={addOrigin.isPending || undefined}>
+        <BusyButton type="submit" className="vx-btn vx-btn-primary" busy={addOrigin.isPending}>
           Add origin
-        </button>
+        </BusyButton>
         {formError && (
           <p className="vx-notice vx-notice--error dp-form__error" role="alert">
             {formError}

@@ -2,7 +2,7 @@
 // change, newest first. The rollouts' answer holds the newest page; a remote with a page's worth of
 // changes or more reads its pages (registry/remotes/{remote}/history/), and "Show older changes"
 // reads the next one.
-import { formatDateTime, serverMessage, type RolloutChange } from '@veritas/shared';
+import { BusyButton, formatDateTime, serverMessage, type RolloutChange } from '@veritas/shared';
 import { useInfiniteQuery } from '@veritas/shared/query';
 import { DataTable, MorePages, type Column } from '@veritas/shared/table';
 import { useMemo } from 'react';
@@ -56,16 +56,9 @@ export function RolloutHistory({ remote, newest }: { remote: string; newest: rea
       {paged && error && !isFetchNextPageError && (
         <div className="vx-notice vx-notice--error dp-older" role="alert">
           <span>{serverMessage(error) ?? HISTORY_MESSAGES.loadFailed}</span>
-          <button
-            type="button"
-            className="vx-btn"
-            aria-disabled={isRefetching || undefined}
-            onClick={() => {
-              if (!isRefetching) void refetch();
-            }}
-          >
+          <BusyButton className="vx-btn" busy={isRefetching} onClick={() => void refetch()}>
             Retry
-          </button>
+          </BusyButton>
         </div>
       )}
       {pages && (

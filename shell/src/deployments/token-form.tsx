@@ -1,7 +1,7 @@
 // The form that creates a deploy token (docs/screens.md#deployments): for every remote, for one,
 // or for a remote the registry has no version of yet; it works through its last valid day in UTC.
 // Its faults show under their fields (@veritas/shared/field-faults).
-import type { CreatedToken } from '@veritas/shared';
+import { BusyButton, type CreatedToken } from '@veritas/shared';
 import { utcToday } from '@veritas/shared/access-tokens';
 import { formFaults, RemoteParams, TokenCreatePayload } from '@veritas/shared/domain';
 import { FormField, useFieldFaults } from '@veritas/shared/field-faults';
@@ -138,9 +138,9 @@ export function TokenForm({
           />
         )}
       />
-      <button type="submit" className="vx-btn vx-btn-primary" aria-disabled={createToken.isPending || undefined}>
+      <BusyButton type="submit" className="vx-btn vx-btn-primary" busy={createToken.isPending}>
         Create token
-      </button>
+      </BusyButton>
       {formError && (
         <p className="vx-notice vx-notice--error dp-form__error" role="alert">
           {formError}
