@@ -4,7 +4,7 @@
 import { BusyButton, type CreatedToken } from '@veritas/shared';
 import { API_KEY_SCOPE_LABELS, API_KEY_SCOPES, ApiKeyCreatePayload, type ApiKeyScope } from '@veritas/shared/domain';
 import { useState, type FormEvent } from 'react';
-import { utcToday } from '@veritas/shared/access-tokens';
+import { defaultExpiry, utcToday } from '@veritas/shared/access-tokens';
 import { useCreateKey } from './api/keys';
 import { CodeChoices } from './code-choices';
 import { FormField, useFieldFaults } from '@veritas/shared/field-faults';
@@ -16,13 +16,6 @@ export const FORM_MESSAGES = {
 
 type Field = 'label' | 'scopes' | 'expiresOn';
 const FIELDS: readonly Field[] = ['label', 'scopes', 'expiresOn'];
-
-const DAY_MS = 86_400_000;
-/** How long a new key works unless the admin chooses otherwise. */
-export const DEFAULT_DAYS = 90;
-
-/** The UTC day DEFAULT_DAYS from now, YYYY-MM-DD: the server counts a key's days in UTC. */
-export const defaultExpiry = () => utcToday(new Date(Date.now() + DEFAULT_DAYS * DAY_MS));
 
 export function KeyForm({ onCreated }: { onCreated(created: CreatedToken): void }) {
   const createKey = useCreateKey();

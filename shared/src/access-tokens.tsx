@@ -36,6 +36,14 @@ export function tokenExpiry(expiresAt: string): TokenExpiry | null {
 /** Today in UTC, YYYY-MM-DD: the earliest last valid day the server takes. */
 export const utcToday = (now = new Date(Date.now())) => now.toISOString().slice(0, 10);
 
+/** How many days a new deploy token or API key works unless its maker chooses otherwise. */
+export const DEFAULT_TOKEN_DAYS = 90;
+
+const DAY_MS = 86_400_000;
+
+/** The UTC day DEFAULT_TOKEN_DAYS from now, YYYY-MM-DD: the last valid day a token form starts at. */
+export const defaultExpiry = () => utcToday(new Date(Date.now() + DEFAULT_TOKEN_DAYS * DAY_MS));
+
 /** The last valid day, and the instant the token ends, both in UTC. */
 export function TokenExpiryText({ expiresAt }: { expiresAt: string }) {
   const expiry = tokenExpiry(expiresAt);

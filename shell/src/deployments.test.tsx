@@ -93,6 +93,13 @@ const summary = (remote: HTMLElement, term: string) =>
 const rowOf = (table: HTMLElement, header: string) =>
   within(table).getByRole('rowheader', { name: header }).closest('tr') as HTMLElement;
 
+/** Types `day` over the token form's expiry, which starts at DEFAULT_TOKEN_DAYS from today. */
+async function typeExpiry(user: ReturnType<typeof userEvent.setup>, form: HTMLElement, day: string) {
+  const expiry = within(form).getByLabelText('Expires on (last valid day)');
+  await user.clear(expiry);
+  await user.type(expiry, day);
+}
+
 describe('rollouts', () => {
   test("shows each remote's live version (who, when, note), its canary and share, its versions and history", async () => {
     const { devices } = await openAs('admin');
@@ -437,7 +444,7 @@ describe('super_admin: deploy tokens and allowed origins', () => {
     const form = within(tokens).getByRole('form', { name: 'Create a deploy token' });
     await user.type(within(form).getByLabelText('Label'), 'data pipeline');
     await user.selectOptions(within(form).getByLabelText('May deploy'), 'data only');
-    await user.type(within(form).getByLabelText('Expires on (last valid day)'), '2099-06-30');
+    await typeExpiry(user, form, '2099-06-30');
     await user.click(within(form).getByRole('button', { name: 'Create token' }));
 
     const field = await within(tokens).findByLabelText('Secret of data pipeline');
@@ -454,6 +461,31 @@ describe('super_admin: deploy tokens and allowed origins', () => {
     expect(document.body).not.toHaveTextContent(secret);
     // Nor does the query cache keep the answer that carried it.
     await waitFor(() => expect(mutationsKeep(queryClient, secret)).toBe(false));
+    // The next token starts from a blank form, its expiry 90 days from today (UTC).
+    expect(within(form).getByLabelText('Label')).toHaveValue('');
+    expect(within(form).getByLabelText('May deploy')).toHaveDisplayValue('All remotes');
+    expect(within(form).getByLabelText('Expires on (last valid day)')).toHaveValue(
+      new Date(Date.now() + 90 * 86_400_000).toISOString().slice(0, 10),
+    );
+  });
+
+  test("while the token is made Create token reads 'Creating token…', keeps the focus and takes no second press", async () => {
+    let answer: (reply: [number, unknown]) => void = () => {};
+    api.on('POST registry/tokens/', () => new Promise((resolve) => (answer = resolve)));
+    const { user } = await openAs('super_admin');
+    const tokens = screen.getByRole('region', { name: 'Deploy tokens' });
+    const form = within(tokens).getByRole('form', { name: 'Create a deploy token' });
+    await user.type(within(form).getByLabelText('Label'), 'data pipeline');
+    const create = within(form).getByRole('button', { name: 'Create token' });
+    await user.click(create);
+    expect(create).toHaveTextContent('Creating token…');
+    expect(create).toHaveAttribute('aria-disabled', 'true');
+    expect(create).toHaveFocus();
+    await user.click(create);
+    await user.type(within(form).getByLabelText('Label'), '{Enter}');
+    expect(api.requestsTo('POST registry/tokens/')).toHaveLength(1);
+    act(() => answer([201, { token: { ...TOKEN, id: 8, label: 'data pipeline' }, secret: 'vxd_8_0123456789abcdef' }]));
+    expect(await within(tokens).findByLabelText('Secret of data pipeline')).toBeInTheDocument();
   });
 
   test("the token form's faults show under their fields, the first to correct taking the cursor", async () => {
@@ -462,9 +494,10 @@ describe('super_admin: deploy tokens and allowed origins', () => {
     const form = within(screen.getByRole('region', { name: 'Deploy tokens' })).getByRole('form', {
       name: 'Create a deploy token',
     });
-    await user.click(within(form).getByRole('button', { name: 'Create token' }));
     const label = within(form).getByLabelText('Label');
     const expiry = within(form).getByLabelText('Expires on (last valid day)');
+    await user.clear(expiry);
+    await user.click(within(form).getByRole('button', { name: 'Create token' }));
     await waitFor(() => expect(label).toHaveFocus());
     expect(label).toHaveAccessibleDescription('Give the token a label.');
     expect(expiry).toHaveAccessibleDescription(/Choose when the token expires\.$/);
@@ -473,7 +506,7 @@ describe('super_admin: deploy tokens and allowed origins', () => {
 
     // A refusal of the server's that names a field shows under that field.
     await user.type(label, 'late pipeline');
-    await user.type(expiry, '2099-06-30');
+    await typeExpiry(user, form, '2099-06-30');
     await user.click(within(form).getByRole('button', { name: 'Create token' }));
     await waitFor(() => expect(expiry).toHaveFocus());
     expect(expiry).toHaveAccessibleDescription(/The expiry must be today or later\.$/);
@@ -491,7 +524,7 @@ describe('super_admin: deploy tokens and allowed origins', () => {
     const form = within(tokens).getByRole('form', { name: 'Create a deploy token' });
     await user.type(within(form).getByLabelText('Label'), 'cases pipeline');
     await user.selectOptions(within(form).getByLabelText('May deploy'), 'A new remote…');
-    await user.type(within(form).getByLabelText('Expires on (last valid day)'), '2099-06-30');
+    await typeExpiry(user, form, '2099-06-30');
     await user.click(within(form).getByRole('button', { name: 'Create token' }));
     // The fault shows under the name's field, which takes the cursor.
     const name = within(form).getByLabelText("New remote's name");
@@ -579,12 +612,13 @@ describe('super_admin: deploy tokens and allowed origins', () => {
       );
     });
 
-    test("the expiry field offers today's UTC day first and says when the token ends", async () => {
+    test("the expiry starts at 90 days from today's UTC day, no earlier than today, and says when the token ends", async () => {
       await openAs('super_admin');
       const form = within(screen.getByRole('region', { name: 'Deploy tokens' })).getByRole('form', {
         name: 'Create a deploy token',
       });
       const expiry = within(form).getByLabelText('Expires on (last valid day)');
+      expect(expiry).toHaveValue('2027-03-26');
       expect(expiry).toHaveAttribute('min', '2026-12-26');
       expect(expiry).toHaveAccessibleDescription(
         'It works through the end of that day in UTC, until 00:00 UTC the day after.',

@@ -2,7 +2,7 @@
 // or for a remote the registry has no version of yet; it works through its last valid day in UTC.
 // Its faults show under their fields (@veritas/shared/field-faults).
 import { BusyButton, type CreatedToken } from '@veritas/shared';
-import { utcToday } from '@veritas/shared/access-tokens';
+import { defaultExpiry, utcToday } from '@veritas/shared/access-tokens';
 import { formFaults, RemoteParams, TokenCreatePayload } from '@veritas/shared/domain';
 import { FormField, useFieldFaults } from '@veritas/shared/field-faults';
 import { useState, type FormEvent } from 'react';
@@ -27,7 +27,7 @@ export function TokenForm({
   const [label, setLabel] = useState('');
   const [scope, setScope] = useState(ALL_REMOTES);
   const [newRemote, setNewRemote] = useState('');
-  const [expiresOn, setExpiresOn] = useState('');
+  const [expiresOn, setExpiresOn] = useState(defaultExpiry);
   const faults = useFieldFaults(FIELDS);
   const { id, formError, passes, refused, inputRef, invalid, describedBy, fieldError } = faults;
   // A new remote's scope is its name, typed in a field of its own: that field shows the scope's fault.
@@ -55,8 +55,11 @@ export function TokenForm({
       const created = await createToken.mutateAsync(payload);
       // The answer is the section's now; the mutation keeps no copy of the secret.
       createToken.reset();
+      // The next token starts from a blank form, as the API key form does.
       setLabel('');
-      setExpiresOn('');
+      setScope(ALL_REMOTES);
+      setNewRemote('');
+      setExpiresOn(defaultExpiry());
       onCreated(created);
     } catch (failure) {
       refused(failure, 'The token could not be created.');
@@ -139,7 +142,7 @@ export function TokenForm({
         )}
       />
       <BusyButton type="submit" className="vx-btn vx-btn-primary" busy={createToken.isPending}>
-        Create token
+        {createToken.isPending ? 'Creating token…' : 'Create token'}
       </BusyButton>
       {formError && (
         <p className="vx-notice vx-notice--error dp-form__error" role="alert">
