@@ -114,10 +114,12 @@ const printer = ts.createPrinter({ removeComments: true, newLine: ts.NewLineKind
  * in it in name order. The checker lists them in the order it first met them, which a new file
  * elsewhere in the package can change (a TypeBox `Static<…>` type's fields came out reordered when
  * a component was added): the same type must give the same text, or an added export would read as a
- * changed one. Text the parser does not take whole is kept as it is.
+ * changed one. Parameters are named by their place (`p0`, `p1`…): a caller does not see their
+ * names, and renaming a component's destructured props (`({ busy, ...props })`) changes no type.
+ * Text the parser does not take whole is kept as it is.
  */
 export function canonicalType(text: string): string {
-  const source = ts.createSourceFile('type.ts', `type T = ${text};`, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
+  const source = ts.createSourceFile('type.ts', `type T = ${text};`, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
   const [statement, ...more] = source.statements;
   // parseDiagnostics is internal to TypeScript, but the only way to know the text parsed whole.
   const { parseDiagnostics } = source as unknown as { parseDiagnostics?: readonly unknown[] };
@@ -132,6 +134,24 @@ export function canonicalType(text: string): string {
       if (ts.isTypeLiteralNode(visited))
         return context.factory.updateTypeLiteralNode(visited, inOrder(visited.members));
       if (ts.isUnionTypeNode(visited)) return context.factory.updateUnionTypeNode(visited, inOrder(visited.types));
+      if (
+        ts.isParameter(visited) &&
+        ts.isParameter(node) &&
+        !(ts.isIdentifier(node.name) && node.name.text === 'this')
+      ) {
+        const place = (node.parent as ts.SignatureDeclaration).parameters.indexOf(node);
+        const { modifiers, dotDotDotToken, questionToken, type, initializer } = visited;
+        const name = context.factory.createIdentifier(`p${place}`);
+        return context.factory.updateParameterDeclaration(
+          visited,
+          modifiers,
+          dotDotDotToken,
+          name,
+          questionToken,
+          type,
+          initializer,
+        );
+      }
       return visited;
     };
     return (root) => visit(root) as ts.TypeNode;

@@ -43,6 +43,17 @@ describe('a type reads the same whatever order the checker lists its members in'
     expect(canonicalType("{ kind: 'b' | 'a' | undefined; }")).toBe(canonicalType("{ kind: 'a' | undefined | 'b'; }"));
   });
 
+  test("a parameter's name, or the props a component destructures, change nothing", () => {
+    expect(canonicalType('({ busy, onClick, ...props }: Props) => Element')).toBe(
+      canonicalType('({ busy, ...rest }: Props) => Element'),
+    );
+    expect(canonicalType('{ onChange(value: string): void; }')).toBe(
+      canonicalType('{ onChange(next: string): void; }'),
+    );
+    expect(canonicalType('(value?: string, ...more: number[]) => void')).toBe('(p0?: string, ...p1: number[]) => void');
+    expect(canonicalType('(value: string) => void')).not.toBe(canonicalType('(value: number) => void'));
+  });
+
   test('the order of a tuple or of parameters is kept: it is part of the type', () => {
     expect(canonicalType('(b: string, a: number) => void')).not.toBe(canonicalType('(a: number, b: string) => void'));
     expect(canonicalType('[string, number]')).not.toBe(canonicalType('[number, string]'));
