@@ -4,7 +4,7 @@
 import { BusyButton, type CreatedToken } from '@veritas/shared';
 import { API_KEY_SCOPE_LABELS, API_KEY_SCOPES, ApiKeyCreatePayload, type ApiKeyScope } from '@veritas/shared/domain';
 import { useState, type FormEvent } from 'react';
-import { defaultExpiry, utcToday } from '@veritas/shared/access-tokens';
+import { defaultExpiry, ExpiresOnField } from '@veritas/shared/access-tokens';
 import { useCreateKey } from './api/keys';
 import { CodeChoices } from './code-choices';
 import { FormField, useFieldFaults } from '@veritas/shared/field-faults';
@@ -71,22 +71,12 @@ export function KeyForm({ onCreated }: { onCreated(created: CreatedToken): void 
         chosen={scopes}
         onChange={setScopes}
       />
-      <FormField
+      <ExpiresOnField
         faults={faults}
-        field="expiresOn"
         label="Expires on"
         hint={FORM_MESSAGES.expiryHint}
-        input={(wiring) => (
-          <input
-            {...wiring}
-            className="vx-input"
-            type="date"
-            // Today in UTC: the earliest day the server takes.
-            min={utcToday()}
-            value={expiresOn}
-            onChange={(event) => setExpiresOn(event.target.value)}
-          />
-        )}
+        value={expiresOn}
+        onChange={setExpiresOn}
       />
       <div className="ig-form__actions">
         <BusyButton type="submit" className="vx-btn vx-btn-primary" busy={sending}>

@@ -6,6 +6,7 @@
 // spelt out: '26 Dec 2026', 'until 27 Dec 2026, 00:00 UTC'.
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import type { CreatedToken } from './api/registry';
+import { FormField, type FieldFaults } from './field-faults';
 import { formatDateTime, twoDigits } from './format';
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
@@ -43,6 +44,43 @@ const DAY_MS = 86_400_000;
 
 /** The UTC day DEFAULT_TOKEN_DAYS from now, YYYY-MM-DD: the last valid day a token form starts at. */
 export const defaultExpiry = () => utcToday(new Date(Date.now() + DEFAULT_TOKEN_DAYS * DAY_MS));
+
+/**
+ * A token form's last valid day (its `expiresOn`, YYYY-MM-DD): a date field that offers no day
+ * before today in UTC, the earliest the server takes, whatever the browser's zone.
+ */
+export function ExpiresOnField({
+  faults,
+  label,
+  hint,
+  value,
+  onChange,
+}: {
+  faults: FieldFaults<'expiresOn'>;
+  label: string;
+  hint: string;
+  value: string;
+  onChange(day: string): void;
+}) {
+  return (
+    <FormField
+      faults={faults}
+      field="expiresOn"
+      label={label}
+      hint={hint}
+      input={(wiring) => (
+        <input
+          {...wiring}
+          className="vx-input"
+          type="date"
+          min={utcToday()}
+          value={value}
+          onChange={(event) => onChange(event.target.value)}
+        />
+      )}
+    />
+  );
+}
 
 /** The last valid day, and the instant the token ends, both in UTC. */
 export function TokenExpiryText({ expiresAt }: { expiresAt: string }) {

@@ -2,7 +2,7 @@
 // or for a remote the registry has no version of yet; it works through its last valid day in UTC.
 // Its faults show under their fields (@veritas/shared/field-faults).
 import { BusyButton, type CreatedToken } from '@veritas/shared';
-import { defaultExpiry, utcToday } from '@veritas/shared/access-tokens';
+import { defaultExpiry, ExpiresOnField } from '@veritas/shared/access-tokens';
 import { formFaults, RemoteParams, TokenCreatePayload } from '@veritas/shared/domain';
 import { FormField, useFieldFaults } from '@veritas/shared/field-faults';
 import { useState, type FormEvent } from 'react';
@@ -124,22 +124,12 @@ export function TokenForm({
           )}
         />
       )}
-      <FormField
+      <ExpiresOnField
         faults={faults}
-        field="expiresOn"
         label="Expires on (last valid day)"
         hint="It works through the end of that day in UTC, until 00:00 UTC the day after."
-        input={(wiring) => (
-          <input
-            {...wiring}
-            className="vx-input"
-            type="date"
-            // Today in UTC: the earliest day the server takes.
-            min={utcToday()}
-            value={expiresOn}
-            onChange={(event) => setExpiresOn(event.target.value)}
-          />
-        )}
+        value={expiresOn}
+        onChange={setExpiresOn}
       />
       <BusyButton type="submit" className="vx-btn vx-btn-primary" busy={createToken.isPending}>
         {createToken.isPending ? 'Creating token…' : 'Create token'}
