@@ -4,6 +4,7 @@
 // labels), which holds the same message; a 400 names the `field` at fault. Domain code throws the
 // errors below and knows nothing of bodies: errorHandler alone turns them, Fastify's schema
 // failures and anything else into answers.
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { ErrorObject } from 'ajv';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
@@ -98,24 +99,46 @@ export class TooManyRequests extends DomainError {
 
 /**
  * What Node's HTTP parser refuses before Fastify sees it (a request line and headers over 16 KiB,
- * such as a query of 100k characters, or malformed HTTP) answers the documented body too.
+ * such as a query of 100k characters, or malformed HTTP) answers the documented body too, with the
+ * API's security headers (`headerLines`, each ending in CRLF).
  */
-export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Duplex): void {
-  if (error.code === 'ECONNRESET' || socket.destroyed) return;
-  const [status, reason, message] =
-    error.code === 'HPE_HEADER_OVERFLOW'
-      ? [431, 'Request Header Fields Too Large', 'The request line and headers are too large.']
-      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-        ? [408, 'Request Timeout', 'The request took too long to arrive.']
-        : [400, 'Bad Request', 'The request is not valid HTTP.'];
-  const body = JSON.stringify({ detail: message, error: message });
-  if (socket.writable) {
-    socket.write(
-      `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-    );
-  }
-  socket.destroy(error);
+export function clientErrors(headerLines: string) {
+  return (error: NodeJS.ErrnoException, socket: Duplex): void => {
+    if (error.code === 'ECONNRESET' || socket.destroyed) return;
+    const [status, reason, message] =
+      error.code === 'HPE_HEADER_OVERFLOW'
+        ? [431, 'Request Header Fields Too Large', 'The request line and headers are too large.']
+        : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? [408, 'Request Timeout', 'The request took too long to arrive.']
+          : [400, 'Bad Request', 'The request is not valid HTTP.'];
+    const body = JSON.stringify({ detail: message, error: message });
+    if (socket.writable) {
+      socket.write(
+        `HTTP/1.1 ${status} ${reason}\r\n${headerLines}Content-Type: application/json; charset=utf-8\r\n` +
+          `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      );
+    }
+    socket.destroy(error);
+  };
+}
+
+/** Fastify's router refusals (its `frameworkErrors`), by code: status and message. */
+const ROUTER_REFUSALS: Readonly<Record<string, readonly [number, string]>> = {
+  FST_ERR_BAD_URL: [400, 'The address is not valid: a %-escape in its path is not UTF-8 text.'],
+  FST_ERR_MAX_PARAM_LENGTH: [414, 'A part of the address is longer than 100 characters.'],
+};
+
+/**
+ * What Fastify's router refuses before any scope, and so any scope's hooks, has the request (a
+ * path whose %-escapes are no UTF-8 text, a path parameter over 100 characters) answers the
+ * documented body with the API's security headers (`setHeaders`), as every other refusal does.
+ */
+export function routerRefusals(setHeaders: (request: IncomingMessage, answer: ServerResponse) => void) {
+  return (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    const [status, message] = ROUTER_REFUSALS[error.code] ?? [400, 'The address is not valid.'];
+    setHeaders(request.raw, reply.raw);
+    return reply.code(status).send({ detail: message, error: message });
+  };
 }
 
 const DATABASE_UNAVAILABLE = 'The database is unavailable. Try again in a moment.';

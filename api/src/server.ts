@@ -8,10 +8,11 @@ import Fastify, {
 } from 'fastify';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { RemoteDeclaration, SERVER_FEATURES } from '@veritas/shared/domain';
-import { api } from './app';
+import { api, API_SECURITY_HEADERS } from './app';
+import { securityHeaderLines, securityHeaders } from './plugins/security-headers';
 import { API_PREFIX } from './auth/cookies';
 import { ensureAdmin } from './users/first-admin';
-import { clientErrorHandler, errorHandler } from './http-errors';
+import { clientErrors, errorHandler, routerRefusals } from './http-errors';
 import { auditPruning, retentionDaysFrom } from './audit/retention';
 import { sqliteCheckpoints } from './db/checkpoints';
 import { closeDatabase, migrateToLatest, openDatabase } from './db/connection';
@@ -232,7 +233,12 @@ export async function createServer(options: ServerOptions = {}): Promise<Veritas
     throw error;
   }
 
-  const app = Fastify({ logger: config.logger, trustProxy: config.trustProxy, clientErrorHandler });
+  const app = Fastify({
+    logger: config.logger,
+    trustProxy: config.trustProxy,
+    clientErrorHandler: clientErrors(securityHeaderLines(API_SECURITY_HEADERS)),
+    frameworkErrors: routerRefusals(securityHeaders(API_SECURITY_HEADERS)),
+  });
   const features = config.specOnly ? [] : SERVER_FEATURES;
   // One hub per server: it fans the events out to every stream of this instance (docs/events.md#fan-out).
   const hub = features.includes('live-events') ? new EventHub(db, app.log) : null;

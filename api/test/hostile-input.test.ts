@@ -1,7 +1,8 @@
 // Hostile input, driven by the OpenAPI document (docs/errors.md#server-error-bodies): for every
-// operation with a body or a query, each field and each query parameter in turn takes hostile
-// values while the others keep plausible ones. The answer is never a 5xx, always a JSON error body
-// with a text `detail`, and nothing changes in the database. The order systems' API is called with
+// operation, each field, query parameter and path parameter in turn takes hostile values while the
+// others keep plausible ones. The answer is never a 5xx, always a JSON error body with a text
+// `detail` and the security headers (also where Fastify's router refuses a path parameter, before
+// any hook), and nothing changes in the database. The order systems' API is called with
 // an API key of every scope (its use, counted on its row, is the one change allowed) and one
 // Idempotency-Key: a body of JSON items (api/v1/shipments/) has each field of its one item fuzzed,
 // and after the plausible pass stored it, a hostile item is refused (400) or is another body (422).
@@ -37,6 +38,9 @@ interface Schema {
 interface Operation {
   method: string;
   path: string;
+  /** The path with `{name}` where each path parameter goes, and each one's plausible value. */
+  template: string;
+  pathValues: Record<string, string>;
   query: Schema[];
   queryNames: string[];
   body?: Schema;
@@ -102,6 +106,30 @@ const HOSTILE_QUERY = [
   'toString=x&constructor[prototype]=x&{name}=a',
 ];
 
+/**
+ * Hostile path parameters, as they stand in the path: over the router's 100 characters, %-escapes
+ * that are no UTF-8 text, NUL, a lone surrogate, a slash or a climb out of the path, numbers out of
+ * range.
+ */
+const HOSTILE_PATH = [
+  'a'.repeat(101),
+  '9'.repeat(5_000),
+  '%E0%A4%A',
+  '%FF%FE',
+  '%ED%A0%80',
+  '%00',
+  'a%00b',
+  '%2F',
+  '..%2F..%2Fetc',
+  '%20',
+  '-1',
+  '1e400',
+  '0x10',
+  '9007199254740993',
+  '__proto__',
+  'constructor',
+];
+
 /** The fields of an object schema, from its own properties and those of its branches. */
 function fieldsOf(schema: Schema): Record<string, Schema> {
   const branches = [schema.then, schema.else, ...(schema.allOf ?? [])].filter((s): s is Schema => !!s);
@@ -129,6 +157,10 @@ function sample(schema: Schema): unknown {
   return 'fuzz';
 }
 
+/** `template` with each `{name}` replaced by its value in `values`, as it stands in a path. */
+const fillPath = (template: string, values: Record<string, string>) =>
+  Object.entries(values).reduce((filled, [name, value]) => filled.replace(`{${name}}`, value), template);
+
 async function operations(): Promise<Operation[]> {
   const response = await fetch(`${api.url}/veritas/openapi.json`);
   const document = (await response.json()) as {
@@ -149,13 +181,16 @@ async function operations(): Promise<Operation[]> {
       const body = operation.requestBody?.content['application/json']?.schema;
       const list = body?.type === 'array' && body.items !== undefined;
       // Path parameters take plausible values, so that the body and query are what is checked.
-      const pathParameters = (operation.parameters ?? []).filter((p) => p.in === 'path');
+      const pathValues = Object.fromEntries(
+        (operation.parameters ?? [])
+          .filter((p) => p.in === 'path')
+          .map((p) => [p.name, encodeURIComponent(String(sample(p.schema)))]),
+      );
       return {
         method: method.toUpperCase(),
-        path: pathParameters.reduce(
-          (filled, p) => filled.replace(`{${p.name}}`, encodeURIComponent(String(sample(p.schema)))),
-          path,
-        ),
+        template: path,
+        pathValues,
+        path: fillPath(path, pathValues),
         query: query.map((p) => p.schema),
         queryNames: query.map((p) => p.name),
         body: list ? body!.items : body,
@@ -197,7 +232,7 @@ async function snapshot(): Promise<Map<string, string>> {
   return rows;
 }
 
-test('no hostile field or query parameter of any operation gets a 5xx or changes the database', async () => {
+test('no hostile field, query or path parameter of any operation gets a 5xx or changes the database, and every refusal carries detail and the security headers', async () => {
   const console = api.superAdmin;
   const appLogin = await fetch(`${api.url}/veritas/app/login/`, {
     method: 'POST',
@@ -224,7 +259,7 @@ test('no hostile field or query parameter of any operation gets a 5xx or changes
     // A stream that accepted its query (the event stream) never ends by itself.
     if ((response.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
       controller.abort();
-      return { status: response.status, body: undefined, text: '' };
+      return { status: response.status, body: undefined, text: '', nosniff: true };
     }
     const text = await response.text();
     let parsed: unknown;
@@ -233,7 +268,13 @@ test('no hostile field or query parameter of any operation gets a 5xx or changes
     } catch {
       parsed = undefined;
     }
-    return { status: response.status, body: parsed as { detail?: unknown } | undefined, text };
+    return {
+      status: response.status,
+      body: parsed as { detail?: unknown } | undefined,
+      text,
+      // One of the security headers every answer carries (docs/sessions.md#security-headers).
+      nosniff: response.headers.get('x-content-type-options') === 'nosniff',
+    };
   };
 
   // The key before the plausible pass, which signs the console out at its end (user/logout/).
@@ -266,7 +307,10 @@ test('no hostile field or query parameter of any operation gets a 5xx or changes
   let serverErrors = 0;
   /** What the shipments' hostile items were answered: refused (400), or another body than the stored one (422). */
   const shipmentAnswers = new Set<number>();
-  const check = (what: string, answer: { status: number; body: { detail?: unknown } | undefined; text: string }) => {
+  const check = (
+    what: string,
+    answer: { status: number; body: { detail?: unknown } | undefined; text: string; nosniff: boolean },
+  ) => {
     requests += 1;
     if (what.startsWith('POST /veritas/api/v1/shipments/ ')) shipmentAnswers.add(answer.status);
     if (answer.status >= 500) serverErrors += 1;
@@ -276,6 +320,7 @@ test('no hostile field or query parameter of any operation gets a 5xx or changes
     if (answer.status >= 500 || (answer.status >= 400 && typeof answer.body?.detail !== 'string')) {
       faults.push(`${what}: ${answer.status} ${answer.text.slice(0, 200)}`);
     }
+    if (!answer.nosniff) faults.push(`${what}: ${answer.status} without the security headers`);
   };
 
   for (const operation of cases) {
@@ -289,6 +334,19 @@ test('no hostile field or query parameter of any operation gets a 5xx or changes
     const listed = (text: string) => (operation.list ? `[${text}]` : text);
     const bodyText = baseBody && listed(JSON.stringify(baseBody));
 
+    for (const name of Object.keys(operation.pathValues)) {
+      for (const hostile of HOSTILE_PATH) {
+        check(
+          `${operation.method} ${operation.template} {${name}}: ${hostile.slice(0, 40)}`,
+          await send(
+            operation.method,
+            fillPath(operation.template, { ...operation.pathValues, [name]: hostile }),
+            queryText(''),
+            bodyText,
+          ),
+        );
+      }
+    }
     for (const name of operation.queryNames) {
       for (const hostile of HOSTILE_QUERY) {
         const query = [queryText(name), hostile.replaceAll('{name}', encodeURIComponent(name))].filter(Boolean);
