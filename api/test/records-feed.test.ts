@@ -88,10 +88,18 @@ test('updated_since starts at the first change made at or after that time', asyn
 test('the feed refuses a bad cursor, time or limit, and a key without records:read', async () => {
   const { next } = await readAll(null, 1000);
   const [order] = next.split('~').map(Number);
+  // Where the next change will be, as an empty page gives it out: `<head>~0`.
+  const head = (await feed(`?updated_since=${new Date(Date.now() + 3_600_000).toISOString()}`)).next;
+  expect(head).toMatch(/^\d+~0$/);
   for (const [query, message] of [
     ['?after=xyz', 'after must be the next value of an earlier page.'],
     // Well formed but past where the next change will be: taken, it would skip changes.
     [`?after=${order! + 1_000_000}~1`, 'after must be the next value of an earlier page.'],
+    // At the head but past id 0: taken, it would skip the next changes of records with lower ids.
+    // (On PostgreSQL the head moves with any transaction of the database, the server's own jobs'.)
+    ...(ENGINE === 'sqlite'
+      ? ([[`?after=${head.replace(/~0$/, '~999999999')}`, 'after must be the next value of an earlier page.']] as const)
+      : []),
     ['?after=9999999999999999999~1', 'after must be the next value of an earlier page.'],
     ['?updated_since=yesterday', 'updated_since must be a time such as 2026-11-27T09:30:00Z.'],
     ['?limit=1001', 'limit must be a whole number from 1 to 1000.'],

@@ -72,12 +72,16 @@ async function headOf(db: Db): Promise<number> {
 }
 
 /**
- * The position of an `after` cursor. One past the head was never given out: taken, it would skip
- * every change until the head passed it, so it is refused.
+ * The position of an `after` cursor. The feed gives out the place of a record read, below the
+ * head, or the head itself (an empty page's `next`, id 0): a cursor past the head, or at it past id
+ * 0, was never given out. Taken, it would skip the changes until then, so it is refused.
  */
 async function cursorPosition(db: Db, cursor: string): Promise<Position> {
   const position = positionOf(cursor);
-  if (position.order > (await headOf(db))) throw new BadRequest('after', FEED_AFTER_MESSAGE);
+  const head = await headOf(db);
+  if (position.order > head || (position.order === head && position.id !== 0)) {
+    throw new BadRequest('after', FEED_AFTER_MESSAGE);
+  }
   return position;
 }
 
