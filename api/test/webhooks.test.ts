@@ -132,7 +132,7 @@ test('a finished upload sends shipment.ingested once, in the transaction that fi
   expect(stored.length).toBeGreaterThan(0);
 });
 
-test('a rotation signs with both secrets until the old one expires', async () => {
+test('a rotation signs with both secrets until the old one expires, two at most', async () => {
   const { endpoint, secret: old } = await addEndpoint(['record.submitted']);
   const rotated = await api.as.admin!.post(`api/integrations/endpoints/${endpoint.id}/rotate/`);
   expect(rotated.status).toBe(200);
@@ -146,6 +146,17 @@ test('a rotation signs with both secrets until the old one expires', async () =>
   // A receiver holding either secret accepts it.
   expect(WebhookReceiver.verify(message, old)).toBeTruthy();
   expect(WebhookReceiver.verify(message, fresh)).toBeTruthy();
+  // Rotated again within the 24 hours: the secret current until then signs beside the newest, the
+  // one before it no longer (two signatures at most).
+  const again = await api.as.admin!.post(`api/integrations/endpoints/${endpoint.id}/rotate/`);
+  const newest = again.body.secret as string;
+  const next = await api.as.admin!.post(`api/integrations/endpoints/${endpoint.id}/test/`);
+  await receiver.waitFor((all) => all.some((m) => m.id === next.body.messageId));
+  const twice = receiver.received.find((m) => m.id === next.body.messageId)!;
+  expect(twice.signature.split(' ')).toHaveLength(2);
+  expect(WebhookReceiver.verify(twice, fresh)).toBeTruthy();
+  expect(WebhookReceiver.verify(twice, newest)).toBeTruthy();
+  expect(() => WebhookReceiver.verify(twice, old)).toThrow();
   // Once the old secret expired, only the new one signs.
   await api.db.kysely
     .updateTable('webhook_endpoints')
@@ -156,7 +167,8 @@ test('a rotation signs with both secrets until the old one expires', async () =>
   await receiver.waitFor((all) => all.some((m) => m.id === later.body.messageId));
   const single = receiver.received.find((m) => m.id === later.body.messageId)!;
   expect(single.signature.split(' ')).toHaveLength(1);
-  expect(() => WebhookReceiver.verify(single, old)).toThrow();
+  expect(WebhookReceiver.verify(single, newest)).toBeTruthy();
+  expect(() => WebhookReceiver.verify(single, fresh)).toThrow();
 });
 
 test('the receiver down for a while, then up: every event delivered, a duplicate only with the same webhook-id', async () => {

@@ -23,7 +23,7 @@ export interface ReadBody {
   hash: string;
   /** The CSV's chunks (at least one, empty for an empty body). */
   totalChunks: number;
-  /** Its rows: a JSON body's items, a CSV body's lines after the first (a line break in quotes counting). */
+  /** Its rows: a JSON body's items, a CSV body's line breaks after the first line (in quotes and blank lines too). */
   rows: number;
 }
 
