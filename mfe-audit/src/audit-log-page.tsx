@@ -2,7 +2,7 @@
 // actions, newest first, a page of 50 at a time, under filters kept in the URL query, with its
 // CSV export, and new entries that match the filters added live. Admins and super admins.
 // Default export: the shell's page.
-import { httpStatus, serverMessage, useLiveEvents, useSearchParams } from '@veritas/shared';
+import { httpStatus, LoadFailed, serverMessage, useLiveEvents, useSearchParams } from '@veritas/shared';
 import { keepPreviousData, refreshQueries, useInfiniteQueryNow, useQueryClient } from '@veritas/shared/query';
 import { MorePages } from '@veritas/shared/table';
 import { useMemo, useState } from 'react';
@@ -33,7 +33,8 @@ export default function AuditLogPage() {
   const queryText = JSON.stringify(query);
   const client = useQueryClient();
   const entryPages = useInfiniteQueryNow({ ...auditPagesQuery(query), placeholderData: keepPreviousData });
-  const { data, error, isPending, isPlaceholderData, isFetchNextPageError, hasNextPage, refetch } = entryPages;
+  const { data, error, isPending, isPlaceholderData, isFetchNextPageError, hasNextPage, isFetching, refetch } =
+    entryPages;
   const entries = useMemo(() => data?.pages.flatMap((page) => page.entries) ?? [], [data]);
 
   // How many live entries were added to the entries of these filters.
@@ -71,16 +72,14 @@ export default function AuditLogPage() {
         )}
       </div>
 
-      {error && !isFetchNextPageError && (
-        <div className="vx-notice vx-notice--error al-failure" role="alert">
-          <span>{failureText(error, MESSAGES.loadFailed)}</span>
-          {!forbidden && (
-            <button type="button" className="vx-btn" onClick={() => void refetch()}>
-              Retry
-            </button>
-          )}
-        </div>
-      )}
+      <LoadFailed
+        // Another filter's read starts afresh: the failure kept is that of the filter read.
+        key={queryText}
+        failure={isFetchNextPageError ? null : error}
+        fetching={isFetching}
+        message={(failure) => failureText(failure, MESSAGES.loadFailed)}
+        onRetry={forbidden ? undefined : () => void refetch()}
+      />
 
       {data ? (
         <AuditTable entries={entries} busy={isPlaceholderData} more={hasNextPage} />

@@ -1,7 +1,7 @@
 // The page /Case?id=N of the remote 'cases': one case, its facts, the device's steps, what the
 // viewer may do with it, its evidence and its timeline, kept current by the live event `cases`.
 // Its route and who may open it are in remote.json. Default export: the shell's page.
-import { httpStatus, Link, serverMessage, useLiveEvents, useSearchParams } from '@veritas/shared';
+import { httpStatus, Link, LoadFailed, serverMessage, useLiveEvents, useSearchParams } from '@veritas/shared';
 import { refreshQueries, useQueryClient, useQueryNow } from '@veritas/shared/query';
 import type { ReactNode } from 'react';
 import { caseQuery } from './api/cases';
@@ -68,14 +68,13 @@ function CaseView({ id }: { id: number }) {
   if (!data)
     return (
       <Page heading={heading} busy={isPending}>
-        {error ? (
-          <div className="vx-notice vx-notice--error cp-failure" role="alert">
-            <span>{serverMessage(error) ?? PAGE_MESSAGES.loadFailed}</span>
-            <button type="button" className="vx-btn" onClick={() => void refetch()}>
-              Retry
-            </button>
-          </div>
-        ) : (
+        <LoadFailed
+          failure={error}
+          fetching={isFetching}
+          message={(failure) => serverMessage(failure) ?? PAGE_MESSAGES.loadFailed}
+          onRetry={() => void refetch()}
+        />
+        {!error && (
           <p className="vx-loading vx-muted" role="status">
             {PAGE_MESSAGES.loading}
           </p>
@@ -85,14 +84,12 @@ function CaseView({ id }: { id: number }) {
 
   return (
     <Page heading={heading} busy={isFetching}>
-      {error && (
-        <div className="vx-notice vx-notice--error cp-failure" role="alert">
-          <span>{serverMessage(error) ?? PAGE_MESSAGES.loadFailed}</span>
-          <button type="button" className="vx-btn" onClick={() => void refetch()}>
-            Retry
-          </button>
-        </div>
-      )}
+      <LoadFailed
+        failure={error}
+        fetching={isFetching}
+        message={(failure) => serverMessage(failure) ?? PAGE_MESSAGES.loadFailed}
+        onRetry={() => void refetch()}
+      />
       <div className="cp-layout" data-testid="case" data-version={data.case.version}>
         <div className="cp-main">
           <CaseFacts detail={data} />

@@ -1,7 +1,7 @@
 // The Cases queue (route /Cases, remote.json): the cases of flagged devices by due time, a page of
 // 50 at a time, under filters kept in the URL query; saved views, the CSV export, bulk assign and
 // resolve jobs for the roles that may run them, the due times for a super_admin, and live changes. Default export: the shell's page.
-import { httpStatus, serverMessage, useSearchParams, useSession } from '@veritas/shared';
+import { httpStatus, LoadFailed, serverMessage, useSearchParams, useSession } from '@veritas/shared';
 import { keepPreviousData, useInfiniteQueryNow, useQueryNow } from '@veritas/shared/query';
 import { MorePages } from '@veritas/shared/table';
 import { useEffect, useId, useMemo, useState } from 'react';
@@ -56,7 +56,8 @@ export default function CasesPage() {
   useLiveCases();
 
   const casePages = useInfiniteQueryNow({ ...casePagesQuery(query), placeholderData: keepPreviousData });
-  const { data, error, isPending, isPlaceholderData, isFetchNextPageError, isFetchingNextPage, refetch } = casePages;
+  const { data, error, isPending, isPlaceholderData, isFetchNextPageError, isFetchingNextPage, isFetching, refetch } =
+    casePages;
   const cases = useMemo(() => data?.pages.flatMap((page) => page.cases) ?? [], [data]);
   const { data: count, error: countError } = useQueryNow({
     ...caseCountQuery(query),
@@ -93,16 +94,14 @@ export default function CasesPage() {
 
       {bulk && !forbidden && <BulkActions selection={selection} count={count} filter={filter} />}
 
-      {error && !isFetchNextPageError && (
-        <div className="vx-notice vx-notice--error cq-failure" role="alert">
-          <span>{serverMessage(error) ?? MESSAGES.loadFailed}</span>
-          {!forbidden && (
-            <button type="button" className="vx-btn" onClick={() => void refetch()}>
-              Retry
-            </button>
-          )}
-        </div>
-      )}
+      <LoadFailed
+        // Another filter's read starts afresh: the failure kept is that of the filter read.
+        key={queryText}
+        failure={isFetchNextPageError ? null : error}
+        fetching={isFetching}
+        message={(failure) => serverMessage(failure) ?? MESSAGES.loadFailed}
+        onRetry={forbidden ? undefined : () => void refetch()}
+      />
 
       {data ? (
         <CaseTable

@@ -13,6 +13,7 @@ export * from './format';
 export * from './ui/search-select';
 export * from './ui/modal';
 export * from './ui/busy-button';
+export * from './ui/load-failed';
 // The password rule is not exported here: its list of common passwords would weigh on the login
 // page. Forms import it from @veritas/shared/domain; PasswordDialog loads it on first use.
 export * from './ui/password-dialog';

@@ -2,7 +2,7 @@
 // change, newest first. The rollouts' answer holds the newest page; a remote with a page's worth of
 // changes or more reads its pages (registry/remotes/{remote}/history/), and "Show older changes"
 // reads the next one.
-import { BusyButton, formatDateTime, serverMessage, type RolloutChange } from '@veritas/shared';
+import { formatDateTime, LoadFailed, serverMessage, type RolloutChange } from '@veritas/shared';
 import { useInfiniteQuery } from '@veritas/shared/query';
 import { DataTable, MorePages, type Column } from '@veritas/shared/table';
 import { useMemo } from 'react';
@@ -37,7 +37,7 @@ export function RolloutHistory({ remote, newest }: { remote: string; newest: rea
   // Fewer than a page: the rollouts' answer holds every change, nothing more to read.
   const paged = newest.length >= HISTORY_PAGE_SIZE;
   const history = useInfiniteQuery({ ...historyPagesQuery(remote), enabled: paged });
-  const { data, error, isFetchNextPageError, isFetchingNextPage, refetch, isRefetching } = history;
+  const { data, error, isFetchNextPageError, isFetchingNextPage, refetch, isFetching } = history;
   const pages = paged ? data?.pages : undefined;
   const changes = useMemo(() => (pages ? pages.flatMap((page) => page.changes) : newest), [pages, newest]);
 
@@ -53,13 +53,14 @@ export function RolloutHistory({ remote, newest }: { remote: string; newest: rea
         busy={isFetchingNextPage}
         empty="No changes yet"
       />
-      {paged && error && !isFetchNextPageError && (
-        <div className="vx-notice vx-notice--error dp-older" role="alert">
-          <span>{serverMessage(error) ?? HISTORY_MESSAGES.loadFailed}</span>
-          <BusyButton className="vx-btn" busy={isRefetching} onClick={() => void refetch()}>
-            Retry
-          </BusyButton>
-        </div>
+      {paged && (
+        <LoadFailed
+          className="dp-older"
+          failure={isFetchNextPageError ? null : error}
+          fetching={isFetching}
+          message={(failure) => serverMessage(failure) ?? HISTORY_MESSAGES.loadFailed}
+          onRetry={() => void refetch()}
+        />
       )}
       {pages && (
         <MorePages
