@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { SHELL_ROUTES } from '../shared/src/slots';
+import { SERVER_PATHS, SHELL_ROUTES } from '../shared/src/slots';
 import { workspaceRemotes } from './workspace-remotes.cjs';
 
 export const USAGE = `Usage: pnpm create-remote <name> [--dir <parent folder>] [--title "<Page title>"]
@@ -139,6 +139,9 @@ export function planRemote({ name, parent, title }: CreateOptions): RemotePlan {
   const route = pascal.toLowerCase();
   if (SHELL_ROUTES.some((shellRoute) => shellRoute.toLowerCase() === route)) {
     throw usageError(`"${name}" would route /${pascal}, which is the shell's own page`);
+  }
+  if (SERVER_PATHS.some((serverPath) => serverPath.toLowerCase() === route)) {
+    throw usageError(`"${name}" would route /${pascal}, which is the server's own path`);
   }
   for (const remote of remotes) {
     const pages = (remote.written as { pages?: { path: string }[] }).pages ?? [];

@@ -3,7 +3,7 @@
 // document's status and its inlined JSON, and what a declaration names.
 import type { Composition, RemoteDeclaration } from '@veritas/shared/domain';
 import { CONSOLE_ROLES, ROLES } from '@veritas/shared/domain';
-import { mayAccess, unavailablePages } from '../src/registry/composition';
+import { compose, mayAccess, unavailablePages } from '../src/registry/composition';
 import { declarationProblems, modulesNamedBy } from '../src/registry/declarations';
 import { inlineComposition, pageStatus } from '../src/registry/page-document';
 import { WORKSPACE_DECLARATIONS } from './support/registry';
@@ -26,6 +26,27 @@ test("mayAccess: 'everyone' is every console role and nobody signed in; roles an
   expect(ROLES.filter((role) => mayAccess({ permission: 'upload-shipments' }, role))).toEqual(['admin', 'super_admin']);
   expect(mayAccess({ permission: 'upload-shipments' }, null)).toBe(false);
   expect(mayAccess({ permission: 'toString' }, 'super_admin')).toBe(false);
+});
+
+test('compose: an extension goes in only at the contract its slot is rendered with, by the shell or a version served', () => {
+  const host = { ...declaring('host', 'Host'), slots: { 'dashboard.tile': 2 } };
+  const guest: RemoteDeclaration = {
+    ...declaring('guest'),
+    extensions: [
+      { slot: 'dashboard.tile', contract: 2, module: './Now', order: 1, access: 'everyone' },
+      { slot: 'dashboard.tile', contract: 1, module: './Before', order: 2, access: 'everyone' },
+      { slot: 'top-bar.item', contract: 1, module: './Badge', order: 3, access: 'everyone' },
+      { slot: 'top-bar.item', contract: 9, module: './Later', order: 4, access: 'everyone' },
+      { slot: 'device-details.section', contract: 1, module: './Unrendered', order: 5, access: 'everyone' },
+    ],
+  };
+  const served = (declarations: RemoteDeclaration[]) =>
+    declarations.map((declaration) => ({ remote: declaration.name, entry: { entry: '/x' }, declaration }));
+  const modules = (declarations: RemoteDeclaration[]) =>
+    compose({ username: 'asha', role: 'admin' }, served(declarations), []).extensions.map((e) => e.module);
+  expect(modules([host, guest])).toEqual(['./Now', './Badge']);
+  // The host rolled back to a version rendering the slot at contract 1.
+  expect(modules([{ ...host, slots: { 'dashboard.tile': 1 } }, guest])).toEqual(['./Before', './Badge']);
 });
 
 test('unavailablePages: declared by a stored version, by no served one; case-insensitive, once, sorted', () => {

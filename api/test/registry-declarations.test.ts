@@ -57,6 +57,22 @@ describe('at publish, refuses with 409 and leaves nothing stored', () => {
       'declares the page /LOGIN, which is a route of the shell',
     ],
     [
+      "page path of the server's own: the API (compared case-insensitively)",
+      (d) => {
+        d.pages[0]!.path = 'veritas';
+        d.menus[0]!.page = 'veritas';
+      },
+      'declares the page /veritas, which is a path of the server',
+    ],
+    [
+      "page path of the server's own: the registry's files",
+      (d) => {
+        d.pages[0]!.path = 'Remotes';
+        d.menus[0]!.page = 'Remotes';
+      },
+      'declares the page /Remotes, which is a path of the server',
+    ],
+    [
       'page path taken by another live remote (compared case-insensitively)',
       (d) => {
         d.pages[0]!.path = 'listdevices';
@@ -136,6 +152,19 @@ describe('at publish, refuses with 409 and leaves nothing stored', () => {
       'extension at another contract version than the slot is rendered at',
       extension('dashboard.tile', 2),
       'puts the extension ./Tile into dashboard.tile at contract 2, which is rendered at 1',
+    ],
+    [
+      'a slot another live remote renders, claimed at another contract to let an extension through',
+      (d) => {
+        d.slots = { 'dashboard.tile': 2 };
+        extension('dashboard.tile', 2)(d);
+      },
+      'renders the slot "dashboard.tile", which dashboard renders',
+    ],
+    [
+      'a slot the shell renders',
+      (d) => void (d.slots = { 'top-bar.item': 1 }),
+      'renders the slot "top-bar.item", which the shell renders',
     ],
     [
       'extension access naming an unknown role',

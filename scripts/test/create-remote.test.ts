@@ -122,6 +122,8 @@ describe('names', () => {
       ['list-devices', "would route /ListDevices, which is mfe-devices's page /ListDevices"],
       ['deployments', "would route /Deployments, which is the shell's own page"],
       ['login', "would route /Login, which is the shell's own page"],
+      ['veritas', "would route /Veritas, which is the server's own path"],
+      ['remotes', "would route /Remotes, which is the server's own path"],
     ];
     for (const [name, message] of refusals) {
       const result = await create([name, '--dir', scratch]);

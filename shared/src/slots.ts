@@ -9,6 +9,12 @@ import type { Role } from './types';
 /** The routes the shell renders itself: no remote may declare them (compared without regard to case). */
 export const SHELL_ROUTES = ['login', 'Deployments'] as const;
 
+/**
+ * The server's own paths beside the console's pages, the API (/veritas/…) and the registry's files
+ * (/remotes/…): no remote may declare them as pages either (compared without regard to case).
+ */
+export const SERVER_PATHS = ['veritas', 'remotes'] as const;
+
 /** The top-bar menus, in display order: a remote's menu entry names one of them. */
 export const SHELL_MENUS = ['Data', 'User Management'] as const;
 export type MenuName = (typeof SHELL_MENUS)[number];

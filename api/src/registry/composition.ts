@@ -5,6 +5,7 @@
 import {
   CONSOLE_ROLES,
   SHELL_MENUS,
+  SHELL_SLOTS,
   type Access,
   type ComposedExtension,
   type ComposedMenuEntry,
@@ -52,6 +53,13 @@ export function compose(
   const pages: ComposedPage[] = [];
   const menus: (ComposedMenuEntry & { order: number })[] = [];
   const extensions: (ComposedExtension & { order: number })[] = [];
+  // The slots rendered by the shell and the versions served, at their contract versions: an
+  // extension goes in only at the contract its slot is rendered with (a rollback of the page that
+  // renders it may change that).
+  const rendered = new Set(Object.entries(SHELL_SLOTS).map(([slot, contract]) => `${slot} ${contract}`));
+  for (const { declaration } of served) {
+    for (const [slot, contract] of Object.entries(declaration?.slots ?? {})) rendered.add(`${slot} ${contract}`);
+  }
   for (const { remote, declaration } of served) {
     if (!declaration) continue;
     const pageAccess = new Map(declaration.pages.map((page) => [page.path, page.access]));
@@ -78,7 +86,7 @@ export function compose(
       });
     }
     for (const extension of declaration.extensions) {
-      if (!mayAccess(extension.access, role)) continue;
+      if (!mayAccess(extension.access, role) || !rendered.has(`${extension.slot} ${extension.contract}`)) continue;
       extensions.push({ slot: extension.slot, remote, module: extension.module, order: extension.order });
     }
   }

@@ -9,6 +9,7 @@ import {
   SERVER_FEATURES,
   SHELL_MENUS,
   SHELL_ROUTES,
+  SERVER_PATHS,
   SHELL_SLOTS,
   WORKSPACE_FIELDS,
   compatibilityProblems,
@@ -100,12 +101,13 @@ function firstCallProblems(page: string, call: FirstCall): string[] {
 /**
  * Why `declaration` does not fit this server beside the other remotes' declarations `others` (their
  * live and canary versions'); empty when it does. Each problem is one sentence about the version:
- * - its pages: none at a path (compared case-insensitively) the shell routes or another remote
- *   declares, none twice, each first call a GET of the API needing a server feature it knows;
+ * - its pages: none at a path (compared case-insensitively) the shell routes, the server serves
+ *   (the API, the registry's files) or another remote declares, none twice, each first call a GET of the API needing a server feature it knows;
  * - every access names roles of the web console or permissions of the server;
  * - its menu entries: in a menu of the shell, each opening a page it declares or running a command
  *   with an access of its own;
  * - every API capability it needs is provided at a version in its range;
+ * - no slot it renders is one the shell or another remote renders (a slot has one owner);
  * - every extension goes into a slot rendered (by the shell, another remote or itself) at the
  *   contract version it names.
  * The exposed modules it names are checked against the build's manifest by compatibilityProblems.
@@ -119,6 +121,7 @@ export function declarationProblems(
 
   const taken = new Map<string, string>();
   for (const route of SHELL_ROUTES) taken.set(key(route), 'is a route of the shell');
+  for (const path of SERVER_PATHS) taken.set(key(path), 'is a path of the server');
   for (const other of others) {
     for (const page of other.declaration.pages) {
       if (!taken.has(key(page.path))) taken.set(key(page.path), `${other.remote} declares`);
@@ -163,16 +166,25 @@ export function declarationProblems(
     }
   }
 
-  // Who renders each slot, at which contract versions.
+  // Who renders each slot, at which contract versions. A slot has one owner, the shell or the remote
+  // that offered it first: another that claimed it could name a contract version the slot's page
+  // does not render and so let contributions at that version through.
   const rendered = new Map<string, Set<number>>();
-  const renders = (slots: Readonly<Record<string, number | undefined>>) => {
+  const owners = new Map<string, string>();
+  const renders = (owner: string, slots: Readonly<Record<string, number | undefined>>) => {
     for (const [slot, version] of Object.entries(slots)) {
-      if (version !== undefined) rendered.set(slot, (rendered.get(slot) ?? new Set()).add(version));
+      if (version === undefined) continue;
+      rendered.set(slot, (rendered.get(slot) ?? new Set()).add(version));
+      if (!owners.has(slot)) owners.set(slot, owner);
     }
   };
-  renders(SHELL_SLOTS);
-  for (const other of others) renders(other.declaration.slots);
-  renders(declaration.slots);
+  renders('the shell', SHELL_SLOTS);
+  for (const other of others) renders(other.remote, other.declaration.slots);
+  for (const slot of Object.keys(declaration.slots)) {
+    const owner = owners.get(slot);
+    if (owner) problems.push(`renders the slot "${slot}", which ${owner} renders`);
+  }
+  renders(declaration.name, declaration.slots);
   for (const extension of declaration.extensions) {
     const what = `the extension ${extension.module}`;
     const versions = rendered.get(extension.slot);
