@@ -53,6 +53,20 @@ test('the same build published again is the same version (200, created false)', 
   expect((await deployment('devices')).versions.map((v: { version: number }) => v.version)).toEqual([1]);
 });
 
+test('the rule: a build with the same manifest as a version but other files is refused (409), naming them', async () => {
+  // Version 1's build with its remote.json changed after the build (its manifest not) and a file added.
+  const files = fakeBuild('devices', { marker: 'one' }).map((file) =>
+    file.path === 'remote.json' ? { ...file, bytes: Buffer.from(`${file.bytes.toString()}\n`) } : file,
+  );
+  files.push({ path: 'extra.txt', bytes: Buffer.from('more') });
+  const answer = await api.superAdmin.post('registry/remotes/devices/versions/', { files: filesOf(files) });
+  expect([answer.status, answer.body.detail]).toEqual([
+    409,
+    "Version 1 of devices has the same mf-manifest.json but other files (extra.txt, remote.json): its files would be served under one folder. Build again, with content hashes in the file names, rather than changing a build's files.",
+  ]);
+  expect((await deployment('devices')).versions.map((v: { version: number }) => v.version)).toEqual([1]);
+});
+
 test("a version's files are served immutable, gzip when accepted, with their content type; HEAD works", async () => {
   const { manifestUrl } = (await deployment('devices')).versions[0];
   const folder = manifestUrl.replace(/mf-manifest\.json$/, '');

@@ -26,6 +26,7 @@ import {
   findLastVersionNumber,
   findVersionBefore,
   findVersionByHash,
+  findVersionFiles,
   findVersions,
   insertBlob,
   insertVersion,
@@ -292,6 +293,20 @@ function causeOf(error: unknown): string {
   return message || 'the request failed';
 }
 
+/** The paths that differ between two sets of files, sorted, the first three named: 'remote.json, 2 more'. */
+function filesDiffering(
+  before: readonly { path: string; hash: string }[],
+  after: readonly { path: string; hash: string }[],
+) {
+  const hashes = new Map(before.map((file) => [file.path, file.hash]));
+  const paths = new Set(after.filter((file) => hashes.get(file.path) !== file.hash).map((file) => file.path));
+  const kept = new Set(after.map((file) => file.path));
+  for (const file of before) if (!kept.has(file.path)) paths.add(file.path);
+  const sorted = [...paths].sort();
+  const named = sorted.slice(0, 3).join(', ');
+  return sorted.length > 3 ? `${named}, ${sorted.length - 3} more` : named;
+}
+
 /**
  * The version of this build: the existing one when its content was published before, else a new
  * one. One transaction: the blobs it lacks, the next version number (the remote's rollout row
@@ -315,8 +330,9 @@ async function store(db: Db, keep: number, publication: Publication): Promise<{ 
     if (publication.baseUrl === null) {
       const same = await findVersionByHash(trx, remote, 'manifest_hash', publication.manifestHash);
       if (same) {
+        const differing = filesDiffering(await findVersionFiles(trx, remote, same.version), publication.files);
         throw new Conflict(
-          `Version ${same.version} of ${remote} has the same ${MANIFEST_FILE} but other files: its files would be served under one folder. Build with content hashes in the file names.`,
+          `Version ${same.version} of ${remote} has the same ${MANIFEST_FILE} but other files (${differing}): its files would be served under one folder. Build again, with content hashes in the file names, rather than changing a build's files.`,
         );
       }
     }

@@ -79,6 +79,16 @@ export async function insertVersion(kysely: Kysely<Database>, version: Insertabl
 /** Rows a statement: SQLite takes at most 32,766 parameters. */
 const FILE_ROWS_PER_INSERT = 1000;
 
+/** The paths of a version's files, with their hashes. */
+export async function findVersionFiles(kysely: Kysely<Database>, remote: string, version: number) {
+  return kysely
+    .selectFrom('remote_version_files')
+    .select(['path', 'hash'])
+    .where('remote', '=', remote)
+    .where('version', '=', version)
+    .execute();
+}
+
 export async function insertVersionFiles(kysely: Kysely<Database>, files: RemoteVersionFilesTable[]) {
   for (let start = 0; start < files.length; start += FILE_ROWS_PER_INSERT) {
     await kysely
