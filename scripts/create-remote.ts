@@ -277,15 +277,17 @@ function pnpmCommand(): [string, string[]] {
   return ['npx', ['-y', 'pnpm@10']];
 }
 
-/** `pnpm install --offline` in the repository (the store has every package the model remote uses), else online. */
+/**
+ * `pnpm install --prefer-offline` in the repository: the store has every package the model remote
+ * uses, and what its metadata cache lacks is asked of the registry (a plain `--offline` fails there
+ * with an error a new team would take for the command's).
+ */
 function installInWorkspace(log: (line: string) => void): boolean {
   const [command, prefix] = pnpmCommand();
-  for (const args of [['install', '--offline'], ['install']]) {
-    log(`pnpm ${args.join(' ')} …`);
-    const run = spawnSync(command, [...prefix, ...args], { cwd: REPOSITORY, stdio: 'inherit' });
-    if (run.status === 0) return true;
-  }
-  return false;
+  log('pnpm install --prefer-offline …');
+  return (
+    spawnSync(command, [...prefix, 'install', '--prefer-offline'], { cwd: REPOSITORY, stdio: 'inherit' }).status === 0
+  );
 }
 
 export interface CreateEnvironment {
