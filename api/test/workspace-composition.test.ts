@@ -2,20 +2,29 @@
 // scripts/workspace-remotes.cjs reads them) is the one docs/screens.md describes: its route table
 // ("## Routes": each page, its remote module and the roles that may open it) and its two menus
 // ("### Data menu", "### User Management menu": the items in order, what each opens and who sees
-// it), composed for every role of the web console.
+// it), composed for every role of the web console; and the slots docs/architecture.md lists are
+// those of @veritas/shared, each rendered where it says.
 import fs from 'node:fs';
 import path from 'node:path';
-import { CONSOLE_ROLES, SHELL_ROUTES, canOpenDeployments, type Role } from '@veritas/shared/domain';
+import {
+  CONSOLE_ROLES,
+  SHELL_ROUTES,
+  SHELL_SLOTS,
+  SLOT_CONTRACTS,
+  canOpenDeployments,
+  type Role,
+} from '@veritas/shared/domain';
 import { compose } from '../src/registry/composition';
 import { WORKSPACE_DECLARATIONS } from './support/registry';
 
-const screens = fs.readFileSync(path.join(__dirname, '../../docs/screens.md'), 'utf8');
+const readDoc = (name: string) => fs.readFileSync(path.join(__dirname, '../../docs', name), 'utf8');
+const screens = readDoc('screens.md');
 
-/** The first table under the heading `heading` of screens.md: its rows as cells, without the header. */
-function tableUnder(heading: string): string[][] {
-  const lines = screens.split('\n');
+/** The first table under the heading `heading` of screens.md (or `text`): its rows as cells, without the header. */
+function tableUnder(heading: string, text = screens): string[][] {
+  const lines = text.split('\n');
   const start = lines.indexOf(heading);
-  if (start === -1) throw new Error(`docs/screens.md has no heading "${heading}"`);
+  if (start === -1) throw new Error(`docs has no heading "${heading}"`);
   const rows: string[][] = [];
   for (const line of lines.slice(start + 1)) {
     if (line.startsWith('#')) break;
@@ -110,4 +119,25 @@ describe.each([...CONSOLE_ROLES])('for the role %s', (role) => {
 test('every menu of the composition is one the tables describe', () => {
   const all = composed('super_admin');
   expect([...new Set(all.menus.map((entry) => entry.menu))]).toEqual(['Data', 'User Management']);
+});
+
+test("architecture.md's table of slots is SLOT_CONTRACTS, each rendered by the shell or the remote it names", () => {
+  const rows = tableUnder('## Adding an extension', readDoc('architecture.md')).map(
+    ([slot = '', by = '', props = '', contract = '']) => ({
+      slot: unquote(slot),
+      by: by.split(',')[0]!.trim(),
+      props: unquote(props),
+      contract: Number(contract),
+    }),
+  );
+  expect(Object.fromEntries(rows.map((row) => [row.slot, row.contract]))).toEqual(SLOT_CONTRACTS);
+  for (const row of rows) {
+    const renderers = [
+      ...(row.slot in SHELL_SLOTS ? [`the shell ${SHELL_SLOTS[row.slot as keyof typeof SHELL_SLOTS]}`] : []),
+      ...Object.values(WORKSPACE_DECLARATIONS)
+        .filter((declaration) => row.slot in declaration.slots)
+        .map((declaration) => `${declaration.name} ${declaration.slots[row.slot]}`),
+    ];
+    expect([row.slot, renderers]).toEqual([row.slot, [`${row.by} ${row.contract}`]]);
+  }
 });
