@@ -2,7 +2,7 @@
 // change recorded in the history and the audit trail and told to open consoles; its pages leave
 // the composition (and are then unavailable), and promoting a version brings them back.
 import { ADMIN_USERNAME, build } from './support/build';
-import { CONSOLE_SHARED, publishAs, withToken } from './support/registry';
+import { CONSOLE_SHARED, declarationOf, publishAs, withToken } from './support/registry';
 
 const api = build({
   users: [{ username: 'admin1', role: 'admin' }],
@@ -83,6 +83,20 @@ test('retiring a remote with no live version, or one the registry never had: 409
     409,
     'whitelabel has no earlier live version to roll back to.',
   ]);
+});
+
+test("a retired remote's page path is free to take: another remote's version serves it again", async () => {
+  const declaration = { ...declarationOf('whitelabel'), name: 'brands' };
+  const published = await publishAs(api.superAdmin, 'brands', { marker: 'b1', declaration });
+  expect(published.status).toBe(201);
+  const promoted = await api.superAdmin.post('registry/remotes/brands/promote/', { version: 1 });
+  expect(promoted.status).toBe(200);
+  const taken = await composition();
+  expect(taken.pages).toEqual([expect.objectContaining({ path: 'WhiteLabel', remote: 'brands' })]);
+  expect(taken.unavailable).toEqual([]);
+  // Given back, for the whitelabel remote's own return below.
+  expect((await api.superAdmin.post('registry/remotes/brands/retire/')).status).toBe(200);
+  expect((await composition()).unavailable).toEqual(['WhiteLabel']);
 });
 
 test('promoting a version brings its pages back', async () => {
