@@ -387,6 +387,34 @@ describe('bulk jobs', () => {
     expect(audited).toHaveLength(ids.length);
   });
 
+  test('the rule: a bulk assignment to a user who is unknown or may work none of its queues is refused as one is (400), no job made', async () => {
+    const { caseId } = await flagged('HUB1');
+    const jobsBefore = await api.db.kysely.selectFrom('case_jobs').select('id').execute();
+    for (const [assignee, message] of [
+      ['nobody_x', 'User nobody_x not found.'],
+      ['exec1', 'User exec1 cannot work the cases of queue HUB1.'],
+      ['inch2', 'User inch2 cannot work the cases of queue HUB1.'],
+    ] as const) {
+      const refused = await as.inch1!.post('api/cases/jobs/', { action: 'assign', ids: [caseId], assignee });
+      expect([assignee, refused.status, refused.body.detail, refused.body.field]).toEqual([
+        assignee,
+        400,
+        message,
+        'assignee',
+      ]);
+    }
+    expect(await api.db.kysely.selectFrom('case_jobs').select('id').execute()).toEqual(jobsBefore);
+    // One who may work one of the job's queues: accepted; the cases of the others are skipped.
+    const { caseId: other } = await flagged('HUB2', 'op3');
+    const mixed = await as.admin!.post('api/cases/jobs/', {
+      action: 'assign',
+      ids: [caseId, other],
+      assignee: 'inch1',
+    });
+    expect(mixed.status).toBe(202);
+    expect(await waitForJob(mixed.body.id)).toMatchObject({ total: 2, done: 1, skipped: 1 });
+  });
+
   test('a job taken over after its runner died changes no case twice', async () => {
     const ids: number[] = [];
     for (let n = 0; n < 3; n++) ids.push((await flagged('HUB1')).caseId);

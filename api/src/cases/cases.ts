@@ -142,16 +142,18 @@ export async function changeCaseIn(
   return summary;
 }
 
+/** The id of the user `assignee` names, who may work the cases of `queue`; else 400 saying why not. */
+export async function eligibleAssignee(kysely: Kysely<Database>, assignee: string, queue: string): Promise<number> {
+  const user = await findUserForCase(kysely, assignee);
+  if (!user || user.is_active !== 1) throw new BadRequest('assignee', `User ${assignee} not found.`);
+  if (!canBeAssignedCase({ role: user.role, groupCode: user.code ?? null }, queue))
+    throw new BadRequest('assignee', `User ${assignee} cannot work the cases of queue ${queue}.`);
+  return user.id;
+}
+
 /** The assignment of a case to `assignee` (a username) or back to its queue (null). */
 export async function assignmentOf(kysely: Kysely<Database>, row: CaseRow, assignee: string | null): Promise<Change> {
-  let assigneeId: number | null = null;
-  if (assignee !== null) {
-    const user = await findUserForCase(kysely, assignee);
-    if (!user || user.is_active !== 1) throw new BadRequest('assignee', `User ${assignee} not found.`);
-    if (!canBeAssignedCase({ role: user.role, groupCode: user.code ?? null }, row.queue))
-      throw new BadRequest('assignee', `User ${assignee} cannot work the cases of queue ${row.queue}.`);
-    assigneeId = user.id;
-  }
+  const assigneeId = assignee === null ? null : await eligibleAssignee(kysely, assignee, row.queue);
   if (assigneeId === row.assignee_id)
     throw conflict(`The case is already ${assignee ? `assigned to ${assignee}` : 'unassigned'}.`, row);
   if (row.state === 'resolved') throw conflict('A resolved case is not assigned: reopen it first.', row);

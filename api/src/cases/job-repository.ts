@@ -24,6 +24,19 @@ export async function listJobItems(
   return total;
 }
 
+/** The queues of a job's cases, each once, sorted. */
+export async function findJobQueues(kysely: Executor, jobId: number): Promise<string[]> {
+  const rows = await kysely
+    .selectFrom('case_job_items as i')
+    .innerJoin('cases', 'cases.id', 'i.case_id')
+    .select('cases.queue')
+    .distinct()
+    .where('i.job_id', '=', jobId)
+    .orderBy('cases.queue')
+    .execute();
+  return rows.map((row) => row.queue);
+}
+
 export function findCaseJob(kysely: Executor, id: number) {
   return kysely.selectFrom('case_jobs').selectAll().where('id', '=', id).executeTakeFirst();
 }

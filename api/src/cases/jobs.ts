@@ -9,15 +9,24 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { recordAudit, type AuditBy } from '../audit/trail';
 import { canRunCaseJobs, worksAllCases } from '../auth/rights';
-import type { Db } from '../db/schema';
+import type { Kysely } from 'kysely';
+import type { Database, Db } from '../db/schema';
 import { BadRequest, Conflict, DomainError, Forbidden, NotFound } from '../http-errors';
 import type { BackgroundJob } from '../jobs';
-import { assignmentOf, changeCaseIn, resolutionOf, type CaseActor, type UserCaseActor } from './cases';
+import {
+  assignmentOf,
+  changeCaseIn,
+  eligibleAssignee,
+  resolutionOf,
+  type CaseActor,
+  type UserCaseActor,
+} from './cases';
 import {
   addJobProgress,
   claimCaseJob,
   finishCaseJob,
   findCaseJob,
+  findJobQueues,
   findPendingItems,
   findUnfinishedJobIds,
   insertCaseJob,
@@ -93,6 +102,7 @@ export async function createCaseJob(db: Db, actor: UserCaseActor, job: NewCaseJo
     if (total > MAX_BULK_CASES)
       throw new Conflict(`The filters match more than ${MAX_BULK_CASES.toLocaleString('en-US')} cases: narrow them.`);
     if (total === 0) throw new Conflict('No case matches: there is nothing to change.');
+    if (params.assignee) await checkBulkAssignee(trx, jobId, params.assignee);
     await recordAudit(trx, db, actor.by, {
       action: 'case.bulk-started',
       outcome: 'success',
@@ -110,6 +120,23 @@ export async function createCaseJob(db: Db, actor: UserCaseActor, job: NewCaseJo
     return jobId;
   });
   return (await caseJob(db, actor, id))!;
+}
+
+/**
+ * A bulk assignment's assignee is a user who may work the queue of one of its cases at least (a case
+ * of another queue is skipped): else the job is refused as the single assignment would be (400).
+ */
+async function checkBulkAssignee(kysely: Kysely<Database>, jobId: number, assignee: string): Promise<void> {
+  let refusal: unknown = null;
+  for (const queue of await findJobQueues(kysely, jobId)) {
+    try {
+      await eligibleAssignee(kysely, assignee, queue);
+      return;
+    } catch (error) {
+      refusal ??= error;
+    }
+  }
+  if (refusal) throw refusal;
 }
 
 export async function caseJob(db: Db, viewer: { id: number; role: Role }, id: number): Promise<CaseJob> {
