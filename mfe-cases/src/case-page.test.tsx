@@ -337,16 +337,23 @@ describe('changes on the case’s version', () => {
     await waitFor(() => expect(fact('Assignee')).toHaveTextContent('exec_demo'));
     await waitFor(() => expect(caseCalls()).toBe(2));
     expect(screen.queryByRole('button', { name: 'Take' })).not.toBeInTheDocument();
+    // The button pressed is gone: the keyboard's focus goes back to the case's actions, not the page.
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Assign to…' })).toHaveFocus());
   });
 
-  test('Start review sends the version', async () => {
+  test('Start review sends the version; the focus stays in the case actions once the button is gone', async () => {
     serve(detail());
-    api.on('POST api/cases/7/review/', [200, summary({ state: 'in_review', version: 4 })]);
+    api.on('POST api/cases/7/review/', () => {
+      current = detail({ summary: { state: 'in_review', version: 4 } });
+      return [200, current.case];
+    });
     renderPage();
     await loaded();
     await userEvent.click(screen.getByRole('button', { name: 'Start review' }));
     await waitFor(() => expect(api.requestsTo('POST api/cases/7/review/')).toHaveLength(1));
     expect(api.requestsTo('POST api/cases/7/review/')[0]!.body).toEqual({ version: 3 });
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Start review' })).not.toBeInTheDocument());
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Take' })).toHaveFocus());
   });
 
   test('Assign to… offers the queue’s assignees and Unassigned, and sends the choice', async () => {
@@ -376,6 +383,8 @@ describe('changes on the case’s version', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Assign' }));
     await waitFor(() => expect(api.requestsTo('POST api/cases/7/assign/')).toHaveLength(1));
     expect(api.requestsTo('POST api/cases/7/assign/')[0]!.body).toEqual({ assignee: 'exec_b', version: 3 });
+    // The panel closed: the focus goes back to the button that opened it.
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Assign to…' })).toHaveFocus());
   });
 
   test('Assign to… Unassigned sends a null assignee', async () => {

@@ -9,7 +9,7 @@ import {
   type CaseDisposition,
 } from '@veritas/shared/case-vocabulary';
 import { useQuery, useQueryClient } from '@veritas/shared/query';
-import { useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { addNote, assigneesQuery, CASES_KEY } from '../api/cases';
 import { useCaseChange, type Notice } from './use-case-change';
 
@@ -260,7 +260,26 @@ function WorkActions({ detail }: { detail: CaseDetail }) {
   const { run, pending, notice } = useCaseChange(summary);
   const [panel, setPanel] = useState<Panel | null>(null);
   const toggles = useRef(new Map<Panel, HTMLButtonElement | null>());
+  const actions = useRef<HTMLDivElement>(null);
   const resolved = summary.state === 'resolved';
+
+  // The version a change was made on. Once the case shows the next one, the button or panel the
+  // keyboard was in may be gone (Take, Start review, a resolved case's Resolve…): the focus, left
+  // on the page, goes back to the case's actions instead.
+  const changedFrom = useRef<number | null>(null);
+  useEffect(() => {
+    if (changedFrom.current === null || changedFrom.current === summary.version) return;
+    changedFrom.current = null;
+    if (document.activeElement === null || document.activeElement === document.body) {
+      actions.current?.querySelector('button')?.focus();
+    }
+  });
+  const change = async (...request: Parameters<typeof run>) => {
+    changedFrom.current = summary.version;
+    const ok = await run(...request);
+    if (!ok) changedFrom.current = null;
+    return ok;
+  };
 
   const close = (which: Panel) => {
     setPanel(null);
@@ -268,7 +287,8 @@ function WorkActions({ detail }: { detail: CaseDetail }) {
   };
   const finish = async (which: Panel, made: Promise<boolean>) => {
     const ok = await made;
-    if (ok) setPanel(null);
+    // Back to the button that opened the panel, where it stays (Assign to…).
+    if (ok) close(which);
     return ok;
   };
   const toggle = (which: Panel, label: string) => (
@@ -287,12 +307,12 @@ function WorkActions({ detail }: { detail: CaseDetail }) {
 
   return (
     <div className="cp-work">
-      <div className="cp-buttons" role="group" aria-label="Case actions">
+      <div ref={actions} className="cp-buttons" role="group" aria-label="Case actions">
         {!resolved && me && summary.assignee !== me && (
           <BusyButton
             className="vx-btn vx-btn-primary"
             busy={pending}
-            onClick={() => void run({ action: 'assign', assignee: me }, `Case #${summary.id} assigned to you`)}
+            onClick={() => void change({ action: 'assign', assignee: me }, `Case #${summary.id} assigned to you`)}
           >
             Take
           </BusyButton>
@@ -302,7 +322,7 @@ function WorkActions({ detail }: { detail: CaseDetail }) {
           <BusyButton
             className="vx-btn"
             busy={pending}
-            onClick={() => void run({ action: 'review' }, `Review of case #${summary.id} started`)}
+            onClick={() => void change({ action: 'review' }, `Review of case #${summary.id} started`)}
           >
             Start review
           </BusyButton>
@@ -318,7 +338,7 @@ function WorkActions({ detail }: { detail: CaseDetail }) {
           onAssign={(assignee) =>
             void finish(
               'assign',
-              run(
+              change(
                 { action: 'assign', assignee },
                 assignee ? `Case #${summary.id} assigned to ${assignee}` : `Case #${summary.id} unassigned`,
               ),
@@ -331,7 +351,7 @@ function WorkActions({ detail }: { detail: CaseDetail }) {
           pending={pending}
           onCancel={() => close('resolve')}
           onResolve={(disposition, note) =>
-            finish('resolve', run({ action: 'resolve', disposition, note }, `Case #${summary.id} resolved`))
+            finish('resolve', change({ action: 'resolve', disposition, note }, `Case #${summary.id} resolved`))
           }
         />
       )}
@@ -339,7 +359,7 @@ function WorkActions({ detail }: { detail: CaseDetail }) {
         <ReopenForm
           pending={pending}
           onCancel={() => close('reopen')}
-          onReopen={(reason) => finish('reopen', run({ action: 'reopen', reason }, `Case #${summary.id} reopened`))}
+          onReopen={(reason) => finish('reopen', change({ action: 'reopen', reason }, `Case #${summary.id} reopened`))}
         />
       )}
       <NoticeLine notice={notice} />
