@@ -177,7 +177,7 @@ function pngChunks(image: Buffer): string[] {
 }
 
 beforeAll(async () => {
-  for (const username of ['op1', 'op2', 'exec1']) {
+  for (const username of ['op1', 'op2', 'exec1', 'exec2']) {
     const response = await fetch(`${api.url}/veritas/app/login/`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -554,14 +554,14 @@ describe('app/cases/photo/: the doorstep photo', () => {
     expect(JSON.parse(entry.details!)).toMatchObject({ channel: 'app' });
   });
 
-  test("another operator: 403; a user who may comment on the case (its hub's executive): 201", async () => {
+  test("who may not read the case (another operator, another hub's executive): 404, as for no case; its hub's executive: 201", async () => {
     const { trackingId, caseId } = await flaggedItem('op1');
-    expect(await appPhoto('op2', trackingId, await jpeg())).toEqual({
-      status: 403,
-      body: expect.objectContaining({
-        detail: 'Only the operator who submitted this device can add photos to its case.',
-      }),
-    });
+    for (const user of ['op2', 'exec2']) {
+      expect([user, await appPhoto(user, trackingId, await jpeg())]).toEqual([
+        user,
+        { status: 404, body: expect.objectContaining({ detail: `No open case for tracking ID ${trackingId}.` }) },
+      ]);
+    }
     expect((await appPhoto('exec1', trackingId, await jpeg())).status).toBe(201);
     expect(await photoCount(caseId)).toBe(1);
   });

@@ -136,8 +136,10 @@ export async function addCasePhoto(
 }
 
 /**
- * Adds a photo from the mobile app to the open case of `trackingId`: 404 when it has none; 403
- * unless `user` submitted the device at the doorstep or may comment on the case. Then as addCasePhoto.
+ * Adds a photo from the mobile app to the open case of `trackingId`, by the operator who submitted
+ * the device at the doorstep or a user who may comment on the case: 404 when it has none, or to who
+ * may not read it (as a case of another queue is answered, so that nobody learns it exists), 403
+ * to who may read it but not comment. Then as addCasePhoto.
  */
 export async function addAppCasePhoto(
   db: Db,
@@ -148,10 +150,11 @@ export async function addAppCasePhoto(
 ): Promise<CasePhoto> {
   const locate = async (kysely: Kysely<Database>) => {
     const row = await findOpenCase(kysely, trackingId);
-    if (!row) throw new NotFound(`No open case for tracking ID ${trackingId}.`);
-    if (!canCommentCase(user, row.queue) && (await submitterOf(kysely, trackingId)) !== user.id)
-      throw new Forbidden('Only the operator who submitted this device can add photos to its case.');
-    return row;
+    const missing = () => new NotFound(`No open case for tracking ID ${trackingId}.`);
+    if (!row) throw missing();
+    if (canCommentCase(user, row.queue) || (await submitterOf(kysely, trackingId)) === user.id) return row;
+    if (!canReadCase(user, row.queue)) throw missing();
+    throw new Forbidden('Your role cannot add photos to the cases of this queue.');
   };
   return storePhoto(db, by, user.id, locate, bytes, 'app');
 }
