@@ -208,17 +208,19 @@ describe('working a case', () => {
     ]);
     const actions = await api.db.kysely
       .selectFrom('audit_log')
-      .select('action')
+      .select(['action', 'outcome'])
       .where('target_kind', '=', 'case')
       .where('target_id', '=', String(caseId))
       .orderBy('seq')
       .execute();
-    expect(actions.map((a) => a.action)).toEqual([
-      'case.opened',
-      'case.assigned',
-      'case.review-started',
-      'case.resolved',
-      'case.reopened',
+    // The second resolve's 409 is recorded too, naming the case its path names.
+    expect(actions.map((a) => `${a.action} ${a.outcome}`)).toEqual([
+      'case.opened success',
+      'case.assigned success',
+      'case.review-started success',
+      'case.resolved success',
+      'case.resolved refused',
+      'case.reopened success',
     ]);
   });
 
@@ -266,6 +268,16 @@ describe('who may do what (docs/screens.md#cases-rights)', () => {
     for (const who of ['exec2', 'inch2']) expect((await as[who]!.get(`api/cases/${caseId}/`)).status).toBe(404);
     // Working: not an executive, not another hub's incharge.
     expect((await as.exec1!.post(`api/cases/${caseId}/review/`, { version: await version() })).status).toBe(403);
+    // The refusal's audit entry names the case its path names.
+    expect(
+      await api.db.kysely
+        .selectFrom('audit_log')
+        .select(['target_kind', 'target_id', 'target_label'])
+        .where('action', '=', 'case.review-started')
+        .where('outcome', '=', 'refused')
+        .where('actor_name', '=', 'exec1')
+        .execute(),
+    ).toEqual([{ target_kind: 'case', target_id: String(caseId), target_label: `case ${caseId}` }]);
     expect((await as.inch2!.post(`api/cases/${caseId}/review/`, { version: await version() })).status).toBe(404);
     expect((await as.ops!.post(`api/cases/${caseId}/review/`, { version: await version() })).status).toBe(200);
     // The queue: an executive sees its hub's cases only.
@@ -352,6 +364,23 @@ describe('saved views', () => {
     expect(seen).not.toContain('Mine');
     expect((await as.ops!.post(`api/cases/views/${shared.body.id}/delete/`, {})).status).toBe(403);
     expect((await as.admin!.post(`api/cases/views/${shared.body.id}/delete/`, {})).status).toBe(200);
+    // Audited: the refusal names the view its path names; the deletion, what the view was.
+    const entries = await api.db.kysely
+      .selectFrom('audit_log')
+      .select(['outcome', 'actor_name', 'target_label', 'details'])
+      .where('action', '=', 'case.view-deleted')
+      .where('target_kind', '=', 'case-view')
+      .where('target_id', '=', String(shared.body.id))
+      .orderBy('seq')
+      .execute();
+    expect(entries.map((e) => [e.outcome, e.actor_name, e.target_label])).toEqual([
+      ['refused', 'ops1', `view ${shared.body.id}`],
+      ['success', 'admin1', 'Fraud at HUB1'],
+    ]);
+    expect(JSON.parse(entries[1]!.details!)).toEqual({
+      before: { filters: { reason: 'E005', queue: 'HUB1' }, shared_with: 'central_ops' },
+      after: null,
+    });
   });
 });
 

@@ -37,6 +37,20 @@ export function targetOfBodyField(kind: AuditTargetKind, field: string, maxLengt
   };
 }
 
+/** A target named by a parameter of the path (a case's id), `label` made of it; cut to 100 characters. */
+export function targetOfPathParam(
+  kind: AuditTargetKind,
+  param: string,
+  label: (value: string) => string = (value) => value,
+): AuditedRoute['target'] {
+  return (request) => {
+    const value = (request.params as Record<string, unknown> | undefined)?.[param];
+    if (typeof value !== 'string') return null;
+    const id = value.slice(0, 100);
+    return { kind, id, label: label(id) };
+  };
+}
+
 const REFUSALS: readonly number[] = [403, 409, 429];
 /** Requests whose refusal the domain recorded itself (DomainError.audited). */
 const recordedAlready = new WeakSet<FastifyRequest>();

@@ -4,7 +4,7 @@
 // type is recognised from the bytes, not from its Content-Type.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import {
   AppCasePhotoQuery,
   CASE_PHOTO_TYPES,
@@ -14,7 +14,7 @@ import {
   NoQuery,
 } from '@veritas/shared/domain';
 import { auditByOf } from '../audit/actor';
-import type { AuditedRoute } from '../audit/refusals';
+import { targetOfPathParam, type AuditedRoute } from '../audit/refusals';
 import { addAppCasePhoto, addCasePhoto, extensionOf, readCasePhoto } from './photos';
 
 const tags = ['cases'];
@@ -52,35 +52,17 @@ function parsePhotoBodies(app: FastifyInstance): void {
   );
 }
 
-const refusalTarget =
-  (label: (request: FastifyRequest) => string | undefined, id?: (request: FastifyRequest) => string | undefined) =>
-  (request: FastifyRequest) => {
-    const text = label(request);
-    return text === undefined
-      ? null
-      : { kind: 'case' as const, id: id?.(request)?.slice(0, 20) ?? null, label: text.slice(0, 200) };
-  };
-
 const AUDITED: { audit: AuditedRoute } = {
-  audit: {
-    action: 'case.photo-added',
-    target: refusalTarget(
-      (request) => {
-        const id = (request.params as { id?: unknown } | undefined)?.id;
-        return typeof id === 'string' ? `case ${id}` : undefined;
-      },
-      (request) => (request.params as { id?: string }).id,
-    ),
-  },
+  audit: { action: 'case.photo-added', target: targetOfPathParam('case', 'id', (id) => `case ${id}`) },
 };
 
 const APP_AUDITED: { audit: AuditedRoute } = {
   audit: {
     action: 'case.photo-added',
-    target: refusalTarget((request) => {
+    target: (request) => {
       const trackingId = (request.query as { tracking_id?: unknown } | undefined)?.tracking_id;
-      return typeof trackingId === 'string' ? trackingId.trim() : undefined;
-    }),
+      return typeof trackingId === 'string' ? { kind: 'case', id: null, label: trackingId.trim().slice(0, 200) } : null;
+    },
     details: { channel: 'app' },
   },
 };

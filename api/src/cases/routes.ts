@@ -35,6 +35,7 @@ import {
   NoQuery,
 } from '@veritas/shared/domain';
 import { auditByOf } from '../audit/actor';
+import { targetOfPathParam } from '../audit/refusals';
 import { canReadCases, canRunCaseJobs, canSetCaseDueTimes } from '../auth/rights';
 import { requireRole } from '../plugins/authentication';
 import { sendStream, pagedBody } from '../streamed-body';
@@ -51,6 +52,10 @@ const actorOf = (request: FastifyRequest): UserCaseActor => {
 };
 
 const audited = (action: AuditAction) => ({ audit: { action } });
+/** The audit config of an action on the case its path names: a refusal's entry names the case. */
+const onCase = (action: AuditAction) => ({
+  audit: { action, target: targetOfPathParam('case', 'id', (id) => `case ${id}`) },
+});
 
 export const caseRoutes: FastifyPluginAsyncTypebox<{ jobs: CaseJobRunner | null }> = async (app, { jobs }) => {
   const { db } = app;
@@ -155,7 +160,7 @@ export const caseRoutes: FastifyPluginAsyncTypebox<{ jobs: CaseJobRunner | null 
   app.post(
     '/api/cases/:id/assign/',
     {
-      config: audited('case.assigned'),
+      config: onCase('case.assigned'),
       schema: change('Assign a case to a user, or back to its queue (null)', CaseAssign),
     },
     async (request) =>
@@ -164,19 +169,19 @@ export const caseRoutes: FastifyPluginAsyncTypebox<{ jobs: CaseJobRunner | null 
 
   app.post(
     '/api/cases/:id/review/',
-    { config: audited('case.review-started'), schema: change('Start the review of an open case', CaseVersion) },
+    { config: onCase('case.review-started'), schema: change('Start the review of an open case', CaseVersion) },
     async (request) => startReview(db, actorOf(request), Number(request.params.id), request.body.version),
   );
 
   app.post(
     '/api/cases/:id/resolve/',
-    { config: audited('case.resolved'), schema: change('Resolve a case with a disposition and a note', CaseResolve) },
+    { config: onCase('case.resolved'), schema: change('Resolve a case with a disposition and a note', CaseResolve) },
     async (request) => resolveCase(db, actorOf(request), Number(request.params.id), request.body),
   );
 
   app.post(
     '/api/cases/:id/reopen/',
-    { config: audited('case.reopened'), schema: change('Reopen a resolved case, with the reason', CaseReopen) },
+    { config: onCase('case.reopened'), schema: change('Reopen a resolved case, with the reason', CaseReopen) },
     async (request) =>
       reopenCase(db, actorOf(request), Number(request.params.id), request.body.reason, request.body.version),
   );
@@ -184,7 +189,7 @@ export const caseRoutes: FastifyPluginAsyncTypebox<{ jobs: CaseJobRunner | null 
   app.post(
     '/api/cases/:id/notes/',
     {
-      config: audited('case.noted'),
+      config: onCase('case.noted'),
       schema: {
         tags,
         summary: 'Add a note to a case’s timeline',
@@ -251,7 +256,9 @@ export const caseRoutes: FastifyPluginAsyncTypebox<{ jobs: CaseJobRunner | null 
   app.post(
     '/api/cases/views/:id/delete/',
     {
-      config: audited('case.view-deleted'),
+      config: {
+        audit: { action: 'case.view-deleted', target: targetOfPathParam('case-view', 'id', (id) => `view ${id}`) },
+      },
       schema: { tags, summary: 'Delete one of my saved views', params: CaseIdParams, response: { 200: MessageAnswer } },
     },
     async (request) => ({

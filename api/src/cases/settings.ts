@@ -92,6 +92,10 @@ export async function deleteView(db: Db, actor: CaseActor, id: number): Promise<
       action: 'case.view-deleted',
       outcome: 'success',
       target: { kind: 'case-view', id: String(id), label: row.name },
+      details: {
+        before: { filters: JSON.parse(row.filters) as CaseFilters, shared_with: row.shared_role },
+        after: null,
+      },
     });
     return row.name;
   });
