@@ -25,7 +25,8 @@ ajv.addFormat(
   'id',
   (text: string) => /^\d+$/.test(text.trim()) && Number.isSafeInteger(Number(text)) && Number(text) > 0,
 );
-ajv.addFormat('calendar-day', (text: string) => localMidnight(text) !== null);
+// Empty text is another keyword's business: a required day's minLength, an optional filter's 'any'.
+ajv.addFormat('calendar-day', (text: string) => text === '' || localMidnight(text) !== null);
 ajv.addFormat('time-zone', isTimeZone);
 ajv.addFormat('date-time', isInstant);
 

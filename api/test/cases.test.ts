@@ -347,6 +347,28 @@ describe('the queue', () => {
   });
 });
 
+test('the rule: a filter of a day not in the calendar, a cursor not as the server writes it, a job or view id not a number: 400 saying which', async () => {
+  for (const [path, query, message] of [
+    ['api/cases/count/', { from: '2026-02-30' }, 'from must be a day, YYYY-MM-DD.'],
+    ['api/cases/', { to: '2026-13-01' }, 'to must be a day, YYYY-MM-DD.'],
+    ['api/cases/', { after: '2026-99-19T12:24:51.110Z~10' }, 'after must be the next value of an earlier page.'],
+    ['api/cases/jobs/abc/', {}, 'The job id must be a number.'],
+  ] as const) {
+    const answer = await as.admin!.get(withQuery(path, query));
+    expect([path, answer.status, answer.body.detail]).toEqual([path, 400, message]);
+  }
+  const view = await as.admin!.post('api/cases/views/', {
+    name: 'Leap',
+    filters: { from: '2026-02-30' },
+    shared_with: null,
+  });
+  expect([view.status, view.body.detail]).toEqual([400, 'from must be a day, YYYY-MM-DD.']);
+  const deleted = await as.admin!.post('api/cases/views/abc/delete/', {});
+  expect([deleted.status, deleted.body.detail]).toEqual([400, 'The view id must be a number.']);
+  // A day that is one, and an empty one (any), are taken.
+  expect((await as.admin!.get(withQuery('api/cases/count/', { from: '2028-02-29', to: '' }))).status).toBe(200);
+});
+
 describe('saved views', () => {
   test('a view shared with central_ops appears for them; one’s own only for oneself', async () => {
     const shared = await as.admin!.post('api/cases/views/', {

@@ -15,6 +15,8 @@ import {
   CaseEvent,
   CaseFilters,
   CaseIdParams,
+  CaseJobIdParams,
+  CaseViewIdParams,
   CaseJob,
   CaseList,
   CaseNote,
@@ -259,7 +261,12 @@ export const caseRoutes: FastifyPluginAsyncTypebox<{ jobs: CaseJobRunner | null 
       config: {
         audit: { action: 'case.view-deleted', target: targetOfPathParam('case-view', 'id', (id) => `view ${id}`) },
       },
-      schema: { tags, summary: 'Delete one of my saved views', params: CaseIdParams, response: { 200: MessageAnswer } },
+      schema: {
+        tags,
+        summary: 'Delete one of my saved views',
+        params: CaseViewIdParams,
+        response: { 200: MessageAnswer },
+      },
     },
     async (request) => ({
       message: `View ${await deleteView(db, actorOf(request), Number(request.params.id))} deleted`,
@@ -292,7 +299,7 @@ export const caseRoutes: FastifyPluginAsyncTypebox<{ jobs: CaseJobRunner | null 
       schema: {
         tags,
         summary: 'A bulk job’s progress',
-        params: CaseIdParams,
+        params: CaseJobIdParams,
         querystring: NoQuery,
         response: { 200: CaseJob },
       },

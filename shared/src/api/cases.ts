@@ -101,15 +101,18 @@ export const CaseDetail = Type.Object({
 });
 export type CaseDetail = Static<typeof CaseDetail>;
 
-/** A day, YYYY-MM-DD; empty text means any. */
-const dayFilter = (name: string) =>
-  Type.Optional(
+/** A day of the calendar, YYYY-MM-DD (the server's `calendar-day` refuses 2026-02-30); empty text means any. */
+const dayFilter = (name: string) => {
+  const message = `${name} must be a day, YYYY-MM-DD.`;
+  return Type.Optional(
     Type.String({
       transform: ['trim'],
       pattern: '^(\\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01]))?$',
-      errorMessages: { missing: `${name} must be a day, YYYY-MM-DD.`, pattern: `${name} must be a day, YYYY-MM-DD.` },
+      format: 'calendar-day',
+      errorMessages: { missing: message, pattern: message, format: message },
     }),
   );
+};
 
 /** The queue's filters (held in the console's URL, stored in saved views): together they all must hold. */
 export const CaseFilters = Type.Object({
@@ -136,7 +139,9 @@ export const CasePageQuery = Type.Object({
   ...CaseFilters.properties,
   after: Type.Optional(
     Type.String({
-      pattern: '^[0-9TZ:.-]{10,30}~[1-9][0-9]{0,9}$',
+      // `<due_at>~<id>`, the due time as the server writes it (2026-11-30T09:30:00.000Z).
+      pattern:
+        '^\\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])T([01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d\\.\\d{3}Z~[1-9][0-9]{0,9}$',
       description: 'The `next` of the page before.',
       errorMessages: {
         missing: 'after must be the next value of an earlier page.',
@@ -174,13 +179,17 @@ export type CaseSummaryQuery = Static<typeof CaseSummaryQuery>;
 export const CaseTotals = Type.Object({ open: Type.Integer(), overdue: Type.Integer() });
 export type CaseTotals = Static<typeof CaseTotals>;
 
-export const CaseIdParams = Type.Object({
-  id: Type.String({
-    pattern: '^[1-9][0-9]{0,9}$',
-    errorMessages: { missing: 'The case id must be a number.', pattern: 'The case id must be a number.' },
-  }),
-});
+/** The path parameter `id` of a case, a bulk job or a saved view: its 400 names which. */
+const idParams = (noun: string) => {
+  const message = `The ${noun} id must be a number.`;
+  return Type.Object({
+    id: Type.String({ pattern: '^[1-9][0-9]{0,9}$', errorMessages: { missing: message, pattern: message } }),
+  });
+};
+export const CaseIdParams = idParams('case');
 export type CaseIdParams = Static<typeof CaseIdParams>;
+export const CaseJobIdParams = idParams('job');
+export const CaseViewIdParams = idParams('view');
 
 const version = Type.Integer({
   minimum: 1,
