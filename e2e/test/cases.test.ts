@@ -546,7 +546,7 @@ test('an executive cannot open another hub’s case (not found) and is shown no 
   // exec_del works for DEL02: a case of this hub is not theirs to see.
   await signIn(page, 'exec_del');
   await page.goto(`/Case?id=${opened.id}`);
-  const alert = page.getByRole('alert').filter({ hasText: `Case #${opened.id} was not found.` });
+  const alert = page.getByRole('alert').filter({ hasText: `Case ${opened.id} not found.` });
   await alert.waitFor();
   await alert.getByRole('link', { name: 'Back to all cases' }).waitFor();
   expect(await page.getByTestId('case').count()).toBe(0);

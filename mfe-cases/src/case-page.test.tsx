@@ -613,18 +613,26 @@ describe('photos', () => {
 });
 
 describe('when the case cannot be shown', () => {
-  test('404: "Case #7 was not found." with a link to the cases', async () => {
+  test('404: the server\'s message, else "Case #7 was not found.", with a link to the cases', async () => {
     serve([404, { detail: 'Case 7 not found.' }]);
-    renderPage();
-    expect(await screen.findByRole('alert')).toHaveTextContent(PAGE_MESSAGES.notFound(7));
+    const { unmount } = renderPage();
+    expect(await screen.findByRole('alert')).toHaveTextContent('Case 7 not found.');
     expect(within(screen.getByRole('alert')).getByRole('link', { name: 'Back to all cases' })).toHaveAttribute(
       'href',
       '/Cases',
     );
+    unmount();
+    serve([404, {}]);
+    renderPage();
+    expect(await screen.findByRole('alert')).toHaveTextContent(PAGE_MESSAGES.notFound(7));
   });
 
-  test('403: "You may not open case #7." with a link to the cases', async () => {
-    serve([403, { detail: 'Forbidden' }]);
+  test('403: the server\'s message, else "You may not open case #7."', async () => {
+    serve([403, { detail: 'Only the roles that work cases may read them.' }]);
+    const { unmount } = renderPage();
+    expect(await screen.findByRole('alert')).toHaveTextContent('Only the roles that work cases may read them.');
+    unmount();
+    serve([403, {}]);
     renderPage();
     expect(await screen.findByRole('alert')).toHaveTextContent(PAGE_MESSAGES.forbidden(7));
   });

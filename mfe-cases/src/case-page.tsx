@@ -58,7 +58,7 @@ function CaseView({ id }: { id: number }) {
     return (
       <Page heading={heading}>
         <div className="vx-notice vx-notice--error" role="alert">
-          <p>{status === 404 ? PAGE_MESSAGES.notFound(id) : PAGE_MESSAGES.forbidden(id)}</p>
+          <p>{serverMessage(error) ?? (status === 404 ? PAGE_MESSAGES.notFound(id) : PAGE_MESSAGES.forbidden(id))}</p>
           <p>
             <Link to="/Cases">Back to all cases</Link>
           </p>
