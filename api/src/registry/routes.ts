@@ -25,7 +25,7 @@ import {
 } from '@veritas/shared/domain';
 import { createAccessToken, listAccessTokens, revokeAccessToken, tokenAllows } from '../access-tokens/access-tokens';
 import { auditByOf } from '../audit/actor';
-import { targetOfBodyField, type AuditedRoute } from '../audit/refusals';
+import { targetOfBodyField, targetOfPathParam, type AuditedRoute } from '../audit/refusals';
 import { Forbidden } from '../http-errors';
 import { documentAccess } from '../plugins/openapi';
 import { allowOrigin, listAllowedOrigins, removeOrigin } from './origins';
@@ -49,15 +49,7 @@ const PUBLISH_BODY_LIMIT = 64 * 1024 * 1024;
 
 /** The audit config of an action on the remote its path names, so that its refusals are recorded. */
 const onRemote = (action: AuditAction): { audit: AuditedRoute } => ({
-  audit: {
-    action,
-    target: (request) => {
-      const { remote } = request.params as { remote?: unknown };
-      return typeof remote === 'string'
-        ? { kind: 'remote', id: remote.slice(0, 100), label: remote.slice(0, 100) }
-        : null;
-    },
-  },
+  audit: { action, target: targetOfPathParam('remote', 'remote') },
 });
 
 /** The remote's calls: a token whose scope names the remote (or `deploy:*`), or an admin's session. */
