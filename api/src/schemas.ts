@@ -33,12 +33,17 @@ ajv.addFormat('date-time', isInstant);
 // Text with a NUL or an unpaired surrogate is refused wherever a request carries text: PostgreSQL
 // cannot store a NUL, SQLite's search cuts the text at it, and an unpaired surrogate would be
 // stored as U+FFFD, another text than the one sent.
+/** Text without a NUL or a lone surrogate: what every text the API takes must be. */
+export function isWellFormedText(text: string): boolean {
+  // With the u flag a surrogate of a pair is part of one code point: \p{Cs} matches only a lone one.
+  return !/[\0\p{Cs}]/u.test(text);
+}
+
 ajv.addKeyword({
   keyword: 'wellFormed',
   type: 'string',
   schemaType: 'boolean',
-  // With the u flag a surrogate of a pair is part of one code point: \p{Cs} matches only a lone one.
-  validate: (_: boolean, text: string) => !/[\0\p{Cs}]/u.test(text),
+  validate: (_: boolean, text: string) => isWellFormedText(text),
 });
 
 /** The schema with `wellFormed` on every text of it (a copy: the routes' schemas are also the OpenAPI document's). */

@@ -303,6 +303,69 @@ describe('upload: chunks', () => {
     expect(json.body).toMatchObject({ field: 'file', error: 'Send the chunk as multipart/form-data.' });
   });
 
+  test('form parts per call: nothing but the three fields and one file, and a body cut off or not multipart is a 400 (docs/csv.md#limits)', async () => {
+    const tooMany = 'Too many form parts: send upload_id, chunk_index, total_chunks and one file.';
+    // A field besides the three, before them.
+    const extraField = new FormData();
+    extraField.append('x', '1');
+    for (const [name, value] of Object.entries(chunkFields(crypto.randomUUID(), 0, 1)))
+      extraField.append(name, String(value));
+    extraField.append('file', new Blob([csv(HEADER, row(tid()))]), 'extra.csv');
+    const extra = await as.admin!.request('POST', 'api/upload/', { body: extraField });
+    expect(extra.status).toBe(413);
+    expect(extra.body.error).toBe(tooMany);
+    // A second file, or a field after the file: the first file is not stored either.
+    for (const trailing of ['file', 'field'] as const) {
+      const id = tid('TRAIL');
+      const form = new FormData();
+      for (const [name, value] of Object.entries(chunkFields(crypto.randomUUID(), 0, 1)))
+        form.append(name, String(value));
+      form.append('file', new Blob([csv(HEADER, row(id))]), 'first.csv');
+      if (trailing === 'file') form.append('file', new Blob([csv(HEADER, row(tid()))]), 'second.csv');
+      else form.append('note', 'after the file');
+      const answer = await as.admin!.request('POST', 'api/upload/', { body: form });
+      expect(answer.status).toBe(413);
+      expect(answer.body.error).toBe(tooMany);
+      expect((await stored()).has(id)).toBe(false);
+    }
+    // Bodies the multipart parser cannot read: no closing boundary, no boundary at all.
+    const fields = Object.entries(chunkFields(crypto.randomUUID(), 0, 1))
+      .map(([name, value]) => `--b1\r\ncontent-disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`)
+      .join('');
+    const file = `--b1\r\ncontent-disposition: form-data; name="file"; filename="cut.csv"\r\ncontent-type: text/csv\r\n\r\n${csv(HEADER, row(tid()))}`;
+    for (const body of [fields + file, '--b1\r\nbroken', 'hello']) {
+      const answer = await fetch(`${api.url}/veritas/api/upload/`, {
+        method: 'POST',
+        headers: {
+          cookie: as.admin!.cookieHeader('/veritas/api/upload/'),
+          'x-xsrf-token': as.admin!.cookie('XSRF-TOKEN')!,
+          'content-type': 'multipart/form-data; boundary=b1',
+        },
+        body,
+      });
+      expect(answer.status).toBe(400);
+      expect(await answer.json()).toMatchObject({
+        field: 'file',
+        error: 'The multipart body is malformed or cut off: send the three fields and the file again.',
+      });
+    }
+  });
+
+  test('the file name is text of at most 1,024 characters without NUL (docs/errors.md#server-error-bodies)', async () => {
+    const named = (name: string) =>
+      sendChunk(as.admin!, chunkFields(crypto.randomUUID(), 0, 1), csv(HEADER, row(tid())), name);
+    const nul = await named('a\u0000.csv');
+    expect(nul.status).toBe(400);
+    expect(nul.body).toMatchObject({
+      field: 'file',
+      error: 'file must be text without NUL characters or unpaired surrogates.',
+    });
+    const long = await named(`${'x'.repeat(1021)}.csv`);
+    expect(long.status).toBe(400);
+    expect(long.body).toMatchObject({ field: 'file', error: 'Text may be at most 1024 characters.' });
+    expect((await named(`${'x'.repeat(1020)}.csv`)).status).toBe(200);
+  });
+
   test('total_chunks must match the earlier chunks of the same upload', async () => {
     const uploadId = crypto.randomUUID();
     expect((await sendChunk(as.admin!, chunkFields(uploadId, 0, 3), `${HEADER}\n`)).status).toBe(200);

@@ -3,11 +3,14 @@
 // before the file part, so they are checked here rather than by a schema (Fastify validates a
 // body it has parsed whole).
 import type { Multipart, MultipartFile } from '@fastify/multipart';
-import { BadRequest, PayloadTooLarge } from '../http-errors';
+import { BadRequest, DomainError, PayloadTooLarge } from '../http-errors';
+import { isWellFormedText } from '../schemas';
 import { CHUNK_BYTES, MAX_CHUNKS, type Chunk } from './repository';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const INTEGER = /^\d{1,9}$/;
+const MAX_FILE_NAME_LENGTH = 1024;
+const TOO_MANY_PARTS = 'Too many form parts: send upload_id, chunk_index, total_chunks and one file.';
 
 /** Which of the multipart plugin's errors a read ran into (its error classes live on the instance). */
 export interface MultipartLimits {
@@ -24,28 +27,36 @@ function integerField(fields: Map<string, string>, name: string): number {
 
 /**
  * The chunk of a call, its fields checked; `parts` is null when the body is not multipart. Only
- * fields sent before the file count.
+ * fields sent before the file count, and nothing may follow the file: the body is read to its
+ * end, so a body cut off after the file is refused too.
  */
 export async function readChunk(parts: AsyncIterable<Multipart> | null, limits: MultipartLimits): Promise<Chunk> {
   if (!parts) throw new BadRequest('file', 'Send the chunk as multipart/form-data.');
   const fields = new Map<string, string>();
+  let chunk: Chunk | undefined;
   try {
     for await (const part of parts) {
+      if (chunk) throw new PayloadTooLarge(TOO_MANY_PARTS);
       if (part.type === 'field') {
         if (fields.has(part.fieldname))
           throw new BadRequest(part.fieldname, `${part.fieldname} is sent more than once.`);
         fields.set(part.fieldname, String(part.value).trim());
         continue;
       }
-      return await readFile(part, fields, limits);
+      chunk = await readFile(part, fields, limits);
     }
   } catch (error) {
-    if (limits.tooManyParts(error)) {
-      throw new PayloadTooLarge('Too many form parts: send upload_id, chunk_index, total_chunks and one file.');
-    }
-    throw error;
+    if (limits.tooManyParts(error)) throw new PayloadTooLarge(TOO_MANY_PARTS);
+    if (error instanceof DomainError || limits.fileTooLarge(error)) throw error;
+    // The multipart parser's own errors (a body cut off, no boundary where one is due) are plain
+    // Errors: the body is malformed, which is the caller's to fix.
+    throw new BadRequest(
+      'file',
+      'The multipart body is malformed or cut off: send the three fields and the file again.',
+    );
   }
-  throw new BadRequest('file', 'The file part is missing.');
+  if (!chunk) throw new BadRequest('file', 'The file part is missing.');
+  return chunk;
 }
 
 async function readFile(part: MultipartFile, fields: Map<string, string>, limits: MultipartLimits): Promise<Chunk> {
@@ -64,6 +75,11 @@ async function readFile(part: MultipartFile, fields: Map<string, string>, limits
     );
   }
   if (!/\.csv$/i.test(part.filename)) throw new BadRequest('file', 'Only CSV files are accepted');
+  // The name is kept with the upload and in the audit trail, as any text the API takes.
+  if (!isWellFormedText(part.filename))
+    throw new BadRequest('file', 'file must be text without NUL characters or unpaired surrogates.');
+  if (part.filename.length > MAX_FILE_NAME_LENGTH)
+    throw new BadRequest('file', `Text may be at most ${MAX_FILE_NAME_LENGTH} characters.`);
 
   let data: Buffer;
   try {

@@ -13,7 +13,7 @@ import { CHUNK_BYTES } from './repository';
 export const uploadRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app;
   // Only this scope parses multipart bodies. The three small fields come before the one file.
-  await app.register(multipart, { limits: { files: 1, fileSize: CHUNK_BYTES, fields: 8, fieldSize: 256, parts: 9 } });
+  await app.register(multipart, { limits: { files: 1, fileSize: CHUNK_BYTES, fields: 3, fieldSize: 256, parts: 4 } });
   const { FieldsLimitError, FilesLimitError, PartsLimitError, RequestFileTooLargeError } = app.multipartErrors;
   const limits: MultipartLimits = {
     tooManyParts: (error) =>
