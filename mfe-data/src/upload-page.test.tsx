@@ -167,6 +167,11 @@ describe('the drop zone (docs/screens.md#upload-csv-file)', () => {
 
   test.each([
     ['invalid type', [csv(10, 'notes.txt', 'text/plain')], 'Invalid file type: please choose a .csv file'],
+    [
+      'a CSV type under a name not ending in .csv (the server refuses the name)',
+      [csv(10, 'data.csv.exe')],
+      'Invalid file type: please choose a .csv file',
+    ],
     ['too large', [fileClaiming(MAX_FILE_SIZE + 1)], 'File is too large: the maximum size is 100 MB'],
     [
       'too small (empty file: it cannot be sent)',

@@ -28,6 +28,16 @@ function rejectionMessage(fileCount: number, rejections: readonly FileRejection[
   return REJECTION_MESSAGES[code as ErrorCode] ?? 'This file cannot be uploaded';
 }
 
+/**
+ * react-dropzone accepts a file whose type OR name matches `accept`; the server takes only names
+ * ending in `.csv`, so a `text/csv` file named otherwise is refused here, before it is sent.
+ */
+function csvName(file: File) {
+  return /\.csv$/i.test(file.name)
+    ? null
+    : { code: ErrorCode.FileInvalidType, message: REJECTION_MESSAGES[ErrorCode.FileInvalidType] };
+}
+
 export default function UploadPage() {
   const [file, setFile] = useState<File | null>(null);
   const [rejection, setRejection] = useState<string | null>(null);
@@ -62,6 +72,7 @@ export default function UploadPage() {
   const { getRootProps, getInputProps, isDragActive } = useDropzone({
     onDrop,
     accept: { 'text/csv': ['.csv'] },
+    validator: csvName,
     multiple: false,
     maxFiles: 1,
     minSize: 1,
