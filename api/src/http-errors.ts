@@ -190,7 +190,12 @@ export function errorHandler(error: unknown, request: FastifyRequest, reply: Fas
   return answer(statusCode, message, { error: message });
 }
 
-const wrongType = (error: ErrorObject) => error.keyword === 'type';
+/**
+ * Which of two faults of one value is told: text with a NUL is told so, though a union's other
+ * branch also calls it of the wrong type (it is text: that branch is not the one meant); a wrong
+ * type before the rest.
+ */
+const precedence = ({ keyword }: ErrorObject) => (keyword === 'wellFormed' ? 2 : keyword === 'type' ? 1 : 0);
 
 export interface ObjectSchema {
   properties: Record<string, { errorMessages?: FieldMessages }>;
@@ -220,9 +225,8 @@ export function schemaFault(schema: ObjectSchema, errors: ErrorObject[]): { fiel
       !found ||
       index < found.index ||
       (index === found.index &&
-        wrongType(error) &&
-        !wrongType(found.error) &&
-        error.instancePath === found.error.instancePath);
+        error.instancePath === found.error.instancePath &&
+        precedence(error) > precedence(found.error));
     if (!better) continue;
     const message =
       error.keyword === 'wellFormed'

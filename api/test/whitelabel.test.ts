@@ -103,6 +103,18 @@ describe('get_manufacturer: search over the IEEE OUI registry', () => {
     expect(answer.body).toEqual(expect.objectContaining({ message: expect.any(String), detail: expect.any(String) }));
   });
 
+  test('a repeated ?search= (a list) and a search holding a NUL are refused with 400 and their message (docs/errors.md)', async () => {
+    const repeated = await as.admin!.get('api/get_manufacturer/?search=a&search=b');
+    expect(repeated.status).toBe(400);
+    expect(repeated.body).toMatchObject({ field: 'search', message: 'search must be text.' });
+    const nul = await search('a\u0000');
+    expect(nul.status).toBe(400);
+    expect(nul.body).toMatchObject({
+      field: 'search',
+      message: 'search must be text without NUL characters or unpaired surrogates.',
+    });
+  });
+
   test('the OUI prefixes are loaded too, for mapping a MAC address to its manufacturer', async () => {
     const rows = await api.db.kysely
       .selectFrom('oui_prefixes as p')

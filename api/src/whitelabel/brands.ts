@@ -123,10 +123,11 @@ export async function saveBrand(
   };
 }
 
-/** Registry names matching a search; a repeated ?search= (a list) is ignored, as an empty search. */
+/** Registry names matching a search; a repeated ?search= (a list) is refused, as any list where text is due. */
 export async function findManufacturers(db: Db, search: string | string[] | undefined): Promise<ManufacturerResult[]> {
+  if (Array.isArray(search)) throw new BadRequest('search', 'search must be text.');
   // The limit applies to the search as matched: trimmed, spaces collapsed (manufacturerKey).
-  const needle = manufacturerKey(typeof search === 'string' ? search : '');
+  const needle = manufacturerKey(search ?? '');
   if (needle.length > MAX_SEARCH_LENGTH)
     throw new BadRequest('search', `search must be at most ${MAX_SEARCH_LENGTH} characters.`);
   return searchManufacturers(db.kysely, needle, SEARCH_LIMIT);

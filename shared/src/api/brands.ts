@@ -37,7 +37,7 @@ export const SaveBrand = Type.Object({
   ),
 });
 
-// A repeated ?search= arrives as a list: it is ignored, as an empty search.
+// A repeated ?search= arrives as a list, which the server refuses (400 'search must be text.').
 export const ManufacturerQuery = Type.Object({
   search: Type.Optional(Type.Union([Type.String(), Type.Array(Type.String())])),
 });
