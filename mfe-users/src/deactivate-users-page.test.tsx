@@ -148,11 +148,17 @@ describe('users table', () => {
   test.each<[string, MockHandler]>([
     ['an error status', [500, { detail: 'boom' }]],
     ['a non-list answer', [200, { users: [] }]],
-  ])("%s shows 'Failed to load users' and no spinner", async (_case, reply) => {
-    await renderPage({ users: reply });
-    expect(screen.getByRole('alert')).toHaveTextContent('Failed to load users');
-    expect(screen.getByText('No users to show')).toBeInTheDocument();
-  });
+  ])(
+    "%s shows 'Failed to load users' in place of the rows, not 'No users to show', and no spinner",
+    async (_case, reply) => {
+      await renderPage({ users: reply });
+      const table = screen.getByRole('table', { name: 'Users' });
+      expect(within(table).getByRole('alert')).toHaveTextContent('Failed to load users');
+      expect(screen.getAllByRole('alert')).toHaveLength(1);
+      expect(screen.queryByText('No users to show')).not.toBeInTheDocument();
+      expect(table).not.toHaveAttribute('aria-busy');
+    },
+  );
 });
 
 const ACTIONS = [

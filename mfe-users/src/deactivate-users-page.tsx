@@ -5,6 +5,7 @@
 import {
   canDeleteUser,
   PasswordDialog,
+  toast,
   useLiveEvents,
   useSession,
   type NewPasswords,
@@ -28,7 +29,9 @@ export default function DeactivateUsersPage() {
   const { notice, show } = useNotice();
   const client = useQueryClient();
   const { data: users = NO_USERS, isPending: loading, error } = useQueryNow(usersQuery);
-  useQueryError(error, () => show('error', LOAD_FAILED));
+  // The failure takes the table's rows (announced there) and a toast: the notice line is the
+  // actions' (docs/screens.md#tables).
+  useQueryError(error, () => toast.error(LOAD_FAILED));
   const { running, run } = useUserActions(show);
   // docs/screens.md#live-updates: a user (de)activated elsewhere changes its row; a user created
   // (whose id and groups the event does not carry) or a reset fetches the list again.
@@ -57,6 +60,7 @@ export default function DeactivateUsersPage() {
       <UsersTable
         users={users}
         loading={loading}
+        error={error ? LOAD_FAILED : null}
         viewer={{ user: me, role }}
         withDelete={canDeleteUser(role)}
         running={running}

@@ -11,6 +11,8 @@ const groupCodes = (user: UserListItem) => user.group_info.map((group) => group.
 export interface UsersTableProps {
   users: readonly UserListItem[];
   loading: boolean;
+  /** Why the list could not be loaded, shown in place of the rows; null when it was. */
+  error: string | null;
   /** The signed-in user, whose rights decide which buttons are enabled. */
   viewer: { user: string | null; role: Role | null };
   /** The Delete column (super_admin). */
@@ -20,7 +22,7 @@ export interface UsersTableProps {
   onReset(user: UserListItem): void;
 }
 
-export function UsersTable({ users, loading, viewer, withDelete, running, onAction, onReset }: UsersTableProps) {
+export function UsersTable({ users, loading, error, viewer, withDelete, running, onAction, onReset }: UsersTableProps) {
   const toggleRefusal = (user: UserListItem) => userActionRefusal('toggle', viewer, user);
   const columns: Column<UserListItem>[] = [
     { header: 'Username', cell: (user) => user.username },
@@ -87,6 +89,7 @@ export function UsersTable({ users, loading, viewer, withDelete, running, onActi
       rowKey={(user) => user.id}
       rowAttributes={(user) => ({ 'data-username': user.username })}
       loading={loading && 'Loading users…'}
+      error={error}
       empty="No users to show"
     />
   );
