@@ -185,6 +185,17 @@ describe('ListDevices', () => {
     await waitFor(() => expect(rows()).toHaveLength(3));
   });
 
+  test('clearing the filter from the keyboard keeps the focus, in the box (the button leaves with the text)', async () => {
+    await renderLoaded();
+    const input = screen.getByPlaceholderText('Filter by tracking id...');
+    await userEvent.type(input, 'veri');
+    await userEvent.tab();
+    expect(screen.getByRole('button', { name: 'Clear tracking id filter' })).toHaveFocus();
+    await userEvent.keyboard('{Enter}');
+    expect(input).toHaveValue('');
+    expect(input).toHaveFocus();
+  });
+
   test("the hub dropdown offers 'All Hubs' first, then the distinct hub codes", async () => {
     await renderLoaded();
     const hub = screen.getByRole('combobox', { name: 'Filter by hub' });

@@ -1,8 +1,12 @@
 // The pick list's 'Filter by tracking id...' box with its × button (docs/screens.md#device-pick-list).
+import { useRef } from 'react';
+
 export function TrackingIdFilter({ value, onChange }: { value: string; onChange: (text: string) => void }) {
+  const input = useRef<HTMLInputElement>(null);
   return (
     <div className="dl-search">
       <input
+        ref={input}
         className="vx-input"
         type="text"
         placeholder="Filter by tracking id..."
@@ -15,7 +19,11 @@ export function TrackingIdFilter({ value, onChange }: { value: string; onChange:
           type="button"
           className="dl-search__clear"
           aria-label="Clear tracking id filter"
-          onClick={() => onChange('')}
+          onClick={() => {
+            onChange('');
+            // The button leaves with the text: the keyboard's focus goes back to the box.
+            input.current?.focus();
+          }}
         >
           ×
         </button>
