@@ -29,7 +29,7 @@ function useSelection(): [Selection, (change: Partial<Selection>) => void] {
 /** A top-five table; on a narrow screen it scrolls sideways in its box, then reachable by keyboard. */
 function RankTable({ caption, nameHeader, rows }: { caption: string; nameHeader: string; rows: RankRow[] }) {
   const columns: Column<RankRow>[] = [
-    { header: nameHeader, cell: (row) => row.name },
+    { header: nameHeader, cell: (row) => row.name, rowHeader: true },
     { header: 'Rejections', cell: (row) => row.count },
     { header: 'Rejection %', cell: (row) => row.percent },
   ];
