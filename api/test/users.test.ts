@@ -202,6 +202,27 @@ describe('create_group', () => {
     expect(answer.body).toMatchObject({ field, detail: expect.any(String) });
   });
 
+  test('the name is unique, text without NUL of at most 64 characters: else 400 naming the name', async () => {
+    const refusals: [unknown, string][] = [
+      ['HUB1', 'A group named "HUB1" already exists.'],
+      ['a\u0000b', 'name must be text without NUL characters or unpaired surrogates.'],
+      ['x'.repeat(65), 'Name may be at most 64 characters.'],
+    ];
+    for (const [name, message] of refusals) {
+      const answer = await api.superAdmin.post('user/create_group/', { name, code: 'NAMED1', organization: 'hub' });
+      expect(answer.status).toBe(400);
+      expect(answer.body).toEqual({ field: 'name', detail: message });
+    }
+    const longest = 'n'.repeat(64);
+    const answer = await api.superAdmin.post('user/create_group/', {
+      name: longest,
+      code: 'NAMED1',
+      organization: 'hub',
+    });
+    expect(answer.status).toBe(201);
+    expect(answer.body).toEqual({ name: longest, code: 'NAMED1', organization: 'hub' });
+  });
+
   test('the name defaults to the code', async () => {
     await api.superAdmin.post('user/create_group/', { code: 'NONAME', organization: 'hub' });
     expect((await api.superAdmin.get('user/get_groups/')).body).toContainEqual({

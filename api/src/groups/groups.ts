@@ -1,22 +1,40 @@
-// Creating a group: its name defaults to its code, its code is unique, and its event of the live
-// stream (docs/events.md#groups) is written in the same transaction.
+// Creating a group: its name defaults to its code, its code and its name are unique, and its event
+// of the live stream (docs/events.md#groups) is written in the same transaction.
 import type { Static } from '@sinclair/typebox';
 import type { CreateGroup } from '@veritas/shared/domain';
 import { recordAudit, type AuditBy } from '../audit/trail';
 import type { Db } from '../db/schema';
 import { BadRequest } from '../http-errors';
 import { groupEvent, writeEvents } from '../events/write';
-import { findGroupByCode, findGroups, insertGroup, type NewGroup } from './repository';
+import { isWellFormedText } from '../schemas';
+import { findGroupByCode, findGroupByName, findGroups, insertGroup, type NewGroup } from './repository';
 
 export async function listGroups(db: Db): Promise<NewGroup[]> {
   return findGroups(db.kysely);
 }
 
+/** A group's name, as the user form's Group choices list it. */
+const MAX_NAME_LENGTH = 64;
+
+/**
+ * The name shown for a new group: non-blank text, else its code. Text the API cannot store as sent
+ * (a NUL) or too long is refused, and so is a name another group has: the Group choices of the
+ * user form are names, and two alike could not be told apart.
+ */
+function groupName(input: unknown, code: string): string {
+  const name = (typeof input === 'string' && input.trim()) || code;
+  if (!isWellFormedText(name))
+    throw new BadRequest('name', 'name must be text without NUL characters or unpaired surrogates.');
+  if (name.length > MAX_NAME_LENGTH) throw new BadRequest('name', `Name may be at most ${MAX_NAME_LENGTH} characters.`);
+  return name;
+}
+
 export async function createGroup(db: Db, by: AuditBy, input: Static<typeof CreateGroup>): Promise<NewGroup> {
   const { code, organization } = input;
-  const name = (typeof input.name === 'string' && input.name.trim()) || code;
+  const name = groupName(input.name, code);
   if (await findGroupByCode(db.kysely, code))
     throw new BadRequest('code', `A group with code "${code}" already exists.`);
+  if (await findGroupByName(db.kysely, name)) throw new BadRequest('name', `A group named "${name}" already exists.`);
   const group = { name, code, organization };
   await db.transaction(async (trx) => {
     await insertGroup(trx, group);
