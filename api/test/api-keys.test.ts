@@ -175,7 +175,10 @@ test('a revoked key is refused at once on every instance, an expired one too; ea
     expect((await api.as.admin!.post(`api/integrations/keys/${key.token.id}/revoke/`)).status).toBe(200);
     const revoked = await withToken(other.url, key.secret, 'GET', 'api/v1/cases/');
     expect([revoked.status, revoked.body.detail]).toEqual([401, 'The API key is revoked.']);
-    expect((await auditOf('token.revoked'))[0]).toMatchObject({ target: { label: 'to revoke' } });
+    expect((await auditOf('token.revoked'))[0]).toMatchObject({
+      target: { label: 'to revoke' },
+      details: { before: { scope: 'cases:read', expires_at: key.token.expiresAt } },
+    });
 
     const old = await createKey('old', ['cases:read']);
     await api.db.kysely

@@ -92,6 +92,32 @@ test('an admin adds an endpoint: the secret is shown once, a test event arrives 
   expect([refused.status, refused.body.detail]).toEqual([403, 'Only an admin may manage integrations.']);
 });
 
+test('the audit entries of an endpoint name its address, events and enabled; refusals name the endpoint (docs/audit.md)', async () => {
+  const { endpoint } = await addEndpoint(['shipment.ingested', 'case.opened']);
+  expect((await auditOf('webhook.created'))[0]!.details).toEqual({
+    after: { url: receiver.url, eventTypes: ['shipment.ingested', 'case.opened'], enabled: true },
+  });
+  // The same events in another order change nothing.
+  const same = { url: receiver.url, eventTypes: ['case.opened', 'shipment.ingested'], enabled: true };
+  expect((await api.as.admin!.post(`api/integrations/endpoints/${endpoint.id}/`, same)).status).toBe(200);
+  const { before, after } = (await auditOf('webhook.updated'))[0]!.details as Record<string, unknown>;
+  expect(after).toEqual(before);
+  // A refused change names the endpoint its path names, by its address; an unknown one by its id.
+  expect((await api.as.ops!.post(`api/integrations/endpoints/${endpoint.id}/rotate/`)).status).toBe(403);
+  expect((await api.as.ops!.post('api/integrations/endpoints/999999/delete/')).status).toBe(403);
+  expect((await api.as.ops!.post('api/integrations/deliveries/999999/redeliver/')).status).toBe(403);
+  const refusals = (await api.superAdmin.get('audit/?outcome=refused&limit=3')).body.entries;
+  expect(refusals.map((entry: { action: string; target: unknown }) => [entry.action, entry.target])).toEqual([
+    ['webhook.redelivered', { kind: 'webhook', id: null, label: 'delivery #999999' }],
+    ['webhook.deleted', { kind: 'webhook', id: '999999', label: '#999999' }],
+    ['webhook.secret-rotated', { kind: 'webhook', id: String(endpoint.id), label: receiver.url }],
+  ]);
+  expect((await api.as.admin!.post(`api/integrations/endpoints/${endpoint.id}/delete/`)).status).toBe(200);
+  expect((await auditOf('webhook.deleted'))[0]!.details).toEqual({
+    before: { url: receiver.url, eventTypes: ['shipment.ingested', 'case.opened'], enabled: true },
+  });
+});
+
 test('a flagging doorstep scan sends record.submitted, record.flagged and case.opened: thin, signed, each id once', async () => {
   const { secret } = await addEndpoint(['record.submitted', 'record.flagged', 'case.opened']);
   const [id] = await field.ship({ hub: 'HUB1' });

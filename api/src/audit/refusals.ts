@@ -37,17 +37,20 @@ export function targetOfBodyField(kind: AuditTargetKind, field: string, maxLengt
   };
 }
 
-/** A target named by a parameter of the path (a case's id), `label` made of it; cut to 100 characters. */
+/**
+ * A target named by a parameter of the path (a case's id), cut to 100 characters; `label` made of
+ * it, e.g. from what it names in the database (an endpoint's address, a token's label).
+ */
 export function targetOfPathParam(
   kind: AuditTargetKind,
   param: string,
-  label: (value: string) => string = (value) => value,
+  label: (value: string, db: Db) => string | Promise<string> = (value) => value,
 ): AuditedRoute['target'] {
-  return (request) => {
+  return async (request, db) => {
     const value = (request.params as Record<string, unknown> | undefined)?.[param];
     if (typeof value !== 'string') return null;
     const id = value.slice(0, 100);
-    return { kind, id, label: label(id) };
+    return { kind, id, label: await label(id, db) };
   };
 }
 

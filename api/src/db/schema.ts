@@ -21,6 +21,12 @@ export type Engine = 'sqlite' | 'postgres';
 /** The largest value of a serial id column: a greater one names no row (and PostgreSQL refuses to compare it). */
 export const MAX_SERIAL_ID = 2_147_483_647;
 
+/** The serial id `value` names (a number, or text of digits as a path or a form sends it); null when it names no row. */
+export function serialIdOf(value: unknown): number | null {
+  const id = typeof value === 'number' || typeof value === 'string' ? Number(value) : NaN;
+  return Number.isSafeInteger(id) && id >= 1 && id <= MAX_SERIAL_ID ? id : null;
+}
+
 /** 0 or 1. */
 export type Flag = number;
 

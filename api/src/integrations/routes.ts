@@ -9,7 +9,8 @@ import {
   TokenParams,
 } from '@veritas/shared/domain';
 import { auditByOf } from '../audit/actor';
-import { targetOfBodyField } from '../audit/refusals';
+import { tokenLabel } from '../access-tokens/access-tokens';
+import { targetOfBodyField, targetOfPathParam } from '../audit/refusals';
 import { canManageIntegrations } from '../auth/rights';
 import { requireRole } from '../plugins/authentication';
 import { createApiKey, listApiKeys, revokeApiKey } from './api-keys';
@@ -55,7 +56,7 @@ export const integrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/api/integrations/keys/:id/revoke/',
     {
-      config: { audit: { action: 'token.revoked' } },
+      config: { audit: { action: 'token.revoked', target: targetOfPathParam('token', 'id', tokenLabel) } },
       schema: { tags, summary: 'Revoke an API key, at once', params: TokenParams, response: { 200: AccessToken } },
     },
     async (request) => revokeApiKey(db, Number(request.params.id), auditByOf(request)),

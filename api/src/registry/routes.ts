@@ -23,7 +23,13 @@ import {
   TokenParams,
   type AuditAction,
 } from '@veritas/shared/domain';
-import { createAccessToken, listAccessTokens, revokeAccessToken, tokenAllows } from '../access-tokens/access-tokens';
+import {
+  createAccessToken,
+  listAccessTokens,
+  revokeAccessToken,
+  tokenAllows,
+  tokenLabel,
+} from '../access-tokens/access-tokens';
 import { auditByOf } from '../audit/actor';
 import { targetOfBodyField, targetOfPathParam, type AuditedRoute } from '../audit/refusals';
 import { Forbidden } from '../http-errors';
@@ -280,7 +286,7 @@ const accessRoutes: FastifyPluginAsyncTypebox = async (access) => {
   access.post(
     '/registry/tokens/:id/revoke/',
     {
-      config: { audit: { action: 'token.revoked' } },
+      config: { audit: { action: 'token.revoked', target: targetOfPathParam('token', 'id', tokenLabel) } },
       preValidation,
       schema: { tags, summary: 'Revoke a deploy token', params: TokenParams, response: { 200: AccessToken } },
     },

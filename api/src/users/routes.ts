@@ -16,7 +16,7 @@ import type { FastifyRequest } from 'fastify';
 import { auditByOf } from '../audit/actor';
 import { targetOfBodyField } from '../audit/refusals';
 import type { AuditTarget } from '../audit/trail';
-import { MAX_SERIAL_ID, type Db } from '../db/schema';
+import { serialIdOf, type Db } from '../db/schema';
 import { requireRole } from '../plugins/authentication';
 import { createUser, deleteUser, listUsers, setUserActive, usernameOf } from './accounts';
 
@@ -25,8 +25,8 @@ export const USER_ACTION = { errorField: 'error' } as const;
 
 /** The user a body's user_id names, for the audit entry of a refused action on it. */
 export async function userOfBody(request: FastifyRequest, db: Db): Promise<AuditTarget | null> {
-  const id = Number((request.body as { user_id?: unknown } | undefined)?.user_id);
-  if (!Number.isSafeInteger(id) || id < 1 || id > MAX_SERIAL_ID) return null;
+  const id = serialIdOf((request.body as { user_id?: unknown } | undefined)?.user_id);
+  if (id === null) return null;
   return { kind: 'user', id, label: (await usernameOf(db, id)) ?? `#${id}` };
 }
 

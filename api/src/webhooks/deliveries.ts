@@ -9,9 +9,9 @@ import {
   type WebhookDeliveryPage,
   type WebhookDeliveryQuery,
 } from '@veritas/shared/domain';
-import { recordAudit, SYSTEM, type AuditBy } from '../audit/trail';
+import { recordAudit, SYSTEM, type AuditBy, type AuditTarget } from '../audit/trail';
 import type { Kysely } from 'kysely';
-import { isoOfMs, MAX_SERIAL_ID, type Database, type Db } from '../db/schema';
+import { isoOfMs, MAX_SERIAL_ID, serialIdOf, type Database, type Db } from '../db/schema';
 import { NotFound } from '../http-errors';
 import { endpointRow } from './endpoints';
 import type { ClaimedDelivery } from './outbox';
@@ -199,16 +199,29 @@ export async function deliveryPage(
 }
 
 /** Delivers a message to its endpoint again, now, whatever became of it (the same webhook-id). */
+/** A delivery with its message and its endpoint's id and address; undefined when `id` names none. */
+async function findDelivery(db: Db, id: number) {
+  if (id > MAX_SERIAL_ID) return undefined;
+  return db.kysely
+    .selectFrom('webhook_deliveries as d')
+    .innerJoin('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
+    .select(['d.message_id', 'd.endpoint_id', 'e.url'])
+    .where('d.id', '=', id)
+    .executeTakeFirst();
+}
+
+/** What a refused redelivery's audit entry names: the endpoint of the delivery its path names. */
+export async function deliveryTarget(id: unknown, db: Db): Promise<AuditTarget | null> {
+  const serial = serialIdOf(id);
+  if (serial === null) return null;
+  const delivery = await findDelivery(db, serial);
+  return delivery
+    ? { kind: 'webhook', id: delivery.endpoint_id, label: delivery.url }
+    : { kind: 'webhook', label: `delivery #${serial}` };
+}
+
 export async function redeliver(db: Db, id: number, by: AuditBy): Promise<void> {
-  const delivery =
-    id <= MAX_SERIAL_ID
-      ? await db.kysely
-          .selectFrom('webhook_deliveries as d')
-          .innerJoin('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
-          .select(['d.message_id', 'd.endpoint_id', 'e.url'])
-          .where('d.id', '=', id)
-          .executeTakeFirst()
-      : undefined;
+  const delivery = await findDelivery(db, id);
   if (!delivery) throw new NotFound('No delivery has that id.');
   await db.transaction(async (trx) => {
     await trx

@@ -12,7 +12,7 @@ import {
 } from '@veritas/shared/domain';
 import type { Kysely, Selectable } from 'kysely';
 import { recordAudit, type AuditBy } from '../audit/trail';
-import { isoOfMs, MAX_SERIAL_ID, type Database, type Db, type WebhookEndpointsTable } from '../db/schema';
+import { isoOfMs, MAX_SERIAL_ID, serialIdOf, type Database, type Db, type WebhookEndpointsTable } from '../db/schema';
 import { BadRequest, NotFound } from '../http-errors';
 import { RefusedAddress, resolveEndpoint, urlProblem, type SendPolicy } from './send';
 
@@ -52,6 +52,16 @@ export async function listEndpoints(db: Db): Promise<WebhookEndpoint[]> {
   return rows.map((row) => endpointOf(row));
 }
 
+/** How a refused call's audit entry names the endpoint its path names: by its address, else `#{id}`. */
+export async function endpointLabel(id: string, db: Db): Promise<string> {
+  const serial = serialIdOf(id);
+  const row =
+    serial === null
+      ? undefined
+      : await db.kysely.selectFrom('webhook_endpoints').select('url').where('id', '=', serial).executeTakeFirst();
+  return row?.url ?? `#${id}`;
+}
+
 export async function endpointRow(kysely: Kysely<Database>, id: number): Promise<EndpointRow> {
   const row = id <= MAX_SERIAL_ID ? await endpointRows(kysely).where('e.id', '=', id).executeTakeFirst() : undefined;
   if (!row) throw new NotFound('No endpoint has that id.');
@@ -74,6 +84,16 @@ async function checkUrl(url: string, policy: Pick<SendPolicy, 'allowLocal'>): Pr
 
 /** The event types in WEBHOOK_EVENT_TYPES' order, space-separated. */
 const eventTypesOf = (types: readonly string[]) => WEBHOOK_EVENT_TYPES.filter((type) => types.includes(type)).join(' ');
+
+/**
+ * An endpoint as its audit entries record it (docs/audit.md): its address, events in the stored
+ * order (so that the same events sent in another order are no change) and whether it is enabled.
+ */
+const audited = (url: string, eventTypes: string, enabled: boolean) => ({
+  url,
+  eventTypes: scopesOf(eventTypes),
+  enabled,
+});
 
 export async function createEndpoint(
   db: Db,
@@ -104,7 +124,7 @@ export async function createEndpoint(
       action: 'webhook.created',
       outcome: 'success',
       target: { kind: 'webhook', id, label: input.url },
-      details: { after: { eventTypes: input.eventTypes, enabled } },
+      details: { after: audited(input.url, eventTypesOf(input.eventTypes), enabled) },
     });
     return id;
   });
@@ -143,8 +163,8 @@ export async function updateEndpoint(
       outcome: 'success',
       target: { kind: 'webhook', id, label: input.url },
       details: {
-        before: { url: before.url, eventTypes: scopesOf(before.event_types), enabled: before.enabled === 1 },
-        after: { url: input.url, eventTypes: input.eventTypes, enabled },
+        before: audited(before.url, before.event_types, before.enabled === 1),
+        after: audited(input.url, eventTypesOf(input.eventTypes), enabled),
       },
     });
   });
@@ -163,6 +183,7 @@ export async function deleteEndpoint(db: Db, id: number, by: AuditBy): Promise<v
       action: 'webhook.deleted',
       outcome: 'success',
       target: { kind: 'webhook', id, label: before.url },
+      details: { before: audited(before.url, before.event_types, before.enabled === 1) },
     });
   });
 }

@@ -17,14 +17,26 @@ import {
   WebhookTestAnswer,
 } from '@veritas/shared/domain';
 import { auditByOf } from '../audit/actor';
-import { targetOfBodyField } from '../audit/refusals';
+import { targetOfBodyField, targetOfPathParam, type AuditedRoute } from '../audit/refusals';
 import { canManageIntegrations } from '../auth/rights';
 import { requireRole } from '../plugins/authentication';
-import { deliveryPage, redeliver, replayFailed, sendTestEvent } from './deliveries';
+import { deliveryPage, deliveryTarget, redeliver, replayFailed, sendTestEvent } from './deliveries';
 import type { WebhookDispatcher } from './dispatcher';
-import { createEndpoint, deleteEndpoint, listEndpoints, rotateSecret, updateEndpoint } from './endpoints';
+import {
+  createEndpoint,
+  deleteEndpoint,
+  endpointLabel,
+  listEndpoints,
+  rotateSecret,
+  updateEndpoint,
+} from './endpoints';
 
 const tags = ['webhooks'];
+
+/** An action on the endpoint its path names: a refusal names it too, by its address (docs/audit.md#refusals). */
+const onEndpoint = (action: AuditedRoute['action']) => ({
+  audit: { action, target: targetOfPathParam('webhook', 'id', endpointLabel) },
+});
 
 export interface WebhookRoutesOptions {
   allowLocal: boolean;
@@ -74,7 +86,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesOptions> = as
   app.post(
     '/api/integrations/endpoints/:id/',
     {
-      config: { audit: { action: 'webhook.updated' } },
+      config: onEndpoint('webhook.updated'),
       schema: {
         tags,
         summary: 'Change an endpoint: its address, events, description, enabled or not',
@@ -90,7 +102,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesOptions> = as
   app.post(
     '/api/integrations/endpoints/:id/delete/',
     {
-      config: { audit: { action: 'webhook.deleted' } },
+      config: onEndpoint('webhook.deleted'),
       schema: {
         tags,
         summary: 'Delete an endpoint and its delivery log',
@@ -107,7 +119,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesOptions> = as
   app.post(
     '/api/integrations/endpoints/:id/rotate/',
     {
-      config: { audit: { action: 'webhook.secret-rotated' } },
+      config: onEndpoint('webhook.secret-rotated'),
       schema: {
         tags,
         summary: 'A new signing secret, answered this once; the old one signs too for 24 hours',
@@ -153,7 +165,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesOptions> = as
   app.post(
     '/api/integrations/endpoints/:id/replay/',
     {
-      config: { audit: { action: 'webhook.replayed' } },
+      config: onEndpoint('webhook.replayed'),
       schema: {
         tags,
         summary: 'Deliver again every failed message of the endpoint since a time',
@@ -177,7 +189,12 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesOptions> = as
   app.post(
     '/api/integrations/deliveries/:id/redeliver/',
     {
-      config: { audit: { action: 'webhook.redelivered' } },
+      config: {
+        audit: {
+          action: 'webhook.redelivered',
+          target: (request, db) => deliveryTarget((request.params as { id?: unknown }).id, db),
+        },
+      },
       schema: {
         tags,
         summary: 'Deliver one message to its endpoint again, now (the same webhook-id)',
