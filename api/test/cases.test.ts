@@ -74,7 +74,12 @@ describe('opening a case', () => {
       .where('target_id', '=', String(rows[0]!.id))
       .execute();
     expect(audit).toHaveLength(1);
-    expect(audit[0]).toMatchObject({ actor_name: 'op1', outcome: 'success' });
+    // The scanner's client address, as every entry of a user's action names it (docs/audit.md).
+    expect(audit[0]).toMatchObject({
+      actor_name: 'op1',
+      outcome: 'success',
+      address: expect.stringMatching(/127\.0\.0\.1/),
+    });
   });
 
   test('a passing scan opens no case', async () => {

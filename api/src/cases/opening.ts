@@ -16,6 +16,8 @@ export interface Scanner {
   id: number;
   username: string;
   role: AuditBy['actor']['role'];
+  /** The app's client address, which the case's audit entry names. */
+  address?: string | null;
 }
 
 /** A scan with an error result: what a case shows of it. */
@@ -57,7 +59,7 @@ export const opensCase = (result: string | null): result is CaseReason =>
 
 const auditByOfScanner = (by: Scanner): AuditBy => ({
   actor: { kind: 'user', id: String(by.id), name: by.username, role: by.role },
-  address: null,
+  address: by.address ?? null,
 });
 
 const caseTarget = (summary: CaseSummary) =>

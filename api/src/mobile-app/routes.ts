@@ -3,6 +3,7 @@
 // Authorization header is the only credential (no cookies, hence no XSRF check; see cookies.ts).
 // The field scans refuse in their own terms (ScanRefusal); scan/answers.ts turns a refusal into an answer.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
 import {
   AppLoginAnswer,
   Credentials,
@@ -14,9 +15,13 @@ import {
 } from '@veritas/shared/domain';
 import { signOut } from '../auth/sessions';
 import { appScans, signInToApp } from '../scan/answers';
+import type { FieldUser } from '../scan/field-scans';
 import { signInAudit } from '../auth/routes';
 
 const tags = ['mobile app'];
+
+/** The app's caller, with the client address the audit entry of a case its scan opens names. */
+const fieldCaller = (request: FastifyRequest): FieldUser => ({ ...request.user, address: request.ip });
 
 /** app/login/: public, and answers errors with `res` like the console's sign-in. */
 export const appSignInRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -51,15 +56,15 @@ export const appRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: { tags, summary, body: HardwareScan, response: { 200: VerifyAnswer } },
   });
   app.post('/app/scan/check/', device('Check a device at the doorstep without submitting it'), async (request) =>
-    appScans.check(db, request.user, request.body),
+    appScans.check(db, fieldCaller(request), request.body),
   );
   app.post('/app/scan/submit/', device('Submit a device at the doorstep'), async (request) =>
-    appScans.submit(db, request.user, request.body),
+    appScans.submit(db, fieldCaller(request), request.body),
   );
   app.post('/app/scan/verify_hub/', hardware('Verify a submitted device at its hub'), async (request) =>
-    appScans.verifyAtHub(db, request.user, request.body),
+    appScans.verifyAtHub(db, fieldCaller(request), request.body),
   );
   app.post('/app/scan/verify_rc/', hardware('Verify a device at a return centre'), async (request) =>
-    appScans.verifyAtRc(db, request.user, request.body),
+    appScans.verifyAtRc(db, fieldCaller(request), request.body),
   );
 };

@@ -29,8 +29,13 @@ import {
 } from '../cases/opening';
 import { checkScan, expectedOf, type CheckOutcome, type CheckResult, type ExpectedItem, type ScanFacts } from './rules';
 
-/** Who scans: the part of a signed-in user the rules look at. */
-export type FieldUser = Pick<SessionUser, 'id' | 'username' | 'role' | 'groupCode' | 'organization'>;
+/**
+ * Who scans: the part of a signed-in user the rules look at, and the client address the audit
+ * entry of a case the scan opens names (absent for the simulator's calls in the server's process).
+ */
+export type FieldUser = Pick<SessionUser, 'id' | 'username' | 'role' | 'groupCode' | 'organization'> & {
+  address?: string | null;
+};
 
 export type { DeviceScan, HardwareScan };
 
