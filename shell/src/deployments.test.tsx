@@ -147,6 +147,19 @@ describe('rollouts', () => {
     expect(within(devices).getByRole('status')).toHaveTextContent('devices v4 is live.');
   });
 
+  test("confirmed from the keyboard, a change whose button leaves with it keeps the focus, on the remote's heading (docs/screens.md#dialogs)", async () => {
+    api.on('POST registry/remotes/devices/promote/', [200, { ...DEVICES, live: 4, previous: 3 }]);
+    const { user, devices } = await openAs('admin');
+    within(devices).getByRole('button', { name: 'Promote devices v4' }).focus();
+    await user.keyboard('{Enter}');
+    const dialog = await screen.findByRole('dialog', { name: 'Promote devices v4' });
+    within(dialog).getByRole('button', { name: 'Promote' }).focus();
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(within(devices).getByRole('button', { name: 'Promote devices v4' })).toBeDisabled();
+    await waitFor(() => expect(within(devices).getByRole('heading', { name: 'devices' })).toHaveFocus());
+  });
+
   test('Cancel (or Escape) closes the confirmation and sends nothing', async () => {
     const { user, devices } = await openAs('admin');
     const promote = within(devices).getByRole('button', { name: 'Promote devices v4' });
@@ -636,6 +649,22 @@ describe('super_admin: deploy tokens and allowed origins', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Revoke' }));
     await waitFor(() => expect(api.requestsTo('POST registry/tokens/7/revoke/')).toHaveLength(1));
     await waitFor(() => expect(api.requestsTo('GET registry/tokens/')).toHaveLength(2));
+  });
+
+  test("once a revoked token's row is gone, the focus is on the section's heading, not the page", async () => {
+    let revoked = false;
+    api
+      .on('POST registry/tokens/7/revoke/', () => {
+        revoked = true;
+        return [200, {}];
+      })
+      .on('GET registry/tokens/', () => [200, { tokens: revoked ? [] : [TOKEN] }]);
+    const { user } = await openAs('super_admin');
+    await user.click(await screen.findByRole('button', { name: 'Revoke the token devices pipeline' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Revoke the token devices pipeline' });
+    await user.click(within(dialog).getByRole('button', { name: 'Revoke' }));
+    await waitFor(() => expect(screen.getByText('No deploy tokens')).toBeInTheDocument());
+    expect(screen.getByRole('heading', { name: 'Deploy tokens' })).toHaveFocus();
   });
 
   test('an origin must be https://host[:port]; one is added, and one is removed after confirmation', async () => {

@@ -9,6 +9,7 @@ import { DataTable, type Column } from '@veritas/shared/table';
 import { useId, useState, type FormEvent } from 'react';
 import { originsQuery, useAddOrigin, useRemoveOrigin } from './api';
 import { ConfirmDialog } from './confirm-dialog';
+import { useFocusAfterChange } from './focus-after-change';
 
 const NO_ORIGINS: AllowedOrigin[] = [];
 const ORIGIN_FIELDS = ['origin'] as const;
@@ -25,6 +26,7 @@ export function OriginsSection() {
   const faults = useFieldFaults(ORIGIN_FIELDS);
   const { formError, check, refused } = faults;
   const [removing, setRemoving] = useState<string | null>(null);
+  const { heading, changing } = useFocusAfterChange<HTMLHeadingElement>(data, removing !== null);
 
   const columns: Column<AllowedOrigin>[] = [
     { header: 'Origin', cell: (item) => item.origin, rowHeader: true },
@@ -61,7 +63,7 @@ export function OriginsSection() {
 
   return (
     <section className="vx-card dp-section" aria-labelledby={headingId}>
-      <h2 id={headingId} className="vx-card-title">
+      <h2 id={headingId} className="vx-card-title" ref={heading} tabIndex={-1}>
         Allowed origins
       </h2>
       <form className="dp-form" aria-label="Add an allowed origin" noValidate onSubmit={(event) => void submit(event)}>
@@ -111,6 +113,7 @@ export function OriginsSection() {
           danger
           failedText="The origin could not be removed."
           onConfirm={async () => {
+            changing();
             await removeOrigin.mutateAsync(removing);
             toast.success(`${removing} is no longer allowed.`);
           }}

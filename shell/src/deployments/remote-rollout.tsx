@@ -2,6 +2,7 @@
 // actions, and the history of its rollout (docs/screens.md#deployments).
 import { formatDateTime, type RemoteDeployment, type RemoteVersion } from '@veritas/shared';
 import { useId, useState } from 'react';
+import { useFocusAfterChange } from './focus-after-change';
 import { RolloutDialog } from './rollout-dialog';
 import { RolloutHistory } from './rollout-history';
 import { rolloutRequests, v, type Pending } from './rollout-requests';
@@ -57,6 +58,7 @@ export function RemoteRollout({ remote, deployment }: { remote: string; deployme
   const retireHintId = useId();
   const [pending, setPending] = useState<Pending | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
+  const { heading, changing } = useFocusAfterChange<HTMLHeadingElement>(deployment, pending !== null);
 
   if (!deployment) {
     return (
@@ -80,7 +82,7 @@ export function RemoteRollout({ remote, deployment }: { remote: string; deployme
 
   return (
     <section className="vx-card dp-remote" aria-labelledby={headingId} data-remote={remote}>
-      <h2 id={headingId} className="vx-card-title">
+      <h2 id={headingId} className="vx-card-title" ref={heading} tabIndex={-1}>
         {remote}
       </h2>
       <RolloutSummary deployment={deployment} />
@@ -139,6 +141,7 @@ export function RemoteRollout({ remote, deployment }: { remote: string; deployme
           pending={pending}
           live={live}
           canaryPercent={canary?.percent}
+          onChanging={changing}
           onDone={setNotice}
           onClose={() => setPending(null)}
         />

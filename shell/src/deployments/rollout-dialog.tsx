@@ -12,12 +12,14 @@ export interface RolloutDialogProps {
   live: number | null;
   /** The share the running canary has, if any: where the field starts. */
   canaryPercent: number | undefined;
+  /** Called as the change is sent. */
+  onChanging(): void;
   /** Called with what was done, once it is. */
   onDone(notice: string): void;
   onClose(): void;
 }
 
-export function RolloutDialog({ pending, live, canaryPercent, onDone, onClose }: RolloutDialogProps) {
+export function RolloutDialog({ pending, live, canaryPercent, onChanging, onDone, onClose }: RolloutDialogProps) {
   const percentId = useId();
   const percentHintId = useId();
   const rollout = useRolloutChange();
@@ -27,6 +29,7 @@ export function RolloutDialog({ pending, live, canaryPercent, onDone, onClose }:
     pending.change.action === 'canary' ? { ...pending.change, percent: percentValue } : pending.change;
 
   async function confirm() {
+    onChanging();
     await rollout.mutateAsync(change);
     const done = pending.done(percentValue);
     toast.success(done);

@@ -6,6 +6,7 @@ import { useQueryNow } from '@veritas/shared/query';
 import { useId, useState } from 'react';
 import { tokensQuery, useRevokeToken } from './api';
 import { ConfirmDialog } from './confirm-dialog';
+import { useFocusAfterChange } from './focus-after-change';
 import { TokenForm } from './token-form';
 import { scopeLabel, TokensTable } from './tokens-table';
 
@@ -19,10 +20,11 @@ export function TokensSection({ remotes }: { remotes: readonly string[] }) {
   const revokeToken = useRevokeToken();
   const [created, setCreated] = useState<CreatedToken | null>(null);
   const [revoking, setRevoking] = useState<AccessToken | null>(null);
+  const { heading, changing } = useFocusAfterChange<HTMLHeadingElement>(data, revoking !== null);
 
   return (
     <section className="vx-card dp-section" aria-labelledby={headingId}>
-      <h2 id={headingId} className="vx-card-title">
+      <h2 id={headingId} className="vx-card-title" ref={heading} tabIndex={-1}>
         Deploy tokens
       </h2>
       <p className="vx-muted">
@@ -39,6 +41,7 @@ export function TokensSection({ remotes }: { remotes: readonly string[] }) {
           danger
           failedText="The token could not be revoked."
           onConfirm={async () => {
+            changing();
             await revokeToken.mutateAsync(revoking.id);
             toast.success(`The token ${revoking.label} is revoked.`);
           }}
