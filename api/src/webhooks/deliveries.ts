@@ -198,7 +198,6 @@ export async function deliveryPage(
   return { deliveries, next: rows.length > limit ? String(page.at(-1)!.id) : null };
 }
 
-/** Delivers a message to its endpoint again, now, whatever became of it (the same webhook-id). */
 /** A delivery with its message and its endpoint's id and address; undefined when `id` names none. */
 async function findDelivery(db: Db, id: number) {
   if (id > MAX_SERIAL_ID) return undefined;
@@ -220,6 +219,7 @@ export async function deliveryTarget(id: unknown, db: Db): Promise<AuditTarget |
     : { kind: 'webhook', label: `delivery #${serial}` };
 }
 
+/** Delivers a message to its endpoint again, now, whatever became of it (the same webhook-id). */
 export async function redeliver(db: Db, id: number, by: AuditBy): Promise<void> {
   const delivery = await findDelivery(db, id);
   if (!delivery) throw new NotFound('No delivery has that id.');
