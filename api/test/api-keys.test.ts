@@ -19,7 +19,7 @@ const api = build({
 });
 
 const nextYear = `${new Date().getUTCFullYear() + 1}-12-31`;
-type Created = { token: { id: number; scope: string }; secret: string };
+type Created = { token: { id: number; scope: string; expiresAt: string }; secret: string };
 const createKey = async (label: string, scopes: string[], expiresOn = nextYear): Promise<Created> => {
   const answer = await api.as.admin!.post('api/integrations/keys/', { label, scopes, expiresOn });
   expect(answer.status).toBe(201);

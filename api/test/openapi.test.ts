@@ -110,6 +110,9 @@ test('openapi.json is a valid OpenAPI 3.1 document of every route, with who may 
     { deployToken: [] },
   ]);
   expect(operation('POST /veritas/registry/tokens/').security).toEqual([{ session: [], xsrf: [] }]);
+  // Every remote's rollout is the Deployments page's: a deploy token is refused it (registry-access.test.ts).
+  expect(operation('GET /veritas/registry/remotes/').security).toEqual([{ session: [] }]);
+  expect(operation('GET /veritas/registry/remotes/{remote}/').security).toContainEqual({ deployToken: [] });
   // The order systems' API: an API key only.
   expect(operation('GET /veritas/api/v1/cases/').security).toEqual([{ apiKey: [] }]);
   // Shipments in: JSON items or the upload's CSV, with an Idempotency-Key.

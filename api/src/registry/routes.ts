@@ -89,9 +89,10 @@ export const registryRoutes: FastifyPluginAsyncTypebox<{ config: RegistryConfig 
     documentAccess(scope, 'deploy');
     await scope.register(deploymentRoutes, { config });
   });
-  // Who may deploy, and from where: a super_admin's session only.
+  // Every remote's rollout, and who may deploy and from where: a session only.
   await app.register(async (scope) => {
     documentAccess(scope, 'session');
+    await scope.register(deploymentListRoute);
     await scope.register(accessRoutes);
   });
 };
@@ -99,20 +100,6 @@ export const registryRoutes: FastifyPluginAsyncTypebox<{ config: RegistryConfig 
 const deploymentRoutes: FastifyPluginAsyncTypebox<{ config: RegistryConfig }> = async (remotes, { config }) => {
   const { db } = remotes;
   const params = RemoteParams;
-
-  remotes.get(
-    '/registry/remotes/',
-    {
-      preValidation: sessionOnly(canDeploy, 'Only admins may see the deployments.'),
-      schema: {
-        tags,
-        summary: 'Every remote: its live version, canary, kept versions and newest 50 changes',
-        querystring: NoQuery,
-        response: { 200: RemoteDeploymentList },
-      },
-    },
-    async () => ({ remotes: await listDeployments(db) }),
-  );
 
   remotes.get(
     '/registry/remotes/:remote/',
@@ -242,6 +229,24 @@ const deploymentRoutes: FastifyPluginAsyncTypebox<{ config: RegistryConfig }> = 
       },
     },
     async (request) => retire(db, request.params.remote, auditByOf(request)),
+  );
+};
+
+/** The Deployments page's list of every remote: an admin's session, not a token scoped to remotes. */
+const deploymentListRoute: FastifyPluginAsyncTypebox = async (list) => {
+  const { db } = list;
+  list.get(
+    '/registry/remotes/',
+    {
+      preValidation: sessionOnly(canDeploy, 'Only admins may see the deployments.'),
+      schema: {
+        tags,
+        summary: 'Every remote: its live version, canary, kept versions and newest 50 changes',
+        querystring: NoQuery,
+        response: { 200: RemoteDeploymentList },
+      },
+    },
+    async () => ({ remotes: await listDeployments(db) }),
   );
 };
 
