@@ -156,6 +156,23 @@ describe('is_LoggedIn', () => {
   });
 });
 
+test("a call's 401 without a session carries detail and the field its screen reads (docs/errors.md#server-error-bodies)", async () => {
+  const anonymous = api.client();
+  await anonymous.get('user/is_LoggedIn/');
+  const detail = 'Authentication credentials were not provided or have expired.';
+  const answers: [Promise<{ status: number; body: unknown }>, Record<string, string>][] = [
+    [anonymous.get('api/get_status/'), { detail }],
+    [anonymous.post('user/deactivate_user/', { user_id: 1 }), { detail, error: detail }],
+    [
+      anonymous.post('api/generate_csv/', { start_date: '2026-01-01', end_date: '2026-01-02' }),
+      { detail, error: detail },
+    ],
+    [anonymous.get('api/whitelable/'), { detail, message: detail }],
+  ];
+  for (const [answer, body] of answers) expect(await answer).toMatchObject({ status: 401, body });
+  expect((await anonymous.get('api/get_status/')).body).toEqual({ detail });
+});
+
 describe('refresh', () => {
   test('rotates both session cookies; the new access cookie works', async () => {
     const client = await api.signIn('exec3');
