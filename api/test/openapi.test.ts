@@ -125,6 +125,18 @@ test('openapi.json is a valid OpenAPI 3.1 document of every route, with who may 
   );
   expect(Object.keys(shipments.responses)).toEqual(expect.arrayContaining(['200', '202']));
   expect(operation('POST /veritas/api/integrations/keys/').security).toEqual([{ session: [], xsrf: [] }]);
+  // Headers of answers (docs/integrations.md, docs/errors.md): the job's Location, a replay's mark,
+  // Retry-After over an API key's rate, the session cookies, and the database's 503 on every call.
+  expect(shipments.responses['202'].headers).toEqual({
+    location: expect.objectContaining({ schema: { type: 'string' } }),
+    'idempotent-replayed': expect.objectContaining({ schema: { type: 'string' } }),
+  });
+  expect(Object.keys(shipments.responses['200'].headers)).toEqual(['idempotent-replayed']);
+  expect(Object.keys(operation('GET /veritas/api/v1/cases/').responses['429'].headers)).toEqual(['retry-after']);
+  expect(Object.keys(operation('POST /veritas/user/login/').responses['200'].headers)).toContain('set-cookie');
+  expect(Object.keys(operation('POST /veritas/user/login/').responses['429'].headers)).toEqual(['retry-after']);
+  for (const { name, operation: documented } of operations)
+    expect([name, Object.keys(documented.responses['503']?.headers ?? {})]).toEqual([name, ['retry-after']]);
   // The error body names the field the route's screen reads.
   expect(
     operation('POST /veritas/user/deactivate_user/').responses['4XX'].content['application/json'].schema.required,

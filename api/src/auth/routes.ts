@@ -18,6 +18,7 @@ import {
   RoleResponse,
   type ServerFeature,
 } from '@veritas/shared/domain';
+import { RETRY_AFTER } from '../plugins/openapi';
 
 const tags = ['sign-in'];
 
@@ -38,7 +39,17 @@ export const signInRoutes: FastifyPluginAsyncTypebox<{ hub: EventHub | null }> =
   app.post(
     '/user/login/',
     {
-      config: { errorField: 'res', audit: signInAudit('console') },
+      config: {
+        errorField: 'res',
+        audit: signInAudit('console'),
+        answerHeaders: {
+          200: {
+            'set-cookie': 'The session cookies (httpOnly) and XSRF-TOKEN; none when is_webview is false.',
+            [LAST_EVENT_ID_MARK]: 'The newest event id the server had read, with live events.',
+          },
+          429: { 'retry-after': RETRY_AFTER },
+        },
+      },
       schema: {
         tags,
         summary: 'Sign in to the console: sets the session cookies (roles without a console get is_webview false)',

@@ -20,6 +20,7 @@ import { bodyTooLarge, MAX_BODY_BYTES, type BodyFormat } from './shipment-body';
 import { Shipments } from './shipments';
 
 const tags = ['api v1'];
+const REPLAYED = "'true' when the answer is the first request's with this Idempotency-Key, given again.";
 const MEDIA_TYPES: Readonly<Record<string, BodyFormat>> = { 'application/json': 'json', 'text/csv': 'csv' };
 
 const formatOf = (contentType: string | undefined): BodyFormat | undefined =>
@@ -44,7 +45,13 @@ export const apiV1ShipmentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/api/v1/shipments/',
     {
       preValidation: requireScope('shipments:write'),
-      config: { documentedBody: ShipmentBody as unknown as TSchema },
+      config: {
+        documentedBody: ShipmentBody as unknown as TSchema,
+        answerHeaders: {
+          200: { 'idempotent-replayed': REPLAYED },
+          202: { location: 'Where to poll the job: GET api/v1/shipments/{id}/.', 'idempotent-replayed': REPLAYED },
+        },
+      },
       schema: {
         tags,
         summary:

@@ -17,6 +17,7 @@ import { signOut } from '../auth/sessions';
 import { appScans, signInToApp } from '../scan/answers';
 import type { FieldUser } from '../scan/field-scans';
 import { signInAudit } from '../auth/routes';
+import { RETRY_AFTER } from '../plugins/openapi';
 
 const tags = ['mobile app'];
 
@@ -29,7 +30,7 @@ export const appSignInRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/app/login/',
     {
-      config: { errorField: 'res', audit: signInAudit('app') },
+      config: { errorField: 'res', audit: signInAudit('app'), answerHeaders: { 429: { 'retry-after': RETRY_AFTER } } },
       schema: {
         tags,
         summary: 'Sign in to the mobile app: answers the bearer token of its calls',

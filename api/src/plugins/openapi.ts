@@ -15,8 +15,29 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** A body the handler reads as a stream: documented, not validated. */
     documentedBody?: TSchema;
+    /** Headers of the route's answers, by status, with what each says: a body's schema cannot say them. */
+    answerHeaders?: Record<number, Record<string, string>>;
   }
 }
+
+/** The Retry-After of a 429 or a 503. */
+export const RETRY_AFTER = 'Seconds to wait before trying again.';
+
+/** What every route may answer while its database is unavailable (docs/errors.md#database-unavailable). */
+const UNAVAILABLE = {
+  ...ErrorBody,
+  properties: {
+    ...ErrorBody.properties,
+    outcome: {
+      type: 'string',
+      enum: ['not-applied', 'unknown'],
+      description:
+        'Whether the change asked for was not made, or may have been: repeating a write is safe only when not applied.',
+    },
+  },
+  description: 'The database is unavailable for now: try again after Retry-After seconds.',
+  headers: { 'retry-after': { type: 'string', description: RETRY_AFTER } },
+};
 
 /** Who may call a route: anyone, the console's signed-in user, the mobile app, or a session or deploy token. */
 export type Access = 'public' | 'session' | 'app' | 'deploy' | 'api-key';
@@ -54,7 +75,7 @@ function documented(schema: unknown): unknown {
 }
 
 /** The refusals of a route: the error body, with the field its console screen reads (errorField). */
-function refusals(route: RouteOptions): Record<string, unknown> {
+function refusals(route: RouteOptions): Record<string, object> {
   const field = route.config?.errorField;
   const body = field
     ? {
@@ -69,6 +90,27 @@ function refusals(route: RouteOptions): Record<string, unknown> {
   return {
     '4XX': { ...body, description: 'Refused: the error body of docs/errors.md#server-error-bodies.' },
   };
+}
+
+/**
+ * Every answer of a route: its own, its refusals, the database's 503, and the headers answers
+ * carry (an API key's calls may answer 429 over the key's rate: docs/integrations.md).
+ */
+function answers(route: RouteOptions, own: Record<string, object> = {}, security: unknown): Record<string, unknown> {
+  const refused = refusals(route);
+  const all: Record<string, object> = { ...own, ...refused, 503: UNAVAILABLE };
+  const apiKey = Array.isArray(security) && security.some((scheme) => 'apiKey' in scheme);
+  const headers = { ...(apiKey ? { 429: { 'retry-after': RETRY_AFTER } } : {}), ...route.config?.answerHeaders };
+  for (const [status, described] of Object.entries(headers)) {
+    const answer = all[status] ?? { ...refused['4XX'], description: 'Too many requests: wait Retry-After seconds.' };
+    all[status] = {
+      ...answer,
+      headers: Object.fromEntries(
+        Object.entries(described).map(([name, description]) => [name, { type: 'string', description }]),
+      ),
+    };
+  }
+  return all;
 }
 
 function securityOf(access: Access, route: RouteOptions): Record<string, string[]>[] | undefined {
@@ -163,7 +205,7 @@ export async function openApi(app: FastifyInstance): Promise<void> {
       const whole = {
         ...schema,
         ...(documentedBody ? { body: documentedBody } : {}),
-        response: { ...(schema.response as object), ...refusals(route) },
+        response: answers(route, schema.response as Record<string, object> | undefined, schema.security),
       };
       return { schema: documented(whole) as typeof schema, url };
     },

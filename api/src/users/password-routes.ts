@@ -6,6 +6,7 @@ import { ChangePassword, MessageAnswer, ResetPassword } from '@veritas/shared/do
 import { auditByOf } from '../audit/actor';
 import { changePassword, resetPassword } from './password-changes';
 import { USER_ACTION, auditedUserAction } from './routes';
+import { RETRY_AFTER } from '../plugins/openapi';
 
 const tags = ['users'];
 
@@ -17,6 +18,7 @@ export const passwordRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       config: {
         ...USER_ACTION,
+        answerHeaders: { 429: { 'retry-after': RETRY_AFTER } },
         audit: {
           action: 'password.changed',
           target: ({ user }) => (user ? { kind: 'user', id: user.id, label: user.username } : null),
