@@ -471,6 +471,8 @@ describe('super_admin: deploy tokens and allowed origins', () => {
 
     await user.click(within(tokens).getByRole('button', { name: 'Done' }));
     expect(screen.queryByDisplayValue(secret)).not.toBeInTheDocument();
+    // The secret's field is gone: the keyboard is back in the form, not on the page.
+    expect(within(form).getByLabelText('Label')).toHaveFocus();
     expect(document.body).not.toHaveTextContent(secret);
     // Nor does the query cache keep the answer that carried it.
     await waitFor(() => expect(mutationsKeep(queryClient, secret)).toBe(false));
