@@ -67,7 +67,8 @@ export function expectedFigures(records: StatusRecord[], hub: string, timeframe:
 async function tableRows(page: Page, caption: string): Promise<string[][]> {
   const rows = page.getByRole('table', { name: caption }).locator('tbody tr');
   const cells = await rows.evaluateAll((trs) =>
-    trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent!.trim())),
+    // The name cell is the row's header (th scope="row"), the figures plain cells.
+    trs.map((tr) => [...tr.querySelectorAll('th, td')].map((cell) => cell.textContent!.trim())),
   );
   // An empty table shows a single 'No data available' row.
   return cells.filter((row) => !(row.length === 1 && row[0] === 'No data available'));
