@@ -10,6 +10,7 @@ import type { ErrorObject } from 'ajv';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { fieldMessage, type FieldMessages } from '@veritas/shared/domain';
 import { DatabaseUnavailable, isDatabaseUnavailable } from './db/availability';
+import { notWellFormed } from './schemas';
 
 export type ErrorField = 'res' | 'error' | 'message';
 
@@ -230,7 +231,7 @@ export function schemaFault(schema: ObjectSchema, errors: ErrorObject[]): { fiel
     if (!better) continue;
     const message =
       error.keyword === 'wellFormed'
-        ? `${fault.field} must be text without NUL characters or unpaired surrogates.`
+        ? notWellFormed(fault.field)
         : fault.messages
           ? fieldMessage(fault.messages, error.keyword, fault.value)
           : `Invalid value (${error.keyword}).`;

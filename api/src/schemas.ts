@@ -39,6 +39,9 @@ export function isWellFormedText(text: string): boolean {
   return !/[\0\p{Cs}]/u.test(text);
 }
 
+/** The refusal of `field`'s text that is not well formed (docs/errors.md#server-error-bodies). */
+export const notWellFormed = (field: string) => `${field} must be text without NUL characters or unpaired surrogates.`;
+
 ajv.addKeyword({
   keyword: 'wellFormed',
   type: 'string',

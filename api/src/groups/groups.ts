@@ -6,7 +6,7 @@ import { recordAudit, type AuditBy } from '../audit/trail';
 import type { Db } from '../db/schema';
 import { BadRequest } from '../http-errors';
 import { groupEvent, writeEvents } from '../events/write';
-import { isWellFormedText } from '../schemas';
+import { isWellFormedText, notWellFormed } from '../schemas';
 import { findGroupByCode, findGroupByName, findGroups, insertGroup, type NewGroup } from './repository';
 
 export async function listGroups(db: Db): Promise<NewGroup[]> {
@@ -23,8 +23,7 @@ const MAX_NAME_LENGTH = 64;
  */
 function groupName(input: unknown, code: string): string {
   const name = (typeof input === 'string' && input.trim()) || code;
-  if (!isWellFormedText(name))
-    throw new BadRequest('name', 'name must be text without NUL characters or unpaired surrogates.');
+  if (!isWellFormedText(name)) throw new BadRequest('name', notWellFormed('name'));
   if (name.length > MAX_NAME_LENGTH) throw new BadRequest('name', `Name may be at most ${MAX_NAME_LENGTH} characters.`);
   return name;
 }

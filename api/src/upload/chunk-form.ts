@@ -4,7 +4,7 @@
 // body it has parsed whole).
 import type { Multipart, MultipartFile } from '@fastify/multipart';
 import { BadRequest, DomainError, PayloadTooLarge } from '../http-errors';
-import { isWellFormedText } from '../schemas';
+import { isWellFormedText, notWellFormed } from '../schemas';
 import { CHUNK_BYTES, MAX_CHUNKS, type Chunk } from './repository';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -76,8 +76,7 @@ async function readFile(part: MultipartFile, fields: Map<string, string>, limits
   }
   if (!/\.csv$/i.test(part.filename)) throw new BadRequest('file', 'Only CSV files are accepted');
   // The name is kept with the upload and in the audit trail, as any text the API takes.
-  if (!isWellFormedText(part.filename))
-    throw new BadRequest('file', 'file must be text without NUL characters or unpaired surrogates.');
+  if (!isWellFormedText(part.filename)) throw new BadRequest('file', notWellFormed('file'));
   if (part.filename.length > MAX_FILE_NAME_LENGTH)
     throw new BadRequest('file', `Text may be at most ${MAX_FILE_NAME_LENGTH} characters.`);
 
