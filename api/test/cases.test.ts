@@ -265,7 +265,7 @@ describe('working a case', () => {
 
 describe('who may do what (docs/screens.md#cases-rights)', () => {
   test('the role matrix', async () => {
-    const { caseId } = await flagged('HUB1');
+    const { id, caseId } = await flagged('HUB1');
     const version = async () => (await detail(caseId)).case.version;
     // Reading: admins, central_ops, the hub's incharge and executive; not another hub's.
     for (const who of ['admin', 'ops', 'inch1', 'exec1'])
@@ -273,7 +273,9 @@ describe('who may do what (docs/screens.md#cases-rights)', () => {
     for (const who of ['exec2', 'inch2']) expect((await as[who]!.get(`api/cases/${caseId}/`)).status).toBe(404);
     // Working: not an executive, not another hub's incharge.
     expect((await as.exec1!.post(`api/cases/${caseId}/review/`, { version: await version() })).status).toBe(403);
-    // The refusal's audit entry names the case its path names.
+    // The refusal's audit entry names the case its path names, as the case's own entries do; an id
+    // that names no case, by the id (docs/audit.md#refusals).
+    expect((await as.exec1!.post('api/cases/99999/review/', { version: 1 }, { xsrf: false })).status).toBe(403);
     expect(
       await api.db.kysely
         .selectFrom('audit_log')
@@ -281,8 +283,12 @@ describe('who may do what (docs/screens.md#cases-rights)', () => {
         .where('action', '=', 'case.review-started')
         .where('outcome', '=', 'refused')
         .where('actor_name', '=', 'exec1')
+        .orderBy('seq')
         .execute(),
-    ).toEqual([{ target_kind: 'case', target_id: String(caseId), target_label: `case ${caseId}` }]);
+    ).toEqual([
+      { target_kind: 'case', target_id: String(caseId), target_label: `${id} (E007)` },
+      { target_kind: 'case', target_id: '99999', target_label: '#99999' },
+    ]);
     expect((await as.inch2!.post(`api/cases/${caseId}/review/`, { version: await version() })).status).toBe(404);
     expect((await as.ops!.post(`api/cases/${caseId}/review/`, { version: await version() })).status).toBe(200);
     // The queue: an executive sees its hub's cases only.
@@ -401,7 +407,7 @@ describe('saved views', () => {
       .orderBy('seq')
       .execute();
     expect(entries.map((e) => [e.outcome, e.actor_name, e.target_label])).toEqual([
-      ['refused', 'ops1', `view ${shared.body.id}`],
+      ['refused', 'ops1', 'Fraud at HUB1'],
       ['success', 'admin1', 'Fraud at HUB1'],
     ]);
     expect(JSON.parse(entries[1]!.details!)).toEqual({

@@ -12,6 +12,7 @@ import type {
 } from '@veritas/shared/domain';
 import type { Kysely } from 'kysely';
 import { actorLabel, recordAudit, type AuditBy } from '../audit/trail';
+import { caseTarget } from './audit-targets';
 import { dueHoursOf } from './opening';
 import { canBeAssignedCase, canCommentCase, canReadCase, canWorkCase, type CaseViewer } from '../auth/rights';
 import type { Database, Db } from '../db/schema';
@@ -81,9 +82,6 @@ async function recordJsonOfTracking(db: Db, trackingId: string): Promise<DeviceR
   const [json] = await recordJsonOf(db, [id]);
   return json ? (JSON.parse(json) as DeviceRecord) : null;
 }
-
-const caseTarget = (row: { id: number; tracking_id: string; reason: string }) =>
-  ({ kind: 'case', id: String(row.id), label: `${row.tracking_id} (${row.reason})` }) as const;
 
 /** 409 with the case as it now is: someone changed it since `version`, or its state does not allow the change. */
 function conflict(message: string, row: CaseRow): Conflict {

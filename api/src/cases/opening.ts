@@ -9,6 +9,7 @@ import type { Kysely } from 'kysely';
 import { recordAudit, type AuditBy } from '../audit/trail';
 import type { Database, Db } from '../db/schema';
 import { casesEvent, writeEvents, type NewEvent } from '../events/write';
+import { caseTarget } from './audit-targets';
 import { findDueHours, findOpenCase, insertCase, insertCaseEvent, summaryOf, updateCase } from './repository';
 
 /** The field user whose scan it was. */
@@ -61,9 +62,6 @@ const auditByOfScanner = (by: Scanner): AuditBy => ({
   actor: { kind: 'user', id: String(by.id), name: by.username, role: by.role },
   address: by.address ?? null,
 });
-
-const caseTarget = (summary: CaseSummary) =>
-  ({ kind: 'case', id: String(summary.id), label: `${summary.tracking_id} (${summary.reason})` }) as const;
 
 /**
  * What a scan wrote of its item's case: the live events that tell it, for the scan to write with its

@@ -15,6 +15,7 @@ import {
 } from '@veritas/shared/domain';
 import { auditByOf } from '../audit/actor';
 import { targetOfPathParam, type AuditedRoute } from '../audit/refusals';
+import { caseLabel } from './audit-targets';
 import { addAppCasePhoto, addCasePhoto, extensionOf, readCasePhoto } from './photos';
 
 const tags = ['cases'];
@@ -53,7 +54,7 @@ function parsePhotoBodies(app: FastifyInstance): void {
 }
 
 const AUDITED: { audit: AuditedRoute } = {
-  audit: { action: 'case.photo-added', target: targetOfPathParam('case', 'id', (id) => `case ${id}`) },
+  audit: { action: 'case.photo-added', target: targetOfPathParam('case', 'id', caseLabel) },
 };
 
 const APP_AUDITED: { audit: AuditedRoute } = {

@@ -23,6 +23,7 @@ import {
   lockCase,
   submitterOf,
 } from './photo-repository';
+import { caseTarget } from './audit-targets';
 import { findCase, findOpenCase, insertCaseEvent, summaryOf, type CaseRow } from './repository';
 
 export type CasePhotoType = (typeof CASE_PHOTO_TYPES)[number];
@@ -192,7 +193,7 @@ async function storePhoto(
     await recordAudit(trx, db, by, {
       action: 'case.photo-added',
       outcome: 'success',
-      target: { kind: 'case', id: String(row.id), label: `${row.tracking_id} (${row.reason})` },
+      target: caseTarget(row),
       details: { after: facts, channel, received_size: bytes.length },
     });
     await writeEvents(trx, db, [casesEvent('updated', summaryOf(row))]);
