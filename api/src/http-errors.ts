@@ -10,7 +10,7 @@ import type { ErrorObject } from 'ajv';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { fieldMessage, type FieldMessages } from '@veritas/shared/domain';
 import { DatabaseUnavailable, isDatabaseUnavailable } from './db/availability';
-import { notWellFormed } from './schemas';
+import { notText, notWellFormed } from './schemas';
 
 export type ErrorField = 'res' | 'error' | 'message';
 
@@ -198,6 +198,10 @@ export function errorHandler(error: unknown, request: FastifyRequest, reply: Fas
  */
 const precedence = ({ keyword }: ErrorObject) => (keyword === 'wellFormed' ? 2 : keyword === 'type' ? 1 : 0);
 
+/** A list or an object where text is due: told so, not as the text missing (docs/errors.md). */
+const isListOrObjectForText = ({ keyword, params }: ErrorObject, value: unknown) =>
+  keyword === 'type' && (params as { type?: unknown }).type === 'string' && typeof value === 'object' && value !== null;
+
 export interface ObjectSchema {
   properties: Record<string, { errorMessages?: FieldMessages }>;
   required?: string[];
@@ -232,9 +236,11 @@ export function schemaFault(schema: ObjectSchema, errors: ErrorObject[]): { fiel
     const message =
       error.keyword === 'wellFormed'
         ? notWellFormed(fault.field)
-        : fault.messages
-          ? fieldMessage(fault.messages, error.keyword, fault.value)
-          : `Invalid value (${error.keyword}).`;
+        : isListOrObjectForText(error, fault.value) && !fault.messages?.type
+          ? notText(fault.field)
+          : fault.messages
+            ? fieldMessage(fault.messages, error.keyword, fault.value)
+            : `Invalid value (${error.keyword}).`;
     found = { index, error, field: fault.field, message };
   }
   return found ?? { field: fields[0] ?? '', message: errors[0]?.message ?? 'Invalid request.' };

@@ -42,6 +42,9 @@ export function isWellFormedText(text: string): boolean {
 /** The refusal of `field`'s text that is not well formed (docs/errors.md#server-error-bodies). */
 export const notWellFormed = (field: string) => `${field} must be text without NUL characters or unpaired surrogates.`;
 
+/** The refusal of a list or an object sent where `field`'s text is due (a repeated query parameter). */
+export const notText = (field: string) => `${field} must be text.`;
+
 ajv.addKeyword({
   keyword: 'wellFormed',
   type: 'string',

@@ -241,6 +241,38 @@ describe('working a case', () => {
     const refused = first.status === 409 ? first : second;
     const winner = first.status === 200 ? first : second;
     expect(refused.body.case).toEqual(winner.body);
+    // The words the console shows (docs/errors.md#cases).
+    expect(refused.body.detail).toBe('Someone else changed this case; it now shows their change.');
+  });
+
+  test('malformed input to the cases calls is told what is wrong, in the rule’s words', async () => {
+    const { id, caseId } = await flagged();
+    // Due times: a whole number of hours from 1 to 8760 (docs/cases.md#due-times).
+    for (const hours of [0, 8761, 1.5, '24', null]) {
+      const answer = await as.root!.post('api/cases/due_times/', { due_hours: { E005: hours } });
+      expect([hours, answer.status, answer.body.detail]).toEqual([
+        hours,
+        400,
+        'Each due time is a whole number of hours from 1 to 8760.',
+      ]);
+    }
+    // A repeated tracking_id is a list where text is due (docs/errors.md).
+    const repeated = await as.admin!.get(`api/cases/of/?tracking_id=${id}&tracking_id=${id}`);
+    expect([repeated.status, repeated.body.detail, repeated.body.field]).toEqual([
+      400,
+      'tracking_id must be text.',
+      'tracking_id',
+    ]);
+    // A bulk job names its cases or their filters: neither, or both, is told which.
+    const neither = await as.admin!.post('api/cases/jobs/', { action: 'assign', assignee: null });
+    expect([neither.status, neither.body.detail]).toEqual([400, 'Name the cases (ids) or the filters they match.']);
+    const both = await as.admin!.post('api/cases/jobs/', {
+      action: 'assign',
+      assignee: null,
+      ids: [caseId],
+      filters: {},
+    });
+    expect([both.status, both.body.detail]).toEqual([400, 'Name the cases (ids) or the filters they match, not both.']);
   });
 
   test('a case is assigned only to a user who may work its queue', async () => {

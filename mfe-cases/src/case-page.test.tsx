@@ -11,13 +11,12 @@ import {
   type MockApi,
   type MockReply,
 } from '@veritas/shared/testing';
-import { MAX_CASE_PHOTO_BYTES, MAX_CASE_PHOTOS } from '@veritas/shared/case-vocabulary';
+import { CASE_CHANGED_MESSAGE, MAX_CASE_PHOTO_BYTES, MAX_CASE_PHOTOS } from '@veritas/shared/case-vocabulary';
 import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import CasePage, { PAGE_MESSAGES } from './case-page';
 import { ACTION_MESSAGES } from './case/case-actions';
 import { PHOTO_MESSAGES } from './case/case-photos';
-import { CONFLICT_MESSAGE } from './case/use-case-change';
 
 const PAST = '2020-01-02T03:04:00.000Z';
 const FUTURE = '2099-01-02T03:04:00.000Z';
@@ -454,7 +453,7 @@ describe('changes on the case’s version', () => {
     await loaded();
     expect(caseCalls()).toBe(1);
     await userEvent.click(screen.getByRole('button', { name: 'Take' }));
-    expect(await screen.findByRole('alert')).toHaveTextContent(CONFLICT_MESSAGE);
+    expect(await screen.findByRole('alert')).toHaveTextContent(CASE_CHANGED_MESSAGE);
     await waitFor(() => expect(caseCalls()).toBe(2));
     expect(fact('Assignee')).toHaveTextContent('lead');
     expect(screen.getByTestId('case')).toHaveAttribute('data-version', '4');
@@ -478,7 +477,7 @@ describe('changes on the case’s version', () => {
     await userEvent.selectOptions(screen.getByRole('combobox', { name: 'Disposition' }), 'rejected');
     await userEvent.type(screen.getByRole('textbox', { name: 'Resolution note' }), 'Wrong unit');
     await userEvent.click(screen.getByRole('button', { name: 'Resolve' }));
-    expect(await screen.findByText(CONFLICT_MESSAGE)).toBeInTheDocument();
+    expect(await screen.findByText(CASE_CHANGED_MESSAGE)).toBeInTheDocument();
     expect(screen.getByRole('textbox', { name: 'Resolution note' })).toHaveValue('Wrong unit');
     await userEvent.click(screen.getByRole('button', { name: 'Resolve' }));
     await waitFor(() => expect(api.requestsTo('POST api/cases/7/resolve/')).toHaveLength(2));

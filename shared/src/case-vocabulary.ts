@@ -52,6 +52,13 @@ export const MAX_CASE_NOTE_LENGTH = 2000;
 /** The most cases one bulk job changes. */
 export const MAX_BULK_CASES = 100_000;
 
+/** A reason's due time is a whole number of hours from 1 to this (docs/cases.md#due-times); any other is refused so. */
+export const MAX_DUE_HOURS = 8760;
+export const DUE_HOURS_RULE = `Each due time is a whole number of hours from 1 to ${MAX_DUE_HOURS}.`;
+
+/** A change made on a version of the case that someone else has changed since (409, docs/cases.md#concurrency). */
+export const CASE_CHANGED_MESSAGE = 'Someone else changed this case; it now shows their change.';
+
 /** The most photos one case keeps, and the largest photo taken (docs/cases.md#photos). */
 export const MAX_CASE_PHOTOS = 10;
 export const MAX_CASE_PHOTO_BYTES = 5 * 1024 * 1024;

@@ -10,6 +10,7 @@ import type {
   CaseSummary,
   DeviceRecord,
 } from '@veritas/shared/domain';
+import { CASE_CHANGED_MESSAGE } from '@veritas/shared/domain';
 import type { Kysely } from 'kysely';
 import { actorLabel, recordAudit, type AuditBy } from '../audit/trail';
 import { caseTarget } from './audit-targets';
@@ -88,8 +89,6 @@ function conflict(message: string, row: CaseRow): Conflict {
   return new Conflict(message, { case: summaryOf(row) });
 }
 
-const CHANGED = 'The case was changed by someone else: it now shows their change.';
-
 interface Change {
   /** The case's columns after the change. */
   set: Parameters<typeof updateCase>[3];
@@ -115,11 +114,11 @@ export async function changeCaseIn(
 ): Promise<CaseSummary> {
   const row = await readableCase(trx, actor, id);
   if (!canWorkCase(actor, row.queue)) throw new Forbidden('Your role cannot work the cases of this queue.');
-  if (version !== 'current' && row.version !== version) throw conflict(CHANGED, row);
+  if (version !== 'current' && row.version !== version) throw conflict(CASE_CHANGED_MESSAGE, row);
   const at = new Date().toISOString();
   const change = await decide(row, at);
   if (!(await updateCase(trx, id, row.version, { ...change.set, updated_at: at })))
-    throw conflict(CHANGED, (await findCase(trx, id))!);
+    throw conflict(CASE_CHANGED_MESSAGE, (await findCase(trx, id))!);
   await insertCaseEvent(trx, {
     case_id: id,
     at,

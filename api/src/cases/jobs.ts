@@ -82,7 +82,9 @@ function paramsOf(actor: UserCaseActor, job: NewCaseJob): JobParams {
 /** Creates the job with its cases: those named, or every case the filters match that the creator may work. */
 export async function createCaseJob(db: Db, actor: UserCaseActor, job: NewCaseJob): Promise<CaseJob> {
   if (!canRunCaseJobs(actor.role)) throw new Forbidden('Your role cannot run bulk actions on cases.');
-  if ((job.ids === undefined) === (job.filters === undefined))
+  if (job.ids === undefined && job.filters === undefined)
+    throw new BadRequest('ids', 'Name the cases (ids) or the filters they match.');
+  if (job.ids !== undefined && job.filters !== undefined)
     throw new BadRequest('ids', 'Name the cases (ids) or the filters they match, not both.');
   const params = paramsOf(actor, job);
   const selection = job.filters ? await selectionOf(db.kysely, job.filters, actor) : null;

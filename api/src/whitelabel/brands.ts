@@ -6,6 +6,7 @@ import { manufacturerKey } from '../db/oui-registry';
 import { recordAudit, type AuditBy } from '../audit/trail';
 import type { Db } from '../db/schema';
 import { BadRequest, Conflict, NotFound } from '../http-errors';
+import { notText } from '../schemas';
 import {
   findBrandById,
   findBrandByKey,
@@ -125,7 +126,7 @@ export async function saveBrand(
 
 /** Registry names matching a search; a repeated ?search= (a list) is refused, as any list where text is due. */
 export async function findManufacturers(db: Db, search: string | string[] | undefined): Promise<ManufacturerResult[]> {
-  if (Array.isArray(search)) throw new BadRequest('search', 'search must be text.');
+  if (Array.isArray(search)) throw new BadRequest('search', notText('search'));
   // The limit applies to the search as matched: trimmed, spaces collapsed (manufacturerKey).
   const needle = manufacturerKey(search ?? '');
   if (needle.length > MAX_SEARCH_LENGTH)

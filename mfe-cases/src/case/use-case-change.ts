@@ -2,11 +2,11 @@
 // invalidates every query of cases; a 409 (someone else changed it first) shows the case as it
 // now is and says so, never overwriting their change.
 import { notifyError, toast, type CaseDetail, type CaseSummary } from '@veritas/shared';
+import { CASE_CHANGED_MESSAGE } from '@veritas/shared/case-vocabulary';
 import { useMutation, useQueryClient } from '@veritas/shared/query';
 import { useState } from 'react';
 import { CASES_KEY, caseQuery, changeCase, conflictCase, type CaseChange } from '../api/cases';
 
-export const CONFLICT_MESSAGE = 'Someone else changed this case; it now shows their change.';
 export const CHANGE_FAILED = 'The case could not be changed.';
 
 export interface Notice {
@@ -41,7 +41,7 @@ export function useCaseChange(summary: CaseSummary) {
       const now = conflictCase(error);
       if (now) {
         putSummary(client, now);
-        setNotice({ kind: 'error', text: CONFLICT_MESSAGE });
+        setNotice({ kind: 'error', text: CASE_CHANGED_MESSAGE });
         void client.invalidateQueries({ queryKey: caseQuery(summary.id).queryKey });
       } else {
         setNotice({ kind: 'error', text: notifyError(error, CHANGE_FAILED) });

@@ -1,7 +1,7 @@
 // Due times (docs/cases.md#due-times), for a super_admin: the hours from opening to due of each
 // reason, in a disclosure under the queue's filters. New cases are due by them; open ones keep theirs.
 import { BusyButton, deviceError, notifyError, toast } from '@veritas/shared';
-import { CASE_REASONS } from '@veritas/shared/case-vocabulary';
+import { CASE_REASONS, DUE_HOURS_RULE, MAX_DUE_HOURS } from '@veritas/shared/case-vocabulary';
 import { useMutation, useQueryClient, useQueryError, useQueryNow } from '@veritas/shared/query';
 import { useId, useState, type FormEvent } from 'react';
 import { dueTimesQuery, saveDueTimes } from '../api/cases';
@@ -9,11 +9,11 @@ import { dueTimesQuery, saveDueTimes } from '../api/cases';
 export const DUE_MESSAGES = {
   loadFailed: 'Failed to load the due times',
   saveFailed: 'Failed to save the due times',
-  invalid: 'Each due time is a whole number of hours from 1 to 8760.',
+  invalid: DUE_HOURS_RULE,
   saved: 'Due times saved: new cases are due by them.',
 } as const;
 
-const validHours = (text: string) => /^\d{1,4}$/.test(text) && Number(text) >= 1 && Number(text) <= 8760;
+const validHours = (text: string) => /^\d+$/.test(text) && Number(text) >= 1 && Number(text) <= MAX_DUE_HOURS;
 
 export function DueTimes() {
   const client = useQueryClient();

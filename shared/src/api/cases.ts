@@ -11,6 +11,8 @@ import {
   CASE_STATE_FILTERS,
   CASE_PAGE_LIMIT,
   MAX_CASE_NOTE_LENGTH,
+  MAX_DUE_HOURS,
+  DUE_HOURS_RULE,
 } from '../case-vocabulary';
 
 export {
@@ -25,6 +27,9 @@ export {
   CASE_COUNT_CAP,
   MAX_CASE_NOTE_LENGTH,
   MAX_BULK_CASES,
+  MAX_DUE_HOURS,
+  DUE_HOURS_RULE,
+  CASE_CHANGED_MESSAGE,
   MAX_CASE_PHOTOS,
   MAX_CASE_PHOTO_BYTES,
   CASE_PHOTO_TYPES,
@@ -242,7 +247,10 @@ export type CaseAssignees = Static<typeof CaseAssignees>;
 
 /** Hours from opening to due, per reason (super_admin sets them). */
 export const CaseDueTimes = Type.Object({
-  due_hours: Type.Record(Type.String(), Type.Integer({ minimum: 1, maximum: 8760 })),
+  due_hours: Type.Record(
+    Type.String(),
+    Type.Integer({ minimum: 1, maximum: MAX_DUE_HOURS, errorMessages: { missing: DUE_HOURS_RULE } }),
+  ),
 });
 export type CaseDueTimes = Static<typeof CaseDueTimes>;
 
