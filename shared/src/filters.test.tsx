@@ -80,9 +80,12 @@ test('Clear filters is disabled with nothing applied or typed; it empties the fo
   expect(clearButton).toBeDisabled();
   fireEvent.change(screen.getByLabelText('Name'), { target: { value: 'x' } });
   expect(clearButton).toBeEnabled();
+  clearButton.focus();
   fireEvent.click(clearButton);
   expect(screen.getByLabelText('Name')).toHaveValue('');
   expect(onApply).toHaveBeenLastCalledWith(NONE);
+  // Disabled once cleared, it would drop the keyboard's focus to the page: the first filter takes it.
+  expect(screen.getByLabelText('Name')).toHaveFocus();
 });
 
 test("the form is a landmark named 'Filters'", () => {

@@ -3,7 +3,7 @@
 // Enter), the dropdowns and the days as soon as they change, together with the text typed so far;
 // what is typed but not applied is the form's own. Not part of the main entry, which the shell
 // loads before its login form.
-import { useState, type ReactNode } from 'react';
+import { useRef, useState, type ReactNode } from 'react';
 import './ui/filters.css';
 
 /**
@@ -42,6 +42,7 @@ export interface FiltersFormProps {
 }
 
 export function FiltersForm({ onApply, canClear, onClear, typed, children }: FiltersFormProps) {
+  const fields = useRef<HTMLDivElement>(null);
   return (
     <form
       className="vx-card vx-filters"
@@ -51,12 +52,24 @@ export function FiltersForm({ onApply, canClear, onClear, typed, children }: Fil
         onApply();
       }}
     >
-      <div className="vx-filters__fields">{children}</div>
+      <div className="vx-filters__fields" ref={fields}>
+        {children}
+      </div>
       <div className="vx-filters__actions">
         <button type="submit" className="vx-btn vx-btn-primary">
           Apply
         </button>
-        <button type="button" className="vx-btn" disabled={!canClear} onClick={onClear}>
+        <button
+          type="button"
+          className="vx-btn"
+          disabled={!canClear}
+          onClick={() => {
+            onClear();
+            // Cleared, the button is disabled and would drop the keyboard's focus to the page: it
+            // goes to the first filter instead, where filtering starts again (docs/screens.md#filters).
+            fields.current?.querySelector<HTMLElement>('input, select, button')?.focus();
+          }}
+        >
           Clear filters
         </button>
         {typed && <span className="vx-hint">Press Apply to filter by the text typed.</span>}
