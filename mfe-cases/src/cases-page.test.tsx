@@ -508,6 +508,8 @@ describe('saved views', () => {
       expect(screen.getByRole('combobox', { name: 'Views' })).toHaveValue('Hub one overdue (shared with central_ops)'),
     );
     expect(screen.queryByRole('form', { name: 'Save view' })).not.toBeInTheDocument();
+    // The form gone, the keyboard's focus is back on the button that opened it.
+    expect(toggle).toHaveFocus();
   });
 
   test('a refused save toasts the server’s message and keeps the form', async () => {
@@ -538,6 +540,8 @@ describe('saved views', () => {
     await waitFor(() =>
       expect(screen.getByRole('combobox', { name: 'Views' })).toHaveAttribute('placeholder', 'No saved views'),
     );
+    // Its Delete view gone with it, the keyboard's focus is on the Views choice.
+    expect(screen.getByRole('combobox', { name: 'Views' })).toHaveFocus();
   });
 });
 
@@ -656,6 +660,8 @@ describe('bulk actions', () => {
       note: 'Held for inspection',
     });
     const progress = await screen.findByRole('progressbar', { name: 'Resolving cases' });
+    // The bar and its Start gone, the keyboard's focus is on the job.
+    expect(screen.getByRole('region', { name: 'Bulk job' })).toHaveFocus();
     expect(await screen.findByText('40 of 120 done (2 skipped)')).toHaveAttribute('role', 'status');
     expect(progress).toHaveAttribute('value', '40');
     const before = pageCalls().length;
@@ -664,6 +670,10 @@ describe('bulk actions', () => {
     expect(await screen.findByText('Resolved 118 cases; 2 skipped.')).toBeInTheDocument();
     await waitFor(() => expect(pageCalls().length).toBeGreaterThan(before));
     expect(screen.queryByRole('region', { name: 'Bulk actions' })).not.toBeInTheDocument();
+    // Closed, the job goes and the focus with it to the page's heading.
+    await user.click(screen.getByRole('button', { name: 'Close' }));
+    expect(screen.queryByRole('region', { name: 'Bulk job' })).not.toBeInTheDocument();
+    expect(screen.getByRole('heading', { level: 1 })).toHaveFocus();
   });
 
   test('a refused job toasts the server’s message', async () => {

@@ -4,6 +4,7 @@
 import {
   BusyButton,
   SearchSelect,
+  focusSectionHeading,
   notifyError,
   toast,
   type CaseCount,
@@ -107,9 +108,21 @@ function JobProgress({ id, onClose }: { id: number; onClose: () => void }) {
     void client.invalidateQueries({ queryKey: CASES_KEY, predicate: (query) => query.queryKey[1] !== 'job' });
   }, [job, client]);
 
+  // It shows as the bulk actions' bar leaves with their Start: the keyboard's focus, dropped to the
+  // page, comes here; once it is closed, to the page's heading.
+  const section = useRef<HTMLElement>(null);
+  useEffect(() => {
+    if (!document.activeElement || document.activeElement === document.body) section.current?.focus();
+  }, []);
+  const close = () => {
+    const page = section.current?.parentElement ?? null;
+    onClose();
+    focusSectionHeading(page);
+  };
+
   const doing = job?.action === 'resolve' ? 'Resolving cases' : 'Assigning cases';
   return (
-    <section className="vx-card cq-job" aria-label="Bulk job">
+    <section ref={section} className="vx-card cq-job" aria-label="Bulk job" tabIndex={-1}>
       <p id={labelId} className="cq-job__label">
         {job ? (finished ? `${doing}: done` : doing) : 'Starting the job…'}
       </p>
@@ -131,7 +144,7 @@ function JobProgress({ id, onClose }: { id: number; onClose: () => void }) {
         </p>
       )}
       {finished && (
-        <button type="button" className="vx-btn" onClick={onClose}>
+        <button type="button" className="vx-btn" onClick={close}>
           Close
         </button>
       )}

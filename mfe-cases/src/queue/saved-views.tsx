@@ -11,7 +11,7 @@ import {
   type SelectOption,
 } from '@veritas/shared';
 import { useMutation, useQueryClient, useQueryError, useQueryNow } from '@veritas/shared/query';
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useRef, useState, type FormEvent } from 'react';
 import { deleteView, saveView, viewsQuery } from '../api/cases';
 import { filterOfView, queryOfFilter, sameFilters, type CaseFilter } from './case-filter';
 
@@ -55,6 +55,14 @@ export function SavedViews({ filter, onApply }: { filter: CaseFilter; onApply: (
   const [nameError, setNameError] = useState<string | null>(null);
   const formId = useId();
   const nameErrorId = useId();
+  // Where the keyboard's focus goes when what held it leaves: the form closed, back to Save view; the
+  // view deleted (its Delete view with it), to the Views choice.
+  const toggle = useRef<HTMLButtonElement>(null);
+  const viewsChoice = useRef<HTMLDivElement>(null);
+  const closeForm = () => {
+    setOpen(false);
+    toggle.current?.focus();
+  };
 
   const refreshViews = () => client.invalidateQueries({ queryKey: viewsQuery.queryKey });
 
@@ -62,7 +70,7 @@ export function SavedViews({ filter, onApply }: { filter: CaseFilter; onApply: (
     mutationFn: saveView,
     onSuccess: async (view) => {
       toast.success(`View “${view.name}” saved.`);
-      setOpen(false);
+      closeForm();
       setName('');
       setShare(ONLY_ME);
       setChosen(view.id);
@@ -76,6 +84,7 @@ export function SavedViews({ filter, onApply }: { filter: CaseFilter; onApply: (
     onSuccess: async (_, view) => {
       toast.success(`View “${view.name}” deleted.`);
       setChosen(null);
+      viewsChoice.current?.querySelector('input')?.focus();
       await refreshViews();
     },
     onError: (failure) => notifyError(failure, VIEW_MESSAGES.deleteFailed),
@@ -106,7 +115,7 @@ export function SavedViews({ filter, onApply }: { filter: CaseFilter; onApply: (
   return (
     <div className="cq-views">
       <div className="cq-views__row">
-        <div className="vx-field cq-field cq-views__select">
+        <div className="vx-field cq-field cq-views__select" ref={viewsChoice}>
           <SearchSelect
             className="cq-select"
             label="Views"
@@ -118,6 +127,7 @@ export function SavedViews({ filter, onApply }: { filter: CaseFilter; onApply: (
           />
         </div>
         <button
+          ref={toggle}
           type="button"
           className="vx-btn"
           aria-expanded={open}
@@ -169,7 +179,7 @@ export function SavedViews({ filter, onApply }: { filter: CaseFilter; onApply: (
             <BusyButton type="submit" className="vx-btn vx-btn-primary" busy={save.isPending}>
               {save.isPending ? 'Saving…' : 'Save'}
             </BusyButton>
-            <button type="button" className="vx-btn" onClick={() => setOpen(false)}>
+            <button type="button" className="vx-btn" onClick={closeForm}>
               Cancel
             </button>
           </div>

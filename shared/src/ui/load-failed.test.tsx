@@ -46,6 +46,23 @@ describe('LoadFailed', () => {
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
   });
 
+  test('when the read Retry asked for comes back, the keyboard’s focus goes to the heading of the section', async () => {
+    const user = userEvent.setup();
+    const props: LoadFailedProps = { failure: new Error('Failed'), fetching: false, message, onRetry: () => {} };
+    const page = (more: Partial<LoadFailedProps>) => (
+      <section>
+        <h1>Cases</h1>
+        <LoadFailed {...props} {...more} />
+      </section>
+    );
+    const { rerender } = render(page({}));
+    await user.click(screen.getByRole('button', { name: 'Retry' }));
+    rerender(page({ failure: null, fetching: true }));
+    rerender(page({ failure: null, fetching: false }));
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Cases' })).toHaveFocus();
+  });
+
   test('a read running with no failure before shows nothing', () => {
     renderFailed({ failure: null, fetching: true });
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
