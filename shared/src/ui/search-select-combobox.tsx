@@ -4,6 +4,12 @@ import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { SearchSelectProps, SelectOption } from './search-select';
 import './search-select.css';
 
+/** The options whose label holds the text typed, ignoring case; all of them for no text. */
+function matching(options: readonly SelectOption[], typed: string): SelectOption[] {
+  const needle = typed.trim().toLowerCase();
+  return needle ? options.filter((o) => o.label.toLowerCase().includes(needle)) : [...options];
+}
+
 export default function SearchSelectCombobox({
   options,
   value,
@@ -30,10 +36,10 @@ export default function SearchSelectCombobox({
   const [openUpwards, setOpenUpwards] = useState(false);
 
   const selectedItem = useMemo(() => options.find((o) => o.value === value) ?? null, [options, value]);
-  const items = useMemo(() => {
-    const needle = filter.trim().toLowerCase();
-    return needle && filterOptions ? options.filter((o) => o.label.toLowerCase().includes(needle)) : [...options];
-  }, [options, filter, filterOptions]);
+  const items = useMemo(
+    () => (filterOptions ? matching(options, filter) : [...options]),
+    [options, filter, filterOptions],
+  );
 
   const {
     isOpen,
@@ -60,8 +66,14 @@ export default function SearchSelectCombobox({
       if (!filterOptions && selectedItem) onChange(null);
     },
     stateReducer: (state, { type, changes }) => {
-      const { ControlledPropUpdatedSelectedItem, InputKeyDownPageDown, InputKeyDownPageUp } =
+      const { ControlledPropUpdatedSelectedItem, InputChange, InputKeyDownPageDown, InputKeyDownPageUp } =
         useCombobox.stateChangeTypes;
+      // Typing highlights the first option left, so that Enter (or Tab) takes it, as react-select
+      // does; text that leaves none, or no text, highlights nothing.
+      if (type === InputChange && filterOptions) {
+        const typed = changes.inputValue ?? '';
+        return { ...changes, highlightedIndex: typed.trim() && matching(options, typed).length ? 0 : -1 };
+      }
       // A selection cleared while the menu is open was cleared by typing (above): the typed text stays.
       if (type === ControlledPropUpdatedSelectedItem && !filterOptions && state.isOpen) {
         return { ...changes, inputValue: state.inputValue };

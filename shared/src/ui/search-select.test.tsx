@@ -69,6 +69,25 @@ describe('SearchSelect', () => {
     expect(onValue).toHaveBeenCalledWith('DEL01');
   });
 
+  test('typing highlights the first option left: Enter selects it, as react-select does', async () => {
+    const onValue = jest.fn();
+    render(<Harness onValue={onValue} />);
+    await userEvent.type(screen.getByRole('combobox'), 'bom');
+    expect(screen.getByRole('option', { name: 'BOM02' })).toHaveAttribute('aria-selected', 'true');
+    await userEvent.keyboard('{Enter}');
+    expect(onValue).toHaveBeenLastCalledWith('BOM02');
+    expect(screen.getByRole('combobox')).toHaveValue('BOM02');
+  });
+
+  test('typing text that leaves no option, or erasing it, highlights nothing: Enter selects nothing', async () => {
+    const onValue = jest.fn();
+    render(<Harness onValue={onValue} />);
+    await userEvent.type(screen.getByRole('combobox'), 'zzz{Enter}');
+    await userEvent.clear(screen.getByRole('combobox'));
+    await userEvent.keyboard('{Enter}');
+    expect(onValue).not.toHaveBeenCalled();
+  });
+
   test('Page Down and Page Up move the highlight by the page size, 5 by default, stopping at the ends', async () => {
     const many = Array.from({ length: 12 }, (_, i) => ({ value: `H${i}`, label: `Hub ${i}` }));
     const onValue = jest.fn();
