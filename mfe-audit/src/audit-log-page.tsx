@@ -46,7 +46,8 @@ export default function AuditLogPage() {
       setFresh((current) => ({ query: queryText, count: (current.query === queryText ? current.count : 0) + 1 }));
   });
 
-  const apply = (next: AuditFilter) => setParams(paramsOfFilter(next), { replace: true });
+  // Each filter applied is an entry of the browser's history: Back returns to the filters before.
+  const apply = (next: AuditFilter) => setParams(paramsOfFilter(next));
   const forbidden = httpStatus(error) === 403;
 
   return (

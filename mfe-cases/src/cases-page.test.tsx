@@ -6,6 +6,7 @@ import {
   VeritasToaster,
   toast,
   useLocation,
+  useNavigate,
   useSession,
   type CaseSummary,
   type CaseView,
@@ -88,7 +89,15 @@ function serve(initial: CaseSummary[], handlers: Record<string, (request: Record
 
 function Location() {
   const { search } = useLocation();
-  return <output data-testid="search">{search}</output>;
+  const navigate = useNavigate();
+  return (
+    <>
+      <output data-testid="search">{search}</output>
+      <button type="button" onClick={() => void navigate(-1)}>
+        Browser back
+      </button>
+    </>
+  );
 }
 
 function renderPage(url = '/Cases') {
@@ -300,6 +309,18 @@ describe('filters in the URL', () => {
     await waitFor(() => expect(shownIds()).toEqual([3]));
     expect(search()).toEqual({ assignee: 'ravi' });
     expect(screen.getByRole('combobox', { name: 'Assignee' })).toHaveValue('A user…');
+  });
+
+  test('each filter applied is an entry of the history: Back returns to the filters before', async () => {
+    serve(casesOf(2));
+    const user = userEvent.setup();
+    renderPage('/Cases?queue=HUB1');
+    await loaded();
+    await user.click(screen.getByRole('checkbox', { name: 'Overdue only' }));
+    await waitFor(() => expect(search()).toEqual({ queue: 'HUB1', overdue: '1' }));
+    await user.click(screen.getByRole('button', { name: 'Browser back' }));
+    await waitFor(() => expect(search()).toEqual({ queue: 'HUB1' }));
+    expect(screen.getByRole('checkbox', { name: 'Overdue only' })).not.toBeChecked();
   });
 
   test('Clear filters empties the form and the URL', async () => {

@@ -65,7 +65,8 @@ export default function CasesPage() {
   });
   const selection = useCaseSelection(queryText, cases);
 
-  const apply = (next: CaseFilter) => setParams(paramsOfFilter(next), { replace: true });
+  // Each filter applied is an entry of the browser's history: Back returns to the filters before.
+  const apply = (next: CaseFilter) => setParams(paramsOfFilter(next));
   const forbidden = httpStatus(error) === 403;
 
   return (
