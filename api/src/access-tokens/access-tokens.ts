@@ -8,7 +8,7 @@ import crypto from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { scopesOf, type AccessToken, type CreatedToken, type TokenCreatePayload } from '@veritas/shared/domain';
 import { actorLabel, recordAudit, type AuditBy } from '../audit/trail';
-import { isoOfMs, MAX_SERIAL_ID, serialIdOf, type Db } from '../db/schema';
+import { isoOfMs, MAX_SERIAL_ID, type Db } from '../db/schema';
 import { BadRequest, NotFound } from '../http-errors';
 import {
   countTokenCall,
@@ -101,11 +101,9 @@ export async function createAccessToken(db: Db, input: TokenCreatePayload, by: A
   return { token: tokenOf(row), secret };
 }
 
-/** How a refused call's audit entry names the token its path names: by its label, else `#{id}`. */
-export async function tokenLabel(id: string, db: Db): Promise<string> {
-  const serial = serialIdOf(id);
-  const row = serial === null ? undefined : await findAccessTokenById(db.kysely, serial);
-  return row?.label ?? `#${id}`;
+/** How a refused call's audit entry names the token its path names: by its label (targetOfPathParam). */
+export async function tokenLabel(id: number, db: Db): Promise<string | undefined> {
+  return (await findAccessTokenById(db.kysely, id))?.label;
 }
 
 /** Revokes a token of `kind` (a deploy token is not revoked where API keys are managed, nor the reverse). */

@@ -5,7 +5,7 @@
 // answer is known.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AuditAction, AuditTargetKind } from '@veritas/shared/domain';
-import type { Db } from '../db/schema';
+import { serialIdOf, type Db } from '../db/schema';
 import { DomainError } from '../http-errors';
 import { auditByOf } from './actor';
 import { ACCESS_COOKIE } from '../auth/cookies';
@@ -38,19 +38,23 @@ export function targetOfBodyField(kind: AuditTargetKind, field: string, maxLengt
 }
 
 /**
- * A target named by a parameter of the path (a case's id), cut to 100 characters; `label` made of
- * it, e.g. from what it names in the database (an endpoint's address, a token's label).
+ * A target named by a parameter of the path, cut to 100 characters: a name (a remote's), its own
+ * label; an id, labelled by `labelOfRow` as the action's entries label what it names (an endpoint
+ * by its address, a case by its tracking ID), or `#{id}` when it names nothing.
  */
 export function targetOfPathParam(
   kind: AuditTargetKind,
   param: string,
-  label: (value: string, db: Db) => string | Promise<string> = (value) => value,
+  labelOfRow?: (id: number, db: Db) => Promise<string | undefined>,
 ): AuditedRoute['target'] {
   return async (request, db) => {
     const value = (request.params as Record<string, unknown> | undefined)?.[param];
     if (typeof value !== 'string') return null;
     const id = value.slice(0, 100);
-    return { kind, id, label: await label(id, db) };
+    if (!labelOfRow) return { kind, id, label: id };
+    const serial = serialIdOf(id);
+    const label = serial === null ? undefined : await labelOfRow(serial, db);
+    return { kind, id, label: label ?? `#${id}` };
   };
 }
 

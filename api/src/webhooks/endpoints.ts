@@ -12,7 +12,7 @@ import {
 } from '@veritas/shared/domain';
 import type { Kysely, Selectable } from 'kysely';
 import { recordAudit, type AuditBy } from '../audit/trail';
-import { isoOfMs, MAX_SERIAL_ID, serialIdOf, type Database, type Db, type WebhookEndpointsTable } from '../db/schema';
+import { isoOfMs, MAX_SERIAL_ID, type Database, type Db, type WebhookEndpointsTable } from '../db/schema';
 import { BadRequest, NotFound } from '../http-errors';
 import { RefusedAddress, resolveEndpoint, urlProblem, type SendPolicy } from './send';
 
@@ -52,14 +52,9 @@ export async function listEndpoints(db: Db): Promise<WebhookEndpoint[]> {
   return rows.map((row) => endpointOf(row));
 }
 
-/** How a refused call's audit entry names the endpoint its path names: by its address, else `#{id}`. */
-export async function endpointLabel(id: string, db: Db): Promise<string> {
-  const serial = serialIdOf(id);
-  const row =
-    serial === null
-      ? undefined
-      : await db.kysely.selectFrom('webhook_endpoints').select('url').where('id', '=', serial).executeTakeFirst();
-  return row?.url ?? `#${id}`;
+/** How a refused call's audit entry names the endpoint its path names: by its address (targetOfPathParam). */
+export async function endpointLabel(id: number, db: Db): Promise<string | undefined> {
+  return (await db.kysely.selectFrom('webhook_endpoints').select('url').where('id', '=', id).executeTakeFirst())?.url;
 }
 
 export async function endpointRow(kysely: Kysely<Database>, id: number): Promise<EndpointRow> {
