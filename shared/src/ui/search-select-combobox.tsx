@@ -126,7 +126,14 @@ export default function SearchSelectCombobox({
           className="vx-search-select__input"
           placeholder={placeholder}
           aria-busy={loading || undefined}
-          {...getInputProps({ disabled, ...nameProps })}
+          {...getInputProps({
+            disabled,
+            ...nameProps,
+            // The options follow the text in the render of the keystroke itself: downshift reports
+            // it (onInputValueChange) only from an effect after that render, and an Enter pressed in
+            // between would take the first option of the text before.
+            onChange: (event) => filterOptions && setFilter(event.currentTarget.value),
+          })}
         />
         {clearable && selectedItem && !disabled && (
           <button
