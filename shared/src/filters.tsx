@@ -66,8 +66,11 @@ export function FiltersForm({ onApply, canClear, onClear, typed, children }: Fil
           onClick={() => {
             onClear();
             // Cleared, the button is disabled and would drop the keyboard's focus to the page: it
-            // goes to the first filter instead, where filtering starts again (docs/screens.md#filters).
-            fields.current?.querySelector<HTMLElement>('input, select, button')?.focus();
+            // goes to the first filter instead, where filtering starts again (docs/screens.md#filters);
+            // a dropdown whose code is still loading stands disabled and is passed over.
+            fields.current
+              ?.querySelector<HTMLElement>('input:not(:disabled), select:not(:disabled), button:not(:disabled)')
+              ?.focus();
           }}
         >
           Clear filters
