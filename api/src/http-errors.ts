@@ -14,6 +14,10 @@ import { notText, notWellFormed } from './schemas';
 
 export type ErrorField = 'res' | 'error' | 'message';
 
+/** What a 503 of the database says of the change asked for: not made, or may have been. */
+export const DATABASE_OUTCOMES = ['not-applied', 'unknown'] as const;
+type DatabaseOutcome = (typeof DATABASE_OUTCOMES)[number];
+
 declare module 'fastify' {
   interface FastifyContextConfig {
     /** The body field this route's console screen shows an error from, besides `detail`. */
@@ -179,7 +183,8 @@ export function errorHandler(error: unknown, request: FastifyRequest, reply: Fas
   if (isDatabaseUnavailable(error)) {
     request.log.warn(error);
     // `outcome` tells a client whether repeating a write is safe (docs/errors.md#database-unavailable).
-    const outcome = error instanceof DatabaseUnavailable && error.outcomeUnknown ? 'unknown' : 'not-applied';
+    const outcome: DatabaseOutcome =
+      error instanceof DatabaseUnavailable && error.outcomeUnknown ? 'unknown' : 'not-applied';
     return answer(503, DATABASE_UNAVAILABLE, { outcome }, { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) });
   }
   if (statusCode >= 500) {

@@ -10,6 +10,7 @@ import type { TSchema } from '@sinclair/typebox';
 import { ErrorBody } from '@veritas/shared/domain';
 import { ACCESS_COOKIE, API_V1_PREFIX, APP_PREFIX, XSRF_HEADER } from '../auth/cookies';
 import { webhookDocuments } from '../webhooks/openapi';
+import { DATABASE_OUTCOMES } from '../http-errors';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -30,7 +31,7 @@ const UNAVAILABLE = {
     ...ErrorBody.properties,
     outcome: {
       type: 'string',
-      enum: ['not-applied', 'unknown'],
+      enum: [...DATABASE_OUTCOMES],
       description:
         'Whether the change asked for was not made, or may have been: repeating a write is safe only when not applied.',
     },
