@@ -59,9 +59,8 @@ export default function SearchSelectCombobox({
     itemToKey: (item) => item?.value,
     onSelectedItemChange: ({ selectedItem: item }) => onChange(item?.value ?? null),
     onInputValueChange: ({ inputValue, type }) => {
-      const typed = type === useCombobox.stateChangeTypes.InputChange;
-      setFilter(typed ? (inputValue ?? '') : '');
-      if (!typed) return;
+      // Typed text filters from the input's onChange (below); any other change of the text ends it.
+      if (type !== useCombobox.stateChangeTypes.InputChange) return setFilter('');
       onInputChange?.(inputValue ?? '');
       if (!filterOptions && selectedItem) onChange(null);
     },
