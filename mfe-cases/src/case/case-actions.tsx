@@ -1,7 +1,7 @@
 // What the viewer may do with a case (rights from api/cases/{id}/): take it, assign it, start the
 // review, resolve it with a disposition and a note, reopen it with a reason (`work`), and add
 // notes (`comment`). Each change is made on the version shown (use-case-change.ts).
-import { BusyButton, notifyError, toast, useSession, type CaseDetail } from '@veritas/shared';
+import { BusyButton, focusWasDropped, notifyError, toast, useSession, type CaseDetail } from '@veritas/shared';
 import {
   CASE_DISPOSITION_LABELS,
   CASE_DISPOSITIONS,
@@ -270,9 +270,7 @@ function WorkActions({ detail }: { detail: CaseDetail }) {
   useEffect(() => {
     if (changedFrom.current === null || changedFrom.current === summary.version) return;
     changedFrom.current = null;
-    if (document.activeElement === null || document.activeElement === document.body) {
-      actions.current?.querySelector('button')?.focus();
-    }
+    if (focusWasDropped()) actions.current?.querySelector('button')?.focus();
   });
   const change = async (...request: Parameters<typeof run>) => {
     changedFrom.current = summary.version;

@@ -5,6 +5,7 @@ import {
   BusyButton,
   SearchSelect,
   focusSectionHeading,
+  focusWasDropped,
   notifyError,
   toast,
   type CaseCount,
@@ -112,7 +113,7 @@ function JobProgress({ id, onClose }: { id: number; onClose: () => void }) {
   // page, comes here; once it is closed, to the page's heading.
   const section = useRef<HTMLElement>(null);
   useEffect(() => {
-    if (!document.activeElement || document.activeElement === document.body) section.current?.focus();
+    if (focusWasDropped()) section.current?.focus();
   }, []);
   const close = () => {
     const page = section.current?.parentElement ?? null;

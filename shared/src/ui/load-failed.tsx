@@ -7,7 +7,7 @@
 // the read comes back, the alert and its Retry go: the focus goes to the section's heading.
 import { useLayoutEffect, useRef, useState } from 'react';
 import { BusyButton } from './busy-button';
-import { focusSectionHeading } from './focus-heading';
+import { focusSectionHeading, focusWasDropped } from './focus-heading';
 
 export interface LoadFailedProps {
   /** The read's failure (a query's `error`), null or undefined when there is none. */
@@ -33,7 +33,7 @@ export function LoadFailed({ failure, fetching, message, onRetry, className }: L
     if (shown || !retriedIn.current) return;
     const place = retriedIn.current;
     retriedIn.current = null;
-    if (!document.activeElement || document.activeElement === document.body) focusSectionHeading(place);
+    if (focusWasDropped()) focusSectionHeading(place);
   });
   if (!shown) return null;
   return (

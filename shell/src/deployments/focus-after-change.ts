@@ -2,6 +2,7 @@
 // version promoted or retired, a token revoked, an origin removed): the dialog gives the focus back
 // to it, and the browser drops it to the page's body once the button leaves. The focus goes to the
 // section's heading instead (docs/screens.md#dialogs).
+import { focusWasDropped } from '@veritas/shared';
 import { useEffect, useRef } from 'react';
 
 /**
@@ -17,9 +18,7 @@ export function useFocusAfterChange<T extends HTMLElement>(data: unknown, dialog
     const from = changedFrom.current;
     if (!from || dialogOpen || from.data === data) return;
     changedFrom.current = null;
-    const focused = document.activeElement as HTMLButtonElement | null;
-    // Disabled with the change, the button no longer holds the focus (jsdom keeps it there).
-    if (focused === null || focused === document.body || focused.disabled) heading.current?.focus();
+    if (focusWasDropped()) heading.current?.focus();
   });
   const changing = () => {
     changedFrom.current = { data };
