@@ -96,6 +96,23 @@ describe('opening a case', () => {
     expect(body.timeline.map((e: { kind: string }) => e.kind)).toEqual(['opened', 'scanned']);
   });
 
+  test('two flagging submissions of one item at once: both answered, one case, the later scan on its timeline', async () => {
+    // On PostgreSQL the second waits for the record's lock, then read the cases as they were before
+    // the first's case: cases_one_open refused its insert (a 500) before it joined that case.
+    for (const id of await field.ship({}, {}, {}, {})) {
+      const mac = await field.macOf();
+      const answers = await Promise.all([1, 2].map(() => field.submit('op1', id, { model: 'Galaxy S22', mac })));
+      expect(answers.map((answer) => [answer.status, answer.body.result])).toEqual([
+        [200, 'E007'],
+        [200, 'E007'],
+      ]);
+      const rows = await casesOf(id);
+      expect(rows).toHaveLength(1);
+      const body = await detail(rows[0]!.id);
+      expect(body.timeline.map((e: { kind: string }) => e.kind)).toEqual(['opened', 'scanned']);
+    }
+  });
+
   test('another operator’s claim (E003) is refused as before and opens a case', async () => {
     const [id] = await field.ship({});
     expect((await field.submit('op1', id!)).body.result).toBe('passed');

@@ -10,7 +10,15 @@ import { recordAudit, type AuditBy } from '../audit/trail';
 import type { Database, Db } from '../db/schema';
 import { casesEvent, writeEvents, type NewEvent } from '../events/write';
 import { caseTarget } from './audit-targets';
-import { findDueHours, findOpenCase, insertCase, insertCaseEvent, summaryOf, updateCase } from './repository';
+import {
+  findDueHours,
+  findOpenCase,
+  insertCase,
+  insertCaseEvent,
+  summaryOf,
+  updateCase,
+  type CaseRow,
+} from './repository';
 
 /** The field user whose scan it was. */
 export interface Scanner {
@@ -98,11 +106,12 @@ export async function writeCaseOfScan(
     hardware_id: scan.hardwareId,
     queue: scan.queue,
   };
-  const open = openCaseId === null ? undefined : await findOpenCase(trx, scan.trackingId);
-  if (open) {
+  const addScan = async (open: CaseRow): Promise<CaseWritten> => {
     await insertCaseEvent(trx, { case_id: open.id, at, kind: 'scanned', actor_id: scan.by.id, details: scanned });
     return { events: [casesEvent('updated', summaryOf(open))], opened: null };
-  }
+  };
+  const open = openCaseId === null ? undefined : await findOpenCase(trx, scan.trackingId);
+  if (open) return addScan(open);
   const hours = await dueHoursOf(trx, db, scan.reason);
   const opened = {
     tracking_id: scan.trackingId,
@@ -124,6 +133,14 @@ export async function writeCaseOfScan(
     scanned_hardware_id: scan.hardwareId,
     updated_at: at,
   });
+  if (id === undefined) {
+    // Another scan of the item opened its case after this one read the record: on PostgreSQL the
+    // read that waited for the record's lock sees its new version, but the cases as they were
+    // before it waited. This scan goes on that case's timeline, as a later scan does.
+    const other = await findOpenCase(trx, scan.trackingId);
+    if (!other) throw new Error(`cases_one_open refused a case of ${scan.trackingId}, which has no open case`);
+    return addScan(other);
+  }
   await insertCaseEvent(trx, { case_id: id, at, kind: 'opened', actor_id: scan.by.id, details: scanned });
   // What was just written: not read back (a scan's transaction is the field's hot path).
   const summary: CaseSummary = { ...opened, id, assignee: null, version: 1 };

@@ -70,9 +70,16 @@ export async function findCasesOf(kysely: Executor, trackingId: string): Promise
   return caseRows(kysely).where('c.tracking_id', '=', trackingId).orderBy('c.id', 'desc').limit(20).execute();
 }
 
-export async function insertCase(kysely: Executor, values: Insertable<CasesTable>): Promise<number> {
-  const row = await kysely.insertInto('cases').values(values).returning('id').executeTakeFirstOrThrow();
-  return row.id;
+/** Opens a case: its id, or undefined when its tracking ID has an open case already (cases_one_open). */
+export async function insertCase(kysely: Executor, values: Insertable<CasesTable>): Promise<number | undefined> {
+  const row = await kysely
+    .insertInto('cases')
+    .values(values)
+    // No target: cases_one_open is a partial index, which a column list does not name.
+    .onConflict((oc) => oc.doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  return row?.id;
 }
 
 /** Changes a case made on `version`; false when it has changed since (or is gone). */
