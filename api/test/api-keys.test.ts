@@ -270,7 +270,17 @@ test('a cases:write key resolves a case on its version: the timeline and the tra
   const stale = await withToken(api.url, writer.secret, 'POST', `api/v1/cases/${id}/resolve/`, body);
   expect(stale.status).toBe(409);
   expect(stale.body.case).toMatchObject({ id, state: 'resolved', version: version + 1 });
-  expect((await auditOf('case.resolved'))[0]).toMatchObject({ actor: { name: 'resolver' }, outcome: 'refused' });
+  // Its target named as the console's refusals name a case: by tracking ID and reason (docs/audit.md#refusals).
+  const [row] = await api.db.kysely
+    .selectFrom('cases')
+    .select(['tracking_id', 'reason'])
+    .where('id', '=', id)
+    .execute();
+  expect((await auditOf('case.resolved'))[0]).toMatchObject({
+    actor: { name: 'resolver' },
+    outcome: 'refused',
+    target: { kind: 'case', id: String(id), label: `${row!.tracking_id} (${row!.reason})` },
+  });
   const invalid = await withToken(api.url, writer.secret, 'POST', `api/v1/cases/${id}/resolve/`, {
     disposition: 'lost',
     note: 'x',

@@ -1,6 +1,7 @@
 // How the audit trail names a case and a saved view (docs/cases.md#audit): a case by its tracking
 // ID and reason, a view by its name. A refusal of a call whose path names one by id names it the
 // same way (targetOfPathParam, docs/audit.md#refusals).
+import { targetOfPathParam } from '../audit/refusals';
 import type { Db } from '../db/schema';
 
 export const caseTarget = (row: { id: number; tracking_id: string; reason: string }) =>
@@ -20,3 +21,6 @@ export async function caseLabel(id: number, db: Db): Promise<string | undefined>
 export async function viewLabel(id: number, db: Db): Promise<string | undefined> {
   return (await db.kysely.selectFrom('case_views').select('name').where('id', '=', id).executeTakeFirst())?.name;
 }
+
+/** The target of a refused call on the case its path names by `:id`. */
+export const caseInPath = targetOfPathParam('case', 'id', caseLabel);

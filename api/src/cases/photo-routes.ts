@@ -14,8 +14,8 @@ import {
   NoQuery,
 } from '@veritas/shared/domain';
 import { auditByOf } from '../audit/actor';
-import { targetOfPathParam, type AuditedRoute } from '../audit/refusals';
-import { caseLabel } from './audit-targets';
+import type { AuditedRoute } from '../audit/refusals';
+import { caseInPath } from './audit-targets';
 import { addAppCasePhoto, addCasePhoto, extensionOf, readCasePhoto } from './photos';
 
 const tags = ['cases'];
@@ -54,7 +54,7 @@ function parsePhotoBodies(app: FastifyInstance): void {
 }
 
 const AUDITED: { audit: AuditedRoute } = {
-  audit: { action: 'case.photo-added', target: targetOfPathParam('case', 'id', caseLabel) },
+  audit: { action: 'case.photo-added', target: caseInPath },
 };
 
 const APP_AUDITED: { audit: AuditedRoute } = {

@@ -41,7 +41,7 @@ import { targetOfPathParam } from '../audit/refusals';
 import { canReadCases, canRunCaseJobs, canSetCaseDueTimes } from '../auth/rights';
 import { requireRole } from '../plugins/authentication';
 import { sendStream, pagedBody } from '../streamed-body';
-import { caseLabel, viewLabel } from './audit-targets';
+import { caseInPath, viewLabel } from './audit-targets';
 import { addCaseNote, assignCase, caseDetail, reopenCase, resolveCase, startReview, type UserCaseActor } from './cases';
 import { caseJob, createCaseJob, type CaseJobRunner } from './jobs';
 import { caseAssignees, caseCount, casePage, casesCsv, casesOfTracking, caseTotals } from './queue';
@@ -57,7 +57,7 @@ const actorOf = (request: FastifyRequest): UserCaseActor => {
 const audited = (action: AuditAction) => ({ audit: { action } });
 /** The audit config of an action on the case its path names: a refusal's entry names the case. */
 const onCase = (action: AuditAction) => ({
-  audit: { action, target: targetOfPathParam('case', 'id', caseLabel) },
+  audit: { action, target: caseInPath },
 });
 
 export const caseRoutes: FastifyPluginAsyncTypebox<{ jobs: CaseJobRunner | null }> = async (app, { jobs }) => {

@@ -14,6 +14,7 @@ import {
 } from '@veritas/shared/domain';
 import { auditByOf } from '../audit/actor';
 import { API_KEY_CASE_VIEWER } from '../auth/rights';
+import { caseInPath } from '../cases/audit-targets';
 import { resolveCase, type CaseActor } from '../cases/cases';
 import { casePage } from '../cases/queue';
 import { requireScope } from './api-keys';
@@ -70,7 +71,7 @@ export const apiV1Routes: FastifyPluginAsyncTypebox = async (app) => {
     '/api/v1/cases/:id/resolve/',
     {
       // Its 409s are recorded as the console's are; a key without the scope is recorded by requireScope.
-      config: { audit: { action: 'case.resolved', refusals: [409] } },
+      config: { audit: { action: 'case.resolved', refusals: [409], target: caseInPath } },
       preValidation: requireScope('cases:write'),
       schema: {
         tags,
