@@ -45,6 +45,8 @@ export interface Fleet {
   databaseUrl: string;
   instances: FleetInstance[];
   proxy: FleetProxy;
+  /** The throwaway cluster (none when `databaseUrl` was given): `restart(downForMs)` as pg-cluster.ts's. */
+  database: Pick<PgCluster, 'restart'> | undefined;
   /** Stops the instances (SIGTERM, waiting for them), then nginx, then the cluster; removes the temp folders. */
   stop(): Promise<void>;
 }
@@ -154,6 +156,33 @@ class Children {
   }
 }
 
+/** The API's rules a proxy in front of it follows, from its build (read once the build exists). */
+function apiRules(): { largestBody: number; securityHeaders: [string, string][] } {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const api = require(path.join(root, 'api/dist/server.js')) as {
+    LARGEST_BODY_BYTES: number;
+    API_SECURITY_HEADERS: object;
+    securityHeaderLines(options: object): string;
+  };
+  const lines = api.securityHeaderLines(api.API_SECURITY_HEADERS);
+  return {
+    largestBody: api.LARGEST_BODY_BYTES,
+    securityHeaders: lines
+      .split('\r\n')
+      .filter(Boolean)
+      .map((line) => line.split(/: (.*)/s).slice(0, 2) as [string, string]),
+  };
+}
+
+/** An answer nginx makes itself as the instances answer: `{detail}` in JSON, with `headers`. */
+function ownAnswer(name: string, status: number, detail: string, headers: [string, string][]): string {
+  return `    location @${name} {
+      default_type application/json;
+${headers.map(([header, value]) => `      add_header ${header} "${value}" always;`).join('\n')}
+      return ${status} '${JSON.stringify({ detail })}';
+    }`;
+}
+
 /**
  * nginx's configuration: everything it writes (pid, temp files) in `dir`; one upstream of the
  * instances. Rules explained in docs/operations.md#fleet.
@@ -170,6 +199,7 @@ function nginxConfig({
   instancePorts: number[];
 }): string {
   const listen = host.includes(':') ? `[${host}]:` : `${host}:`;
+  const { largestBody, securityHeaders } = apiRules();
   return `# Written by scripts/fleet.ts for one run of the fleet.
 worker_processes 1;
 pid ${dir}/nginx.pid;
@@ -186,8 +216,9 @@ http {
   fastcgi_temp_path ${dir}/fastcgi;
   uwsgi_temp_path ${dir}/uwsgi;
   scgi_temp_path ${dir}/scgi;
-  # An upload chunk is 1 MiB plus its form fields.
-  client_max_body_size 2m;
+  # Every body a call takes reaches the instances (the largest, a shipment's 100 MiB, with room for
+  # its headers): each call refuses a body too large for it with its own 413 and message.
+  client_max_body_size ${largestBody + 1024 * 1024};
 
   proxy_http_version 1.1;
   proxy_set_header Connection "";
@@ -199,10 +230,14 @@ http {
   # Passive failover: a refused connection, a timeout or a closing instance's 502/503/504 sends the
   # request to the next instance, but never a POST once sent (nginx's default without
   # non_idempotent): a sign-in or an upload chunk is not replayed behind the client's back.
+  # No instance is taken out of rotation for it (max_fails=0): while the database is down every
+  # instance answers 503, which would take them all out, and nginx would answer 502 'no live
+  # upstreams' instead of their 503 until after the database is back. A dead instance costs a
+  # request one refused connection on the loopback.
   proxy_next_upstream error timeout http_502 http_503 http_504;
   proxy_connect_timeout 2s;
   upstream veritas {
-${instancePorts.map((p) => `    server ${INSTANCE_HOST}:${p} max_fails=1 fail_timeout=5s;`).join('\n')}
+${instancePorts.map((p) => `    server ${INSTANCE_HOST}:${p} max_fails=0;`).join('\n')}
     keepalive 16;
   }
 
@@ -219,11 +254,12 @@ ${instancePorts.map((p) => `    server ${INSTANCE_HOST}:${p} max_fails=1 fail_ti
       proxy_cache off;
       proxy_read_timeout 1h;
     }
-    # A remote's build, published whole in one request (docs/deploying-a-remote.md).
-    location /veritas/registry/ {
-      proxy_pass http://veritas;
-      client_max_body_size 64m;
-    }
+    # What nginx refuses or cannot pass on answers as the instances do: a body over every call's
+    # limit, and no instance answering (502, 504) as a 503 a client may repeat after Retry-After.
+    error_page 413 @too_large;
+    error_page 502 504 =503 @unavailable;
+${ownAnswer('too_large', 413, `The body may be at most ${largestBody.toLocaleString('en-US')} bytes.`, securityHeaders)}
+${ownAnswer('unavailable', 503, 'The service is unavailable. Try again in a moment.', [...securityHeaders, ['Retry-After', '1']])}
   }
 }
 `;
@@ -412,6 +448,7 @@ export async function startFleet({
     databaseUrl,
     instances: members.map((member) => member.instance),
     proxy,
+    database: cluster,
     stop() {
       stopped ??= (async () => {
         try {

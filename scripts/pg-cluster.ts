@@ -13,8 +13,11 @@ export const PG_BIN = process.env.VERITAS_PG_BIN || '/usr/lib/postgresql/15/bin'
 export interface PgCluster {
   /** URL of the maintenance database `postgres`. */
   url: string;
-  /** Restarts the server (a fast shutdown, as an operator's restart), resolving once it answers again. */
-  restart(): Promise<void>;
+  /**
+   * Restarts the server (a fast shutdown, as an operator's restart), resolving once it answers
+   * again; `downForMs` keeps it stopped that long first (an outage, as a failover's).
+   */
+  restart(downForMs?: number): Promise<void>;
   /** Stops the server and removes its folder. */
   stop(): void;
 }
@@ -53,12 +56,17 @@ export async function startPgCluster(): Promise<PgCluster> {
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     // Asynchronous, so that servers in the same process go on answering meanwhile.
-    restart() {
-      return new Promise<void>((resolve, reject) =>
-        execFile(...invocation('pg_ctl', ['-D', data, '-l', log, '-m', 'fast', '-w', 'restart']), (error) =>
-          error ? reject(error) : resolve(),
-        ),
-      );
+    async restart(downForMs = 0) {
+      const pgCtl = (args: string[]) =>
+        new Promise<void>((resolve, reject) =>
+          execFile(...invocation('pg_ctl', ['-D', data, '-l', log, '-w', ...args]), (error) =>
+            error ? reject(error) : resolve(),
+          ),
+        );
+      if (downForMs === 0) return pgCtl(['-m', 'fast', 'restart']);
+      await pgCtl(['-m', 'fast', 'stop']);
+      await new Promise((resolve) => setTimeout(resolve, downForMs));
+      await pgCtl(['-o', serverOptions, 'start']);
     },
     stop() {
       try {

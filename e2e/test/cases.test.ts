@@ -7,10 +7,10 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import zlib from 'node:zlib';
 import { request, type APIRequestContext, type Page } from 'playwright-core';
 import { expectNoSeriousViolations } from '../support/axe';
 import { DEMO, DEMO_PASSWORD, baseUrl, freshPagePerTest, markDocument, signIn, stillMarked } from '../support/browser';
+import { pngBytes } from '../support/images';
 import { SHIPMENT_HEADER } from '../support/upload';
 
 const tab = freshPagePerTest();
@@ -155,43 +155,6 @@ async function flagged(hub: Hub, trackingId: string): Promise<CaseSummary> {
 
 // ---------------------------------------------------------------------------------------------
 // The browser.
-
-/** A small valid PNG (a red and white checkerboard), made here. */
-function pngBytes(size = 16): Buffer {
-  const table = Array.from({ length: 256 }, (_, n) => {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    return c >>> 0;
-  });
-  const crc = (bytes: Buffer) => {
-    let c = 0xffffffff;
-    for (const byte of bytes) c = table[(c ^ byte) & 0xff]! ^ (c >>> 8);
-    return (c ^ 0xffffffff) >>> 0;
-  };
-  const chunk = (type: string, data: Buffer) => {
-    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
-    const sum = Buffer.alloc(4);
-    sum.writeUInt32BE(crc(body));
-    return Buffer.concat([length, body, sum]);
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(size, 0);
-  header.writeUInt32BE(size, 4);
-  header.set([8, 2, 0, 0, 0], 8); // 8 bits, RGB
-  const rows: number[] = [];
-  for (let y = 0; y < size; y++) {
-    rows.push(0);
-    for (let x = 0; x < size; x++) rows.push(...(((x >> 2) + (y >> 2)) % 2 ? [220, 30, 30] : [255, 255, 255]));
-  }
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', header),
-    chunk('IDAT', zlib.deflateSync(Buffer.from(rows))),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
-}
 
 const shots = process.env.CASES_SHOTS;
 async function screenshot(name: string): Promise<void> {

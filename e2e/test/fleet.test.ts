@@ -5,11 +5,13 @@
 // through one instance is served by the other.
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { APIResponse, Browser, BrowserContext, Page } from 'playwright-core';
 import { DEMO, launchBrowser, newContext, markDocument, signIn, stillMarked } from '../support/browser';
 import { signedInApi } from '../support/api-session';
 import { FieldApp, startTestFleet, type TestFleet } from '../support/fleet';
+import { pngBytes } from '../support/images';
 import { repoRoot } from '../support/server';
 import { SHIPMENT_HEADER } from '../support/upload';
 
@@ -194,6 +196,99 @@ test('an instance killed mid-ingest: the final chunk resent through the other ge
   await first().restart();
   expect((await context.request.get(`${first().url}veritas/user/get_role/`)).status()).toBe(200);
 }, 170_000);
+
+/** nginx's answer to a request announcing a body of `bytes` bytes, sent no further than its headers. */
+async function announcedBody(
+  bytes: number,
+): Promise<{ status: number; headers: Record<string, string>; body: string }> {
+  const { hostname, port } = new URL(fleet.url);
+  const answer = await new Promise<string>((resolve, reject) => {
+    const socket = net.connect(Number(port), hostname, () =>
+      socket.write(
+        `POST /veritas/api/v1/shipments/ HTTP/1.1\r\nHost: ${hostname}:${port}\r\nContent-Type: text/csv\r\nContent-Length: ${bytes}\r\nConnection: close\r\n\r\n`,
+      ),
+    );
+    let text = '';
+    socket.on('data', (data) => (text += data.toString()));
+    socket.on('end', () => resolve(text));
+    socket.on('error', reject);
+  });
+  const [head = '', body = ''] = answer.split('\r\n\r\n');
+  const [statusLine = '', ...lines] = head.split('\r\n');
+  const headers = Object.fromEntries(
+    lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
+  );
+  return { status: Number(statusLine.split(' ')[1]), headers, body };
+}
+
+test("nginx passes on every body a call takes (a case photo of 3 MiB); over every call's limit it answers as the instances do", async () => {
+  await signedIn(fleet.url);
+  const [[caseId]] = fleet.sql('select id from cases order by id limit 1') as [[string]];
+  const photo = pngBytes(1024, 0);
+  expect(photo.length).toBeGreaterThan(3 * 1024 * 1024);
+  const added = await context.request.post(`${fleet.url}veritas/api/cases/${caseId}/photos/`, {
+    headers: { 'x-xsrf-token': await xsrfToken(), 'content-type': 'image/png' },
+    data: photo,
+  });
+  expect(added.status()).toBe(201);
+
+  // The largest body a call takes is a shipment's 100 MiB: a body announced well over it is refused
+  // by nginx before it is sent, in JSON with the API's security headers.
+  const refused = await announcedBody(200 * 1024 * 1024);
+  expect(refused.status).toBe(413);
+  expect(refused.headers['content-type']).toMatch(/^application\/json/);
+  expect(JSON.parse(refused.body)).toEqual({ detail: 'The body may be at most 104,857,600 bytes.' });
+  expect(refused.headers['x-content-type-options']).toBe('nosniff');
+  expect(refused.headers['content-security-policy']).toContain("default-src 'none'");
+}, 60_000);
+
+test('no instance answering: nginx answers 503 with Retry-After in JSON, never its own 502 page', async () => {
+  await Promise.all([first().kill('SIGKILL'), second().kill('SIGKILL')]);
+  try {
+    const answer = await fetch(`${fleet.url}veritas/user/get_role/`);
+    expect(answer.status).toBe(503);
+    expect(answer.headers.get('retry-after')).toBe('1');
+    expect(answer.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await answer.json()).toEqual({ detail: 'The service is unavailable. Try again in a moment.' });
+    expect(answer.headers.get('x-frame-options')).toBe('DENY');
+  } finally {
+    await Promise.all([first().restart(), second().restart()]);
+  }
+  // Back at once: nginx takes no instance out of rotation (max_fails=0).
+  expect((await fetch(`${fleet.url}veritas/health/ready/`)).status).toBe(200);
+}, 120_000);
+
+test("the database down for 4 s: through nginx each call gets the instances' 503 with Retry-After and outcome, never nginx's 502, and is served as soon as the database is back", async () => {
+  await signedIn(fleet.url);
+  const statuses = new Map<number, number>();
+  const refusals = new Set<string>();
+  let back = 0;
+  let servedAgainAfter = Infinity;
+  let asking = true;
+  const ask = async () => {
+    while (asking) {
+      const answer = await context.request.get(`${fleet.url}veritas/user/get_role/`);
+      statuses.set(answer.status(), (statuses.get(answer.status()) ?? 0) + 1);
+      if (answer.status() !== 200)
+        refusals.add(JSON.stringify({ retryAfter: answer.headers()['retry-after'], ...(await answer.json()) }));
+      else if (back && servedAgainAfter === Infinity) servedAgainAfter = Date.now() - back;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  };
+  const askers = [ask(), ask()];
+  await fleet.database!.restart(4000);
+  back = Date.now();
+  while (servedAgainAfter === Infinity && Date.now() - back < 10_000)
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  asking = false;
+  await Promise.all(askers);
+
+  expect([...statuses.keys()].sort()).toEqual([200, 503]);
+  expect([...refusals].map((text) => JSON.parse(text))).toEqual([
+    { retryAfter: '1', detail: 'The database is unavailable. Try again in a moment.', outcome: 'not-applied' },
+  ]);
+  expect(servedAgainAfter).toBeLessThan(2000);
+}, 60_000);
 
 /** The pick list filtered to `q`, with the top bar's live indicator saying the stream is open. */
 async function openPickList(page: Page, q: string, rows: number): Promise<void> {
