@@ -162,16 +162,9 @@ function apiRules(): { largestBody: number; securityHeaders: [string, string][] 
   const api = require(path.join(root, 'api/dist/server.js')) as {
     LARGEST_BODY_BYTES: number;
     API_SECURITY_HEADERS: object;
-    securityHeaderLines(options: object): string;
+    securityHeaderPairs(options: object): [string, string][];
   };
-  const lines = api.securityHeaderLines(api.API_SECURITY_HEADERS);
-  return {
-    largestBody: api.LARGEST_BODY_BYTES,
-    securityHeaders: lines
-      .split('\r\n')
-      .filter(Boolean)
-      .map((line) => line.split(/: (.*)/s).slice(0, 2) as [string, string]),
-  };
+  return { largestBody: api.LARGEST_BODY_BYTES, securityHeaders: api.securityHeaderPairs(api.API_SECURITY_HEADERS) };
 }
 
 /** An answer nginx makes itself as the instances answer: `{detail}` in JSON, with `headers`. */

@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** Where the PostgreSQL 15 programs are (Debian package postgresql-15); VERITAS_PG_BIN names others. */
 export const PG_BIN = process.env.VERITAS_PG_BIN || '/usr/lib/postgresql/15/bin';
@@ -63,9 +64,8 @@ export async function startPgCluster(): Promise<PgCluster> {
             error ? reject(error) : resolve(),
           ),
         );
-      if (downForMs === 0) return pgCtl(['-m', 'fast', 'restart']);
       await pgCtl(['-m', 'fast', 'stop']);
-      await new Promise((resolve) => setTimeout(resolve, downForMs));
+      await sleep(downForMs);
       await pgCtl(['-o', serverOptions, 'start']);
     },
     stop() {

@@ -327,7 +327,7 @@ export { rebuildDashboardSummaries } from './dashboard/dashboard-summaries';
 export { migrateToLatest, openDatabase } from './db/connection';
 export { sharedOf } from '@veritas/shared/domain';
 export { readShellFiles, shellFileRoutes } from './registry/static-files';
-export { addSecurityHeaders, securityHeaderLines } from './plugins/security-headers';
+export { addSecurityHeaders, securityHeaderPairs } from './plugins/security-headers';
 export { API_SECURITY_HEADERS } from './app';
 // The largest body a call takes (a shipment's, docs/integrations.md#shipments-in): what a proxy in
 // front of the instances must let through, so that each call refuses a body with its own answer.

@@ -17,19 +17,26 @@ export function securityHeaders(
 }
 
 /**
- * The headers `options` make, as lines of an answer written to its socket by hand (Node's parser
- * refusals, before any request exists). `options` must hold no function: they are made once.
+ * The headers `options` make, as [name, value] pairs (for an answer made elsewhere, e.g. by a proxy).
+ * `options` must hold no function: they are made once.
  */
-export function securityHeaderLines(options: Readonly<HelmetOptions>): string {
-  let lines = '';
+export function securityHeaderPairs(options: Readonly<HelmetOptions>): [string, string][] {
+  const pairs: [string, string][] = [];
   const collector = {
     setHeader(name: string, value: string) {
-      lines += `${name}: ${value}\r\n`;
+      pairs.push([name, value]);
     },
     removeHeader() {},
   };
   securityHeaders(options)({} as IncomingMessage, collector as unknown as ServerResponse);
-  return lines;
+  return pairs;
+}
+
+/** The same, as lines of an answer written to its socket by hand (Node's parser refusals, before any request exists). */
+export function securityHeaderLines(options: Readonly<HelmetOptions>): string {
+  return securityHeaderPairs(options)
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
 }
 
 export function addSecurityHeaders(app: FastifyInstance, options: Readonly<HelmetOptions>): void {
