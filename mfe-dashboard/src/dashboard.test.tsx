@@ -232,6 +232,30 @@ test('the URL query is read on load, its hub matched ignoring case', async () =>
   expect(tiles()).toEqual(['1', '0.00%', '0']);
 });
 
+test('a hub in the address that no hub group has gives way to the start hub, in the address too', async () => {
+  renderDashboard({ url: '/Dashboard?hub=NOPE99&timeframe=last7', role: 'admin' });
+  await ready();
+  await waitFor(() => expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Dashboard · All Hubs'));
+  expect(screen.getByRole('combobox', { name: 'Hub' })).toHaveValue('All Hubs');
+  expect(search().get('hub')).toBe('all');
+  expect(search().get('timeframe')).toBe('last7');
+});
+
+test("a return centre's code is no hub choice: an executive of hub 'BLR01' is shown blr01", async () => {
+  renderDashboard({ url: '/Dashboard?hub=rc-north', role: 'executive', hubCode: 'BLR01' });
+  await ready();
+  await waitFor(() => expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Dashboard · blr01'));
+  expect(search().get('hub')).toBe('blr01');
+  expect(tiles()).toEqual(['1', '100.00%', '1']);
+});
+
+test('while the groups have not answered (a failed call) the hub of the address is kept', async () => {
+  renderDashboard({ url: '/Dashboard?hub=DEL02', groups: [500, { detail: 'down' }] });
+  await ready();
+  expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Dashboard · DEL02');
+  expect(search().get('hub')).toBe('DEL02');
+});
+
 test('each chart canvas is named by its title; a hidden table lists, per day, the figures its datasets hold', async () => {
   renderDashboard();
   await ready();

@@ -5,13 +5,16 @@
 import { ALL_HUBS, dashboardStartHub, SearchSelect, Slot, useSearchParams, useSession } from '@veritas/shared';
 import { DEFAULT_TIMEFRAME, isTimeframe, TIMEFRAMES, type RankRow, type Selection } from '@veritas/shared/domain';
 import { DataTable, type Column } from '@veritas/shared/table';
-import { useMemo } from 'react';
+import { useEffect, useMemo } from 'react';
 import { DailyVolumeChart, ErrorDistributionChart, RejectionTrendChart } from './dashboard-charts';
 import { useDashboardFigures } from './use-dashboard-figures';
 import './dashboard.css';
 
-/** The selection from the URL query; missing or unknown values fall back to the user's start hub and Last 30 Days. */
-function useSelection(): [Selection, (change: Partial<Selection>) => void] {
+/**
+ * The selection from the URL query; missing or unknown values fall back to the user's start hub
+ * and Last 30 Days. Also the start hub, for a hub the groups turn out not to have.
+ */
+function useSelection(): [Selection, (change: Partial<Selection>) => void, string] {
   const [params, setParams] = useSearchParams();
   const startHub = useSession((s) => dashboardStartHub(s.role, s.hubCode));
   const timeframe = params.get('timeframe');
@@ -23,7 +26,7 @@ function useSelection(): [Selection, (change: Partial<Selection>) => void] {
     const next = { ...selection, ...change };
     setParams({ hub: next.hub, timeframe: next.timeframe }, { replace: true });
   };
-  return [selection, select];
+  return [selection, select, startHub];
 }
 
 /** A top-five table; on a narrow screen it scrolls sideways in its box, then reachable by keyboard. */
@@ -60,8 +63,8 @@ function Tile({ label, value, testId }: { label: string; value: string; testId: 
 const timeframeOptions = TIMEFRAMES.map(({ value, label }) => ({ value, label }));
 
 export default function Dashboard() {
-  const [selection, select] = useSelection();
-  const { stats, groups, loading, refreshing } = useDashboardFigures(selection);
+  const [selection, select, startHub] = useSelection();
+  const { stats, groups, groupsKnown, loading, refreshing } = useDashboardFigures(selection);
   const { hub, timeframe } = selection;
 
   // docs/dashboard.md#selection: only hub groups, the code as value and the lower-cased name as label.
@@ -74,6 +77,13 @@ export default function Dashboard() {
   );
   // The URL and the start hub may differ in case from the group's code.
   const hubOption = hubOptions.find((o) => o.value.toLowerCase() === hub.toLowerCase());
+  // docs/dashboard.md#selection: a hub no hub group has (a mistyped link, a return centre's code)
+  // is not a choice; once the groups are known the start hub replaces it, as if none were given.
+  // (Comparing with the start hub stops there should that hub be missing from the groups too.)
+  const unknownHub = groupsKnown && !hubOption && hub !== startHub;
+  useEffect(() => {
+    if (unknownHub) select({ hub: startHub });
+  }, [unknownHub, select, startHub]);
 
   // 'ready' once the figures shown are those of the selection; while a new selection's are on
   // their way (from the server) the previous ones stay, marked busy.

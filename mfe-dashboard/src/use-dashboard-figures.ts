@@ -38,6 +38,8 @@ function notifyUnlessShown(fallback: string, shown: boolean) {
 export interface DashboardFigures {
   stats: DashboardStats;
   groups: Group[];
+  /** The groups have answered: a hub missing from them is not a hub choice (while a failed call is no answer). */
+  groupsKnown: boolean;
   /** Nothing to show yet: the figures or the groups have not answered. */
   loading: boolean;
   /** The selection changed and its figures are on their way: those shown are the previous selection's. */
@@ -87,6 +89,7 @@ export function useDashboardFigures(selection: Selection): DashboardFigures {
   return {
     stats: figures ?? computed,
     groups: groups.data ?? NO_GROUPS,
+    groupsKnown: groups.isSuccess,
     loading: answer.isPending || groups.isPending,
     refreshing: fromServer && answer.isPlaceholderData,
   };
