@@ -30,7 +30,6 @@ export function ApiKeysSection() {
   const [revoked, setRevoked] = useState<{ text: string } | null>(null);
   const [revokeError, setRevokeError] = useState<string | null>(null);
   const statusLine = useRef<HTMLParagraphElement>(null);
-  const section = useRef<HTMLElement>(null);
 
   // The row's Revoke button is gone: the focus goes to the line that says what happened.
   useEffect(() => {
@@ -57,14 +56,8 @@ export function ApiKeysSection() {
     }
   }
 
-  function done() {
-    setCreated(null);
-    // The secret's field is gone: the focus goes back to the form's first field.
-    section.current?.querySelector<HTMLInputElement>('form input')?.focus();
-  }
-
   return (
-    <section ref={section} className="vx-card ig-section" aria-labelledby={headingId}>
+    <section className="vx-card ig-section" aria-labelledby={headingId}>
       <h2 id={headingId} className="vx-card-title">
         API keys
       </h2>
@@ -79,7 +72,7 @@ export function ApiKeysSection() {
           setCreated(answer);
         }}
       />
-      {created && <NewTokenSecret key={created.token.id} created={created} noun="key" onDone={done} />}
+      {created && <NewTokenSecret key={created.token.id} created={created} noun="key" onDone={() => setCreated(null)} />}
       <p
         ref={statusLine}
         tabIndex={-1}

@@ -1,7 +1,8 @@
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
-import { ExpiresOnField } from './access-tokens';
+import { ExpiresOnField, NewTokenSecret } from './access-tokens';
+import type { CreatedToken } from './api/registry';
 import { useFieldFaults } from './field-faults';
 import { setLocalZone } from './testing/time-zone';
 
@@ -56,5 +57,43 @@ describe('ExpiresOnField', () => {
     expect(field).toHaveAttribute('aria-invalid', 'true');
     expect(field).toHaveAccessibleDescription(/The expiry must be today or later\.$/);
     expect(field).toHaveFocus();
+  });
+});
+
+describe('NewTokenSecret', () => {
+  const created: CreatedToken = {
+    token: {
+      id: 7,
+      label: 'returns portal',
+      scope: 'records:read',
+      expiresAt: '2099-01-01T00:00:00Z',
+      createdBy: 'admin_demo',
+      createdAt: '2026-01-01T00:00:00Z',
+      revokedAt: null,
+      lastUsedAt: null,
+    },
+    secret: 'vx_secret_value',
+  };
+
+  function Section() {
+    const [shown, setShown] = useState(true);
+    return (
+      <section aria-label="Keys">
+        <form>
+          <label>
+            Label <input />
+          </label>
+        </form>
+        {shown && <NewTokenSecret created={created} noun="key" onDone={() => setShown(false)} />}
+      </section>
+    );
+  }
+
+  test("Done takes the secret away and hands the keyboard to the first field of its section's form", async () => {
+    render(<Section />);
+    expect(screen.getByLabelText('Secret of returns portal')).toHaveFocus();
+    await userEvent.click(screen.getByRole('button', { name: 'Done' }));
+    expect(screen.queryByDisplayValue('vx_secret_value')).not.toBeInTheDocument();
+    expect(screen.getByLabelText('Label')).toHaveFocus();
   });
 });

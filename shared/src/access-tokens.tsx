@@ -169,21 +169,32 @@ export function ShownOnceSecret({
   );
 }
 
-/** The secret of a token just created, shown once: the server keeps only its hash. `noun` names the token: 'token' or 'key'. */
+/**
+ * The secret of a token just created, shown once: the server keeps only its hash. `noun` names the
+ * token: 'token' or 'key'. Done hands the keyboard back to the first field of the form that created
+ * it (the first form of its section), for the next one: the secret's field is gone with the panel.
+ */
 export function NewTokenSecret({ created, noun, onDone }: { created: CreatedToken; noun: string; onDone(): void }) {
   const { label } = created.token;
+  const panel = useRef<HTMLDivElement>(null);
+  function done() {
+    panel.current?.closest('section')?.querySelector<HTMLElement>('form input')?.focus();
+    onDone();
+  }
   return (
-    <ShownOnceSecret
-      secret={created.secret}
-      name={`the ${noun} ${label}`}
-      fieldLabel={`Secret of ${label}`}
-      notice={
-        <p className="vx-token-secret__warning">
-          <strong>Copy this secret now: it is shown once.</strong> The server keeps only its hash; it cannot show it
-          again.
-        </p>
-      }
-      onDone={onDone}
-    />
+    <div ref={panel}>
+      <ShownOnceSecret
+        secret={created.secret}
+        name={`the ${noun} ${label}`}
+        fieldLabel={`Secret of ${label}`}
+        notice={
+          <p className="vx-token-secret__warning">
+            <strong>Copy this secret now: it is shown once.</strong> The server keeps only its hash; it cannot show it
+            again.
+          </p>
+        }
+        onDone={done}
+      />
+    </div>
   );
 }

@@ -3,7 +3,7 @@
 import { serverMessage, toast, type AccessToken, type CreatedToken } from '@veritas/shared';
 import { NewTokenSecret } from '@veritas/shared/access-tokens';
 import { useQueryNow } from '@veritas/shared/query';
-import { useId, useRef, useState } from 'react';
+import { useId, useState } from 'react';
 import { tokensQuery, useRevokeToken } from './api';
 import { ConfirmDialog } from './confirm-dialog';
 import { useFocusAfterChange } from './focus-after-change';
@@ -19,18 +19,11 @@ export function TokensSection({ remotes }: { remotes: readonly string[] }) {
   const loadError = error && !data ? (serverMessage(error) ?? 'Failed to load the deploy tokens') : null;
   const revokeToken = useRevokeToken();
   const [created, setCreated] = useState<CreatedToken | null>(null);
-  const section = useRef<HTMLElement>(null);
   const [revoking, setRevoking] = useState<AccessToken | null>(null);
   const { heading, changing } = useFocusAfterChange<HTMLHeadingElement>(data, revoking !== null);
 
-  function done() {
-    setCreated(null);
-    // The secret's field is gone: the focus goes back to the form's first field, for the next token.
-    section.current?.querySelector<HTMLInputElement>('form input')?.focus();
-  }
-
   return (
-    <section ref={section} className="vx-card dp-section" aria-labelledby={headingId}>
+    <section className="vx-card dp-section" aria-labelledby={headingId}>
       <h2 id={headingId} className="vx-card-title" ref={heading} tabIndex={-1}>
         Deploy tokens
       </h2>
@@ -38,7 +31,7 @@ export function TokensSection({ remotes }: { remotes: readonly string[] }) {
         A pipeline publishes, promotes, runs canaries and rolls back with a token: for every remote or for one.
       </p>
       <TokenForm remotes={remotes} onCreated={setCreated} />
-      {created && <NewTokenSecret created={created} noun="token" onDone={done} />}
+      {created && <NewTokenSecret created={created} noun="token" onDone={() => setCreated(null)} />}
       <TokensTable tokens={data ?? NO_TOKENS} loading={loading} error={loadError} onRevoke={setRevoking} />
       {revoking && (
         <ConfirmDialog
