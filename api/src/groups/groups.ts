@@ -1,4 +1,4 @@
-// Creating a group: its name defaults to its code, its code and its name are unique, and its event
+// Creating a group: its name defaults to its code, its code and its name are unique ignoring case, and its event
 // of the live stream (docs/events.md#groups) is written in the same transaction.
 import type { Static } from '@sinclair/typebox';
 import type { CreateGroup } from '@veritas/shared/domain';
@@ -7,7 +7,7 @@ import type { Db } from '../db/schema';
 import { BadRequest } from '../http-errors';
 import { groupEvent, writeEvents } from '../events/write';
 import { isWellFormedText, notWellFormed } from '../schemas';
-import { findGroupByCode, findGroupByName, findGroups, insertGroup, type NewGroup } from './repository';
+import { findGroups, insertGroup, type NewGroup } from './repository';
 
 export async function listGroups(db: Db): Promise<NewGroup[]> {
   return findGroups(db.kysely);
@@ -31,9 +31,15 @@ function groupName(input: unknown, code: string): string {
 export async function createGroup(db: Db, by: AuditBy, input: Static<typeof CreateGroup>): Promise<NewGroup> {
   const { code, organization } = input;
   const name = groupName(input.name, code);
-  if (await findGroupByCode(db.kysely, code))
-    throw new BadRequest('code', `A group with code "${code}" already exists.`);
-  if (await findGroupByName(db.kysely, name)) throw new BadRequest('name', `A group named "${name}" already exists.`);
+  // Ignoring case: a hub code is matched so wherever it is read (an upload's rows, the Dashboard's
+  // address), and the Dashboard lists names lower-cased. Compared here rather than in SQL, where
+  // SQLite's lower() folds ASCII only; the groups are few.
+  const groups = await findGroups(db.kysely);
+  const alike = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+  const sameCode = groups.find((group) => alike(group.code, code));
+  if (sameCode) throw new BadRequest('code', `A group with code "${sameCode.code}" already exists.`);
+  const sameName = groups.find((group) => alike(group.name, name));
+  if (sameName) throw new BadRequest('name', `A group named "${sameName.name}" already exists.`);
   const group = { name, code, organization };
   await db.transaction(async (trx) => {
     await insertGroup(trx, group);

@@ -23,10 +23,6 @@ export async function findGroupByCode(kysely: Kysely<Database>, code: string) {
   return kysely.selectFrom('groups').select(['id', 'organization']).where('code', '=', code).executeTakeFirst();
 }
 
-export async function findGroupByName(kysely: Kysely<Database>, name: string) {
-  return kysely.selectFrom('groups').select('id').where('name', '=', name).executeTakeFirst();
-}
-
 export async function insertGroup(kysely: Kysely<Database>, group: NewGroup): Promise<void> {
   await kysely.insertInto('groups').values(group).execute();
 }
