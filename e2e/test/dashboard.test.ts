@@ -77,6 +77,16 @@ describe.each<Mode>(['server figures', 'get_status'])('%s', (mode) => {
     );
   });
 
+  test("a hub no group has in the address (a return centre's code, a typo) gives way to the start hub", async () => {
+    await signIn(page, DEMO.executive);
+    for (const unknown of ['RC-NORTH', 'NOPE99']) {
+      await page.goto(`/Dashboard?hub=${unknown}&timeframe=last7`);
+      await page.waitForURL(/hub=blr01/);
+      await page.getByRole('heading', { name: 'Dashboard · blr01' }).waitFor();
+      expect(new URL(page.url()).searchParams.get('timeframe')).toBe('last7');
+    }
+  });
+
   test('an executive starts on their own hub (hubCode lower-cased) and every chart is drawn', async () => {
     await signIn(page, DEMO.executive);
     await page.goto('/Dashboard');
