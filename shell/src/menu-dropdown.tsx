@@ -14,10 +14,13 @@ interface MenuDropdownProps {
 
 /**
  * A menu button of the top bar (WAI-ARIA menu button pattern): opening moves focus to the first
- * item, arrows/Home/End move between items, Escape closes and returns focus, so does a click outside.
+ * item (ArrowUp on the button opens on the last, ArrowDown on the first), arrows/Home/End move
+ * between items, Escape closes and returns focus, so does a click outside.
  */
 export function MenuDropdown({ label, entries, onCommand, onChoose }: MenuDropdownProps) {
   const [open, setOpen] = useState(false);
+  // The item that takes the focus when the menu opens.
+  const openOn = useRef<'first' | 'last'>('first');
   const root = useRef<HTMLDivElement>(null);
   const button = useRef<HTMLButtonElement>(null);
   const list = useRef<HTMLUListElement>(null);
@@ -26,7 +29,8 @@ export function MenuDropdown({ label, entries, onCommand, onChoose }: MenuDropdo
 
   useEffect(() => {
     if (!open) return;
-    menuItems()[0]?.focus();
+    const items = menuItems();
+    items[openOn.current === 'last' ? items.length - 1 : 0]?.focus();
     const closeOutside = (event: PointerEvent) => {
       if (!root.current?.contains(event.target as Node)) setOpen(false);
     };
@@ -76,7 +80,16 @@ export function MenuDropdown({ label, entries, onCommand, onChoose }: MenuDropdo
         aria-haspopup="menu"
         aria-expanded={open}
         aria-controls={`${id}-menu`}
-        onClick={() => setOpen((wasOpen) => !wasOpen)}
+        onClick={() => {
+          openOn.current = 'first';
+          setOpen((wasOpen) => !wasOpen);
+        }}
+        onKeyDown={(event) => {
+          if (event.key !== 'ArrowDown' && event.key !== 'ArrowUp') return;
+          event.preventDefault();
+          openOn.current = event.key === 'ArrowUp' ? 'last' : 'first';
+          setOpen(true);
+        }}
       >
         {label}
         <span aria-hidden="true" className="shell-caret" />
