@@ -665,6 +665,36 @@ describe('keyboard: Tab reaches every control, each with a visible focus indicat
   );
 });
 
+// WCAG 1.4.10 (reflow): at 320 CSS px wide, and at 640 (a 1280 px screen zoomed to 200 %), no page
+// scrolls sideways as a whole: the top bar wraps, a wide table scrolls inside its own box.
+describe('reflow: no screen is wider than a 320 px or a 640 px viewport', () => {
+  const REFLOW_SCREENS = [
+    'login: empty form',
+    'Dashboard: data loaded, charts drawn',
+    'ListDevices: rows loaded',
+    'ListDevices: Device Details open',
+    'createuser',
+    'Deactivateuser: users loaded',
+    'Upload: success result panel',
+    'Download',
+    "WhiteLabel: a brand's editor open",
+    'Deployments: remotes, tokens and origins',
+    'Integrations: webhook endpoints listed',
+    'AuditLog: entries loaded',
+  ];
+  test.each(REFLOW_SCREENS.flatMap((name) => [320, 640].map((width) => [name, width] as const)))(
+    '%s at %d px',
+    (name, width) => {
+      const state = STATES.find((s) => s.name === name);
+      if (!state) throw new Error(`no state named ${name}`);
+      return inState({ ...state, viewport: { width, height: 720 } }, async (page) => {
+        const widest = await page.evaluate(() => document.documentElement.scrollWidth);
+        expect({ name, width, widest: Math.max(widest, width) }).toEqual({ name, width, widest: width });
+      });
+    },
+  );
+});
+
 // axe's best practices beyond WCAG's tags (page-has-heading-one, landmark-one-main): each page is
 // named by one level-one heading and holds its content in one main landmark, so that a screen
 // reader's user can jump to either.
