@@ -164,6 +164,16 @@ describe('menus per role (docs/screens.md#top-bar)', () => {
     await user.click(data);
     await user.click(screen.getByRole('contentinfo'));
     expect(data).toHaveAttribute('aria-expanded', 'false');
+
+    // From the button, ArrowDown opens the menu on its first item, ArrowUp on its last.
+    data.focus();
+    await user.keyboard('{ArrowDown}');
+    expect(data).toHaveAttribute('aria-expanded', 'true');
+    expect(screen.getByRole('menuitem', { name: 'Upload' })).toHaveFocus();
+    await user.keyboard('{Escape}');
+    await user.keyboard('{ArrowUp}');
+    expect(data).toHaveAttribute('aria-expanded', 'true');
+    expect(screen.getByRole('menuitem', { name: 'Stats' })).toHaveFocus();
   });
 
   test('choosing a menu item opens its route and closes the menu', async () => {
@@ -262,7 +272,9 @@ describe('logout', () => {
 
     await expectAt('/login', 'REPLACE');
     expect(api.requestsTo('POST user/logout/')).toHaveLength(1);
-    expect(screen.getByLabelText('Username')).toBeInTheDocument();
+    // The Logout button is gone with the layout: the keyboard starts again at the username.
+    expect(screen.getByLabelText('Username')).toHaveFocus();
+    expect(document.title).toBe('Login · Veritas');
   });
 
   test('signing out clears what the user loaded, so the next user of the tab never sees it', async () => {
@@ -307,4 +319,16 @@ describe('logout', () => {
 
     await expectAt('/login', 'REPLACE');
   });
+});
+
+test("each page names the browser's tab by the title its remote declares (docs/screens.md#navigation)", async () => {
+  signedInAs(api, 'admin');
+  const user = userEvent.setup();
+  renderShell('/Dashboard');
+  await screen.findByRole('heading', { name: 'dashboard/Dashboard page' });
+  expect(document.title).toBe('Dashboard · Veritas');
+  await user.click(screen.getByRole('button', { name: 'Data' }));
+  await user.click(screen.getByRole('menuitem', { name: 'Stats' }));
+  await screen.findByRole('heading', { name: 'devices/ListDevices page' });
+  expect(document.title).toBe('Stats · Veritas');
 });

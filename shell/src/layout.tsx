@@ -8,11 +8,12 @@ import {
   useSession,
   type ComposedMenuEntry,
 } from '@veritas/shared';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { Link, NavLink, Outlet, useNavigate } from '@veritas/shared';
 import { ChangePassword } from './change-password';
 import { LiveIndicator } from './live-indicator';
 import { MenuDropdown } from './menu-dropdown';
+import { useFocusOnArrival } from './page-arrival';
 import { TopBarIcon } from './top-bar-icon';
 import { runCommand } from './remotes';
 
@@ -28,6 +29,8 @@ export function Layout() {
   const entries = useComposition((s) => s.composition?.menus) ?? NO_ENTRIES;
   const navigate = useNavigate();
   const [mobileMenuOpen, setMobileMenuOpen] = useState(false);
+  const main = useRef<HTMLElement>(null);
+  useFocusOnArrival(main);
   const closeMobileMenu = () => setMobileMenuOpen(false);
 
   async function signOut() {
@@ -88,7 +91,7 @@ export function Layout() {
           </button>
         </div>
       </header>
-      <main className="shell-main">
+      <main ref={main} className="shell-main">
         <Outlet />
       </main>
       <footer className="shell-footer">© 2025 Designed and developed by Automation COE, OneDesign</footer>

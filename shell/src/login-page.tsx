@@ -1,11 +1,18 @@
-import { LoginForm, loadSession } from '@veritas/shared';
-import { useEffect } from 'react';
+import { focusWasDropped, LoginForm, loadSession } from '@veritas/shared';
+import { useEffect, useRef } from 'react';
 import { useNavigate } from '@veritas/shared';
+import { usePageTitle } from './page-arrival';
 
 /** /login: the login form; a user who is already signed in goes on to /. */
 export function LoginPage() {
   const navigate = useNavigate();
   const enter = () => navigate('/', { replace: true });
+  const main = useRef<HTMLElement>(null);
+  usePageTitle('Login');
+  // Signed out from the top bar, the Logout button is gone: the keyboard starts at the username.
+  useEffect(() => {
+    if (focusWasDropped()) main.current?.querySelector('input')?.focus();
+  }, []);
 
   useEffect(() => {
     let active = true;
@@ -19,7 +26,7 @@ export function LoginPage() {
 
   // The page's main landmark, as the layout's pages have theirs (a remote run alone puts the form in its own).
   return (
-    <main>
+    <main ref={main}>
       <LoginForm onLoggedIn={enter} />
     </main>
   );

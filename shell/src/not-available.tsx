@@ -1,7 +1,9 @@
 import { Link } from '@veritas/shared';
+import { usePageTitle } from './page-arrival';
 
 /** A page no deployed remote declares any more (docs/screens.md#protected-layout). */
 export function NotAvailable() {
+  usePageTitle('This page is not available');
   return (
     <section className="vx-card shell-remote-error">
       <h1 className="vx-card-title">This page is not available</h1>

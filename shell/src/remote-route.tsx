@@ -3,6 +3,7 @@ import { useLocation, useSession, type ComposedPage, type ServerFeature } from '
 import { startFirstCalls } from '@veritas/shared/first-calls';
 import type { PageCode } from './page-code';
 import { pageCode } from './page-codes';
+import { usePageTitle } from './page-arrival';
 import './status.css';
 
 /** The page and URL query whose first calls the page load started (startFirstCallsAtLoad). */
@@ -93,6 +94,7 @@ function PageOnceLoaded({ title, code }: { title: string; code: PageCode }) {
  * answers its code when the route is entered, and again on Retry.
  */
 export function LoadedPage({ title, choose }: { title: string; choose: () => PageCode }) {
+  usePageTitle(title);
   const [attempt, setAttempt] = useState(0);
   // Chosen when the route is entered and taken anew on Retry (a failed load was dropped); a
   // rollout meanwhile does not replace a page already shown.
