@@ -185,6 +185,19 @@ const ACTIONS = [
   },
 ];
 
+test("a user deleted takes its row and Delete button: the focus goes to the page's heading, not the page", async () => {
+  let deleted = false;
+  await renderPage({ role: 'super_admin', users: () => [200, deleted ? [ravi, meena] : [asha, ravi, meena]] });
+  api.on('POST user/delete_user/', () => {
+    deleted = true;
+    return [200, { message: 'User asha deleted' }];
+  });
+  within(rowOf('asha')).getByRole('button', { name: 'Delete' }).focus();
+  await userEvent.keyboard('{Enter}');
+  await waitFor(() => expect(screen.queryByText('asha')).not.toBeInTheDocument());
+  expect(screen.getByRole('heading', { level: 1, name: 'Deactivate Users' })).toHaveFocus();
+});
+
 describe.each(ACTIONS)('$action', ({ action, user, button, confirm, fallback }) => {
   const route = `POST user/${action}_user/`;
   const click = () => userEvent.click(within(rowOf(user.username)).getByRole('button', { name: button }));

@@ -4,6 +4,7 @@
 // Default export: the shell's page.
 import {
   canDeleteUser,
+  focusWasDropped,
   PasswordDialog,
   toast,
   useLiveEvents,
@@ -12,7 +13,7 @@ import {
   type UserListItem,
 } from '@veritas/shared';
 import { refreshQueries, useQueryClient, useQueryError, useQueryNow } from '@veritas/shared/query';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { resetPassword, usersQuery } from './api/users';
 import { NoticeLine, useNotice } from './notice';
 import { RESET, useUserActions } from './user-actions';
@@ -33,6 +34,15 @@ export default function DeactivateUsersPage() {
   // actions' (docs/screens.md#tables).
   useQueryError(error, () => toast.error(LOAD_FAILED));
   const { running, run } = useUserActions(show);
+  // A user deleted takes its row, and the Delete button that held the focus, with it: the focus goes
+  // to the page's heading rather than fall to the page (docs/screens.md#dialogs' rule).
+  const heading = useRef<HTMLHeadingElement>(null);
+  const deleting = useRef<number | null>(null);
+  useEffect(() => {
+    if (deleting.current === null || users.some((user) => user.id === deleting.current)) return;
+    deleting.current = null;
+    if (focusWasDropped()) heading.current?.focus();
+  }, [users]);
   // docs/screens.md#live-updates: a user (de)activated elsewhere changes its row; a user created
   // (whose id and groups the event does not carry) or a reset fetches the list again.
   useLiveEvents('users', (message) => {
@@ -55,7 +65,9 @@ export default function DeactivateUsersPage() {
 
   return (
     <section className="vx-page">
-      <h1 className="vx-page-title">Deactivate Users</h1>
+      <h1 className="vx-page-title" ref={heading} tabIndex={-1}>
+        Deactivate Users
+      </h1>
       <NoticeLine notice={notice} />
       <UsersTable
         users={users}
@@ -64,7 +76,10 @@ export default function DeactivateUsersPage() {
         viewer={{ user: me, role }}
         withDelete={canDeleteUser(role)}
         running={running}
-        onAction={(action, user) => void run(action, user)}
+        onAction={(action, user) => {
+          if (action === 'delete') deleting.current = user.id;
+          void run(action, user);
+        }}
         onReset={setResetting}
       />
       {resetting && (
