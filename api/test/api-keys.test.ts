@@ -163,6 +163,16 @@ test('a key reaches nothing of the console (401) nor the registry (403); no key 
   ]);
   // Nor does a console session reach the API.
   expect((await api.as.admin!.get('api/v1/cases/')).status).toBe(401);
+  // A key is no session whatever cookies come with it: a GET with an admin's session cookie too.
+  const bearer = { headers: { authorization: `Bearer ${key.secret}` } };
+  for (const path of ['user/get_users/', 'api/cases/', 'user/is_LoggedIn/']) {
+    const withCookie = await api.as.admin!.get(path, bearer);
+    expect([path, withCookie.status, withCookie.body.detail]).toEqual([
+      path,
+      401,
+      'Authentication credentials were not provided or have expired.',
+    ]);
+  }
   // The API sets no cookie: its calls carry none.
   expect(none.headers.get('set-cookie')).toBeNull();
 });

@@ -31,8 +31,12 @@ export const authentication = fp(
   { name: 'authentication', dependencies: ['database'] },
 );
 
-/** The console: the user behind the access cookie. */
+/**
+ * The console: the user behind the access cookie. A call that carries an access token (an API key,
+ * a deploy token) is no session whatever cookies come with it, a GET as a POST (docs/sessions.md).
+ */
 export async function requireSession(this: FastifyInstance, request: FastifyRequest): Promise<void> {
+  if (accessTokenSecretOf(request) !== undefined) throw new Unauthorized(NO_SESSION);
   const user = await authenticate(this.db, request.cookies[ACCESS_COOKIE]);
   if (!user) throw new Unauthorized(NO_SESSION);
   request.user = user;
