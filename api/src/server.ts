@@ -198,6 +198,23 @@ export function endConnectionsWhenClosing(app: FastifyInstance): void {
 }
 
 /**
+ * The path and query a request line names. HTTP/1.1 lets it name the whole URL ('GET
+ * http://host/path', the absolute form proxies send); routed as it is, whatever builds an answer
+ * from the request's URL (a redirect's Location) would carry a host the request chose, where no
+ * request header may change an answer (README's registry rule, docs/sessions.md).
+ */
+function pathOfRequestLine(request: { url?: string }): string {
+  const url = request.url ?? '/';
+  if (url.startsWith('/')) return url;
+  try {
+    const { pathname, search } = new URL(url);
+    return pathname + search;
+  } catch {
+    return url;
+  }
+}
+
+/**
  * Opens the database, applies migrations, creates the admin and runs `seed` (if given), and
  * returns the app with every route under /veritas registered but not yet listening, so the
  * caller can add routes (e.g. the console's static files) before app.listen().
@@ -234,6 +251,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Veritas
   }
 
   const app = Fastify({
+    rewriteUrl: pathOfRequestLine,
     logger: config.logger,
     trustProxy: config.trustProxy,
     clientErrorHandler: clientErrors(securityHeaderLines(API_SECURITY_HEADERS)),

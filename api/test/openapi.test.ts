@@ -1,6 +1,7 @@
 // The published API: every route declares the schemas of what it reads and answers, the OpenAPI
 // document at openapi.json is valid OpenAPI 3.1 and lists every route, and the reference page at
 // docs/ is served from this server under a policy of its own, never framed.
+import net from 'node:net';
 import Fastify, { type RouteOptions } from 'fastify';
 import { api as veritasApi } from '../src/app';
 import { API_PREFIX } from '../src/auth/cookies';
@@ -165,4 +166,23 @@ test('the reference page is served from this server, under its own policy, never
     const answer = await fetch(new URL(asset, `${api.url}${API_PREFIX}/docs/`));
     expect([asset, answer.status]).toEqual([asset, 200]);
   }
+});
+
+test('a request line naming the whole URL is routed by its path alone: the redirect names no host it chose', async () => {
+  const { hostname, port } = new URL(api.url);
+  const head = await new Promise<string>((resolve, reject) => {
+    const socket = net.connect(Number(port), hostname, () =>
+      socket.write(
+        `GET http://evil.example${API_PREFIX}/docs/static/index.html HTTP/1.1\r\nHost: ${hostname}:${port}\r\nConnection: close\r\n\r\n`,
+      ),
+    );
+    let text = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => (text += chunk));
+    socket.on('error', reject);
+    socket.on('close', () => resolve(text.split('\r\n\r\n')[0]!));
+  });
+  expect(head).toMatch(/^HTTP\/1\.1 302/);
+  expect(head).toMatch(new RegExp(`\r\nlocation: ${API_PREFIX}/docs/\r\n`, 'i'));
+  expect(head).not.toMatch(/evil\.example/);
 });
