@@ -137,7 +137,7 @@ describe('the table', () => {
     expect(cells(2).slice(1, 6)).toEqual(['admin_demo (admin)', '10.0.0.7', 'user.created', 'user: user2', 'success']);
     expect(cells(1).slice(1, 6)).toEqual(['mallory (anonymous)', '10.0.0.7', 'session.sign-in', '—', 'failure']);
     expect(pageCalls()).toEqual([{ limit: AUDIT_PAGE_SIZE }]);
-    expect(screen.getByText('3 entries shown')).toBeInTheDocument();
+    expect(screen.getByText('3 entries shown')).toHaveAttribute('aria-live', 'polite');
   });
 
   test('no entry: the empty state', async () => {

@@ -60,7 +60,8 @@ export default function AuditLogPage() {
       <AuditFilters filter={filter} onApply={apply} />
 
       <div className="al-toolbar">
-        <p className="al-count vx-muted">
+        {/* Announced as it changes (filters applied, older entries read): WCAG 4.1.3's status message. */}
+        <p className="al-count vx-muted" aria-live="polite">
           {data && `${entriesText(entries.length)} shown${hasNextPage ? '; older entries follow' : ''}`}
         </p>
         <p className="al-fresh" role="status">

@@ -99,6 +99,8 @@ describe('ListDevices', () => {
     await renderLoaded([]);
     expect(screen.getByText('No expectations available')).toBeInTheDocument();
     expect(screen.getByTestId('record-count')).toHaveTextContent('0 records');
+    // A status message: announced as the filters change it.
+    expect(screen.getByTestId('record-count').closest('[aria-live="polite"]')).not.toBeNull();
   });
 
   test('a failed fetch is only logged and shows the empty state, not a spinner', async () => {

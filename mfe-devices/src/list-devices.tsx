@@ -61,11 +61,14 @@ function AllDevicesList() {
           ariaLabel="Filter by hub"
           clearable
         />
-        {!loading && (
-          <span className="dl-count vx-muted" data-testid="record-count" data-count={visible.length}>
-            {count}
-          </span>
-        )}
+        {/* Always there, so that a screen reader announces the count as the filters change it. */}
+        <span className="dl-count vx-muted" aria-live="polite">
+          {!loading && (
+            <span data-testid="record-count" data-count={visible.length}>
+              {count}
+            </span>
+          )}
+        </span>
       </div>
       {loading ? (
         <p className="vx-loading vx-muted" role="status">

@@ -146,6 +146,8 @@ test('with device-pages the rows come from api/devices/ (first page of 100) with
   expect(trackingIds()[0]).toBe('TRK-0000');
   await waitFor(() => expect(count()).toHaveTextContent('250 records'));
   expect(count()).toHaveAttribute('data-count', '250');
+  // A status message: announced as the filters change it.
+  expect(count().closest('[aria-live="polite"]')).not.toBeNull();
 });
 
 test('the rows keep the columns, status, result and Device Details of the page without the feature', async () => {

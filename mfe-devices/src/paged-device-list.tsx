@@ -59,11 +59,14 @@ export function PagedDeviceList() {
           ariaLabel="Filter by result"
           clearable
         />
-        {!pages.loading && shown !== undefined && (
-          <span className="dl-count vx-muted" data-testid="record-count" data-count={shown.total}>
-            {`${shown.total}${shown.more ? '+' : ''} ${shown.total === 1 && !shown.more ? 'record' : 'records'}`}
-          </span>
-        )}
+        {/* Always there, so that a screen reader announces the count as the filters change it. */}
+        <span className="dl-count vx-muted" aria-live="polite">
+          {!pages.loading && shown !== undefined && (
+            <span data-testid="record-count" data-count={shown.total}>
+              {`${shown.total}${shown.more ? '+' : ''} ${shown.total === 1 && !shown.more ? 'record' : 'records'}`}
+            </span>
+          )}
+        </span>
       </div>
       {pages.loading ? (
         <p className="vx-loading vx-muted" role="status">
