@@ -293,14 +293,14 @@ describe('the success panel (docs/csv.md#result)', () => {
     expect(panel).toHaveTextContent('Processed5');
     expect(panel).toHaveTextContent('Skipped3');
     const duplicates = within(panel).getByRole('region', { name: 'Duplicates' });
-    expect(within(duplicates).getByRole('heading')).toHaveTextContent('Duplicates (2)');
+    expect(within(duplicates).getByRole('heading', { level: 2 })).toHaveTextContent('Duplicates (2)');
     expect(
       within(duplicates)
         .getAllByRole('listitem')
         .map((li) => li.textContent),
     ).toEqual(['Row 2: TRK-0002', 'Row 4: TRK-0004']);
     const errors = within(panel).getByRole('region', { name: 'Errors' });
-    expect(within(errors).getByRole('heading')).toHaveTextContent('Errors (1)');
+    expect(within(errors).getByRole('heading', { level: 2 })).toHaveTextContent('Errors (1)');
     expect(
       within(errors)
         .getAllByRole('listitem')

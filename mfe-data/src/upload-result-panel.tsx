@@ -8,9 +8,9 @@ function RowList({ title, total, children }: { title: string; total: number; chi
   const more = total - children.length;
   return (
     <section className="dt-rows" aria-label={title}>
-      <h3 className="dt-rows__title">
+      <h2 className="dt-rows__title">
         {title} ({total})
-      </h3>
+      </h2>
       <ScrollRegion label={`${title} list`} className="dt-rows__scroll">
         <ul className="dt-rows__list">{children}</ul>
       </ScrollRegion>
