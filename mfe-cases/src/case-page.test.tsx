@@ -409,12 +409,18 @@ describe('changes on the case’s version', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Resolve' }));
     expect(screen.getByText(ACTION_MESSAGES.noDisposition)).toBeInTheDocument();
     expect(screen.getByText(ACTION_MESSAGES.noNote)).toBeInTheDocument();
+    // The first field to correct takes the cursor, its message read with it.
+    expect(screen.getByRole('combobox', { name: 'Disposition' })).toHaveFocus();
+    expect(screen.getByRole('combobox', { name: 'Disposition' })).toHaveAccessibleDescription(
+      ACTION_MESSAGES.noDisposition,
+    );
     await userEvent.selectOptions(screen.getByRole('combobox', { name: 'Disposition' }), 'accepted');
     await userEvent.type(screen.getByRole('textbox', { name: 'Resolution note' }), '   ');
     await userEvent.click(screen.getByRole('button', { name: 'Resolve' }));
     expect(screen.getByRole('textbox', { name: 'Resolution note' })).toHaveAccessibleDescription(
       ACTION_MESSAGES.noNote,
     );
+    expect(screen.getByRole('textbox', { name: 'Resolution note' })).toHaveFocus();
     expect(api.requestsTo('POST api/cases/7/resolve/')).toHaveLength(0);
 
     await userEvent.type(screen.getByRole('textbox', { name: 'Resolution note' }), 'Matches the order');
@@ -436,6 +442,7 @@ describe('changes on the case’s version', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Reopen…' }));
     await userEvent.click(screen.getByRole('button', { name: 'Reopen' }));
     expect(screen.getByText(ACTION_MESSAGES.noReason)).toBeInTheDocument();
+    expect(screen.getByRole('textbox', { name: 'Reason for reopening' })).toHaveFocus();
     expect(api.requestsTo('POST api/cases/7/reopen/')).toHaveLength(0);
     await userEvent.type(screen.getByRole('textbox', { name: 'Reason for reopening' }), 'Customer disputes');
     await userEvent.click(screen.getByRole('button', { name: 'Reopen' }));

@@ -93,12 +93,21 @@ function PanelForm({
   pending: boolean;
   children: ReactNode;
 }) {
+  const form = useRef<HTMLFormElement>(null);
+  // Each press of the submit button; after it, the first field it found to correct takes the
+  // cursor, its message read with it (aria-describedby), as the console's other forms do.
+  const [attempts, setAttempts] = useState(0);
+  useEffect(() => {
+    if (attempts > 0) form.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+  }, [attempts]);
   const handle = (event: FormEvent) => {
     event.preventDefault();
-    if (!pending) onSubmit();
+    if (pending) return;
+    setAttempts((n) => n + 1);
+    onSubmit();
   };
   return (
-    <form className="cp-panel" aria-label={label} onSubmit={handle} noValidate>
+    <form ref={form} className="cp-panel" aria-label={label} onSubmit={handle} noValidate>
       {children}
       <div className="cp-buttons">
         <BusyButton type="submit" className="vx-btn vx-btn-primary" busy={pending}>
