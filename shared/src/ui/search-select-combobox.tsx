@@ -49,7 +49,9 @@ export default function SearchSelectCombobox({
     getToggleButtonProps,
     getMenuProps,
     getItemProps,
+    inputValue,
     selectItem,
+    setHighlightedIndex,
     setInputValue,
   } = useCombobox<SelectOption>({
     id,
@@ -100,6 +102,17 @@ export default function SearchSelectCombobox({
       }
     },
   });
+
+  // Searched by the server (filterOptions false), the options for the text typed come after the
+  // typing: once they are in, the first is highlighted, as typing highlights the first one left in
+  // a list of its own, so that Enter (or Tab) takes it. Once per answer: the user's own moves
+  // between its options are theirs.
+  const highlightedAnswer = useRef<readonly SelectOption[] | null>(null);
+  useEffect(() => {
+    if (filterOptions || loading || !isOpen || highlightedAnswer.current === options) return;
+    highlightedAnswer.current = options;
+    if (inputValue.trim() && items.length > 0 && highlightedIndex < 0) setHighlightedIndex(0);
+  }, [filterOptions, loading, isOpen, options, inputValue, items.length, highlightedIndex, setHighlightedIndex]);
 
   // downshift shows a new `value` by comparing it with its own record of the selection, which a
   // menu event handled in the same render as the parent's update overwrites (the input then kept

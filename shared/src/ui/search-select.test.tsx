@@ -1,4 +1,4 @@
-import { act, fireEvent, render, screen } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { SearchSelect, type SearchSelectProps } from './search-select';
@@ -229,5 +229,29 @@ describe('SearchSelect with server-side search (onInputChange, filterOptions={fa
     await userEvent.keyboard('{ArrowDown}{Enter}');
     expect(onValue).toHaveBeenCalledWith('BOM02');
     expect(screen.getByRole('combobox')).toHaveValue('BOM02');
+  });
+
+  test("the server's first option for the text typed is highlighted once it is in: Enter takes it", async () => {
+    function ServerHarness({ onValue }: { onValue: (v: string | null) => void }) {
+      const [results, setResults] = useState<SearchSelectProps['options']>([]);
+      return (
+        <Harness
+          options={results}
+          filterOptions={false}
+          // The answer comes after the typing, as a server's does.
+          onInputChange={(text) => setTimeout(() => setResults(text ? options.slice(1) : []), 10)}
+          onValue={onValue}
+        />
+      );
+    }
+    const onValue = jest.fn();
+    render(<ServerHarness onValue={onValue} />);
+    const input = await screen.findByRole('combobox');
+    await userEvent.type(input, 'o');
+    const first = await screen.findByRole('option', { name: 'DEL01' });
+    await waitFor(() => expect(first).toHaveAttribute('aria-selected', 'true'));
+    expect(input).toHaveAttribute('aria-activedescendant', first.id);
+    await userEvent.keyboard('{Enter}');
+    expect(onValue).toHaveBeenCalledWith('DEL01');
   });
 });
