@@ -39,7 +39,16 @@ const DOORSTEP_COLOR = '#1a73e8';
 const HUB_COLOR = '#1e8e3e';
 
 /** docs/dashboard.md#error-distribution: the pie's outer radius. */
-const PIE_RADIUS = 80;
+export const PIE_RADIUS = 80;
+
+/**
+ * The pie's radius as chart.js asks for it once the chart's area is laid out: PIE_RADIUS, or less
+ * where the card leaves less room beside the legend (a 320 px screen), so that no part is cut off.
+ */
+export function pieRadius({ chart }: { chart: { chartArea?: { width: number; height: number } } }): number {
+  const area = chart.chartArea;
+  return area ? Math.min(PIE_RADIUS, Math.min(area.width, area.height) / 2) : PIE_RADIUS;
+}
 
 // Static charts: no animation, so a chart is complete as soon as it is committed.
 const dailyOptions = {
@@ -119,7 +128,7 @@ export function ErrorDistributionChart({ errors }: { errors: ErrorSlice[] }) {
         {
           data: slices.map((s) => s.count),
           backgroundColor: slices.map((s) => s.color),
-          radius: PIE_RADIUS,
+          radius: pieRadius,
           // Slice borders separate slices; a lone slice would show its border as a stray radius line.
           borderWidth: slices.length > 1 ? 2 : 0,
         },

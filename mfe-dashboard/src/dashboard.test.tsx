@@ -23,6 +23,7 @@ import {
 import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import Dashboard from './dashboard';
+import { PIE_RADIUS, pieRadius } from './dashboard-charts';
 
 // jsdom has no canvas: each chart renders its data as JSON instead, with the canvas's role and name.
 jest.mock('react-chartjs-2', () => {
@@ -157,7 +158,13 @@ test("without records: zero tiles, 'No data available' charts and tables, a 'No 
   expect(tableRows('Top Five Rejecting Operators')).toEqual([['No data available']]);
   const pie = JSON.parse(screen.getByTestId('chart-error-distribution').textContent!);
   expect(pie.labels).toEqual(['No Inputs']);
-  expect(pie.datasets[0].radius).toBe(80);
+});
+
+test("the pie's outer radius is 80 px, or half the chart's area where that is smaller: never cut off", () => {
+  expect(pieRadius({ chart: { chartArea: { width: 420, height: 240 } } })).toBe(PIE_RADIUS);
+  expect(PIE_RADIUS).toBe(80);
+  expect(pieRadius({ chart: { chartArea: { width: 120, height: 240 } } })).toBe(60);
+  expect(pieRadius({ chart: {} })).toBe(PIE_RADIUS);
 });
 
 test("a failed status call toasts the server's message; the page is still ready", async () => {
