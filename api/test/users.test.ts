@@ -187,10 +187,18 @@ describe('create_group', () => {
   });
 
   test('codes and names are unique ignoring case: 400 naming the group that has it', async () => {
-    const sameCode = await api.superAdmin.post('user/create_group/', { name: 'Other', code: 'hub1', organization: 'hub' });
+    const sameCode = await api.superAdmin.post('user/create_group/', {
+      name: 'Other',
+      code: 'hub1',
+      organization: 'hub',
+    });
     expect(sameCode.status).toBe(400);
     expect(sameCode.body).toEqual({ field: 'code', detail: 'A group with code "HUB1" already exists.' });
-    const sameName = await api.superAdmin.post('user/create_group/', { name: 'hub1', code: 'CASED1', organization: 'hub' });
+    const sameName = await api.superAdmin.post('user/create_group/', {
+      name: 'hub1',
+      code: 'CASED1',
+      organization: 'hub',
+    });
     expect(sameName.status).toBe(400);
     expect(sameName.body).toEqual({ field: 'name', detail: 'A group named "HUB1" already exists.' });
     const groups = (await api.superAdmin.get('user/get_groups/')).body as { code: string }[];

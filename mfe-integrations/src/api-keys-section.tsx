@@ -72,7 +72,9 @@ export function ApiKeysSection() {
           setCreated(answer);
         }}
       />
-      {created && <NewTokenSecret key={created.token.id} created={created} noun="key" onDone={() => setCreated(null)} />}
+      {created && (
+        <NewTokenSecret key={created.token.id} created={created} noun="key" onDone={() => setCreated(null)} />
+      )}
       <p
         ref={statusLine}
         tabIndex={-1}
