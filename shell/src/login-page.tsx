@@ -9,7 +9,8 @@ export function LoginPage() {
   const enter = () => navigate('/', { replace: true });
   const main = useRef<HTMLElement>(null);
   usePageTitle('Login');
-  // Signed out from the top bar, the Logout button is gone: the keyboard starts at the username.
+  // The keyboard starts at the username: on a page load, and signed out from the top bar, whose
+  // Logout button is gone (a focus the user moved elsewhere meanwhile stays).
   useEffect(() => {
     if (focusWasDropped()) main.current?.querySelector('input')?.focus();
   }, []);

@@ -8,7 +8,7 @@ import { useEffect, useRef, type RefObject } from 'react';
 /** How long after a navigation a page still arriving (its code, then its data) may take the focus. */
 export const ARRIVAL_MS = 10_000;
 
-/** The tab's title while `title` (a page title of docs/screens.md#routes) is shown. */
+/** The tab's title while the page titled `title` (as its remote declares it) is shown. */
 export function usePageTitle(title: string): void {
   useEffect(() => {
     document.title = `${title} · Veritas`;
