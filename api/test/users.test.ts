@@ -187,20 +187,20 @@ describe('create_group', () => {
   });
 
   test('codes and names are unique ignoring case: 400 naming the group that has it', async () => {
-    const sameCode = await api.superAdmin.post('user/create_group/', {
-      name: 'Other',
-      code: 'hub1',
-      organization: 'hub',
-    });
-    expect(sameCode.status).toBe(400);
-    expect(sameCode.body).toEqual({ field: 'code', detail: 'A group with code "HUB1" already exists.' });
-    const sameName = await api.superAdmin.post('user/create_group/', {
-      name: 'hub1',
-      code: 'CASED1',
-      organization: 'hub',
-    });
-    expect(sameName.status).toBe(400);
-    expect(sameName.body).toEqual({ field: 'name', detail: 'A group named "HUB1" already exists.' });
+    const refusals: [{ name: string; code: string }, { field: string; detail: string }][] = [
+      [
+        { name: 'Other', code: 'hub1' },
+        { field: 'code', detail: 'A group with code "HUB1" already exists.' },
+      ],
+      [
+        { name: 'hub1', code: 'CASED1' },
+        { field: 'name', detail: 'A group named "HUB1" already exists.' },
+      ],
+    ];
+    for (const [group, refusal] of refusals) {
+      const answer = await api.superAdmin.post('user/create_group/', { ...group, organization: 'hub' });
+      expect([answer.status, answer.body]).toEqual([400, refusal]);
+    }
     const groups = (await api.superAdmin.get('user/get_groups/')).body as { code: string }[];
     expect(groups.filter((group) => group.code.toLowerCase() === 'hub1')).toHaveLength(1);
   });

@@ -206,24 +206,29 @@ describe('SearchSelect with server-side search (onInputChange, filterOptions={fa
     expect(screen.getByRole('combobox')).toHaveValue('DEL01x');
   });
 
+  /** Options searched by a server: `answer` for the text typed, at once or `afterMs` later. */
+  function ServerHarness({
+    answer,
+    afterMs,
+    onValue,
+  }: {
+    answer: (text: string) => SearchSelectProps['options'];
+    afterMs?: number;
+    onValue: (v: string | null) => void;
+  }) {
+    const [results, setResults] = useState<SearchSelectProps['options']>([]);
+    const search = (text: string) =>
+      afterMs === undefined ? setResults(answer(text)) : setTimeout(() => setResults(answer(text)), afterMs);
+    return <Harness options={results} filterOptions={false} onInputChange={search} onValue={onValue} />;
+  }
+
   test('options answered for the typed text can be chosen by keyboard', async () => {
     const found = { b: [{ value: 'BOM02', label: 'BOM02' }], bo: [{ value: 'BOM02', label: 'BOM02' }] } as Record<
       string,
       SearchSelectProps['options']
     >;
-    function ServerHarness({ onValue }: { onValue: (v: string | null) => void }) {
-      const [results, setResults] = useState<SearchSelectProps['options']>([]);
-      return (
-        <Harness
-          options={results}
-          filterOptions={false}
-          onInputChange={(text) => setResults(found[text] ?? [])}
-          onValue={onValue}
-        />
-      );
-    }
     const onValue = jest.fn();
-    render(<ServerHarness onValue={onValue} />);
+    render(<ServerHarness answer={(text) => found[text] ?? []} onValue={onValue} />);
     await userEvent.type(screen.getByRole('combobox'), 'bo');
     expect(screen.getAllByRole('option').map((o) => o.textContent)).toEqual(['BOM02']);
     await userEvent.keyboard('{ArrowDown}{Enter}');
@@ -232,20 +237,9 @@ describe('SearchSelect with server-side search (onInputChange, filterOptions={fa
   });
 
   test("the server's first option for the text typed is highlighted once it is in: Enter takes it", async () => {
-    function ServerHarness({ onValue }: { onValue: (v: string | null) => void }) {
-      const [results, setResults] = useState<SearchSelectProps['options']>([]);
-      return (
-        <Harness
-          options={results}
-          filterOptions={false}
-          // The answer comes after the typing, as a server's does.
-          onInputChange={(text) => setTimeout(() => setResults(text ? options.slice(1) : []), 10)}
-          onValue={onValue}
-        />
-      );
-    }
     const onValue = jest.fn();
-    render(<ServerHarness onValue={onValue} />);
+    // The answer comes after the typing, as a server's does.
+    render(<ServerHarness answer={(text) => (text ? options.slice(1) : [])} afterMs={10} onValue={onValue} />);
     const input = await screen.findByRole('combobox');
     await userEvent.type(input, 'o');
     const first = await screen.findByRole('option', { name: 'DEL01' });
