@@ -205,6 +205,16 @@ describe('create_group', () => {
     expect(groups.filter((group) => group.code.toLowerCase() === 'hub1')).toHaveLength(1);
   });
 
+  test('codes unique ignoring case hold for requests at once: one of the spellings is created', async () => {
+    const spellings = ['race1', 'RACE1', 'Race1', 'rACE1', 'raCE1', 'racE1'];
+    const answers = await Promise.all(
+      spellings.map((code) => api.superAdmin.post('user/create_group/', { name: code, code, organization: 'hub' })),
+    );
+    expect(answers.map((answer) => answer.status).sort()).toEqual([201, 400, 400, 400, 400, 400]);
+    const groups = (await api.superAdmin.get('user/get_groups/')).body as { code: string }[];
+    expect(groups.filter((group) => group.code.toLowerCase() === 'race1')).toHaveLength(1);
+  });
+
   test.each([
     ['code missing', { code: '' }, 'code'],
     ['code with spaces', { code: 'A B' }, 'code'],
