@@ -13,6 +13,7 @@ import { migrationsFor } from '../src/db/migrations';
 import { migrateToLatest, openDatabase } from '../src/server';
 import { writeSummaries } from '../src/writes/summary-tables';
 import { build, Client, freshDatabase, uploadCsv } from './support/build';
+import { onPostgres } from './support/database';
 import { bothFigures, dashboardPath, emptyRecords, insertRecords, summaryRows } from './support/dashboard';
 
 let now = new Date('2025-03-15T06:30:00.000Z');
@@ -328,6 +329,46 @@ describe('summaries kept in step by every write path', () => {
     await rebuildDashboardSummaries(api.db);
     await expectInStep();
   });
+
+  onPostgres(
+    'a rebuild writes the rows of each of its statements in the order of the primary key, so a range lies on few pages',
+    async () => {
+      await emptyRecords(api.db);
+      await insertRecords(
+        api.db,
+        ['DEL02', 'BLR01', 'DEL02', 'BLR01', 'DEL02'].flatMap((hub_code, day) =>
+          ['E005', 'passed', 'E003', 'E004'].map((device_result, n) =>
+            makeRecord({
+              tracking_id: { tracking_id: `K${day}${n}`, hub_code, created_date: `2025-03-1${day}T0${n}:00:00.000Z` },
+              submitted_by: { username: n % 2 ? 'op2' : 'op1' },
+              is_submit: true,
+              submit_time: `2025-03-1${day}T1${n}:00:00.000Z`,
+              device_result,
+            }),
+          ),
+        ),
+      );
+      await rebuildDashboardSummaries(api.db);
+      // Each table's key, and how many statements of the rebuild write it: the hour rows, the day
+      // rows; the series' hour rows per event (2) and for all hubs.
+      const tables = [
+        { table: 'dashboard_counts', key: 'span, bucket, hub_code', statements: 2 },
+        { table: 'dashboard_operators', key: 'span, bucket, hub_code, operator_id', statements: 2 },
+        { table: 'dashboard_series', key: 'all_hubs, hub_code, span, bucket, event, quarter', statements: 4 },
+      ];
+      for (const { table, key, statements } of tables) {
+        // Raw: the physical order (ctid) and row comparisons have no place in Kysely's builder.
+        const { rows } = await sql<{ stored: string; descents: string }>`
+        select count(*) as stored, count(*) filter (where row(${sql.raw(key)}) < previous) as descents
+        from (select ${sql.raw(key)}, lag(row(${sql.raw(key)})) over (order by ctid) as previous
+              from ${sql.table(table)}) as rows`.execute(api.db.kysely);
+        const { stored, descents } = rows[0]!;
+        expect(Number(stored)).toBeGreaterThan(10);
+        // Each statement's rows in order: the order falls back only where the next statement begins.
+        expect([table, Number(descents) < statements]).toEqual([table, true]);
+      }
+    },
+  );
 
   test('a zone whose days do not start on a quarter hour is counted from the records alone', async () => {
     await emptyRecords(api.db);
