@@ -121,17 +121,12 @@ const COUNT_VALUES = ['records', 'submitted', 'rejected', ...PIE_COLUMNS] as con
 const OPERATOR_VALUES = ['submitted', 'rejected'] as const;
 const SERIES_VALUES = ['rejected', 'volume'] as const;
 /**
- * Each table's primary key, the order a rebuild writes its rows in: a selection's range of a key
- * then lies on a few pages rather than one page per row. The figures of 30 days at 10M records
- * read some 18,000 series rows: from rows written in the order the grouping produced them, that was
- * as many pages, and a connection's first touch of each page of PostgreSQL's shared memory is a
- * page fault (api/README.md, "Dashboard figures").
+ * `query` ordered by each column of `key` (its output columns of those names), the order a rebuild
+ * writes a table's rows in: a selection's range of the key then lies on a few pages rather than one
+ * page per row. The figures of 30 days at 10M records read some 18,000 series rows: written in the
+ * order the grouping produced them, that was as many pages, and a connection's first touch of each
+ * page of PostgreSQL's shared memory is a page fault (api/README.md, "Dashboard figures").
  */
-const COUNTS_KEY = ['span', 'bucket', 'hub_code'] as const;
-const OPERATORS_KEY = ['span', 'bucket', 'hub_code', 'operator_id'] as const;
-const SERIES_KEY = ['all_hubs', 'hub_code', 'span', 'bucket', 'event', 'quarter'] as const;
-
-/** `query` ordered by each column of `key` in turn (its output columns of those names). */
 function inKeyOrder<DB, TB extends keyof DB, O>(
   query: SelectQueryBuilder<DB, TB, O>,
   key: readonly (keyof O & string)[],
@@ -414,7 +409,7 @@ async function rebuildHourCounts(trx: Kysely<Database>): Promise<void> {
         ])
         .where('created_ms', 'is not', null)
         .groupBy((eb) => [hourOf(eb), hubOf(eb)])
-        .$call((query) => inKeyOrder(query, COUNTS_KEY)),
+        .$call((query) => inKeyOrder(query, COUNTS.keys)),
     )
     .execute();
   await trx
@@ -434,7 +429,7 @@ async function rebuildHourCounts(trx: Kysely<Database>): Promise<void> {
         .where('created_ms', 'is not', null)
         .where('is_submit', '=', 1)
         .groupBy((eb) => [hourOf(eb), hubOf(eb), eb.fn.coalesce('submitted_by_id', eb.lit(0))])
-        .$call((query) => inKeyOrder(query, OPERATORS_KEY)),
+        .$call((query) => inKeyOrder(query, OPERATORS.keys)),
     )
     .execute();
 }
@@ -482,7 +477,7 @@ async function rebuildHourSeries(trx: Kysely<Database>): Promise<void> {
           .where(time, 'is not', null)
           .where(counts)
           .groupBy((eb) => [hubOf(eb), hourOf(eb), quarterOf(eb, time)])
-          .$call((query) => inKeyOrder(query, SERIES_KEY)),
+          .$call((query) => inKeyOrder(query, SERIES.keys)),
       )
       .execute();
   }
@@ -508,7 +503,7 @@ async function rebuildAllHubsSeries(trx: Kysely<Database>): Promise<void> {
         ])
         .where('all_hubs', '=', 0)
         .groupBy(['span', 'bucket', 'event', 'quarter'])
-        .$call((query) => inKeyOrder(query, SERIES_KEY)),
+        .$call((query) => inKeyOrder(query, SERIES.keys)),
     )
     .execute();
 }
@@ -532,7 +527,7 @@ async function rebuildDays(trx: Kysely<Database>): Promise<void> {
         ])
         .where('span', '=', 1)
         .groupBy((eb) => [dayOf(eb, eb.ref('bucket')), 'hub_code'])
-        .$call((query) => inKeyOrder(query, COUNTS_KEY)),
+        .$call((query) => inKeyOrder(query, COUNTS.keys)),
     )
     .execute();
   await trx
@@ -550,7 +545,7 @@ async function rebuildDays(trx: Kysely<Database>): Promise<void> {
         ])
         .where('span', '=', 1)
         .groupBy((eb) => [dayOf(eb, eb.ref('bucket')), 'hub_code', 'operator_id'])
-        .$call((query) => inKeyOrder(query, OPERATORS_KEY)),
+        .$call((query) => inKeyOrder(query, OPERATORS.keys)),
     )
     .execute();
   await trx
@@ -570,7 +565,7 @@ async function rebuildDays(trx: Kysely<Database>): Promise<void> {
         ])
         .where('span', '=', 1)
         .groupBy((eb) => ['all_hubs', 'hub_code', dayOf(eb, eb.ref('bucket')), 'event', 'quarter'])
-        .$call((query) => inKeyOrder(query, SERIES_KEY)),
+        .$call((query) => inKeyOrder(query, SERIES.keys)),
     )
     .execute();
 }

@@ -19,17 +19,24 @@ export interface SummaryTable {
   onConflict: string;
 }
 
+/** A summary table whose rows add up values by a key: its key's column names besides. */
+export interface AdditiveTable<Key extends string> extends SummaryTable {
+  keys: readonly Key[];
+}
+
 /** A table whose rows add `values` up by `keys`: a row of a key already there adds to it. */
-export function additiveTable(
+export function additiveTable<const Key extends string>(
   name: SummaryTable['name'],
-  keys: readonly (readonly [string, string])[],
+  keys: readonly (readonly [Key, string])[],
   values: readonly string[],
   valueType = 'integer',
-): SummaryTable {
+): AdditiveTable<Key> {
+  const keyNames = keys.map(([key]) => key);
   return {
     name,
+    keys: keyNames,
     columns: [...keys, ...values.map((value) => [value, valueType] as const)],
-    onConflict: `on conflict (${keys.map(([key]) => key).join(', ')}) do update set ${values
+    onConflict: `on conflict (${keyNames.join(', ')}) do update set ${values
       .map((value) => `${value} = ${name}.${value} + excluded.${value}`)
       .join(', ')}`,
   };
