@@ -415,22 +415,25 @@ describe('failures', () => {
   test('a failed count says the cases could not be counted', async () => {
     serve(casesOf(1), { count: () => [500, { detail: 'boom' }] });
     renderPage();
-    expect(await screen.findByText('The cases could not be counted.')).toBeInTheDocument();
+    expect(await screen.findByText('The cases could not be counted.')).toHaveAttribute('aria-live', 'polite');
   });
 });
 
 describe('live changes', () => {
-  test('a live cases event invalidates the queue: a new case shows without a reload, and the count with it', async () => {
+  test('a live cases event invalidates the queue: a new case shows without a reload, and the count with it, unannounced', async () => {
     serve(casesOf(2));
     renderPage();
     await loaded();
-    expect(await screen.findByText('2 cases')).toBeInTheDocument();
+    expect(await screen.findByText('2 cases')).toHaveAttribute('aria-live', 'polite');
     const added = caseOf(0, { reason: 'E003' });
     all = [added, ...all];
     live({ type: 'cases', data: { action: 'opened', case: added } });
     await waitFor(() => expect(shownIds()).toEqual([0, 1, 2]));
-    expect(await screen.findByText('3 cases')).toBeInTheDocument();
+    // A screen reader announces the count a filter gives, not each change live updates make to it.
+    expect(await screen.findByText('3 cases')).toHaveAttribute('aria-live', 'off');
     expect(pageCalls()).toHaveLength(2);
+    await userEvent.type(screen.getByRole('textbox', { name: 'Queue' }), 'RC7{Enter}');
+    expect(await screen.findByText('0 cases')).toHaveAttribute('aria-live', 'polite');
   });
 
   test('a burst of live events is throttled: one reading at once, one more at the end of the burst', async () => {

@@ -1,7 +1,7 @@
 // The Cases queue (route /Cases, remote.json): the cases of flagged devices by due time, a page of
 // 50 at a time, under filters kept in the URL query; saved views, the CSV export, bulk assign and
 // resolve jobs for the roles that may run them, the due times for a super_admin, and live changes. Default export: the shell's page.
-import { httpStatus, LoadFailed, serverMessage, useSearchParams, useSession } from '@veritas/shared';
+import { httpStatus, ListCount, LoadFailed, serverMessage, useSearchParams, useSession } from '@veritas/shared';
 import { keepPreviousData, useInfiniteQueryNow, useQueryNow } from '@veritas/shared/query';
 import { MorePages } from '@veritas/shared/table';
 import { useEffect, useId, useMemo, useState } from 'react';
@@ -59,7 +59,11 @@ export default function CasesPage() {
   const { data, error, isPending, isPlaceholderData, isFetchNextPageError, isFetchingNextPage, isFetching, refetch } =
     casePages;
   const cases = useMemo(() => data?.pages.flatMap((page) => page.cases) ?? [], [data]);
-  const { data: count, error: countError } = useQueryNow({
+  const {
+    data: count,
+    error: countError,
+    isPlaceholderData: countIsPrevious,
+  } = useQueryNow({
     ...caseCountQuery(query),
     placeholderData: keepPreviousData,
   });
@@ -83,9 +87,13 @@ export default function CasesPage() {
       {setsDueTimes && <DueTimes />}
 
       <div className="cq-toolbar">
-        <p className="cq-count vx-muted" aria-live="polite">
-          {count ? countText(count) : countError ? MESSAGES.countFailed : ''}
-        </p>
+        <ListCount
+          as="p"
+          className="cq-count vx-muted"
+          // The count announced is the filter's own, not the previous one kept while it is counted.
+          countOf={countIsPrevious ? null : queryText}
+          text={count ? countText(count) : countError ? MESSAGES.countFailed : ''}
+        />
         {!forbidden && (
           <a className="vx-btn" href={exportHref(query)} download>
             Export CSV

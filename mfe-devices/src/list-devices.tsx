@@ -1,6 +1,14 @@
 // Device Pick List / Stats (route ListDevices, docs/screens.md#device-pick-list): every device expectation with its
 // verification progress, filterable by tracking ID and hub. Default export: the shell's page.
-import { Modal, SearchSelect, statusQuery, useLiveRecords, useSession, type DeviceRecord } from '@veritas/shared';
+import {
+  ListCount,
+  Modal,
+  SearchSelect,
+  statusQuery,
+  useLiveRecords,
+  useSession,
+  type DeviceRecord,
+} from '@veritas/shared';
 import { useQueryClient, useQueryError, useQueryNow } from '@veritas/shared/query';
 import { useDeferredValue, useMemo, useState } from 'react';
 import { DeviceDetails } from './device-details';
@@ -46,6 +54,8 @@ function AllDevicesList() {
   const visible = useMemo(() => filterRows(rows, deferredQuery, deferredHub), [rows, deferredQuery, deferredHub]);
 
   const count = `${visible.length} ${visible.length === 1 ? 'record' : 'records'}`;
+  // The list the filters name: its count and its scroll position are its own.
+  const listKey = `${deferredQuery}\n${deferredHub}`;
 
   return (
     <section className="vx-page">
@@ -61,14 +71,13 @@ function AllDevicesList() {
           ariaLabel="Filter by hub"
           clearable
         />
-        {/* Always there, so that a screen reader announces the count as the filters change it. */}
-        <span className="dl-count vx-muted" aria-live="polite">
+        <ListCount className="dl-count vx-muted" countOf={loading ? null : listKey} text={loading ? '' : count}>
           {!loading && (
             <span data-testid="record-count" data-count={visible.length}>
               {count}
             </span>
           )}
-        </span>
+        </ListCount>
       </div>
       {loading ? (
         <p className="vx-loading vx-muted" role="status">
@@ -76,7 +85,7 @@ function AllDevicesList() {
         </p>
       ) : (
         // Other filters start at the top; records changed live keep the row in view where it is.
-        <DeviceTable rows={visible} scrollKey={`${deferredQuery}\n${deferredHub}`} onShowDetails={setDetails} />
+        <DeviceTable rows={visible} scrollKey={listKey} onShowDetails={setDetails} />
       )}
       <Modal open={details !== null} title="Device Details" onClose={() => setDetails(null)}>
         {details && <DeviceDetails record={details} />}

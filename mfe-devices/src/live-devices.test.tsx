@@ -135,6 +135,8 @@ const rows = () => screen.queryAllByTestId('device-row');
 const trackingIds = () => rows().map((r) => r.dataset.trackingId);
 const row = (trackingId: string) => rows().find((r) => r.dataset.trackingId === trackingId);
 const count = () => screen.getByTestId('record-count');
+/** The line the count stands in, the status message a screen reader follows. */
+const countLine = () => count().parentElement!;
 const scroller = () => screen.getByTestId('device-table-scroll');
 const pageCalls = () => api.requestsTo('GET api/devices/').map(params);
 const idCalls = () => pageCalls().filter((p) => p.ids);
@@ -203,16 +205,19 @@ describe('served a page at a time (device-pages)', () => {
     expect(new Set(trackingIds()).size).toBe(trackingIds().length);
   });
 
-  test('a loaded record that no longer matches the filters leaves the list; the count follows', async () => {
+  test('a loaded record that no longer matches the filters leaves the list; the count follows, unannounced', async () => {
     serve(records(30));
     renderList('/ListDevices?status=pending');
     await loaded();
     await waitFor(() => expect(count()).toHaveTextContent('30 records'));
+    expect(countLine()).toHaveAttribute('aria-live', 'polite');
     change('submitted', submitted(all[3]!));
     await waitFor(() => expect(trackingIds()).not.toContain('TRK-0003'));
     expect(idCalls()).toEqual([{ status: 'pending', ids: String(all[3]!.id) }]);
     await waitFor(() => expect(count()).toHaveTextContent('29 records'));
     expect(screen.getByRole('table', { name: 'Devices' })).toHaveAttribute('aria-rowcount', '30');
+    // A screen reader announces the count a filter gives, not each change live updates make to it.
+    expect(countLine()).toHaveAttribute('aria-live', 'off');
   });
 
   test('the row at the top of the view keeps its place on screen: rows put or removed above it move the scroll by their height', async () => {
@@ -381,8 +386,11 @@ describe('from api/get_status/ (live-events without device-pages)', () => {
     change('submitted', submitted(all[7]!), submitted(fresh));
     await waitFor(() => expect(trackingIds().slice(0, 2)).toEqual(['TRK-NEW', 'TRK-0007']));
     expect(count()).toHaveTextContent('21 records');
+    // The count a live change makes is not announced; the one a filter gives is.
+    expect(countLine()).toHaveAttribute('aria-live', 'off');
     fireEvent.change(screen.getByPlaceholderText('Filter by tracking id...'), { target: { value: 'new' } });
     await waitFor(() => expect(trackingIds()).toEqual(['TRK-NEW']));
+    expect(countLine()).toHaveAttribute('aria-live', 'polite');
     expect(api.requestsTo('GET api/get_status/')).toHaveLength(1);
   });
 

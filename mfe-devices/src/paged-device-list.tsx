@@ -1,7 +1,7 @@
 // The Device Pick List served a page at a time (server feature 'device-pages',
 // docs/screens.md#device-pick-list): filtered by the server, the filters in the URL query, rows
 // loaded as the user scrolls.
-import { Modal, SearchSelect, type DeviceRecord } from '@veritas/shared';
+import { ListCount, Modal, SearchSelect, type DeviceRecord } from '@veritas/shared';
 import { useState } from 'react';
 import { DeviceDetails } from './device-details';
 import { chosenValue, hubChoices, RESULT_CHOICES, STATUS_CHOICES } from './device-pages';
@@ -25,6 +25,12 @@ export function PagedDeviceList() {
   if (current !== undefined && (current.total !== kept?.total || current.more !== kept.more)) setKept(current);
   const firstPageFailed = pages.error !== undefined && pages.items.length === 0;
   const shown = firstPageFailed ? { total: 0, more: false } : (current ?? (pages.counting ? kept : undefined));
+  const countText =
+    pages.loading || shown === undefined
+      ? ''
+      : `${shown.total}${shown.more ? '+' : ''} ${shown.total === 1 && !shown.more ? 'record' : 'records'}`;
+  // The count announced is the list's own, not the previous one kept while it is counted.
+  const countOf = current !== undefined || firstPageFailed ? pages.shownKey : null;
   const placeholder = pages.error !== undefined && !pages.loadingMore ? 'Not loaded. Scroll to try again.' : 'Loading…';
 
   return (
@@ -59,14 +65,13 @@ export function PagedDeviceList() {
           ariaLabel="Filter by result"
           clearable
         />
-        {/* Always there, so that a screen reader announces the count as the filters change it. */}
-        <span className="dl-count vx-muted" aria-live="polite">
-          {!pages.loading && shown !== undefined && (
-            <span data-testid="record-count" data-count={shown.total}>
-              {`${shown.total}${shown.more ? '+' : ''} ${shown.total === 1 && !shown.more ? 'record' : 'records'}`}
+        <ListCount className="dl-count vx-muted" countOf={countOf} text={countText}>
+          {countText && (
+            <span data-testid="record-count" data-count={shown?.total}>
+              {countText}
             </span>
           )}
-        </span>
+        </ListCount>
       </div>
       {pages.loading ? (
         <p className="vx-loading vx-muted" role="status">

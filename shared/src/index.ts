@@ -14,6 +14,7 @@ export * from './ui/search-select';
 export * from './ui/modal';
 export * from './ui/busy-button';
 export * from './ui/load-failed';
+export * from './ui/list-count';
 export * from './ui/focus-heading';
 // The password rule is not exported here: its list of common passwords would weigh on the login
 // page. Forms import it from @veritas/shared/domain; PasswordDialog loads it on first use.
