@@ -1,11 +1,8 @@
-import { useEffect, useState, type ReactNode } from 'react';
-import { BrowserRouter } from '../router';
-import { loadSession, logout, setLoginRedirect } from '../http';
-import { roleLabel } from '../roles';
-import { useSession } from '../session';
-import { VeritasToaster } from '../toast';
-import { LoginForm } from './login-form';
-import './standalone-app.css';
+import { lazy, Suspense, type ReactNode } from 'react';
+
+// Its code and styles load when a remote is started alone: a console never renders it, and
+// everything @veritas/shared's entry holds is in the shell's first load (docs/architecture.md).
+const StandaloneFrame = lazy(() => import('./standalone-frame'));
 
 export interface StandaloneAppProps {
   /** Shown in the frame's header, e.g. 'Devices'. */
@@ -18,41 +15,10 @@ export interface StandaloneAppProps {
  * The frame a remote runs in when started alone (`pnpm --filter mfe-x dev`): signs in against
  * the API like the shell does, then shows the remote's page. Inside the shell it is not used.
  */
-export function StandaloneApp({ title, children }: StandaloneAppProps) {
-  const [checked, setChecked] = useState(false);
-  const { isAuthenticated, user, role } = useSession();
-
-  useEffect(() => {
-    // An expired session clears the store, which already brings the login form back here.
-    setLoginRedirect(() => {});
-    void loadSession().finally(() => setChecked(true));
-  }, []);
-
-  let body: ReactNode;
-  if (!checked) body = <p className="vx-muted vx-standalone-status">Checking sign-in…</p>;
-  else if (!isAuthenticated) body = <LoginForm onLoggedIn={() => {}} />;
-  else
-    body = (
-      <>
-        <header className="vx-standalone-header">
-          <strong>Veritas · {title}</strong>
-          <span className="vx-standalone-user">
-            {user} {role && <span className="vx-muted">({roleLabel(role)})</span>}
-          </span>
-          <button type="button" className="vx-btn" onClick={() => void logout()}>
-            Sign out
-          </button>
-        </header>
-        <main className="vx-standalone-main">
-          <BrowserRouter>{children}</BrowserRouter>
-        </main>
-      </>
-    );
-
+export function StandaloneApp(props: StandaloneAppProps) {
   return (
-    <>
-      <VeritasToaster />
-      {body}
-    </>
+    <Suspense fallback={null}>
+      <StandaloneFrame {...props} />
+    </Suspense>
   );
 }
