@@ -695,6 +695,22 @@ describe('reflow: no screen is wider than a 320 px or a 640 px viewport', () => 
   );
 });
 
+// docs/screens.md#device-pick-list: on a 1280 px screen the pick list shows every column, See
+// Details included, without scrolling sideways: 1250 px of viewport is 1280 less the page's and
+// the list's classic scrollbars (headless Chromium's overlay ones take no room).
+test('the Device Pick List shows every column on a 1280 px screen', () =>
+  inState(
+    { ...STATES.find((s) => s.name === 'ListDevices: rows loaded')!, viewport: { width: 1250, height: 800 } },
+    async (page) => {
+      const list = page.locator('.dl-scroll');
+      const widths = await list.evaluate((box) => ({ content: box.scrollWidth, shown: box.clientWidth }));
+      expect(widths.content).toBeLessThanOrEqual(widths.shown);
+      const button = await page.getByRole('button', { name: 'See Details' }).first().boundingBox();
+      const box = await list.boundingBox();
+      expect(button!.x + button!.width).toBeLessThanOrEqual(box!.x + box!.width);
+    },
+  ));
+
 // axe's best practices beyond WCAG's tags (page-has-heading-one, landmark-one-main): each page is
 // named by one level-one heading and holds its content in one main landmark, so that a screen
 // reader's user can jump to either.
