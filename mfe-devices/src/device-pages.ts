@@ -1,6 +1,7 @@
 // The pick list served a page at a time (docs/screens.md#device-pick-list, server feature
 // 'device-pages'): its filters, how they sit in the URL query and in the calls (api/devices.ts).
 import { ALL_HUBS, DEVICE_ERRORS, type RecordStatus, type SelectOption } from '@veritas/shared';
+import { MAX_SEARCH_LENGTH } from '@veritas/shared/domain';
 
 /** The choice 'All Hubs', 'All Statuses' or 'All Results': that filter does not narrow the list. */
 export const ALL = ALL_HUBS;
@@ -39,11 +40,17 @@ export interface DeviceFilters {
 
 export const NO_FILTERS: DeviceFilters = { q: '', hub: null, status: null, result: null };
 
-/** The filters of the URL query ?q=&hub=&status=&result=; unknown statuses and results are ignored. */
+/** The tracking-ID text of the URL query, no longer than the filter box takes (MAX_SEARCH_LENGTH). */
+export const queryText = (params: URLSearchParams) => (params.get('q') ?? '').slice(0, MAX_SEARCH_LENGTH);
+
+/**
+ * The filters of the URL query ?q=&hub=&status=&result=; unknown statuses and results are ignored,
+ * text past MAX_SEARCH_LENGTH is cut.
+ */
 export function filtersFromQuery(params: URLSearchParams): DeviceFilters {
   const hub = params.get('hub')?.trim();
   return {
-    q: params.get('q') ?? '',
+    q: queryText(params),
     hub: hub ? (hub.toLowerCase() === ALL ? ALL : hub) : null,
     status: chosenValue(STATUS_CHOICES, params.get('status')),
     result: chosenValue(RESULT_CHOICES, params.get('result')),

@@ -188,6 +188,16 @@ test("'All …' choices and unknown values in the URL are not sent", async () =>
   expect(screen.getByRole('combobox', { name: 'Filter by status' })).toHaveValue('');
 });
 
+test('the tracking-ID text goes to the server at most 256 characters long, as its box takes it (a longer q is refused)', async () => {
+  serve(records(5));
+  renderList(`/ListDevices?q=${'T'.repeat(300)}`);
+  await loaded();
+  expect(pageCalls()).toEqual([{ q: 'T'.repeat(256), limit: '100' }]);
+  const box = screen.getByRole('textbox', { name: 'Filter by tracking id' });
+  expect(box).toHaveValue('T'.repeat(256));
+  expect(box).toHaveAttribute('maxLength', '256');
+});
+
 test('a keystroke asks for the new first page at once, replaces the URL query and shows the new rows and count', async () => {
   serve(records(250));
   renderList();

@@ -1,4 +1,6 @@
 // The pick list's 'Filter by tracking id...' box with its × button (docs/screens.md#device-pick-list).
+// It takes no more text than the server searches for: a longer one would be refused (400).
+import { MAX_SEARCH_LENGTH } from '@veritas/shared/domain';
 import { useRef } from 'react';
 
 export function TrackingIdFilter({ value, onChange }: { value: string; onChange: (text: string) => void }) {
@@ -11,6 +13,7 @@ export function TrackingIdFilter({ value, onChange }: { value: string; onChange:
         type="text"
         placeholder="Filter by tracking id..."
         aria-label="Filter by tracking id"
+        maxLength={MAX_SEARCH_LENGTH}
         value={value}
         onChange={(e) => onChange(e.target.value)}
       />

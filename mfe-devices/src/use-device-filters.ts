@@ -1,7 +1,7 @@
 // The pick list's filters, held in the URL query (docs/screens.md#device-pick-list).
 import { useSearchParams } from '@veritas/shared';
 import { useCallback, useState } from 'react';
-import { filtersFromQuery, queryOfFilters, type DeviceFilters } from './device-pages';
+import { filtersFromQuery, queryOfFilters, queryText, type DeviceFilters } from './device-pages';
 
 /**
  * The filters of the URL query (?q=&hub=&status=&result=), and a setter that replaces the current
@@ -10,7 +10,7 @@ import { filtersFromQuery, queryOfFilters, type DeviceFilters } from './device-p
  */
 export function useDeviceFilters(): [DeviceFilters, (change: Partial<DeviceFilters>) => void] {
   const [params, setParams] = useSearchParams();
-  const [q, setQ] = useState(() => params.get('q') ?? '');
+  const [q, setQ] = useState(() => queryText(params));
   const filters: DeviceFilters = { ...filtersFromQuery(params), q };
   const change = useCallback(
     (update: Partial<DeviceFilters>) => {

@@ -54,7 +54,8 @@ export const DEVICE_RESULTS = ['passed', ...Array.from({ length: 10 }, (_, n) =>
 /** The most record ids one call of api/devices/ may name. */
 export const MAX_IDS = 100;
 export const MAX_PAGE_LIMIT = 500;
-const MAX_SEARCH_LENGTH = 256;
+/** The longest tracking-ID text the pick list searches for (q): its box takes no more. */
+export const MAX_SEARCH_LENGTH = 256;
 const MAX_HUB_LENGTH = 128;
 
 /** One of `values` after trimming; empty text reads as absent, like a missing field. */
