@@ -248,6 +248,14 @@ test('a hub in the address that no hub group has gives way to the start hub, in 
   expect(search().get('timeframe')).toBe('last7');
 });
 
+test('an unknown timeframe in the address gives way to Last 30 Days, in the address too; the hub stays', async () => {
+  renderDashboard({ url: '/Dashboard?hub=DEL02&timeframe=LAST15', role: 'admin' });
+  await ready();
+  expect(screen.getByRole('combobox', { name: 'Timeframe' })).toHaveValue('Last 30 Days');
+  await waitFor(() => expect(search().get('timeframe')).toBe('last30'));
+  expect(search().get('hub')).toBe('DEL02');
+});
+
 test("a return centre's code is no hub choice: an executive of hub 'BLR01' is shown blr01", async () => {
   renderDashboard({ url: '/Dashboard?hub=rc-north', role: 'executive', hubCode: 'BLR01' });
   await ready();

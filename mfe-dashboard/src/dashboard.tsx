@@ -26,6 +26,19 @@ function useSelection(): [Selection, (change: Partial<Selection>) => void, strin
     const next = { ...selection, ...change };
     setParams({ hub: next.hub, timeframe: next.timeframe }, { replace: true });
   };
+  // An unknown timeframe in the address is replaced by the one shown, as an unknown hub is below.
+  const unknownTimeframe = timeframe !== null && !isTimeframe(timeframe);
+  useEffect(() => {
+    if (!unknownTimeframe) return;
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        next.set('timeframe', DEFAULT_TIMEFRAME);
+        return next;
+      },
+      { replace: true },
+    );
+  }, [unknownTimeframe, setParams]);
   return [selection, select, startHub];
 }
 
