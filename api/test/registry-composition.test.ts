@@ -51,6 +51,14 @@ const paths = (composition: Composition) => composition.pages.map((page) => `${p
 const menus = (composition: Composition) => composition.menus.map((entry) => `${entry.menu}/${entry.label}`);
 
 /** The remotes whose composition these tests read, the spec's (workspace-composition.test.ts composes them all). */
+/** The pick list's first calls' accepted filter values, as mfe-devices/remote.json declares them. */
+const DEVICE_FILTERS_ACCEPTED = {
+  q: '\\S([\\s\\S]{0,254}\\S)?',
+  hub: '(?![aA][lL][lL]$)\\S([\\s\\S]{0,126}\\S)?',
+  status: 'pending|submitted|verified|detached',
+  result: 'passed|E00[1-9]|E010',
+};
+
 const WORKSPACE = ['dashboard', 'devices', 'users', 'data', 'whitelabel', 'audit'];
 
 beforeAll(async () => {
@@ -123,10 +131,16 @@ describe('/remotes.json, per viewer', () => {
         {
           path: 'api/devices/',
           forward: ['q', 'hub', 'status', 'result'],
+          accept: DEVICE_FILTERS_ACCEPTED,
           params: { limit: '100' },
           feature: 'device-pages',
         },
-        { path: 'api/devices/count/', forward: ['q', 'hub', 'status', 'result'], feature: 'device-pages' },
+        {
+          path: 'api/devices/count/',
+          forward: ['q', 'hub', 'status', 'result'],
+          accept: DEVICE_FILTERS_ACCEPTED,
+          feature: 'device-pages',
+        },
       ],
     });
     expect(composition.unavailable).toEqual([]);

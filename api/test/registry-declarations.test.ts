@@ -193,6 +193,16 @@ describe('at publish, refuses with 409 and leaves nothing stored', () => {
       page({ firstCalls: [{ path: 'api/reports/', feature: 'everything' }] }),
       'asks on /Reports for a first call needing the feature "everything", which the server does not know',
     ],
+    [
+      'a first call accepting values of a parameter it does not forward',
+      page({ firstCalls: [{ path: 'api/reports/', forward: ['q'], accept: { kind: 'big' } }] }),
+      'accepts on /Reports values of "kind" for the first call "api/reports/", which does not forward it',
+    ],
+    [
+      'a first call accepting values by a pattern that is no regular expression',
+      page({ firstCalls: [{ path: 'api/reports/', forward: ['kind'], accept: { kind: 'big|(' } }] }),
+      'accepts on /Reports values of "kind" for the first call "api/reports/" by "big|(", which is not a regular expression',
+    ],
   ])('the rule: %s', async (_rule, change, problem) => {
     const declaration = reports();
     change(declaration);

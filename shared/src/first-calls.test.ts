@@ -31,6 +31,19 @@ describe('first calls a page declares (docs/architecture.md#first-rows)', () => 
     ]);
   });
 
+  test('a forwarded value its `accept` pattern does not match as a whole is left out; one without a pattern is sent as written', () => {
+    const call: FirstCall = { path: 'api/things/', forward: ['q', 'kind'], accept: { kind: 'big|small' } };
+    startFirstCalls([call], '?kind=big&q=Any%20text', []);
+    startFirstCalls([call], '?kind=bigger&q=x', []);
+    startFirstCalls([call], '?kind=BIG', []);
+    expect(api.requests.map((r) => r.config.params)).toEqual([{ kind: 'big', q: 'Any text' }, { q: 'x' }, {}]);
+  });
+
+  test('a pattern that is no regular expression accepts no value', () => {
+    startFirstCalls([{ path: 'api/things/', forward: ['kind'], accept: { kind: '(' } }], '?kind=(', []);
+    expect(api.requests.map((r) => r.config.params)).toEqual([{}]);
+  });
+
   test('a call needing a feature the server does not offer is not started', () => {
     startFirstCalls([LIST, COUNT], '?kind=big', []);
     expect(api.requests.map((r) => r.url)).toEqual(['api/things/count/']);

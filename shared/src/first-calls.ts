@@ -4,6 +4,8 @@
 // The package's own entry, not its file: @veritas/shared is a Module Federation singleton, and a
 // relative import would bundle a second copy of the HTTP client.
 import { http, type FirstCall, type ServerFeature } from '@veritas/shared';
+// A pure function, without state: a copy of it in a bundle is harmless.
+import { acceptPattern } from './accept-pattern';
 import type { AxiosResponse } from 'axios';
 
 /** How long a first call not taken yet may still be: older, the page asks again. */
@@ -27,9 +29,17 @@ function requestKey(path: string, params: Readonly<Record<string, string>>): str
   return `${path}?${query}`;
 }
 
+/** Whether `call` sends the URL's `value` of `name`: any value, unless its `accept` has a pattern for it. */
+function accepts(call: FirstCall, name: string, value: string): boolean {
+  const pattern = call.accept?.[name];
+  // A pattern that is none (the registry refuses it at publish) accepts nothing.
+  return pattern === undefined || (acceptPattern(pattern)?.test(value) ?? false);
+}
+
 /**
  * Starts the first calls of a page being entered, for the query `search` of its URL, those whose
- * feature the server offers; those of the page entered before that were not taken are dropped.
+ * feature the server offers, each with the URL's values it accepts; those of the page entered
+ * before that were not taken are dropped.
  */
 export function startFirstCalls(calls: readonly FirstCall[], search: string, features: readonly ServerFeature[]): void {
   started.clear();
@@ -39,7 +49,7 @@ export function startFirstCalls(calls: readonly FirstCall[], search: string, fea
     const params: Record<string, string> = {};
     for (const name of call.forward ?? []) {
       const value = url.get(name);
-      if (value) params[name] = value;
+      if (value && accepts(call, name, value)) params[name] = value;
     }
     Object.assign(params, call.params);
     const answer = http.get(call.path, { params });

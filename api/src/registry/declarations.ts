@@ -12,6 +12,7 @@ import {
   SERVER_PATHS,
   SHELL_SLOTS,
   WORKSPACE_FIELDS,
+  acceptPattern,
   compatibilityProblems,
   type Access,
   type ConsoleShared,
@@ -95,6 +96,17 @@ function firstCallProblems(page: string, call: FirstCall): string[] {
       `asks on ${page} for a first call needing the feature "${call.feature}", which the server does not know`,
     );
   }
+  for (const [name, pattern] of Object.entries(call.accept ?? {})) {
+    if (!(call.forward ?? []).includes(name)) {
+      problems.push(
+        `accepts on ${page} values of "${name}" for the first call "${call.path}", which does not forward it`,
+      );
+    } else if (acceptPattern(pattern) === null) {
+      problems.push(
+        `accepts on ${page} values of "${name}" for the first call "${call.path}" by "${pattern}", which is not a regular expression`,
+      );
+    }
+  }
   return problems;
 }
 
@@ -102,7 +114,8 @@ function firstCallProblems(page: string, call: FirstCall): string[] {
  * Why `declaration` does not fit this server beside the other remotes' declarations `others` (their
  * live and canary versions'); empty when it does. Each problem is one sentence about the version:
  * - its pages: none at a path (compared case-insensitively) the shell routes, the server serves
- *   (the API, the registry's files) or another remote declares, none twice, each first call a GET of the API needing a server feature it knows;
+ *   (the API, the registry's files) or another remote declares, none twice, each first call a GET of the API needing a server feature it knows,
+ *   accepting values (a regular expression) only of parameters it forwards;
  * - every access names roles of the web console or permissions of the server;
  * - its menu entries: in a menu of the shell, each opening a page it declares or running a command
  *   with an access of its own;

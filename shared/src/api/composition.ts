@@ -31,7 +31,8 @@ const ParamName = Type.String({ pattern: '^[A-Za-z0-9_.-]{1,40}$' });
 
 /**
  * A GET the shell starts with a page's code (docs/architecture.md#first-rows): the path, the URL
- * query parameters of the page it forwards, fixed parameters, and the server feature it needs.
+ * query parameters of the page it forwards and the values it accepts of them, fixed parameters,
+ * and the server feature it needs.
  * The page's own call uses its answer only when it asks for that very request (@veritas/shared/first-calls).
  */
 export const FirstCall = Type.Object(
@@ -40,6 +41,12 @@ export const FirstCall = Type.Object(
     path: Type.String({ minLength: 1, maxLength: 200 }),
     /** The page URL's query parameters it sends, those the URL has and not empty, as written. */
     forward: Type.Optional(Type.Array(ParamName, { maxItems: 20 })),
+    /**
+     * The values a forwarded parameter is sent with, as a regular expression its whole value must
+     * match (checked at publish), e.g. { "status": "pending|submitted" }: any other value is left
+     * out, as by a page that ignores what it does not know, instead of a call the server refuses.
+     */
+    accept: Type.Optional(Type.Record(ParamName, Type.String({ minLength: 1, maxLength: 500 }), { maxProperties: 20 })),
     /** Parameters it always sends, e.g. { "limit": "100" }. */
     params: Type.Optional(Type.Record(ParamName, Type.String({ maxLength: 200 }), { maxProperties: 20 })),
     /** A server feature it needs (checked at publish): without it the call is not started. */
