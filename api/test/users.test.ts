@@ -155,6 +155,25 @@ describe('create user: validation answers 400 {detail, field}', () => {
     expect(answer.body).toMatchObject({ field, detail: expect.any(String) });
   });
 
+  test.each(['<b>x</b>', 'two words', 'josé', 'a/b'])(
+    'a username of other characters than letters, digits and @ . + - _ answers 400 naming them (%s)',
+    async (username) => {
+      const answer = await api.superAdmin.post('user/create/', newUser(username, 'executive'));
+      expect([answer.status, answer.body]).toEqual([
+        400,
+        { field: 'username', detail: 'Username may contain only letters, digits and @ . + - _ characters.' },
+      ]);
+    },
+  );
+
+  test('a username of letters, digits and @ . + - _ is taken', async () => {
+    const answer = await api.superAdmin.post(
+      'user/create/',
+      newUser('Field.Ops+1_a-b@blr', 'executive', { email: 'field.ops@example.com' }),
+    );
+    expect(answer.status).toBe(201);
+  });
+
   test('duplicate username answers 400 {detail}', async () => {
     const answer = await api.superAdmin.post('user/create/', newUser('exec1', 'executive'));
     expect(answer.status).toBe(400);

@@ -168,6 +168,11 @@ describe('user form validation sends nothing', () => {
     },
     { case: 'an empty email', values: { ...VALID, email: undefined }, message: 'Username and email are required' },
     {
+      case: 'a username with a space and markup',
+      values: { ...VALID, username: '<b>asha</b> blr' },
+      message: 'Username may contain only letters, digits and @ . + - _ characters.',
+    },
+    {
       case: 'a malformed email',
       values: { ...VALID, email: 'asha@example' },
       message: 'Enter a valid email address.',

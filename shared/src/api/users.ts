@@ -8,6 +8,14 @@ import { RoleName } from './sign-in';
 /** The longest username user/create/ accepts. */
 export const MAX_USERNAME_LENGTH = 150;
 
+/**
+ * A new username's characters: letters, digits and @ . + - _ (Django's rule, whose API this one
+ * follows): a sign-in name typed on a phone and shown in tables and logs, no spaces or markup.
+ * Existing accounts keep their names; signing in checks no pattern.
+ */
+const USERNAME_PATTERN = '^[A-Za-z0-9@.+_-]+$';
+const USERNAME_CHARACTERS_MESSAGE = 'Username may contain only letters, digits and @ . + - _ characters.';
+
 /** The one role that belongs to no organization or group: central_ops work across all hubs. */
 export const GROUPLESS_ROLE = 'central_ops';
 
@@ -18,8 +26,12 @@ export type Organization = (typeof ORGANIZATIONS)[number];
 export const UserCreatePayload = Type.Object(
   {
     username: Text(
-      { missing: 'Username is required.', maxLength: `Username must be at most ${MAX_USERNAME_LENGTH} characters.` },
-      { maxLength: MAX_USERNAME_LENGTH },
+      {
+        missing: 'Username is required.',
+        maxLength: `Username must be at most ${MAX_USERNAME_LENGTH} characters.`,
+        pattern: USERNAME_CHARACTERS_MESSAGE,
+      },
+      { maxLength: MAX_USERNAME_LENGTH, pattern: USERNAME_PATTERN },
     ),
     email: Text(
       {
