@@ -51,17 +51,25 @@ test('only a 2xx is a success, and a redirect is not followed', async () => {
   expect(paths).toEqual(['/moved', '/hooks?team=returns']);
 });
 
-test('an answer not complete within the timeout is a failure without a status', async () => {
+test('an answer not complete within the timeout is a failure, its log naming the status it began with', async () => {
   handler = (_request, response) => {
     // Headers at once, the body never: the timeout covers the whole answer.
     response.writeHead(200);
     response.write('partial');
   };
   const attempt = await sendAttempt(`${base}/slow`, MESSAGE, [SECRET], { ...POLICY, timeoutMs: 300 });
-  expect(attempt).toMatchObject({ status: null, response: 'No answer within 0.3 s.' });
+  expect(attempt).toMatchObject({ status: null, response: 'The answer (200) was not complete within 0.3 s.' });
   // Ended by the timeout, not by the test's own (a generous bound, not a benchmark).
   expect(attempt.latencyMs).toBeGreaterThanOrEqual(290);
   expect(attempt.latencyMs).toBeLessThan(5000);
+});
+
+test('no answer within the timeout is a failure the log calls no answer', async () => {
+  handler = () => {
+    // Never answers: the request was read, no status comes.
+  };
+  const attempt = await sendAttempt(`${base}/silent`, MESSAGE, [SECRET], { ...POLICY, timeoutMs: 300 });
+  expect(attempt).toMatchObject({ status: null, response: 'No answer within 0.3 s.' });
 });
 
 test('the delivery log keeps the start of an answer, not all of it', async () => {

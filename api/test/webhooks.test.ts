@@ -42,6 +42,7 @@ beforeEach(() => {
 
 interface Endpoint {
   id: number;
+  url: string;
   enabled: boolean;
   disabledReason: string | null;
   failingSince: string | null;
@@ -335,7 +336,7 @@ test("a refused address names its range in an admin's words, with its article", 
     await expect(resolveEndpoint(host, strict)).rejects.toThrow(` ${range} address: refused.`);
 });
 
-test('addresses outside the public internet, http://, and what is no URL are refused unless allowed', async () => {
+test('addresses outside the public internet, http://, and what is no URL are refused unless allowed, when added or moved to', async () => {
   const strict = { allowLocal: false };
   expect(urlProblem('http://example.com/hooks', strict)).toBe('The address must start with https://.');
   expect(urlProblem('https://user:pw@example.com/', strict)).toBe('The address may not hold a username or password.');
@@ -372,6 +373,21 @@ test('addresses outside the public internet, http://, and what is no URL are ref
       expect(malformed.status).toBe(400);
       expect(malformed.body).toMatchObject({ field: 'url', detail: WEBHOOK_URL_FORMAT });
     }
+    // A change that keeps an address made where it was allowed is not refused for it (it can still
+    // be described or disabled); a change of the address is checked.
+    const { endpoint } = await addEndpoint(['record.submitted']);
+    const kept = await client.post(`api/integrations/endpoints/${endpoint.id}/`, {
+      url: endpoint.url,
+      eventTypes: ['record.submitted'],
+      description: 'kept',
+      enabled: false,
+    });
+    expect([kept.status, kept.body.description]).toEqual([200, 'kept']);
+    const moved = await client.post(`api/integrations/endpoints/${endpoint.id}/`, {
+      url: `${endpoint.url}/moved`,
+      eventTypes: ['record.submitted'],
+    });
+    expect([moved.status, moved.body.field]).toEqual([400, 'url']);
   } finally {
     await other.close();
   }

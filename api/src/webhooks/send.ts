@@ -177,17 +177,25 @@ export async function sendAttempt(
   };
   const send = target.protocol === 'https:' ? https.request : http.request;
   return new Promise<Attempt>((settle) => {
-    // The whole attempt, answer included, within the timeout.
-    const deadline = setTimeout(
-      () => request.destroy(new Error(`No answer within ${policy.timeoutMs / 1000} s.`)),
-      policy.timeoutMs,
-    );
+    // The whole attempt, answer included, within the timeout; the log says whether a status came.
+    let status: number | undefined;
+    const deadline = setTimeout(() => {
+      const seconds = policy.timeoutMs / 1000;
+      request.destroy(
+        new Error(
+          status === undefined
+            ? `No answer within ${seconds} s.`
+            : `The answer (${status}) was not complete within ${seconds} s.`,
+        ),
+      );
+    }, policy.timeoutMs);
     const resolve = (attempt: Attempt) => {
       clearTimeout(deadline);
       settle(attempt);
     };
     const agent = poolFor(target, resolved.address);
     const request = send(target, { method: 'POST', headers, lookup, agent }, (response) => {
+      status = response.statusCode;
       let text = '';
       response.setEncoding('utf8');
       response.on('data', (chunk: string) => {
