@@ -3,6 +3,7 @@
 // session API (401), at most its rate per minute on every instance (429 with Retry-After); its
 // creation, revocation and refusals are in the audit trail.
 import crypto from 'node:crypto';
+import { latestTokenExpiry } from '@veritas/shared/domain';
 import { insertCase } from '../src/cases/repository';
 import { build } from './support/build';
 import { withToken } from './support/registry';
@@ -103,7 +104,7 @@ test('only admins manage keys: central_ops gets 403, no session 401', async () =
   expect((await api.client().get('api/integrations/keys/')).status).toBe(401);
 });
 
-test('a key needs a label, known scopes each once and an expiry from today on', async () => {
+test('a key needs a label, known scopes each once and an expiry from today to five years on', async () => {
   const post = (body: unknown) => api.as.admin!.post('api/integrations/keys/', body);
   expect((await post({ label: 'x', scopes: [], expiresOn: nextYear })).body).toEqual({
     detail: 'Choose what the key may call.',
@@ -121,6 +122,16 @@ test('a key needs a label, known scopes each once and an expiry from today on', 
     field: 'expiresOn',
   });
   expect((await post({ scopes: ['cases:read'], expiresOn: nextYear })).body.field).toBe('label');
+  // At most five years from today (UTC): a year past 9999 would be no RFC 3339 instant either.
+  const dayAfterLatest = new Date(Date.parse(`${latestTokenExpiry()}T00:00:00Z`) + 86_400_000)
+    .toISOString()
+    .slice(0, 10);
+  for (const expiresOn of [dayAfterLatest, '9999-12-31'])
+    expect((await post({ label: 'x', scopes: ['cases:read'], expiresOn })).body).toEqual({
+      detail: 'The expiry must be at most 5 years from today.',
+      field: 'expiresOn',
+    });
+  expect((await post({ label: 'x', scopes: ['cases:read'], expiresOn: latestTokenExpiry() })).status).toBe(201);
 });
 
 test('a key calls within its scopes: cases:read lists the cases, a shipments:write key is refused (403, recorded)', async () => {

@@ -83,7 +83,7 @@ test('a token of devices cannot publish users (403), nor list every remote', asy
   ).toBe(201);
 });
 
-test('a token works through the end of its last day in UTC: expiresAt is 00:00 UTC the day after', async () => {
+test('a token works through the end of its last day in UTC (today to five years on): expiresAt is 00:00 UTC the day after', async () => {
   const DAY_MS = 24 * 60 * 60 * 1000;
   const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
   const expiresAtOf = (created: { token: object }) => (created.token as { expiresAt: string }).expiresAt;
@@ -102,6 +102,15 @@ test('a token works through the end of its last day in UTC: expiresAt is 00:00 U
   expect([yesterday.status, yesterday.body]).toEqual([
     400,
     { detail: 'The expiry must be today or later.', field: 'expiresOn' },
+  ]);
+  const farOff = await api.superAdmin.post('registry/tokens/', {
+    label: 'far off',
+    scope: 'deploy:devices',
+    expiresOn: '9999-12-31',
+  });
+  expect([farOff.status, farOff.body]).toEqual([
+    400,
+    { detail: 'The expiry must be at most 5 years from today.', field: 'expiresOn' },
   ]);
   // It works until that instant, not at it.
   for (const [expires, status] of [

@@ -2,7 +2,7 @@ import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { ExpiresOnField, NewTokenSecret } from './access-tokens';
-import type { CreatedToken } from './api/registry';
+import { latestTokenExpiry, type CreatedToken } from './api/registry';
 import { useFieldFaults } from './field-faults';
 import { setLocalZone } from './testing/time-zone';
 
@@ -30,7 +30,7 @@ function Form({ fault }: { fault?: string }) {
 }
 
 describe('ExpiresOnField', () => {
-  test('offers no day before today in UTC, the earliest the server takes, in any browser zone', () => {
+  test('offers no day before today in UTC nor after five years on, as the server takes, in any browser zone', () => {
     // 22:00 UTC is already 11 March in Kolkata: the earliest day stays the UTC one.
     const now = jest.spyOn(Date, 'now').mockReturnValue(Date.parse('2026-03-10T22:00:00Z'));
     const restoreZone = setLocalZone('Asia/Kolkata');
@@ -39,6 +39,8 @@ describe('ExpiresOnField', () => {
       const field = screen.getByLabelText('Expires on');
       expect(field).toHaveAttribute('type', 'date');
       expect(field).toHaveAttribute('min', '2026-03-10');
+      // Nor one past the latest: five years on.
+      expect(field).toHaveAttribute('max', '2031-03-10');
       expect(field).toHaveAccessibleDescription('Through the end of that day in UTC.');
     } finally {
       restoreZone();
@@ -58,6 +60,11 @@ describe('ExpiresOnField', () => {
     expect(field).toHaveAccessibleDescription(/The expiry must be today or later\.$/);
     expect(field).toHaveFocus();
   });
+});
+
+test('latestTokenExpiry: a token works at most five years from today in UTC, a leap day to 1 March', () => {
+  expect(latestTokenExpiry(Date.parse('2026-12-01T23:30:00Z'))).toBe('2031-12-01');
+  expect(latestTokenExpiry(Date.parse('2028-02-29T12:00:00Z'))).toBe('2033-03-01');
 });
 
 describe('NewTokenSecret', () => {

@@ -5,7 +5,7 @@
 // (docs/deploying-a-remote.md#the-token). Both are shown in UTC whatever the browser's zone, months
 // spelt out: '26 Dec 2026', 'until 27 Dec 2026, 00:00 UTC'.
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
-import type { CreatedToken } from './api/registry';
+import { latestTokenExpiry, type CreatedToken } from './api/registry';
 import { FormField, type FieldFaults } from './field-faults';
 import { formatDateTime, twoDigits } from './format';
 
@@ -47,7 +47,8 @@ export const defaultExpiry = () => utcToday(new Date(Date.now() + DEFAULT_TOKEN_
 
 /**
  * A token form's last valid day (its `expiresOn`, YYYY-MM-DD): a date field that offers no day
- * before today in UTC, the earliest the server takes, whatever the browser's zone.
+ * before today in UTC, the earliest the server takes, whatever the browser's zone, nor one after
+ * the latest it takes.
  */
 export function ExpiresOnField({
   faults,
@@ -74,6 +75,7 @@ export function ExpiresOnField({
           className="vx-input"
           type="date"
           min={utcToday()}
+          max={latestTokenExpiry()}
           value={value}
           onChange={(event) => onChange(event.target.value)}
         />

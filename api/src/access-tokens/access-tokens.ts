@@ -6,7 +6,14 @@
 // others. The secret is shown once, when created; the database keeps its SHA-256 only.
 import crypto from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import { scopesOf, type AccessToken, type CreatedToken, type TokenCreatePayload } from '@veritas/shared/domain';
+import {
+  latestTokenExpiry,
+  MAX_TOKEN_YEARS,
+  scopesOf,
+  type AccessToken,
+  type CreatedToken,
+  type TokenCreatePayload,
+} from '@veritas/shared/domain';
 import { actorLabel, recordAudit, type AuditBy } from '../audit/trail';
 import { isoOfMs, MAX_SERIAL_ID, type Db } from '../db/schema';
 import { BadRequest, NotFound } from '../http-errors';
@@ -78,6 +85,8 @@ export async function createAccessToken(db: Db, input: TokenCreatePayload, by: A
   const now = Date.now();
   const expiresMs = Date.parse(`${input.expiresOn}T00:00:00Z`) + DAY_MS;
   if (expiresMs <= now) throw new BadRequest('expiresOn', 'The expiry must be today or later.');
+  if (input.expiresOn > latestTokenExpiry(now))
+    throw new BadRequest('expiresOn', `The expiry must be at most ${MAX_TOKEN_YEARS} years from today.`);
   const secret = ACCESS_TOKEN_PREFIX + crypto.randomBytes(32).toString('base64url');
   const row = await db.transaction(async (trx) => {
     const row = await insertAccessToken(trx, {

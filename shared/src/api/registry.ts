@@ -192,6 +192,19 @@ export type CanaryPayload = Static<typeof CanaryPayload>;
 export const TOKEN_SCOPE_PATTERN = `^deploy:(\\*|${REMOTE_NAME_PATTERN.slice(1, -1)})$`;
 export type TokenScope = `deploy:${string}`;
 
+/**
+ * The longest a deploy token or an API key may work, in years from today in UTC: a secret that
+ * leaks unnoticed stops working within that, and every expiry stays a four-digit year (RFC 3339).
+ */
+export const MAX_TOKEN_YEARS = 5;
+
+/** The latest last valid day of a token made at `now`, YYYY-MM-DD: MAX_TOKEN_YEARS from today in UTC. */
+export function latestTokenExpiry(now = Date.now()): string {
+  const day = new Date(now);
+  day.setUTCFullYear(day.getUTCFullYear() + MAX_TOKEN_YEARS);
+  return day.toISOString().slice(0, 10);
+}
+
 export const TokenCreatePayload = Type.Object({
   label: Text({ missing: 'Give the token a label.' }, { maxLength: 100 }),
   scope: Text(
