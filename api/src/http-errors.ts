@@ -191,10 +191,21 @@ export function errorHandler(error: unknown, request: FastifyRequest, reply: Fas
     request.log.error(error);
     return answer(500, INTERNAL_ERROR, { error: INTERNAL_ERROR });
   }
-  // Fastify's own client errors (malformed JSON, body too large...).
-  const message = error instanceof Error ? error.message : String(error);
-  return answer(statusCode, message, { error: message });
+  // Fastify's own client errors: a body it cannot read (malformed JSON, too large, of a type the
+  // call does not take) in the API's words, a 400 naming `body` as every 400 names its input.
+  const code = (error as Partial<FastifyError>).code;
+  const message = BODY_REFUSALS[code ?? ''] ?? (error instanceof Error ? error.message : String(error));
+  return answer(statusCode, message, { error: message, ...(statusCode === 400 ? { field: 'body' } : {}) });
 }
+
+/** What Fastify's body parsing refuses, by its code, in the API's words (docs/errors.md). */
+const BODY_REFUSALS: Readonly<Record<string, string>> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: 'The body is not valid JSON.',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'The body is empty; JSON was announced.',
+  FST_ERR_CTP_BODY_TOO_LARGE: 'The body is too large for this call.',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'The body is of a type this call does not take.',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'The body does not match its Content-Length.',
+};
 
 /**
  * Which of two faults of one value is told: text with a NUL is told so, though a union's other

@@ -480,7 +480,7 @@ describe('what is refused', () => {
     for (const [name, answer] of Object.entries(answers))
       expect([name, typeof answer.body?.detail]).toEqual([name, 'string']);
     // A parameter beyond Fastify's maxParamLength (100) is refused by its router before the error
-    // handler, with Fastify's own body (no `detail`): true of every route with a parameter.
+    // handler, with the documented body (refused-before-routing.test.ts): true of every route with a parameter.
     expect((await addPhoto(as.exec1!, '9'.repeat(5000), bytes)).status).toBe(414);
     expect(answers.letters.body).toMatchObject({ field: 'id', detail: 'The case id must be a number.' });
 
