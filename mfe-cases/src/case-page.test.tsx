@@ -598,7 +598,17 @@ describe('photos', () => {
     await loaded();
     const button = screen.getByRole('button', { name: 'Add photo' });
     expect(button.tagName).toBe('BUTTON');
-    expect(button).toHaveAccessibleDescription('JPEG, PNG or WebP, up to 5 MB.');
+  });
+
+  test('the Add photo hint names the types, the size limit and how many photos a case keeps (screens.md)', async () => {
+    serve(detail());
+    renderPage();
+    await loaded();
+    expect(MAX_CASE_PHOTO_BYTES).toBe(5 * 1024 * 1024);
+    expect(MAX_CASE_PHOTOS).toBe(10);
+    expect(screen.getByRole('button', { name: 'Add photo' })).toHaveAccessibleDescription(
+      'JPEG, PNG or WebP, up to 5 MB, at most 10.',
+    );
   });
 
   test(`the dropzone is hidden once the case has ${MAX_CASE_PHOTOS} photos`, async () => {

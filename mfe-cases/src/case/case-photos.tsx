@@ -16,6 +16,9 @@ const EXTENSIONS: Record<(typeof CASE_PHOTO_TYPES)[number], string[]> = {
 const ACCEPT = Object.fromEntries(CASE_PHOTO_TYPES.map((type) => [type, EXTENSIONS[type]]));
 const MAX_MB = Math.round(MAX_CASE_PHOTO_BYTES / (1024 * 1024));
 
+/** The Add photo button's hint (docs/screens.md#case-page): the types, the size and how many a case keeps. */
+export const PHOTO_HINT = `JPEG, PNG or WebP, up to ${MAX_MB} MB, at most ${MAX_CASE_PHOTOS}.`;
+
 export const PHOTO_MESSAGES = {
   wrongType: 'Only JPEG, PNG or WebP photos can be added.',
   tooLarge: `A photo may be at most ${MAX_MB} MB.`,
@@ -89,7 +92,7 @@ function PhotoDrop({ caseId }: { caseId: number }) {
           {sending ? 'Adding photo…' : 'Add photo'}
         </BusyButton>
         <p id="cp-photo-hint" className="vx-hint">
-          JPEG, PNG or WebP, up to {MAX_MB} MB.
+          {PHOTO_HINT}
         </p>
       </div>
       {message && (
