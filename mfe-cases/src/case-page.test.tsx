@@ -1,7 +1,15 @@
 // The Case page (/Case?id=N) against the mock API: the facts, the device's steps, the timeline,
 // the actions each right offers, changes on the case's version (409: their change is shown),
 // notes, photos, live refresh, and the not-found, forbidden and failed states.
-import { MemoryRouter, toast, useLocation, useSession, type CaseDetail, type CaseSummary } from '@veritas/shared';
+import {
+  deviceError,
+  MemoryRouter,
+  toast,
+  useLocation,
+  useSession,
+  type CaseDetail,
+  type CaseSummary,
+} from '@veritas/shared';
 import {
   FakeEventSource,
   makeRecord,
@@ -246,6 +254,61 @@ describe('what the page shows', () => {
     expect(items[3]).toHaveTextContent('Called the customer');
     expect(items[4]).toHaveTextContent('Wrong unit shipped');
     expect(items[5]).toHaveTextContent('Reason: Customer disputes');
+  });
+
+  test('a later scan on the timeline says what was scanned: result with its title, device, MAC and hardware ID as held (cases.md)', async () => {
+    const scanned = (id: number, details: Record<string, unknown> | null) => ({
+      id,
+      at: `2025-03-01T09:0${id}:00.000Z`,
+      kind: 'scanned' as const,
+      by: 'wm_ravi',
+      note: null,
+      details,
+    });
+    serve(
+      detail({
+        timeline: [
+          scanned(1, {
+            result: 'E006',
+            model: 'Galaxy S23',
+            manufacturer: 'Samsung',
+            mac_address: '11:22:33:44:55:66',
+            hardware_id: 'HW-9',
+            queue: 'HUB01',
+          }),
+          scanned(2, { result: 'E003', model: null, manufacturer: '', mac_address: null, hardware_id: 'HW-10' }),
+          scanned(3, null),
+        ],
+      }),
+    );
+    renderPage();
+    await loaded();
+    const items = within(within(screen.getByRole('region', { name: 'Timeline' })).getByRole('list')).getAllByRole(
+      'listitem',
+    );
+    const facts = (item: HTMLElement) =>
+      [...item.querySelectorAll('dl div')].map((pair) => [
+        pair.querySelector('dt')?.textContent,
+        pair.querySelector('dd')?.textContent,
+      ]);
+    expect(items.map((item) => item.querySelector('.cp-timeline__what')?.textContent)).toEqual([
+      'Scanned the device again',
+      'Scanned the device again',
+      'Scanned the device again',
+    ]);
+    expect(facts(items[0]!)).toEqual([
+      ['Result', `E006 · ${deviceError('E006')!.title}`],
+      ['Model', 'Galaxy S23'],
+      ['Manufacturer', 'Samsung'],
+      ['MAC address', '11:22:33:44:55:66'],
+      ['Hardware ID', 'HW-9'],
+    ]);
+    // Only what the entry holds is said.
+    expect(facts(items[1]!)).toEqual([
+      ['Result', `E003 · ${deviceError('E003')!.title}`],
+      ['Hardware ID', 'HW-10'],
+    ]);
+    expect(facts(items[2]!)).toEqual([]);
   });
 
   test('photos show as thumbnails named "Photo N of case #7"', async () => {

@@ -64,6 +64,33 @@ export function eventText(event: CaseEvent): string {
   }
 }
 
+/** One fact of what a `scanned` entry's scan found: a term and its value. */
+export interface ScanFact {
+  term: string;
+  value: string;
+}
+
+const heldText = (value: unknown): string | null => (typeof value === 'string' && value.trim() ? value.trim() : null);
+
+/**
+ * What a later flagging scan (`scanned`) found, as the server holds it on the entry
+ * (docs/cases.md#opening-a-case): its result with the catalogue's title, the scanned model and the
+ * MAC's manufacturer, the MAC and the hardware ID. Only what is held is said; other entries say none.
+ */
+export function scanFacts(event: CaseEvent): ScanFact[] {
+  if (event.kind !== 'scanned' || !event.details) return [];
+  const held = (field: string) => heldText(event.details?.[field]);
+  const result = held('result');
+  const facts: [string, string | null][] = [
+    ['Result', result && reasonText(result)],
+    ['Model', held('model')],
+    ['Manufacturer', held('manufacturer')],
+    ['MAC address', held('mac_address')],
+    ['Hardware ID', held('hardware_id')],
+  ];
+  return facts.flatMap(([term, value]) => (value ? [{ term, value }] : []));
+}
+
 /** The timeline oldest first (by time, then by id for entries of the same moment). */
 export function orderedTimeline(timeline: readonly CaseEvent[]): CaseEvent[] {
   return [...timeline].sort((a, b) => Date.parse(a.at) - Date.parse(b.at) || a.id - b.id);
