@@ -143,6 +143,28 @@ describe('opening a case', () => {
     expect(body.timeline.at(-1).kind).toBe('detached');
   });
 
+  test('a detachment leaves the case in the RC queue when its assignee may not work it; one who may keeps it', async () => {
+    const assignThenDetach = async (assignee: string) => {
+      const { id, caseId } = await flagged();
+      const version = (await detail(caseId)).case.version;
+      expect((await as.admin!.post(`api/cases/${caseId}/assign/`, { assignee, version })).status).toBe(200);
+      expect((await field.verify('verify_hub', 'exec1', id)).status).toBe(200);
+      expect((await field.verify('verify_rc', 'rc1', id)).status).toBe(200);
+      return detail(caseId);
+    };
+    // The hub's incharge may not work RC1's cases: the case goes back to the queue, as its timeline says.
+    const hubs = await assignThenDetach('inch1');
+    expect([hubs.case.queue, hubs.case.assignee]).toEqual(['RC1', null]);
+    expect(hubs.timeline.at(-1)).toMatchObject({
+      kind: 'detached',
+      details: { before: { queue: 'HUB1', assignee: 'inch1' }, after: { queue: 'RC1', assignee: null } },
+    });
+    // central_ops works every queue: the case stays theirs.
+    const central = await assignThenDetach('ops1');
+    expect([central.case.queue, central.case.assignee]).toEqual(['RC1', 'ops1']);
+    expect(central.timeline.at(-1).details).toEqual({ before: { queue: 'HUB1' }, after: { queue: 'RC1' } });
+  });
+
   test('a failed case write rolls the scan back', async () => {
     const [id] = await field.ship({});
     const operator = (await fieldUserOf(

@@ -7,12 +7,14 @@ import type { CaseReason, CaseSummary } from '@veritas/shared/domain';
 import { CASE_REASONS } from '@veritas/shared/domain';
 import type { Kysely } from 'kysely';
 import { recordAudit, type AuditBy } from '../audit/trail';
+import { canBeAssignedCase } from '../auth/rights';
 import type { Database, Db } from '../db/schema';
 import { casesEvent, writeEvents, type NewEvent } from '../events/write';
 import { caseTarget } from './audit-targets';
 import {
   findDueHours,
   findOpenCase,
+  findUserForCase,
   insertCase,
   insertCaseEvent,
   summaryOf,
@@ -175,7 +177,7 @@ export async function openCaseOfRefusal(
  * A later step of a flagged item on its open case's timeline (if it has one), before the step's
  * change of the record, which writes the events answered. A passing hub verification does not
  * resolve the case (docs/cases.md#opening-a-case); a detachment moves the case to the return
- * centre's queue.
+ * centre's queue, and out of its assignee's hands if they may not work that queue.
  */
 export async function writeStepOnCase(
   trx: Kysely<Database>,
@@ -188,14 +190,41 @@ export async function writeStepOnCase(
   if (!open) return [];
   const at = step.at.toISOString();
   const queue = step.kind === 'detached' && step.queue ? step.queue.toUpperCase() : open.queue;
+  const moved = queue !== open.queue;
+  // Moved to a queue its assignee may not work, the case is left in that queue (docs/cases.md#assigning):
+  // it would otherwise stay with someone who can no longer open it.
+  const assignee = moved && open.assignee && !(await mayWorkQueue(trx, open.assignee, queue)) ? null : open.assignee;
+  const unassigned = assignee !== open.assignee;
   await insertCaseEvent(trx, {
     case_id: open.id,
     at,
     kind: step.kind,
     actor_id: step.by.id,
-    details: queue === open.queue ? null : { before: { queue: open.queue }, after: { queue } },
+    details: moved
+      ? {
+          before: { queue: open.queue, ...(unassigned ? { assignee: open.assignee } : {}) },
+          after: { queue, ...(unassigned ? { assignee: null } : {}) },
+        }
+      : null,
   });
-  const moved = queue !== open.queue;
-  if (moved) await updateCase(trx, open.id, open.version, { queue, updated_at: at });
-  return [casesEvent('updated', { ...summaryOf(open), queue, version: moved ? open.version + 1 : open.version })];
+  if (moved)
+    await updateCase(trx, open.id, open.version, {
+      queue,
+      ...(unassigned ? { assignee_id: null } : {}),
+      updated_at: at,
+    });
+  return [
+    casesEvent('updated', {
+      ...summaryOf(open),
+      queue,
+      assignee: assignee ?? null,
+      version: moved ? open.version + 1 : open.version,
+    }),
+  ];
+}
+
+/** Whether the user `username` may still be assigned the cases of `queue`. */
+async function mayWorkQueue(trx: Kysely<Database>, username: string, queue: string): Promise<boolean> {
+  const user = await findUserForCase(trx, username);
+  return !!user && canBeAssignedCase({ role: user.role, groupCode: user.code ?? null }, queue);
 }
