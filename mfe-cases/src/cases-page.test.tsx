@@ -406,6 +406,28 @@ describe('failures', () => {
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
   });
 
+  test('Retry asks the count again too: a count that failed with the queue is shown once both work again', async () => {
+    let fail = true;
+    serve(casesOf(2), {
+      pages: (request) => (fail ? [500, { detail: 'Internal server error' }] : answerPage(request)),
+      count: (request) =>
+        fail
+          ? [500, { detail: 'Internal server error' }]
+          : [200, { total: matching(params(request)).length, capped: false }],
+    });
+    const user = userEvent.setup();
+    renderPage();
+    expect(await screen.findByRole('alert')).toHaveTextContent('Internal server error');
+    expect(await screen.findByText('The cases could not be counted.')).toBeInTheDocument();
+    fail = false;
+    const counted = countCalls().length;
+    await user.click(screen.getByRole('button', { name: 'Retry' }));
+    await waitFor(() => expect(shownIds()).toEqual([1, 2]));
+    expect(await screen.findByText('2 cases')).toBeInTheDocument();
+    expect(screen.queryByText('The cases could not be counted.')).not.toBeInTheDocument();
+    expect(countCalls()).toHaveLength(counted + 1);
+  });
+
   test('no answer at all: the fallback message', async () => {
     serve([], { pages: () => [0, undefined] });
     renderPage();

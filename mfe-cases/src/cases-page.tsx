@@ -63,6 +63,7 @@ export default function CasesPage() {
     data: count,
     error: countError,
     isPlaceholderData: countIsPrevious,
+    refetch: refetchCount,
   } = useQueryNow({
     ...caseCountQuery(query),
     placeholderData: keepPreviousData,
@@ -109,7 +110,15 @@ export default function CasesPage() {
         failure={isFetchNextPageError ? null : error}
         fetching={isFetching}
         message={(failure) => serverMessage(failure) ?? MESSAGES.loadFailed}
-        onRetry={forbidden ? undefined : () => void refetch()}
+        // Retry reads the queue and its count again: the count may have failed with it.
+        onRetry={
+          forbidden
+            ? undefined
+            : () => {
+                void refetch();
+                void refetchCount();
+              }
+        }
       />
 
       {data ? (
