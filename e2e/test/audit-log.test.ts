@@ -1,7 +1,8 @@
 // docs/screens.md#audit-log — in a real browser against the real server: an admin opens the Audit
 // Log from the menu and finds their own sign-in; a filter goes into the URL and survives a reload;
-// an entry's details expand; Export CSV downloads the filtered entries; a sign-in elsewhere shows
-// up live, without reload, under a filter it matches.
+// an entry's details expand; Export CSV downloads the filtered entries; a day typed from the
+// keyboard applies once whole; a sign-in elsewhere shows up live, without reload, under a filter it
+// matches.
 import fs from 'node:fs';
 import type { Page } from 'playwright-core';
 import { signedInApi } from '../support/api-session';
@@ -83,6 +84,18 @@ test('admin: own sign-in listed; a filter in the URL survives a reload; details 
   expect(lines.length).toBeGreaterThan(0);
   for (const line of lines) expect(line).toContain(`,${SIGN_IN},`);
   expect(lines.some((line) => line.includes(`,${DEMO.admin},`))).toBe(true);
+});
+
+test('a day typed from the keyboard applies once whole: the year is never taken as 2 on the way', async () => {
+  await signIn(page, DEMO.admin);
+  await openFromMenu();
+  const from = page.getByLabel('From', { exact: true });
+  // Focused, an en-US date field takes month, day and year in turn; digits move on from one to the next.
+  await from.focus();
+  await page.keyboard.type('12012026');
+  await page.waitForURL((url) => url.searchParams.get('from') === '2026-12-01');
+  await expect(from.inputValue()).resolves.toBe('2026-12-01');
+  await expect(page.getByRole('button', { name: 'Clear filters' }).isEnabled()).resolves.toBe(true);
 });
 
 test('a sign-in elsewhere appears live, on top and announced, without reload', async () => {

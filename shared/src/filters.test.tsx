@@ -59,6 +59,34 @@ test('a day applies as soon as it changes, with the text typed so far', () => {
   expect(onApply).toHaveBeenLastCalledWith({ name: 'bob', from: '2026-11-02', to: '' });
 });
 
+test('a day typed from the keyboard applies once its year has four digits, never the year 2 on the way', () => {
+  const { onApply } = renderFilters();
+  const from = screen.getByLabelText('From');
+  // What a date field reports as the year's digits come: 0002, 0020, 0202, then 2026.
+  for (const day of ['0002-12-01', '0020-12-01', '0202-12-01']) {
+    fireEvent.change(from, { target: { value: day } });
+    expect(from).toHaveValue(day);
+  }
+  expect(onApply).not.toHaveBeenCalled();
+  fireEvent.change(from, { target: { value: '2026-12-01' } });
+  expect(onApply).toHaveBeenLastCalledWith({ name: '', from: '2026-12-01', to: '' });
+});
+
+test('a day left half typed applies nothing; a whole day is applied when the field is left', () => {
+  const { onApply } = renderFilters({ name: '', from: '2026-11-02', to: '' });
+  const from = screen.getByLabelText('From') as HTMLInputElement;
+  // Half typed, a date field's value is empty and its validity says badInput: the day applied stays.
+  const badInput = jest.spyOn(from, 'validity', 'get').mockReturnValue({ badInput: true } as ValidityState);
+  fireEvent.change(from, { target: { value: '' } });
+  fireEvent.blur(from);
+  expect(onApply).not.toHaveBeenCalled();
+  badInput.mockRestore();
+  fireEvent.change(from, { target: { value: '0999-01-01' } });
+  expect(onApply).not.toHaveBeenCalled();
+  fireEvent.blur(from);
+  expect(onApply).toHaveBeenLastCalledWith({ name: '', from: '0999-01-01', to: '' });
+});
+
 test('the ends of a range of days bound each other', () => {
   renderFilters({ name: '', from: '2026-11-02', to: '2026-11-20' });
   expect(screen.getByLabelText('From')).toHaveAttribute('max', '2026-11-20');

@@ -1,6 +1,6 @@
 // Entry point @veritas/shared/filters: the filters form over a list whose applied filters are the
 // URL's (the Audit Log, the Cases queue; docs/screens.md#filters). Text boxes apply on Apply (or
-// Enter), the dropdowns and the days as soon as they change, together with the text typed so far;
+// Enter), the dropdowns and the days as soon as they change (a day once whole), with the text typed so far;
 // what is typed but not applied is the form's own. Not part of the main entry, which the shell
 // loads before its login form.
 import { useRef, useState, type ReactNode } from 'react';
@@ -92,8 +92,28 @@ export interface DayFilterProps {
   onChange(day: string): void;
 }
 
-/** One end of a filters form's range of days, applied as it changes. */
+/**
+ * Whether a date field's value is a day to apply: none (the field emptied), or one whose year has
+ * its four digits. Typed from the keyboard, a date field reports 0002-12-01 after the first digit
+ * of the year, 0020-12-01 after the second...; applying those would filter by the year 2, and the
+ * field, given that back, would lose the digits still to come.
+ */
+const isDayToApply = (day: string) => day === '' || day >= '1000';
+
+/**
+ * One end of a filters form's range of days, applied as it changes to a whole day or to none. What
+ * the field shows is its own until then: a day still being typed, or left half typed (its value is
+ * then empty, with `badInput`), applies nothing and keeps the keyboard's place; leaving the field
+ * applies a whole day it shows. A day applied from
+ * elsewhere (Clear filters, a saved view, the browser's Back) replaces it.
+ */
 export function DayFilter({ id, label, value, min, max, onChange }: DayFilterProps) {
+  const [shown, setShown] = useState(value);
+  const [seen, setSeen] = useState(value);
+  if (seen !== value) {
+    setSeen(value);
+    setShown(value);
+  }
   return (
     <div className="vx-field">
       <label className="vx-label" htmlFor={id}>
@@ -103,10 +123,18 @@ export function DayFilter({ id, label, value, min, max, onChange }: DayFilterPro
         id={id}
         className="vx-input"
         type="date"
-        value={value}
+        value={shown}
         min={min || undefined}
         max={max || undefined}
-        onChange={(event) => onChange(event.target.value)}
+        onChange={(event) => {
+          const day = event.target.value;
+          setShown(day);
+          if (!event.target.validity.badInput && isDayToApply(day) && day !== value) onChange(day);
+        }}
+        // Left with a whole day of a year before 1000 in it, the field applies what it shows.
+        onBlur={(event) => {
+          if (!event.target.validity.badInput && shown !== value) onChange(shown);
+        }}
       />
     </div>
   );
