@@ -145,6 +145,12 @@ export default function SearchSelectCombobox({
             // it (onInputValueChange) only from an effect after that render, and an Enter pressed in
             // between would take the first option of the text before.
             onChange: (event) => filterOptions && setFilter(event.currentTarget.value),
+            // A click into the selection's label selects it, as Tab does, so that typing replaces
+            // it rather than running on from it ('Any reasonE008', which matches nothing).
+            onClick: (event) => {
+              const input = event.currentTarget;
+              if (selectedItem && input.value === selectedItem.label) input.select();
+            },
           })}
         />
         {clearable && selectedItem && !disabled && (

@@ -109,6 +109,16 @@ describe('SearchSelect', () => {
     expect(screen.getAllByRole('option')).toHaveLength(3);
   });
 
+  test("clicking into the selection's label selects it, so typing replaces it and filters", async () => {
+    render(<Harness value="DEL01" />);
+    const input = await screen.findByRole('combobox');
+    await userEvent.click(input);
+    expect([input as HTMLInputElement].map((i) => [i.selectionStart, i.selectionEnd])).toEqual([[0, 5]]);
+    await userEvent.keyboard('bom');
+    expect(input).toHaveValue('bom');
+    expect(screen.getAllByRole('option').map((o) => o.textContent)).toEqual(['BOM02']);
+  });
+
   test('a clearable select has a clear button that resets the value to null', async () => {
     const onValue = jest.fn();
     render(<Harness clearable value="DEL01" onValue={onValue} />);
@@ -201,9 +211,10 @@ describe('SearchSelect with server-side search (onInputChange, filterOptions={fa
   test('with filterOptions={false}, typing clears the selection and keeps the typed text', async () => {
     const onValue = jest.fn();
     render(<Harness filterOptions={false} value="DEL01" onValue={onValue} />);
+    // The click into the label selects it: the typed text replaces it and stays.
     await userEvent.type(screen.getByRole('combobox'), 'x');
     expect(onValue).toHaveBeenCalledWith(null);
-    expect(screen.getByRole('combobox')).toHaveValue('DEL01x');
+    expect(screen.getByRole('combobox')).toHaveValue('x');
   });
 
   /** Options searched by a server: `answer` for the text typed, at once or `afterMs` later. */
