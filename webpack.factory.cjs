@@ -64,14 +64,60 @@ function sharedSingletons() {
 }
 
 /**
- * A digest of what a remote's build is made from: its own sources, @veritas/shared's, the lockfile
- * and this configuration. Two versions of a remote can run in one tab (one loaded before a newer
- * one went live), and webpack's chunk-loading global is named after `uniqueName`: shared by both,
- * the newer version would take the older one's chunks for its own. With the digest in the name,
- * each build has its own global, and the same sources still build to the same files (the
- * registry recognises a build published twice).
+ * The importers of pnpm-lock.yaml a remote's build is made with: the root's (webpack, its loaders
+ * and plugins), the shell's (the versions of the shared singletons, `versionOf`), @veritas/shared's
+ * (whose sources it bundles) and its own; not the other projects'.
  */
-function sourceDigest(dir) {
+const BUILD_IMPORTERS = ['.', 'shell', 'shared'];
+
+/** An importer's key as pnpm writes it: plain, or quoted when it must be. */
+function importerKey(line) {
+  const key = line.trim().replace(/:$/, '');
+  if (key.startsWith("'") && key.endsWith("'")) return key.slice(1, -1).replace(/''/g, "'");
+  if (key.startsWith('"') && key.endsWith('"')) return JSON.parse(key);
+  return key;
+}
+
+/**
+ * The part of the lockfile `lock` that can change the build of the project `importer` (a path from
+ * the repository, forward slashes, e.g. 'mfe-devices'): everything but the entries of other
+ * importers. So a project added to the workspace, or another remote's dependency changed, leaves
+ * the remote's digest as it was, while its own dependencies, shared's, the resolved packages
+ * (packages, snapshots) and the settings all count. pnpm writes the lockfile (v9) as top-level keys
+ * at the start of a line and each importer as a key indented by two spaces under `importers:`; only
+ * lines found to be inside another importer's entry are left out, so a text in any other shape is
+ * kept whole.
+ */
+function lockfileForBuild(lock, importer) {
+  const keep = new Set([...BUILD_IMPORTERS, importer]);
+  const kept = [];
+  let inImporters = false;
+  let skipping = false;
+  for (const line of lock.split('\n')) {
+    if (/^\S/.test(line)) {
+      inImporters = /^importers:\s*$/.test(line);
+      skipping = false;
+    } else if (inImporters && /^ {2}\S/.test(line)) {
+      skipping = !keep.has(importerKey(line));
+    }
+    // Blank lines only separate entries: where an importer is added, they move.
+    if (!skipping && line.trim() !== '') kept.push(line);
+  }
+  return kept.join('\n');
+}
+
+/**
+ * A digest of what a remote's build is made from: its own sources, @veritas/shared's, the part of
+ * the lockfile its build uses (lockfileForBuild) and this configuration. Two versions of a remote
+ * can run in one tab (one loaded before a newer one went live), and webpack's chunk-loading global
+ * is named after `uniqueName`: shared by both, the newer version would take the older one's chunks
+ * for its own. With the digest in the name, each build has its own global, and the same sources
+ * still build to the same files (the registry recognises a build published twice), also after
+ * another remote joined the workspace or changed its dependencies.
+ * @param {string} dir the remote's package folder
+ * @param {{lockfile?: string}} [o] the lockfile's text (default: the repository's pnpm-lock.yaml)
+ */
+function sourceDigest(dir, { lockfile = fs.readFileSync(path.join(root, 'pnpm-lock.yaml'), 'utf8') } = {}) {
   const hash = createHash('sha256');
   const add = (file) => hash.update(path.relative(root, file)).update(fs.readFileSync(file));
   const walk = (folder) => {
@@ -86,7 +132,10 @@ function sourceDigest(dir) {
   walk(path.join(root, 'shared/src'));
   add(path.join(dir, 'package.json'));
   add(path.join(dir, 'remote.json'));
-  for (const file of [path.join(root, 'pnpm-lock.yaml'), __filename, FEDERATION_ENTRY_LOADER]) add(file);
+  // A remote outside the workspace (create-remote --dir) has no importer: its package.json counts.
+  const importer = path.relative(root, dir).split(path.sep).join('/');
+  hash.update('pnpm-lock.yaml').update(lockfileForBuild(lockfile, importer));
+  for (const file of [__filename, FEDERATION_ENTRY_LOADER]) add(file);
   return hash.digest('hex').slice(0, 8);
 }
 
@@ -320,4 +369,4 @@ function createWebpackConfig({ dir, runtimePlugins = [], pageLoadImports, ...hos
   };
 }
 
-module.exports = { createWebpackConfig, sharedSingletons, SHELL_DEV_PORT };
+module.exports = { createWebpackConfig, sharedSingletons, sourceDigest, lockfileForBuild, SHELL_DEV_PORT };
