@@ -51,6 +51,8 @@ export const CASE_COUNT_CAP = 100_000;
 export const MAX_CASE_NOTE_LENGTH = 2000;
 /** The most cases one bulk job changes. */
 export const MAX_BULK_CASES = 100_000;
+/** The longest `queue` api/cases/assignees/ takes: a group code, or several separated by commas. */
+export const MAX_ASSIGNEE_QUEUES_LENGTH = 1024;
 
 /** A reason's due time is a whole number of hours from 1 to this (docs/cases.md#due-times); any other is refused so. */
 export const MAX_DUE_HOURS = 8760;

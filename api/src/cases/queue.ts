@@ -13,6 +13,7 @@ import {
 import type { Kysely } from 'kysely';
 import { canBeAssignedCase, canReadCase, type CaseViewer } from '../auth/rights';
 import type { Database, Db } from '../db/schema';
+import { BadRequest } from '../http-errors';
 import { csvLine, UTF8_BOM } from '../report/csv';
 import {
   findCasesOf,
@@ -143,11 +144,25 @@ export async function casesOfTracking(db: Db, viewer: QueueViewer, trackingId: s
   return (await findCasesOf(db.kysely, trackingId)).filter((row) => canReadCase(viewer, row.queue)).map(summaryOf);
 }
 
-/** The active users who may work the cases of `queue`. */
+/** The queues `queue` names: one group code, or several separated by commas (each once, in capitals). */
+export function assigneeQueues(queue: string): string[] {
+  const queues = [...new Set(queue.split(',').map((code) => code.trim().toUpperCase()))].filter(Boolean);
+  if (queues.length === 0) throw new BadRequest('queue', 'queue is required.');
+  return queues;
+}
+
+/**
+ * The active users who may work the cases of `queue`, or of every one of the queues it names
+ * (docs/cases.md#assigning): the users a bulk assignment of cases of several queues may be given to.
+ */
 export async function caseAssignees(db: Db, queue: string): Promise<{ username: string; role: string }[]> {
+  const queues = assigneeQueues(queue);
   const workers = await findCaseWorkers(db.kysely);
   return workers
-    .filter((user) => canBeAssignedCase({ role: user.role, groupCode: user.code ?? null }, queue))
+    .filter((user) => {
+      const worker = { role: user.role, groupCode: user.code ?? null };
+      return queues.every((code) => canBeAssignedCase(worker, code));
+    })
     .map(({ username, role }) => ({ username, role }));
 }
 

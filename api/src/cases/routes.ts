@@ -133,7 +133,7 @@ export const caseRoutes: FastifyPluginAsyncTypebox<{ jobs: CaseJobRunner | null 
     {
       schema: {
         tags,
-        summary: 'The users a case of a queue may be assigned to',
+        summary: 'The users the cases of a queue, or of each of several, may be assigned to',
         querystring: CaseAssigneesQuery,
         response: { 200: CaseAssignees },
       },

@@ -10,6 +10,7 @@ import {
   CASE_EVENT_KINDS,
   CASE_STATE_FILTERS,
   CASE_PAGE_LIMIT,
+  MAX_ASSIGNEE_QUEUES_LENGTH,
   MAX_CASE_NOTE_LENGTH,
   MAX_DUE_HOURS,
   DUE_HOURS_RULE,
@@ -27,6 +28,7 @@ export {
   CASE_COUNT_CAP,
   MAX_CASE_NOTE_LENGTH,
   MAX_BULK_CASES,
+  MAX_ASSIGNEE_QUEUES_LENGTH,
   MAX_DUE_HOURS,
   DUE_HOURS_RULE,
   CASE_CHANGED_MESSAGE,
@@ -329,9 +331,15 @@ export type CasesOfQuery = Static<typeof CasesOfQuery>;
 export const CaseList = Type.Object({ cases: Type.Array(CaseSummary) });
 export type CaseList = Static<typeof CaseList>;
 
-/** api/cases/assignees/: who may be given the cases of a queue. */
+/** api/cases/assignees/: who may be given the cases of a queue, or of every one of several. */
 export const CaseAssigneesQuery = Type.Object({
-  queue: Text({ missing: 'queue is required.', maxLength: 'queue must be at most 64 characters.' }, { maxLength: 64 }),
+  queue: Text(
+    { missing: 'queue is required.', maxLength: `queue must be at most ${MAX_ASSIGNEE_QUEUES_LENGTH} characters.` },
+    {
+      maxLength: MAX_ASSIGNEE_QUEUES_LENGTH,
+      description: 'A group code, or several separated by commas: the users who may work every one of them.',
+    },
+  ),
 });
 export type CaseAssigneesQuery = Static<typeof CaseAssigneesQuery>;
 
