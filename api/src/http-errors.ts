@@ -22,6 +22,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The body field this route's console screen shows an error from, besides `detail`. */
     errorField?: ErrorField;
+    /** The 413 of a body over the call's limit, in the call's words (a photo's size limit). */
+    bodyTooLarge?: string;
   }
 }
 
@@ -194,7 +196,10 @@ export function errorHandler(error: unknown, request: FastifyRequest, reply: Fas
   // Fastify's own client errors: a body it cannot read (malformed JSON, too large, of a type the
   // call does not take) in the API's words, a 400 naming `body` as every 400 names its input.
   const code = (error as Partial<FastifyError>).code;
-  const message = BODY_REFUSALS[code ?? ''] ?? (error instanceof Error ? error.message : String(error));
+  const { bodyTooLarge } = request.routeOptions.config;
+  const message =
+    (code === 'FST_ERR_CTP_BODY_TOO_LARGE' && bodyTooLarge) ||
+    (BODY_REFUSALS[code ?? ''] ?? (error instanceof Error ? error.message : String(error)));
   return answer(statusCode, message, { error: message, ...(statusCode === 400 ? { field: 'body' } : {}) });
 }
 

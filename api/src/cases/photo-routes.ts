@@ -16,15 +16,16 @@ import {
 import { auditByOf } from '../audit/actor';
 import type { AuditedRoute } from '../audit/refusals';
 import { caseInPath } from './audit-targets';
-import { addAppCasePhoto, addCasePhoto, extensionOf, readCasePhoto } from './photos';
+import { addAppCasePhoto, addCasePhoto, extensionOf, PHOTO_TOO_LARGE, readCasePhoto } from './photos';
 
 const tags = ['cases'];
 
-/** The media types a photo may be sent as; whichever is named, the bytes decide its type. */
+/** The media types the document says a photo is sent as; whichever is named, the bytes decide its type. */
 const PHOTO_MEDIA_TYPES = [...CASE_PHOTO_TYPES, 'application/octet-stream'];
 /**
  * A little over the largest photo: a body up to this is read and refused by the photo's own rule
- * (413 with its message), a larger one by Fastify before it is read in full (413 too).
+ * (413 with its message), a larger one by Fastify before it is read in full (413 too, with the
+ * same message: `bodyTooLarge`).
  */
 const PHOTO_BODY_LIMIT = MAX_CASE_PHOTO_BYTES + 64 * 1024;
 
@@ -43,13 +44,14 @@ const PhotoIdParams = Type.Object({
   }),
 });
 
-/** The routes of this scope take the image's bytes as their body, and no JSON. */
+/**
+ * The routes of this scope take the image's bytes as their body, and no JSON: whatever the
+ * Content-Type says (or none), which is not trusted; the bytes decide (photos.ts).
+ */
 function parsePhotoBodies(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser(
-    PHOTO_MEDIA_TYPES,
-    { parseAs: 'buffer', bodyLimit: PHOTO_BODY_LIMIT },
-    (_request, body, done) => done(null, body),
+  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: PHOTO_BODY_LIMIT }, (_request, body, done) =>
+    done(null, body),
   );
 }
 
@@ -76,7 +78,7 @@ export const casePhotoRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/api/cases/:id/photos/',
     {
-      config: { ...AUDITED, documentedBody: PhotoBytes },
+      config: { ...AUDITED, documentedBody: PhotoBytes, bodyTooLarge: PHOTO_TOO_LARGE },
       schema: {
         tags,
         summary: 'Add a photo to a case (its metadata, GPS position included, is removed)',
@@ -137,7 +139,7 @@ export const appCasePhotoRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/app/cases/photo/',
     {
-      config: { ...APP_AUDITED, documentedBody: PhotoBytes },
+      config: { ...APP_AUDITED, documentedBody: PhotoBytes, bodyTooLarge: PHOTO_TOO_LARGE },
       schema: {
         tags,
         summary: 'Add a photo to the open case of a tracking ID, at the doorstep',

@@ -64,6 +64,9 @@ export const extensionOf = (type: string): string =>
 
 const SHARP_FORMAT: Record<CasePhotoType, string> = { 'image/jpeg': 'jpeg', 'image/png': 'png', 'image/webp': 'webp' };
 
+/** The 413 of a photo over MAX_CASE_PHOTO_BYTES, whether read or refused while it arrives. */
+export const PHOTO_TOO_LARGE = `The photo is too large: at most ${MiB(MAX_CASE_PHOTO_BYTES)}.`;
+
 /**
  * The checks of a photo's bytes: not empty (400), at most MAX_CASE_PHOTO_BYTES (413), a JPEG, PNG
  * or WebP by its signature (415). Its type.
@@ -71,8 +74,7 @@ const SHARP_FORMAT: Record<CasePhotoType, string> = { 'image/jpeg': 'jpeg', 'ima
 export function checkPhotoBytes(bytes: unknown): CasePhotoType {
   if (!Buffer.isBuffer(bytes) || bytes.length === 0)
     throw new BadRequest('photo', 'The photo is missing: send the image’s bytes as the body.');
-  if (bytes.length > MAX_CASE_PHOTO_BYTES)
-    throw new PayloadTooLarge(`The photo is too large: at most ${MiB(MAX_CASE_PHOTO_BYTES)}.`);
+  if (bytes.length > MAX_CASE_PHOTO_BYTES) throw new PayloadTooLarge(PHOTO_TOO_LARGE);
   const type = photoTypeOf(bytes);
   if (!type) throw new UnsupportedMediaType(NOT_AN_IMAGE);
   return type;
