@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { SERVER_PATHS, SHELL_ROUTES } from '../shared/src/slots';
-import { workspaceRemotes } from './workspace-remotes.cjs';
+import { remoteAt, workspaceRemotes } from './workspace-remotes.cjs';
 
 export const USAGE = `Usage: pnpm create-remote <name> [--dir <parent folder>] [--title "<Page title>"]
 
@@ -122,6 +122,24 @@ export interface RemotePlan {
   repository: string;
 }
 
+/**
+ * The remote packages in `folder` (where --dir writes): each `mfe-*` folder with a remote.json, as in
+ * the workspace; one whose remote.json cannot be read is not counted.
+ */
+export function remotesIn(folder: string): NonNullable<ReturnType<typeof remoteAt>>[] {
+  if (!fs.existsSync(folder)) return [];
+  return fs
+    .readdirSync(folder, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && entry.name.startsWith('mfe-'))
+    .flatMap((entry) => {
+      try {
+        return remoteAt(path.join(folder, entry.name)) ?? [];
+      } catch {
+        return [];
+      }
+    });
+}
+
 const realParent = (parent: string) => (fs.existsSync(parent) ? fs.realpathSync(parent) : path.resolve(parent));
 
 /** Checks the name against the workspace's remotes and the target folder; throws before anything is written. */
@@ -148,7 +166,10 @@ export function planRemote({ name, parent, title }: CreateOptions): RemotePlan {
     const page = pages.find((p) => p.path.toLowerCase() === route);
     if (page) throw usageError(`"${name}" would route /${pascal}, which is ${remote.package}'s page /${page.path}`);
   }
-  const ports = remotes.map((remote) => Number((remote.written as { devPort?: number }).devPort) || 0);
+  // The next free dev port: after the workspace's remotes and, with --dir, those already in that folder.
+  const ports = [...remotes, ...remotesIn(parent)].map(
+    (remote) => Number((remote.written as { devPort?: number }).devPort) || 0,
+  );
   const repository = path.relative(folder, REPOSITORY).split(path.sep).join('/');
   // The path is written into string literals of the new files.
   if (/['"\\\n`$]/.test(repository)) throw usageError(`--dir ${parent}: its path holds a quote or backslash`);
@@ -210,7 +231,7 @@ export function renderRemote(plan: RemotePlan): Map<string, string> {
     if (file.endsWith('.json')) {
       const json = substituteJson(JSON.parse(source), replace) as Record<string, unknown>;
       if (file === 'package.json') json.dependencies = { ...model.dependencies };
-      // The dev port follows the workspace's highest: the template cannot know it.
+      // The next free dev port (planRemote): the template cannot know it.
       const content = file === 'remote.json' ? { name: json.name, devPort: plan.devPort, ...json } : (json as object);
       files.set(target, JSON.stringify(content, null, 2) + '\n');
     } else {

@@ -12,6 +12,7 @@ import {
   USAGE,
   parseCreateArgs,
   pascalCase,
+  planRemote,
   runCreateRemote,
   titleCase,
 } from '../create-remote';
@@ -144,6 +145,40 @@ describe('names', () => {
     expect(listing(parent)).toEqual(['mfe-queue', 'mfe-queue/notes.txt']);
     fs.rmSync(parent, { recursive: true });
   });
+});
+
+describe('dev ports', () => {
+  const workspacePorts = () => workspaceRemotes().map((remote) => Number(remote.written.devPort));
+  const devPortOf = (folder: string) =>
+    JSON.parse(fs.readFileSync(path.join(folder, 'remote.json'), 'utf8')).devPort as number;
+  const planIn = (name: string, parent: string) => planRemote(parseCreateArgs([name, '--dir', parent], scratch));
+
+  test('with --dir, the next free dev port counts the remotes already in that folder, not only the workspace', () => {
+    const parent = path.join(scratch, 'ports');
+    const tsx = path.join(REPOSITORY, 'node_modules/tsx/dist/cli.mjs');
+    for (const name of ['port-a', 'port-b']) {
+      const created = node([tsx, path.join(REPOSITORY, 'scripts/create-remote.ts'), name, '--dir', parent], scratch);
+      expect([created.status, created.stderr]).toEqual([EXIT.ok, '']);
+    }
+    const first = devPortOf(path.join(parent, 'mfe-port-a'));
+    expect(first).toBe(Math.max(...workspacePorts()) + 1);
+    expect(devPortOf(path.join(parent, 'mfe-port-b'))).toBe(first + 1);
+    expect(planIn('port-c', parent).devPort).toBe(first + 2);
+
+    // A remote of the folder with a port of its own counts; a remote.json that cannot be read, or
+    // outside an mfe-* folder, does not.
+    fs.mkdirSync(path.join(parent, 'mfe-older'));
+    fs.writeFileSync(path.join(parent, 'mfe-older', 'remote.json'), JSON.stringify({ name: 'older', devPort: 3050 }));
+    fs.mkdirSync(path.join(parent, 'mfe-broken'));
+    fs.writeFileSync(path.join(parent, 'mfe-broken', 'remote.json'), '{');
+    fs.mkdirSync(path.join(parent, 'notes'));
+    fs.writeFileSync(path.join(parent, 'notes', 'remote.json'), JSON.stringify({ name: 'notes', devPort: 3900 }));
+    expect(planIn('port-c', parent).devPort).toBe(3051);
+
+    // Another folder, or one not made yet, starts after the workspace's.
+    expect(planIn('port-c', path.join(scratch, 'ports-elsewhere')).devPort).toBe(first);
+    fs.rmSync(parent, { recursive: true });
+  }, 60_000);
 });
 
 test('a remote created outside the workspace builds to a dist/ the registry takes, and runs its test', () => {
