@@ -320,7 +320,7 @@ export interface CreateEnvironment {
 }
 
 /** The lines that tell what to do next. */
-function nextSteps(plan: RemotePlan): string[] {
+export function nextSteps(plan: RemotePlan): string[] {
   const pnpm = 'npx -y pnpm@10';
   const [run, where] = plan.inWorkspace
     ? [`${pnpm} --filter mfe-${plan.name}`, 'from the repository']
@@ -332,6 +332,32 @@ function nextSteps(plan: RemotePlan): string[] {
     `  VERITAS_DEPLOY_TOKEN=vrt_… ${run} run deploy -- --to <console URL> --promote`,
     `The deploy token is scoped deploy:${plan.name}: a super_admin makes it on the console's Deployments page.`,
     `Once promoted, /${plan.pascal} is in the Data menu of admin and super_admin, with no rebuild of the shell.`,
+    ...(plan.inWorkspace ? screensSteps(plan) : []),
+    `The name and the route were checked against the workspace's remotes only: at publish the registry refuses (409)`,
+    `a page whose route the live console already serves.`,
+  ];
+}
+
+/**
+ * In the workspace, the repository's tests compare the composed console with docs/screens.md
+ * (api/test/workspace-composition.test.ts): the new page and its menu entry go there in the same change.
+ */
+function screensSteps(plan: RemotePlan): string[] {
+  // The template's page and menu entry, as the new remote.json has them.
+  const {
+    pages: [{ access }],
+    menus: [{ menu, order }],
+  } = JSON.parse(fs.readFileSync(path.join(TEMPLATE, 'remote.json'), 'utf8')) as {
+    pages: [{ access: { roles: string[] } }];
+    menus: [{ menu: string; order: number }];
+  };
+  const roles = access.roles.join(', ');
+  const title = plan.title.replace(/\|/g, '\\|');
+  return [
+    `In the same change, add its page and menu entry to docs/screens.md, or the repository's tests fail`,
+    `(api/test/workspace-composition.test.ts checks the workspace's menus against it and names what is missing):`,
+    `  under "## Routes":  | \`/${plan.pascal}\` | ${title} | \`${plan.name}/${plan.pascal}Page\` | ${roles} |`,
+    `  under "### ${menu} menu": | ${title} | opens \`/${plan.pascal}\` | ${roles} |  (rows in menu order; its order is ${order})`,
   ];
 }
 

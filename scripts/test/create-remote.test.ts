@@ -10,11 +10,13 @@ import {
   MODEL_REMOTE,
   REPOSITORY,
   USAGE,
+  nextSteps,
   parseCreateArgs,
   pascalCase,
   planRemote,
   runCreateRemote,
   titleCase,
+  type RemotePlan,
 } from '../create-remote';
 import { WORKSPACE_FIELDS as DECLARATION_WORKSPACE_FIELDS } from '../../shared/src/api/composition';
 import { WORKSPACE_FIELDS, remoteAt, workspaceRemotes } from '../workspace-remotes.cjs';
@@ -179,6 +181,50 @@ describe('dev ports', () => {
     expect(planIn('port-c', path.join(scratch, 'ports-elsewhere')).devPort).toBe(first);
     fs.rmSync(parent, { recursive: true });
   }, 60_000);
+});
+
+describe('next steps', () => {
+  const plan = (inWorkspace: boolean): RemotePlan => ({
+    name: 'integrations',
+    title: 'Integrations',
+    pascal: 'Integrations',
+    folder: inWorkspace ? path.join(REPOSITORY, 'mfe-integrations') : path.join(scratch, 'mfe-integrations'),
+    inWorkspace,
+    devPort: 3009,
+    repository: inWorkspace ? '..' : path.relative(scratch, REPOSITORY),
+  });
+  const screens = fs.readFileSync(path.join(REPOSITORY, 'docs/screens.md'), 'utf8');
+  /** A table row with its cells' padding taken away. */
+  const row = (line: string) => line.replace(/ *\| */g, '|').trim();
+
+  test('in the workspace, they say to add the page and its menu entry to docs/screens.md, in its rows', () => {
+    const lines = nextSteps(plan(true));
+    expect(lines[0]).toBe('Next, from the repository:');
+    expect(lines.join('\n')).toContain('npx -y pnpm@10 --filter mfe-integrations run deploy');
+    expect(lines.join('\n')).toContain('add its page and menu entry to docs/screens.md');
+    expect(lines.join('\n')).toContain('api/test/workspace-composition.test.ts');
+    // Rows as screens.md writes them: those of the Integrations remote, had create-remote made it.
+    const printed = lines.filter((line) => line.startsWith('  under ')).map((line) => /\|.*\|/.exec(line)![0]);
+    const documented = screens.split('\n').map(row);
+    expect(printed).toHaveLength(2);
+    for (const line of printed) expect(documented).toContain(row(line));
+  });
+
+  test('with --dir, the commands run in its folder, and docs/screens.md is not named', () => {
+    const lines = nextSteps(plan(false));
+    expect(lines[0]).toBe(`Next, in ${path.join(scratch, 'mfe-integrations')}:`);
+    expect(lines).toContain('  npx -y pnpm@10 test');
+    expect(lines.join('\n')).not.toContain('--filter');
+    expect(lines.join('\n')).not.toContain('screens.md');
+  });
+
+  test('both say names and routes were checked against the workspace only, and the registry refuses a taken route (409)', () => {
+    for (const inWorkspace of [true, false]) {
+      const text = nextSteps(plan(inWorkspace)).join(' ');
+      expect(text).toContain("checked against the workspace's remotes only");
+      expect(text).toContain('the registry refuses (409)');
+    }
+  });
 });
 
 test('a remote created outside the workspace builds to a dist/ the registry takes, and runs its test', () => {
