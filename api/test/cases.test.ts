@@ -369,6 +369,17 @@ describe('who may do what (docs/screens.md#cases-rights)', () => {
     expect((await as.admin!.post('api/cases/due_times/', { due_hours: { E005: 12 } })).status).toBe(403);
     expect((await as.root!.post('api/cases/due_times/', { due_hours: { E005: 12 } })).body.due_hours.E005).toBe(12);
     expect((await as.root!.post('api/cases/due_times/', { due_hours: { E001: 12 } })).status).toBe(400);
+    // A save that changes no due time is no change to record.
+    const dueTimeEntries = () =>
+      api.db.kysely
+        .selectFrom('audit_log')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('action', '=', 'case.due-times-changed')
+        .executeTakeFirstOrThrow();
+    const recorded = Number((await dueTimeEntries()).n);
+    for (const due_hours of [{}, { E005: 12 }])
+      expect((await as.root!.post('api/cases/due_times/', { due_hours })).status).toBe(200);
+    expect(Number((await dueTimeEntries()).n)).toBe(recorded);
     // Bulk jobs: not an executive.
     expect((await as.exec1!.post('api/cases/jobs/', { action: 'assign', ids: [caseId], assignee: null })).status).toBe(
       403,
@@ -463,6 +474,15 @@ describe('saved views', () => {
     expect((await as.admin!.post('api/cases/views/', { name: 'Mine', filters: {}, shared_with: null })).status).toBe(
       409,
     );
+    // The refusal names the view, as its entries do (docs/cases.md).
+    expect(
+      await api.db.kysely
+        .selectFrom('audit_log')
+        .select(['target_kind', 'target_label'])
+        .where('action', '=', 'case.view-saved')
+        .where('outcome', '=', 'refused')
+        .execute(),
+    ).toEqual([{ target_kind: 'case-view', target_label: 'Mine' }]);
     const seen = (await as.ops!.get('api/cases/views/')).body.views.map((v: { name: string }) => v.name);
     expect(seen).toContain('Fraud at HUB1');
     expect(seen).not.toContain('Mine');

@@ -37,7 +37,7 @@ import {
   NoQuery,
 } from '@veritas/shared/domain';
 import { auditByOf } from '../audit/actor';
-import { targetOfPathParam } from '../audit/refusals';
+import { targetOfBodyField, targetOfPathParam } from '../audit/refusals';
 import { canReadCases, canRunCaseJobs, canSetCaseDueTimes } from '../auth/rights';
 import { requireRole } from '../plugins/authentication';
 import { sendStream, pagedBody } from '../streamed-body';
@@ -246,7 +246,8 @@ export const caseRoutes: FastifyPluginAsyncTypebox<{ jobs: CaseJobRunner | null 
   app.post(
     '/api/cases/views/',
     {
-      config: audited('case.view-saved'),
+      // A refusal (a name taken) names the view, as its entry does.
+      config: { audit: { action: 'case.view-saved' as const, target: targetOfBodyField('case-view', 'name', 80) } },
       schema: { tags, summary: 'Save the queue’s filters as a view', body: NewCaseView, response: { 201: CaseView } },
     },
     async (request, reply) => {

@@ -13,7 +13,10 @@ export function dueTimes(db: Db): Promise<Record<string, number>> {
   return findDueHours(db.kysely);
 }
 
-/** Sets the hours of the reasons given; others keep theirs. New cases are due by them; open cases keep their due time. */
+/**
+ * Sets the hours of the reasons given; others keep theirs. New cases are due by them; open cases
+ * keep their due time. Recorded in the audit trail when a due time changes.
+ */
 export async function setDueTimes(
   db: Db,
   actor: CaseActor,
@@ -26,6 +29,8 @@ export async function setDueTimes(
     const before = await findDueHours(trx);
     await updateDueHours(trx, hours);
     const after = await findDueHours(trx);
+    // A save that changes no due time (none given, or each as it was) is no change to record.
+    if (CASE_REASONS.every((reason) => before[reason] === after[reason])) return after;
     forgetDueHours(db);
     await recordAudit(trx, db, actor.by, {
       action: 'case.due-times-changed',
