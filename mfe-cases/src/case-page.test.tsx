@@ -230,6 +230,22 @@ describe('what the page shows', () => {
           { id: 8, at: at(8), kind: 'verified-at-hub', by: 'hub_op', note: null, details: null },
           { id: 9, at: at(9), kind: 'detached', by: 'rc_op', note: null, details: null },
           { id: 10, at: at(10), kind: 'scanned', by: 'wm_ravi', note: null, details: null },
+          {
+            id: 11,
+            at: at(11),
+            kind: 'detached',
+            by: 'rc_op',
+            note: null,
+            details: { before: { queue: 'HUB1' }, after: { queue: 'RC1' } },
+          },
+          {
+            id: 12,
+            at: at(12),
+            kind: 'detached',
+            by: 'rc_op',
+            note: null,
+            details: { before: { queue: 'HUB1', assignee: 'inch1' }, after: { queue: 'RC1', assignee: null } },
+          },
         ],
       }),
     );
@@ -248,6 +264,9 @@ describe('what the page shows', () => {
       'Verified the device at the hub',
       'Detached the device at the return centre',
       'Scanned the device again',
+      // The move to the RC's queue, and out of the hands of an assignee who may not work it (cases.md).
+      'Detached the device at the return centre; the case moved to queue RC1',
+      'Detached the device at the return centre; the case moved to queue RC1, no longer assigned to inch1',
     ]);
     expect(items[0]).toHaveTextContent('wm_ravi');
     expect(items[0]!.querySelector('time')).toHaveAttribute('datetime', at(0));

@@ -41,8 +41,14 @@ export function eventText(event: CaseEvent): string {
       return 'Scanned the device again';
     case 'verified-at-hub':
       return 'Verified the device at the hub';
-    case 'detached':
-      return 'Detached the device at the return centre';
+    case 'detached': {
+      // The move to the return centre's queue, and out of the hands of an assignee who may not work it.
+      const queue = detail(event, 'after', 'queue');
+      const was = detail(event, 'before', 'assignee');
+      const moved = typeof queue === 'string' ? `; the case moved to queue ${queue}` : '';
+      const unassigned = typeof was === 'string' && detail(event, 'after', 'assignee') === null;
+      return `Detached the device at the return centre${moved}${unassigned ? `, no longer assigned to ${was}` : ''}`;
+    }
     case 'assigned': {
       const assignee = detail(event, 'after', 'assignee');
       return typeof assignee === 'string' && assignee ? `Assigned the case to ${assignee}` : 'Unassigned the case';
