@@ -78,13 +78,30 @@ function answerPage(request: RecordedRequest): MockReply {
   return [200, { cases: page, next: rows.length > page.length && last ? `${last.due_at}~${last.id}` : null }];
 }
 
+/** The incharges of each queue; ops_a (central_ops) works every queue. */
+const INCHARGES: Record<string, string> = { HUB1: 'ravi', HUB2: 'mira' };
+
+/** api/cases/assignees/: the users who may work every queue named (codes separated by commas). */
+function answerAssignees(request: RecordedRequest): MockReply {
+  const queues = String(params(request).queue ?? '')
+    .split(',')
+    .filter(Boolean);
+  if (queues.length === 0) return [400, { detail: 'queue is required.', field: 'queue' }];
+  const incharges = Object.entries(INCHARGES)
+    .filter(([queue]) => queues.every((named) => named === queue))
+    .map(([, username]) => ({ username, role: 'incharge' }));
+  return [200, { users: [...incharges, { username: 'ops_a', role: 'central_ops' }] }];
+}
+const assigneeCalls = () => api.requestsTo('GET api/cases/assignees/').map(params);
+
 function serve(initial: CaseSummary[], handlers: Record<string, (request: RecordedRequest) => MockReply> = {}) {
   all = initial;
   views = [];
   api = mockApi()
     .on('GET api/cases/', handlers.pages ?? answerPage)
     .on('GET api/cases/count/', handlers.count ?? ((r) => [200, { total: matching(params(r)).length, capped: false }]))
-    .on('GET api/cases/views/', () => [200, { views }]);
+    .on('GET api/cases/views/', () => [200, { views }])
+    .on('GET api/cases/assignees/', answerAssignees);
 }
 
 function Location() {
@@ -111,8 +128,8 @@ function renderPage(url = '/Cases') {
   );
 }
 
-function signIn(role: Role) {
-  act(() => useSession.getState().setSession({ user: 'asha', role, hubCode: null }));
+function signIn(role: Role, hubCode: string | null = null) {
+  act(() => useSession.getState().setSession({ user: 'asha', role, hubCode }));
 }
 
 const search = () => Object.fromEntries(new URLSearchParams(screen.getByTestId('search').textContent ?? ''));
@@ -630,9 +647,13 @@ describe('bulk actions', () => {
 
     await user.click(within(bar).getByRole('button', { name: 'Assign to…' }));
     const form = within(bar).getByRole('form', { name: 'Assign cases' });
+    // The ticked cases are of queue HUB1: its users are offered.
+    const choice = await within(form).findByRole('combobox', { name: 'Assign to' });
     await user.click(within(form).getByRole('button', { name: 'Start' }));
     expect(within(form).getByText('Choose whom to assign the cases to.')).toBeInTheDocument();
-    await user.type(within(form).getByRole('textbox', { name: 'Assign to (username)' }), 'ravi');
+    expect(choice).toHaveFocus();
+    await choose('Assign to', 'ravi (incharge)');
+    expect(assigneeCalls()).toEqual([{ queue: 'HUB1' }]);
     await user.click(within(form).getByRole('button', { name: 'Start' }));
     await waitFor(() => expect(api.requestsTo('POST api/cases/jobs/')).toHaveLength(1));
     expect(api.requestsTo('POST api/cases/jobs/')[0]!.body).toEqual({
@@ -730,10 +751,141 @@ describe('bulk actions', () => {
     await loaded();
     await user.click(screen.getByRole('checkbox', { name: 'Select case #1' }));
     await user.click(screen.getByRole('button', { name: 'Assign to…' }));
-    await user.click(screen.getByRole('checkbox', { name: 'Unassigned' }));
+    await choose('Assign to', 'Unassigned');
     await user.click(screen.getByRole('button', { name: 'Start' }));
     expect(await screen.findByText('You may not change the cases of this queue.')).toBeInTheDocument();
   });
+
+  test('ticked cases of several queues: Assign to… offers the users who may work every one of them, asked in one call', async () => {
+    serve([caseOf(1), caseOf(2, { queue: 'HUB2' }), caseOf(3)]);
+    const user = userEvent.setup();
+    renderPage();
+    await loaded();
+    await user.click(screen.getByRole('checkbox', { name: 'Select case #1' }));
+    await user.click(screen.getByRole('checkbox', { name: 'Select case #2' }));
+    await user.click(screen.getByRole('button', { name: 'Assign to…' }));
+    const form = screen.getByRole('form', { name: 'Assign cases' });
+    expect(within(form).getByText('Users who may work every queue selected: HUB1, HUB2.')).toBeInTheDocument();
+    await user.click(await within(form).findByRole('combobox', { name: 'Assign to' }));
+    await waitFor(() =>
+      expect(screen.getAllByRole('option').map((o) => o.textContent)).toEqual(['Unassigned', 'ops_a (central ops)']),
+    );
+    expect(assigneeCalls()).toEqual([{ queue: 'HUB1,HUB2' }]);
+  });
+
+  test('the assignees are never asked for an empty queue (400 "queue is required.")', async () => {
+    signIn('central_ops');
+    serve(casesOf(120));
+    const user = userEvent.setup();
+    renderPage();
+    await loaded();
+    await user.click(screen.getByRole('checkbox', { name: 'Select every case shown' }));
+    await user.click(screen.getByRole('button', { name: 'Select all 120 matching' }));
+    await user.click(screen.getByRole('button', { name: 'Assign to…' }));
+    await user.click(screen.getByRole('button', { name: 'Cancel' }));
+    await user.click(screen.getByRole('button', { name: 'Clear selection' }));
+    await user.click(screen.getByRole('checkbox', { name: 'Select case #1' }));
+    await user.click(screen.getByRole('button', { name: 'Assign to…' }));
+    await screen.findByRole('combobox', { name: 'Assign to' });
+    expect(assigneeCalls()).toEqual([{ queue: 'HUB1' }]);
+    expect(screen.queryByText('queue is required.')).not.toBeInTheDocument();
+  });
+
+  test('all matching, queues not known (no Queue filter, not all read, every queue readable): a username is typed, and a refused one shows under the field', async () => {
+    signIn('central_ops');
+    serve(casesOf(120));
+    const refusal = 'User exec_blr cannot work the cases of queue HUB1.';
+    api.on('POST api/cases/jobs/', [400, { detail: refusal, field: 'assignee' }]);
+    const user = userEvent.setup();
+    renderPage();
+    await loaded();
+    await user.click(screen.getByRole('checkbox', { name: 'Select every case shown' }));
+    await user.click(screen.getByRole('button', { name: 'Select all 120 matching' }));
+    await user.click(screen.getByRole('button', { name: 'Assign to…' }));
+    const form = screen.getByRole('form', { name: 'Assign cases' });
+    const box = within(form).getByRole('textbox', { name: 'Assign to (username)' });
+    expect(box).toHaveAccessibleDescription(
+      'The cases matching may be in any queue: type a username, or filter by a queue to choose from its users.',
+    );
+    expect(assigneeCalls()).toEqual([]);
+    await user.type(box, 'exec_blr');
+    await user.click(within(form).getByRole('button', { name: 'Start' }));
+    await waitFor(() => expect(box).toHaveAttribute('aria-invalid', 'true'));
+    expect(box).toHaveAccessibleDescription(expect.stringContaining(refusal));
+    expect(box).toHaveFocus();
+    // Under the field, not toasted.
+    expect(screen.getAllByText(refusal)).toHaveLength(1);
+    expect(api.requestsTo('POST api/cases/jobs/')[0]!.body).toEqual({
+      action: 'assign',
+      filters: {},
+      assignee: 'exec_blr',
+    });
+  });
+
+  test('a refused assignee chosen from the list shows under Assign to, which takes the cursor', async () => {
+    serve(casesOf(1));
+    const refusal = 'User ravi cannot work the cases of queue HUB1.';
+    api.on('POST api/cases/jobs/', [400, { detail: refusal, field: 'assignee' }]);
+    const user = userEvent.setup();
+    renderPage();
+    await loaded();
+    await user.click(screen.getByRole('checkbox', { name: 'Select case #1' }));
+    await user.click(screen.getByRole('button', { name: 'Assign to…' }));
+    await choose('Assign to', 'ravi (incharge)');
+    await user.click(screen.getByRole('button', { name: 'Start' }));
+    const form = screen.getByRole('form', { name: 'Assign cases' });
+    expect(await within(form).findByRole('alert')).toHaveTextContent(refusal);
+    expect(screen.getAllByText(refusal)).toHaveLength(1);
+    expect(within(form).getByRole('combobox', { name: 'Assign to' })).toHaveFocus();
+  });
+
+  test("all matching: the Queue filter's users, else an incharge's own queue, else the queues of every case once all are read", async () => {
+    serve([...casesOf(60), caseOf(61, { queue: 'HUB2' }), caseOf(62, { queue: 'HUB2' })]);
+    const user = userEvent.setup();
+    const assignAllMatching = async (tick: number, total: number) => {
+      await user.click(screen.getByRole('checkbox', { name: `Select case #${tick}` }));
+      await user.click(screen.getByRole('button', { name: `Select all ${total} matching` }));
+      await user.click(screen.getByRole('button', { name: 'Assign to…' }));
+      await screen.findByRole('combobox', { name: 'Assign to' });
+    };
+
+    signIn('central_ops');
+    const first = renderPage('/Cases?queue=HUB2');
+    await loaded();
+    await assignAllMatching(61, 2);
+    expect(assigneeCalls()).toEqual([{ queue: 'HUB2' }]);
+    first.unmount();
+
+    signIn('incharge', 'hub1');
+    const second = renderPage();
+    await loaded();
+    await assignAllMatching(1, 62);
+    expect(assigneeCalls().at(-1)).toEqual({ queue: 'HUB1' });
+    second.unmount();
+
+    signIn('central_ops');
+    renderPage();
+    await loaded();
+    await user.click(screen.getByRole('button', { name: 'Load more' }));
+    await waitFor(() => expect(shownIds()).toHaveLength(62));
+    await assignAllMatching(1, 62);
+    expect(assigneeCalls().at(-1)).toEqual({ queue: 'HUB1,HUB2' });
+  });
+
+  test.each([['Assign to…'], ['Resolve…']])(
+    "Cancel gives the keyboard's focus back to %s, which opened the form",
+    async (opener) => {
+      serve(casesOf(1));
+      const user = userEvent.setup();
+      renderPage();
+      await loaded();
+      await user.click(screen.getByRole('checkbox', { name: 'Select case #1' }));
+      await user.click(screen.getByRole('button', { name: opener }));
+      await user.click(screen.getByRole('button', { name: 'Cancel' }));
+      expect(screen.queryByRole('form', { name: /cases$/ })).not.toBeInTheDocument();
+      expect(screen.getByRole('button', { name: opener })).toHaveFocus();
+    },
+  );
 
   test('other filters start with nothing selected', async () => {
     serve(casesOf(2));

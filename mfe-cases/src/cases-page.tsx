@@ -56,8 +56,17 @@ export default function CasesPage() {
   useLiveCases();
 
   const casePages = useInfiniteQueryNow({ ...casePagesQuery(query), placeholderData: keepPreviousData });
-  const { data, error, isPending, isPlaceholderData, isFetchNextPageError, isFetchingNextPage, isFetching, refetch } =
-    casePages;
+  const {
+    data,
+    error,
+    isPending,
+    isPlaceholderData,
+    isFetchNextPageError,
+    isFetchingNextPage,
+    isFetching,
+    hasNextPage,
+    refetch,
+  } = casePages;
   const cases = useMemo(() => data?.pages.flatMap((page) => page.cases) ?? [], [data]);
   const {
     data: count,
@@ -102,7 +111,15 @@ export default function CasesPage() {
         )}
       </div>
 
-      {bulk && !forbidden && <BulkActions selection={selection} count={count} filter={filter} />}
+      {bulk && !forbidden && (
+        <BulkActions
+          selection={selection}
+          count={count}
+          filter={filter}
+          rows={cases}
+          allLoaded={!!data && !isPlaceholderData && !hasNextPage}
+        />
+      )}
 
       <LoadFailed
         // Another filter's read starts afresh: the failure kept is that of the filter read.

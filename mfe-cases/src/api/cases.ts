@@ -89,6 +89,7 @@ export function caseQuery(id: number) {
   });
 }
 
+/** Who may be given the cases of `queue`: a group code, or several separated by commas (who may work every one). */
 export function assigneesQuery(queue: string) {
   return queryOptions({
     queryKey: [...CASES_KEY, 'assignees', queue] as const,

@@ -7,7 +7,10 @@ import {
   focusSectionHeading,
   focusWasDropped,
   notifyError,
+  refusedField,
+  serverMessage,
   toast,
+  useSession,
   type CaseCount,
   type CaseSummary,
   type NewCaseJob,
@@ -17,11 +20,12 @@ import {
 import {
   CASE_DISPOSITIONS,
   CASE_DISPOSITION_LABELS,
+  MAX_ASSIGNEE_QUEUES_LENGTH,
   MAX_BULK_CASES,
   MAX_CASE_NOTE_LENGTH,
   type CaseDisposition,
 } from '@veritas/shared/case-vocabulary';
-import { useMutation, useQueryClient, useQueryError, useQueryNow } from '@veritas/shared/query';
+import { useMutation, useQuery, useQueryClient, useQueryNow } from '@veritas/shared/query';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { CASES_KEY, assigneesQuery, jobQuery, startJob } from '../api/cases';
 import { queryOfFilter, type CaseFilter } from './case-filter';
@@ -41,6 +45,8 @@ export const BULK_MESSAGES = {
   dispositionMissing: 'Choose a disposition.',
   noteMissing: 'A resolution needs a note.',
   tooManyIds: `Tick at most ${MAX_JOB_IDS} cases, or select all matching.`,
+  assigneesFailed: 'Could not load who may work these cases.',
+  anyQueue: 'The cases matching may be in any queue: type a username, or filter by a queue to choose from its users.',
 } as const;
 
 const number = (n: number) => n.toLocaleString('en-US');
@@ -160,52 +166,110 @@ const DISPOSITIONS: SelectOption[] = CASE_DISPOSITIONS.map((value) => ({
   label: CASE_DISPOSITION_LABELS[value],
 }));
 
-/** The assignee chosen in the Assign form: a username, or '' for unassigned; null: not chosen. */
-function AssignFields({
-  queue,
-  assignee,
-  onChange,
-  error,
+/**
+ * The queues of the cases a bulk assignment would change, when they are known (docs/screens.md#cases-queue):
+ * the ticked rows' queues; with all matching selected, the Queue filter's, else the viewer's own
+ * group's when it reads only that queue (an incharge), else the queues of the rows shown once they
+ * are every case matching. Each once, in capitals, sorted. null when they are not known (all
+ * matching across queues not all read), or too many to ask api/cases/assignees/ about at once.
+ */
+export function assignQueues({
+  allMatching,
+  ids,
+  rows,
+  allLoaded,
+  filterQueue,
+  ownQueue,
 }: {
-  queue: string;
+  allMatching: boolean;
+  ids: readonly number[];
+  rows: readonly CaseSummary[];
+  allLoaded: boolean;
+  filterQueue: string;
+  ownQueue: string | null;
+}): string[] | null {
+  const distinct = (codes: readonly string[]) =>
+    [...new Set(codes.map((code) => code.trim().toUpperCase()).filter(Boolean))].sort();
+  let queues: string[];
+  if (!allMatching) {
+    const ticked = new Set(ids);
+    queues = distinct(rows.filter((row) => ticked.has(row.id)).map((row) => row.queue));
+  } else if (filterQueue.trim()) queues = distinct([filterQueue]);
+  else if (ownQueue?.trim()) queues = distinct([ownQueue]);
+  else if (allLoaded) queues = distinct(rows.map((row) => row.queue));
+  else return null;
+  if (queues.length === 0 || queues.join(',').length > MAX_ASSIGNEE_QUEUES_LENGTH) return null;
+  return queues;
+}
+
+/** The most queues the hint under Assign to names; more are counted. */
+const QUEUES_NAMED = 5;
+
+function queuesHint(queues: readonly string[]): string {
+  if (queues.length === 1) return `Users who may work queue ${queues[0]}.`;
+  const named =
+    queues.length <= QUEUES_NAMED
+      ? queues.join(', ')
+      : `${queues.slice(0, QUEUES_NAMED).join(', ')} and ${number(queues.length - QUEUES_NAMED)} more`;
+  return `Users who may work every queue selected: ${named}.`;
+}
+
+interface AssigneeFieldProps {
   assignee: string | null;
   onChange: (assignee: string | null) => void;
   error: string | null;
-}) {
-  const id = useId();
-  const { data: users, error: usersError } = useQueryNow({ ...assigneesQuery(queue), enabled: queue !== '' });
-  useQueryError(usersError, (failure) => notifyError(failure, 'Failed to load who may be assigned'));
-  const described = error ? { 'aria-describedby': `${id}-error`, 'aria-invalid': true as const } : {};
-  const message = error && (
-    <p id={`${id}-error`} className="vx-error-text">
+}
+
+/** A field's fault under it; announced, as a choice of the searchable select cannot be described by it. */
+function FieldError({ id, error }: { id: string; error: string | null }) {
+  return error ? (
+    <p id={id} className="vx-error-text" role="alert">
       {error}
     </p>
-  );
+  ) : null;
+}
 
-  if (queue) {
-    const options: SelectOption[] = [
-      { value: '', label: 'Unassigned' },
-      ...(users ?? []).map((user) => ({ value: user.username, label: `${user.username} (${user.role})` })),
-    ];
-    return (
-      <div className="vx-field cq-field">
-        <SearchSelect
-          className="cq-select"
-          label="Assign to"
-          options={options}
-          value={assignee}
-          placeholder={`A user of ${queue}`}
-          loading={!users && !usersError}
-          onChange={onChange}
-        />
-        {message}
-      </div>
-    );
-  }
+/** Assign to: Unassigned, or one of the users who may work every queue of the cases selected. */
+function AssigneeChoice({ queues, assignee, onChange, error }: AssigneeFieldProps & { queues: readonly string[] }) {
+  const id = useId();
+  // One call for every queue (api/cases/assignees/?queue=A,B): the users who may work each of them.
+  const { data: users, error: usersError } = useQuery(assigneesQuery(queues.join(',')));
+  // A user chosen (or typed) before the cases selected changed, who may not work all their queues, is not offered.
+  useEffect(() => {
+    if (users && assignee && !users.some((user) => user.username === assignee)) onChange(null);
+  }, [users, assignee, onChange]);
+  const options: SelectOption[] = [
+    { value: '', label: 'Unassigned' },
+    ...(users ?? []).map((user) => ({
+      value: user.username,
+      label: `${user.username} (${user.role.replace('_', ' ')})`,
+    })),
+  ];
+  return (
+    <div className="vx-field cq-field" data-invalid={error ? true : undefined}>
+      <SearchSelect
+        className="cq-select"
+        label="Assign to"
+        options={options}
+        value={assignee}
+        placeholder={queues.length === 1 ? `A user of ${queues[0]}` : 'A user of every queue selected'}
+        loading={!users && !usersError}
+        onChange={onChange}
+      />
+      <p className="vx-hint">{queuesHint(queues)}</p>
+      <FieldError id={`${id}-error`} error={error ?? (usersError ? BULK_MESSAGES.assigneesFailed : null)} />
+    </div>
+  );
+}
+
+/** Assign to, the queues not known: a username typed, or Unassigned. */
+function AssigneeTyped({ assignee, onChange, error }: AssigneeFieldProps) {
+  const id = useId();
   const unassigned = assignee === '';
+  const described = [`${id}-hint`, error ? `${id}-error` : ''].filter(Boolean).join(' ');
   return (
     <>
-      <div className="vx-field cq-field">
+      <div className="vx-field cq-field" data-invalid={error ? true : undefined}>
         <label className="vx-label" htmlFor={`${id}-user`}>
           Assign to (username)
         </label>
@@ -217,10 +281,18 @@ function AssignFields({
           maxLength={150}
           autoComplete="off"
           spellCheck={false}
-          {...described}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={described}
           onChange={(event) => onChange(event.target.value || null)}
         />
-        {message}
+        <p id={`${id}-hint`} className="vx-hint">
+          {BULK_MESSAGES.anyQueue}
+        </p>
+        {error && (
+          <p id={`${id}-error`} className="vx-error-text">
+            {error}
+          </p>
+        )}
       </div>
       <div className="vx-field cq-field cq-field--check">
         <input
@@ -236,22 +308,56 @@ function AssignFields({
   );
 }
 
+type Field = 'assignee' | 'disposition' | 'note';
+type Faults = Partial<Record<Field, string>>;
+const FIELDS: readonly Field[] = ['assignee', 'disposition', 'note'];
+
 export function BulkActions({
   selection,
   count,
   filter,
+  rows,
+  allLoaded,
 }: {
   selection: CaseSelection;
   count: CaseCount | undefined;
   filter: CaseFilter;
+  /** The rows shown, whose queues the ticked cases are in. */
+  rows: readonly CaseSummary[];
+  /** No further page is left: the rows shown are every case matching. */
+  allLoaded: boolean;
 }) {
   const formId = useId();
   const [action, setAction] = useState<Action | null>(null);
   const [assignee, setAssignee] = useState<string | null>(null);
   const [disposition, setDisposition] = useState<CaseDisposition | null>(null);
   const [note, setNote] = useState('');
-  const [errors, setErrors] = useState<{ assignee?: string; disposition?: string; note?: string }>({});
+  const [errors, setErrors] = useState<Faults>({});
   const [jobId, setJobId] = useState<number | null>(null);
+  // An incharge reads its own group's queue only: all its cases matching are in it.
+  const ownQueue = useSession((s) => (s.role === 'incharge' ? s.hubCode : null));
+  const queues = assignQueues({
+    allMatching: selection.allMatching,
+    ids: selection.ids,
+    rows,
+    allLoaded,
+    filterQueue: filter.queue,
+    ownQueue,
+  });
+
+  // The buttons that open the forms: Cancel gives the keyboard's focus back to the one that opened it.
+  const openers = useRef(new Map<Action, HTMLButtonElement | null>());
+  const form = useRef<HTMLFormElement>(null);
+  // Faults shown (by the form or the server): the cursor goes to the first field to correct.
+  const [toCorrect, setToCorrect] = useState(0);
+  useEffect(() => {
+    if (toCorrect === 0) return;
+    form.current?.querySelector<HTMLElement>('[data-invalid] input, [data-invalid] textarea')?.focus();
+  }, [toCorrect]);
+  const fail = (found: Faults) => {
+    setErrors(found);
+    if (Object.keys(found).length) setToCorrect((n) => n + 1);
+  };
 
   const start = useMutation({
     mutationFn: startJob,
@@ -263,7 +369,14 @@ export function BulkActions({
       setNote('');
       selection.clear();
     },
-    onError: (failure) => notifyError(failure, BULK_MESSAGES.startFailed),
+    // A refusal naming a field of the form (400, e.g. an assignee who may not work the queue) shows
+    // under that field; any other is toasted.
+    onError: (failure) => {
+      const field = refusedField(failure) as Field | undefined;
+      const message = serverMessage(failure);
+      if (field && FIELDS.includes(field) && message) fail({ [field]: message });
+      else notifyError(failure, BULK_MESSAGES.startFailed);
+    },
   });
 
   const chosen = selection.allMatching ? null : selection.ids.length;
@@ -284,14 +397,22 @@ export function BulkActions({
     setAction((current) => (current === next ? null : next));
   }
 
+  function cancel() {
+    const opener = action && openers.current.get(action);
+    setErrors({});
+    setAction(null);
+    opener?.focus();
+  }
+
   function submit(event: FormEvent) {
     event.preventDefault();
     if (!action || tooMany || start.isPending) return;
-    const found: typeof errors = {};
-    if (action === 'assign' && assignee === null) found.assignee = BULK_MESSAGES.assigneeMissing;
+    const found: Faults = {};
+    if (action === 'assign' && (assignee === null || (assignee !== '' && !assignee.trim())))
+      found.assignee = BULK_MESSAGES.assigneeMissing;
     if (action === 'resolve' && !disposition) found.disposition = BULK_MESSAGES.dispositionMissing;
     if (action === 'resolve' && !note.trim()) found.note = BULK_MESSAGES.noteMissing;
-    setErrors(found);
+    fail(found);
     if (Object.keys(found).length) return;
     const which = selection.allMatching ? { filters: queryOfFilter(filter) } : { ids: [...selection.ids] };
     const job: NewCaseJob =
@@ -324,6 +445,9 @@ export function BulkActions({
             <button
               type="button"
               className="vx-btn"
+              ref={(element) => {
+                openers.current.set('assign', element);
+              }}
               aria-expanded={action === 'assign'}
               aria-controls={action === 'assign' ? formId : undefined}
               onClick={() => open('assign')}
@@ -333,6 +457,9 @@ export function BulkActions({
             <button
               type="button"
               className="vx-btn"
+              ref={(element) => {
+                openers.current.set('resolve', element);
+              }}
               aria-expanded={action === 'resolve'}
               aria-controls={action === 'resolve' ? formId : undefined}
               onClick={() => open('resolve')}
@@ -344,6 +471,7 @@ export function BulkActions({
 
           {action && (
             <form
+              ref={form}
               id={formId}
               className="cq-bulk__form"
               aria-label={action === 'assign' ? 'Assign cases' : 'Resolve cases'}
@@ -351,15 +479,20 @@ export function BulkActions({
               noValidate
             >
               {action === 'assign' ? (
-                <AssignFields
-                  queue={filter.queue}
-                  assignee={assignee}
-                  onChange={setAssignee}
-                  error={errors.assignee ?? null}
-                />
+                queues ? (
+                  <AssigneeChoice
+                    key={queues.join(',')}
+                    queues={queues}
+                    assignee={assignee}
+                    onChange={setAssignee}
+                    error={errors.assignee ?? null}
+                  />
+                ) : (
+                  <AssigneeTyped assignee={assignee} onChange={setAssignee} error={errors.assignee ?? null} />
+                )
               ) : (
                 <>
-                  <div className="vx-field cq-field">
+                  <div className="vx-field cq-field" data-invalid={errors.disposition ? true : undefined}>
                     <SearchSelect
                       className="cq-select"
                       label="Disposition"
@@ -368,9 +501,9 @@ export function BulkActions({
                       placeholder="Choose a disposition"
                       onChange={(value) => setDisposition(value as CaseDisposition | null)}
                     />
-                    {errors.disposition && <p className="vx-error-text">{errors.disposition}</p>}
+                    <FieldError id={`${formId}-disposition-error`} error={errors.disposition ?? null} />
                   </div>
-                  <div className="vx-field cq-field cq-field--wide">
+                  <div className="vx-field cq-field cq-field--wide" data-invalid={errors.note ? true : undefined}>
                     <label className="vx-label" htmlFor={noteId}>
                       Note
                     </label>
@@ -397,7 +530,7 @@ export function BulkActions({
                 <BusyButton type="submit" className="vx-btn vx-btn-primary" disabled={tooMany} busy={start.isPending}>
                   {start.isPending ? 'Starting…' : 'Start'}
                 </BusyButton>
-                <button type="button" className="vx-btn" onClick={() => setAction(null)}>
+                <button type="button" className="vx-btn" onClick={cancel}>
                   Cancel
                 </button>
               </div>
