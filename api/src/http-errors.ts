@@ -129,6 +129,42 @@ export function clientErrors(headerLines: string) {
   };
 }
 
+const NO_HOST = 'The request has no Host header.';
+
+/**
+ * An HTTP/1.1 request without a Host header is a 400 (RFC 9112 §3.2), answered here with the
+ * documented body and the API's security headers: Node's own (its `requireHostHeader`, turned off
+ * in server.ts) has neither. An `onRequest` hook of the root, before any scope's.
+ */
+export function hostRequired(setHeaders: (request: IncomingMessage, answer: ServerResponse) => void) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    if (request.raw.httpVersion !== '1.1' || request.headers.host !== undefined) return;
+    setHeaders(request.raw, reply.raw);
+    // As Node's own refusal, the connection ends with the answer.
+    return reply.code(400).header('connection', 'close').send({ detail: NO_HOST, error: NO_HOST });
+  };
+}
+
+const UNMET_EXPECTATION = 'The server does not meet the Expect header: only 100-continue is known.';
+
+/**
+ * An `Expect` other than 100-continue is a 417 (RFC 9110 §10.1.1), which Node answers with no body
+ * nor security headers unless the server listens for `checkExpectation`: this listener answers
+ * the documented body with them.
+ */
+export function unmetExpectations(setHeaders: (request: IncomingMessage, answer: ServerResponse) => void) {
+  return (request: IncomingMessage, answer: ServerResponse): void => {
+    const body = JSON.stringify({ detail: UNMET_EXPECTATION, error: UNMET_EXPECTATION });
+    setHeaders(request, answer);
+    answer.writeHead(417, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': Buffer.byteLength(body),
+      connection: 'close',
+    });
+    answer.end(body);
+  };
+}
+
 /** Fastify's router refusals (its `frameworkErrors`), by code: status and message. */
 const ROUTER_REFUSALS: Readonly<Record<string, readonly [number, string]>> = {
   FST_ERR_BAD_URL: [400, 'The address is not valid: a %-escape in its path is not UTF-8 text.'],
@@ -205,7 +241,7 @@ export function errorHandler(error: unknown, request: FastifyRequest, reply: Fas
 
 /** What Fastify's body parsing refuses, by its code, in the API's words (docs/errors.md). */
 const BODY_REFUSALS: Readonly<Record<string, string>> = {
-  FST_ERR_CTP_INVALID_JSON_BODY: 'The body is not valid JSON.',
+  FST_ERR_CTP_INVALID_JSON_BODY: 'The body is not valid JSON, or holds a __proto__ or constructor key.',
   FST_ERR_CTP_EMPTY_JSON_BODY: 'The body is empty; JSON was announced.',
   FST_ERR_CTP_BODY_TOO_LARGE: 'The body is too large for this call.',
   FST_ERR_CTP_INVALID_MEDIA_TYPE: 'The body is of a type this call does not take.',

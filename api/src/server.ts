@@ -12,7 +12,7 @@ import { api, API_SECURITY_HEADERS } from './app';
 import { securityHeaderLines, securityHeaders } from './plugins/security-headers';
 import { API_PREFIX } from './auth/cookies';
 import { ensureAdmin } from './users/first-admin';
-import { clientErrors, errorHandler, routerRefusals } from './http-errors';
+import { clientErrors, errorHandler, hostRequired, routerRefusals, unmetExpectations } from './http-errors';
 import { auditPruning, retentionDaysFrom } from './audit/retention';
 import { sqliteCheckpoints } from './db/checkpoints';
 import { closeDatabase, migrateToLatest, openDatabase } from './db/connection';
@@ -254,9 +254,13 @@ export async function createServer(options: ServerOptions = {}): Promise<Veritas
     rewriteUrl: pathOfRequestLine,
     logger: config.logger,
     trustProxy: config.trustProxy,
+    // What Node would refuse itself, with no body nor security headers, is refused by the app.
+    http: { requireHostHeader: false },
     clientErrorHandler: clientErrors(securityHeaderLines(API_SECURITY_HEADERS)),
     frameworkErrors: routerRefusals(securityHeaders(API_SECURITY_HEADERS)),
   });
+  app.addHook('onRequest', hostRequired(securityHeaders(API_SECURITY_HEADERS)));
+  app.server.on('checkExpectation', unmetExpectations(securityHeaders(API_SECURITY_HEADERS)));
   const features = config.specOnly ? [] : SERVER_FEATURES;
   // One hub per server: it fans the events out to every stream of this instance (docs/events.md#fan-out).
   const hub = features.includes('live-events') ? new EventHub(db, app.log) : null;

@@ -1,7 +1,8 @@
 // What is refused before any route's scope has the request (docs/errors.md#server-error-bodies):
 // Node's HTTP parser (malformed HTTP, a request line and headers over 16 KiB) and Fastify's router
-// (a path whose %-escapes are no UTF-8 text, a path parameter over 100 characters). Each answers
-// the documented body, `detail` and `error`, with the API's security headers, as a route's refusal.
+// (a path whose %-escapes are no UTF-8 text, a path parameter over 100 characters), and what Node
+// would answer itself (no Host, an Expect it does not meet). Each answers the documented body,
+// `detail` and `error`, with the API's security headers, as a route's refusal.
 import net from 'node:net';
 import { build } from './support/build';
 
@@ -74,4 +75,19 @@ test('what Node refuses as HTTP answers the documented body and headers', async 
     error: 'The request line and headers are too large.',
   });
   expectApiHeaders(large.headers);
+});
+
+test('an HTTP/1.1 request without Host (400) or with an Expect the server does not meet (417) answers the documented body and headers', async () => {
+  const noHost = await raw('GET /veritas/user/get_role/ HTTP/1.1\r\n\r\n');
+  expect(noHost.status).toBe(400);
+  expect(noHost.body).toEqual({ detail: 'The request has no Host header.', error: 'The request has no Host header.' });
+  expectApiHeaders(noHost.headers);
+  // HTTP/1.0 asks for no Host: answered as any request.
+  expect((await raw('GET /veritas/health/live/ HTTP/1.0\r\n\r\n')).status).toBe(200);
+
+  const expectation = await raw('GET /veritas/health/live/ HTTP/1.1\r\nHost: x\r\nExpect: weird\r\n\r\n');
+  expect(expectation.status).toBe(417);
+  const message = 'The server does not meet the Expect header: only 100-continue is known.';
+  expect(expectation.body).toEqual({ detail: message, error: message });
+  expectApiHeaders(expectation.headers);
 });

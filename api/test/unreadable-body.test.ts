@@ -22,8 +22,13 @@ async function post(body: string, contentType: string) {
 
 test('a body that cannot be read answers in the API words, a 400 naming body', async () => {
   const cases: [string, string, number, string][] = [
-    ['{', 'application/json', 400, 'The body is not valid JSON.'],
-    ['{"username": "x", "__proto__": {"role": "super_admin"}}', 'application/json', 400, 'The body is not valid JSON.'],
+    ['{', 'application/json', 400, 'The body is not valid JSON, or holds a __proto__ or constructor key.'],
+    [
+      '{"username": "x", "__proto__": {"role": "super_admin"}}',
+      'application/json',
+      400,
+      'The body is not valid JSON, or holds a __proto__ or constructor key.',
+    ],
     ['', 'application/json', 400, 'The body is empty; JSON was announced.'],
     ['<user/>', 'application/xml', 415, 'The body is of a type this call does not take.'],
     [`{"username": "${'x'.repeat(2 * 1024 * 1024)}"}`, 'application/json', 413, 'The body is too large for this call.'],
