@@ -11,9 +11,9 @@ import {
   type CaseTotals,
 } from '@veritas/shared/domain';
 import type { Kysely } from 'kysely';
-import { canBeAssignedCase, canReadCase, type CaseViewer } from '../auth/rights';
+import { canBeAssignedCase, canReadCase, canWorkCase, type CaseViewer } from '../auth/rights';
 import type { Database, Db } from '../db/schema';
-import { BadRequest } from '../http-errors';
+import { BadRequest, Forbidden } from '../http-errors';
 import { csvLine, UTF8_BOM } from '../report/csv';
 import {
   findCasesOf,
@@ -154,9 +154,16 @@ export function assigneeQueues(queue: string): string[] {
 /**
  * The active users who may work the cases of `queue`, or of every one of the queues it names
  * (docs/cases.md#assigning): the users a bulk assignment of cases of several queues may be given to.
+ * Asked by who may work those queues, who alone assigns their cases: nobody else learns who works them.
  */
-export async function caseAssignees(db: Db, queue: string): Promise<{ username: string; role: string }[]> {
+export async function caseAssignees(
+  db: Db,
+  viewer: CaseViewer,
+  queue: string,
+): Promise<{ username: string; role: string }[]> {
   const queues = assigneeQueues(queue);
+  if (!queues.every((code) => canWorkCase(viewer, code)))
+    throw new Forbidden('Your role cannot work the cases of this queue.');
   const workers = await findCaseWorkers(db.kysely);
   return workers
     .filter((user) => {

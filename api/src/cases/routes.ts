@@ -138,7 +138,7 @@ export const caseRoutes: FastifyPluginAsyncTypebox<{ jobs: CaseJobRunner | null 
         response: { 200: CaseAssignees },
       },
     },
-    async (request) => ({ users: await caseAssignees(db, request.query.queue) }),
+    async (request) => ({ users: await caseAssignees(db, request.user, request.query.queue) }),
   );
 
   app.get(
