@@ -445,6 +445,8 @@ test('the rule: a filter of a day not in the calendar, a cursor not as the serve
     ['api/cases/count/', { from: '2026-02-30' }, 'from must be a day, YYYY-MM-DD.'],
     ['api/cases/', { to: '2026-13-01' }, 'to must be a day, YYYY-MM-DD.'],
     ['api/cases/', { after: '2026-99-19T12:24:51.110Z~10' }, 'after must be the next value of an earlier page.'],
+    // Of the cursor's form, but a day no due time has (30 February).
+    ['api/cases/', { after: '2026-02-30T00:00:00.000Z~1' }, 'after must be the next value of an earlier page.'],
     ['api/cases/jobs/abc/', {}, 'The job id must be a number.'],
   ] as const) {
     const answer = await as.admin!.get(withQuery(path, query));

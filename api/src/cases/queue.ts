@@ -87,12 +87,23 @@ async function casesAfter(
 
 const cursorOf = (summary: CaseSummary) => `${summary.due_at}~${summary.id}`;
 
+/** Whether `text` is an instant as toISOString writes it, a real day and time. */
+const isInstantAsWritten = (text: string) => {
+  const ms = Date.parse(text);
+  return !Number.isNaN(ms) && new Date(ms).toISOString() === text;
+};
+
 export async function casePage(
   db: Db,
   viewer: QueueViewer,
   query: CaseFilters & { after?: string; limit?: string },
 ): Promise<CasePage> {
   const { after, limit: limitText, ...filters } = query;
+  // The schema holds the cursor's form; a due time the server could not have written (30 February)
+  // is no next value of a page either.
+  const dueAt = after?.split('~')[0];
+  if (dueAt !== undefined && !isInstantAsWritten(dueAt))
+    throw new BadRequest('after', 'after must be the next value of an earlier page.');
   const limit = Number(limitText ?? 50);
   const selection = await selectionOf(db.kysely, filters, viewer);
   const cases = await casesAfter(db.kysely, selection, viewer, after ?? null, limit + 1);
