@@ -11,6 +11,7 @@ import {
 import { useQuery, useQueryClient } from '@veritas/shared/query';
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { addNote, assigneesQuery, CASES_KEY } from '../api/cases';
+import { assigneeLabel } from './case-text';
 import { useCaseChange, type Notice } from './use-case-change';
 
 export const ACTION_MESSAGES = {
@@ -166,7 +167,7 @@ function AssignForm({
           )}
           {users.map((user) => (
             <option key={user.username} value={user.username}>
-              {user.username} ({user.role.replace('_', ' ')})
+              {assigneeLabel(user)}
             </option>
           ))}
         </select>

@@ -101,3 +101,7 @@ export function scanFacts(event: CaseEvent): ScanFact[] {
 export function orderedTimeline(timeline: readonly CaseEvent[]): CaseEvent[] {
   return [...timeline].sort((a, b) => Date.parse(a.at) - Date.parse(b.at) || a.id - b.id);
 }
+
+/** A user Assign to offers, as the case page and the bulk actions name them: 'ravi (central ops)'. */
+export const assigneeLabel = (user: { username: string; role: string }): string =>
+  `${user.username} (${user.role.replace('_', ' ')})`;

@@ -28,6 +28,7 @@ import {
 import { useMutation, useQuery, useQueryClient, useQueryNow } from '@veritas/shared/query';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { CASES_KEY, assigneesQuery, jobQuery, startJob } from '../api/cases';
+import { assigneeLabel } from '../case/case-text';
 import { queryOfFilter, type CaseFilter } from './case-filter';
 import type { Selection } from './case-table';
 
@@ -242,7 +243,7 @@ function AssigneeChoice({ queues, assignee, onChange, error }: AssigneeFieldProp
     { value: '', label: 'Unassigned' },
     ...(users ?? []).map((user) => ({
       value: user.username,
-      label: `${user.username} (${user.role.replace('_', ' ')})`,
+      label: assigneeLabel(user),
     })),
   ];
   return (
