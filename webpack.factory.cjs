@@ -7,6 +7,7 @@ const zlib = require('node:zlib');
 const CompressionPlugin = require('compression-webpack-plugin');
 const HtmlWebpackPlugin = require('html-webpack-plugin');
 const webpack = require('webpack');
+const YAML = require('yaml');
 const { ModuleFederationPlugin } = require('@module-federation/enhanced/webpack');
 const helmet = require('helmet');
 const { remoteOrigins, securityHeaders } = require('./scripts/deployment.cjs');
@@ -70,40 +71,20 @@ function sharedSingletons() {
  */
 const BUILD_IMPORTERS = ['.', 'shell', 'shared'];
 
-/** An importer's key as pnpm writes it: plain, or quoted when it must be. */
-function importerKey(line) {
-  const key = line.trim().replace(/:$/, '');
-  if (key.startsWith("'") && key.endsWith("'")) return key.slice(1, -1).replace(/''/g, "'");
-  if (key.startsWith('"') && key.endsWith('"')) return JSON.parse(key);
-  return key;
-}
-
 /**
  * The part of the lockfile `lock` that can change the build of the project `importer` (a path from
  * the repository, forward slashes, e.g. 'mfe-devices'): everything but the entries of other
- * importers. So a project added to the workspace, or another remote's dependency changed, leaves
- * the remote's digest as it was, while its own dependencies, shared's, the resolved packages
- * (packages, snapshots) and the settings all count. pnpm writes the lockfile (v9) as top-level keys
- * at the start of a line and each importer as a key indented by two spaces under `importers:`; only
- * lines found to be inside another importer's entry are left out, so a text in any other shape is
- * kept whole.
+ * importers, as JSON. So a project added to the workspace, or another remote's dependency changed,
+ * leaves the remote's digest as it was, while its own dependencies, shared's, the resolved packages
+ * (packages, snapshots) and the settings all count. A lockfile without `importers` counts whole.
  */
 function lockfileForBuild(lock, importer) {
   const keep = new Set([...BUILD_IMPORTERS, importer]);
-  const kept = [];
-  let inImporters = false;
-  let skipping = false;
-  for (const line of lock.split('\n')) {
-    if (/^\S/.test(line)) {
-      inImporters = /^importers:\s*$/.test(line);
-      skipping = false;
-    } else if (inImporters && /^ {2}\S/.test(line)) {
-      skipping = !keep.has(importerKey(line));
-    }
-    // Blank lines only separate entries: where an importer is added, they move.
-    if (!skipping && line.trim() !== '') kept.push(line);
+  const parsed = YAML.parse(lock);
+  if (parsed && typeof parsed.importers === 'object' && parsed.importers !== null) {
+    parsed.importers = Object.fromEntries(Object.entries(parsed.importers).filter(([key]) => keep.has(key)));
   }
-  return kept.join('\n');
+  return JSON.stringify(parsed);
 }
 
 /**
