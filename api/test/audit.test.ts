@@ -292,7 +292,11 @@ describe('every action writes exactly one entry', () => {
 
   test('the registry: published, promoted, canary, rolled back; tokens and origins', async () => {
     const token = await oneEntry(() =>
-      api.superAdmin.post('registry/tokens/', { label: 'ci', scope: 'deploy:devices', expiresOn: '2099-12-31' }),
+      api.superAdmin.post('registry/tokens/', {
+        label: 'ci',
+        scope: 'deploy:devices',
+        expiresOn: `${new Date().getUTCFullYear() + 1}-12-31`,
+      }),
     );
     expect(token).toMatchObject({ action: 'token.created', target: { kind: 'token', label: 'ci' } });
     expect(JSON.stringify(token)).not.toMatch(/vrt_/);
@@ -347,7 +351,7 @@ describe('every action writes exactly one entry', () => {
     const created = await api.superAdmin.post('registry/tokens/', {
       label: 'pipeline',
       scope: 'deploy:users',
-      expiresOn: '2099-12-31',
+      expiresOn: `${new Date().getUTCFullYear() + 1}-12-31`,
     });
     const entry = await oneEntry(() =>
       withToken(api.url, created.body.secret, 'POST', 'registry/remotes/users/versions/', {
