@@ -45,6 +45,9 @@ export const canWorkCase = (viewer: CaseViewer, queue: string) =>
 export const canCommentCase = canReadCase;
 /** Being assigned a case of `queue`: whoever may work it. */
 export const canBeAssignedCase = canWorkCase;
+/** The same of a user's row (its role and its group's code, if any). */
+export const userMayBeAssignedCase = (user: { role: Role; code?: string | null }, queue: string) =>
+  canBeAssignedCase({ role: user.role, groupCode: user.code ?? null }, queue);
 /** The due time of each reason. */
 export const canSetCaseDueTimes = (role: Role) => role === 'super_admin';
 /** Bulk jobs: the roles that work cases; a job changes only the cases its creator may work. */

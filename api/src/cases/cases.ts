@@ -15,7 +15,7 @@ import type { Kysely } from 'kysely';
 import { actorLabel, recordAudit, type AuditBy } from '../audit/trail';
 import { caseTarget } from './audit-targets';
 import { dueHoursOf } from './opening';
-import { canBeAssignedCase, canCommentCase, canReadCase, canWorkCase, type CaseViewer } from '../auth/rights';
+import { canCommentCase, canReadCase, canWorkCase, userMayBeAssignedCase, type CaseViewer } from '../auth/rights';
 import type { Database, Db } from '../db/schema';
 import { recordJsonOf } from '../devices/record-json';
 import { casesEvent, writeEvents } from '../events/write';
@@ -143,7 +143,7 @@ export async function changeCaseIn(
 export async function eligibleAssignee(kysely: Kysely<Database>, assignee: string, queue: string): Promise<number> {
   const user = await findUserForCase(kysely, assignee);
   if (!user || user.is_active !== 1) throw new BadRequest('assignee', `User ${assignee} not found.`);
-  if (!canBeAssignedCase({ role: user.role, groupCode: user.code ?? null }, queue))
+  if (!userMayBeAssignedCase(user, queue))
     throw new BadRequest('assignee', `User ${assignee} cannot work the cases of queue ${queue}.`);
   return user.id;
 }

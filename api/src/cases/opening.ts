@@ -7,7 +7,7 @@ import type { CaseReason, CaseSummary } from '@veritas/shared/domain';
 import { CASE_REASONS } from '@veritas/shared/domain';
 import type { Kysely } from 'kysely';
 import { recordAudit, type AuditBy } from '../audit/trail';
-import { canBeAssignedCase } from '../auth/rights';
+import { userMayBeAssignedCase } from '../auth/rights';
 import type { Database, Db } from '../db/schema';
 import { casesEvent, writeEvents, type NewEvent } from '../events/write';
 import { caseTarget } from './audit-targets';
@@ -226,5 +226,5 @@ export async function writeStepOnCase(
 /** Whether the user `username` may still be assigned the cases of `queue`. */
 async function mayWorkQueue(trx: Kysely<Database>, username: string, queue: string): Promise<boolean> {
   const user = await findUserForCase(trx, username);
-  return !!user && canBeAssignedCase({ role: user.role, groupCode: user.code ?? null }, queue);
+  return !!user && userMayBeAssignedCase(user, queue);
 }

@@ -11,10 +11,11 @@ import {
   type CaseTotals,
 } from '@veritas/shared/domain';
 import type { Kysely } from 'kysely';
-import { canBeAssignedCase, canReadCase, canWorkCase, type CaseViewer } from '../auth/rights';
+import { canReadCase, canWorkCase, userMayBeAssignedCase, type CaseViewer } from '../auth/rights';
 import type { Database, Db } from '../db/schema';
 import { BadRequest, Forbidden } from '../http-errors';
 import { csvLine, UTF8_BOM } from '../report/csv';
+import { isoInstant } from '../upload/iso-date';
 import {
   findCasesOf,
   findCaseWorkers,
@@ -87,12 +88,6 @@ async function casesAfter(
 
 const cursorOf = (summary: CaseSummary) => `${summary.due_at}~${summary.id}`;
 
-/** Whether `text` is an instant as toISOString writes it, a real day and time. */
-const isInstantAsWritten = (text: string) => {
-  const ms = Date.parse(text);
-  return !Number.isNaN(ms) && new Date(ms).toISOString() === text;
-};
-
 export async function casePage(
   db: Db,
   viewer: QueueViewer,
@@ -102,7 +97,7 @@ export async function casePage(
   // The schema holds the cursor's form; a due time the server could not have written (30 February)
   // is no next value of a page either.
   const dueAt = after?.split('~')[0];
-  if (dueAt !== undefined && !isInstantAsWritten(dueAt))
+  if (dueAt !== undefined && isoInstant(dueAt) !== dueAt)
     throw new BadRequest('after', 'after must be the next value of an earlier page.');
   const limit = Number(limitText ?? 50);
   const selection = await selectionOf(db.kysely, filters, viewer);
@@ -177,10 +172,7 @@ export async function caseAssignees(
     throw new Forbidden('Your role cannot work the cases of this queue.');
   const workers = await findCaseWorkers(db.kysely);
   return workers
-    .filter((user) => {
-      const worker = { role: user.role, groupCode: user.code ?? null };
-      return queues.every((code) => canBeAssignedCase(worker, code));
-    })
+    .filter((user) => queues.every((code) => userMayBeAssignedCase(user, code)))
     .map(({ username, role }) => ({ username, role }));
 }
 
