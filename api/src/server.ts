@@ -250,6 +250,8 @@ export async function createServer(options: ServerOptions = {}): Promise<Veritas
     throw error;
   }
 
+  // The API's security headers on what is refused before any scope's hooks have the request.
+  const setApiHeaders = securityHeaders(API_SECURITY_HEADERS);
   const app = Fastify({
     rewriteUrl: pathOfRequestLine,
     logger: config.logger,
@@ -257,10 +259,10 @@ export async function createServer(options: ServerOptions = {}): Promise<Veritas
     // What Node would refuse itself, with no body nor security headers, is refused by the app.
     http: { requireHostHeader: false },
     clientErrorHandler: clientErrors(securityHeaderLines(API_SECURITY_HEADERS)),
-    frameworkErrors: routerRefusals(securityHeaders(API_SECURITY_HEADERS)),
+    frameworkErrors: routerRefusals(setApiHeaders),
   });
-  app.addHook('onRequest', hostRequired(securityHeaders(API_SECURITY_HEADERS)));
-  app.server.on('checkExpectation', unmetExpectations(securityHeaders(API_SECURITY_HEADERS)));
+  app.addHook('onRequest', hostRequired(setApiHeaders));
+  app.server.on('checkExpectation', unmetExpectations(setApiHeaders));
   const features = config.specOnly ? [] : SERVER_FEATURES;
   // One hub per server: it fans the events out to every stream of this instance (docs/events.md#fan-out).
   const hub = features.includes('live-events') ? new EventHub(db, app.log) : null;

@@ -104,8 +104,8 @@ const isDayToApply = (day: string) => day === '' || day >= '1000';
  * One end of a filters form's range of days, applied as it changes to a whole day or to none. What
  * the field shows is its own until then: a day still being typed, or left half typed (its value is
  * then empty, with `badInput`), applies nothing and keeps the keyboard's place; leaving the field
- * applies a whole day it shows. A day applied from
- * elsewhere (Clear filters, a saved view, the browser's Back) replaces it.
+ * applies a whole day it shows. A day applied from elsewhere (Clear filters, a saved view, the
+ * browser's Back) replaces it.
  */
 export function DayFilter({ id, label, value, min, max, onChange }: DayFilterProps) {
   const [shown, setShown] = useState(value);
