@@ -55,7 +55,7 @@ test('unavailablePages: declared by a stored version, by no served one; case-ins
   expect(unavailablePages([], [])).toEqual([]);
 });
 
-test('pageStatus: 403 for a signed-in viewer without the page, 404 for an unavailable one, else 200', () => {
+test("pageStatus: 403 for a signed-in viewer without the page (the shell's Deployments too), 404 for an unavailable one, else 200", () => {
   const composition = (viewer: string | null, pages: string[], unavailable: string[] = []): Composition => ({
     viewer,
     remotes: {},
@@ -66,16 +66,22 @@ test('pageStatus: 403 for a signed-in viewer without the page, 404 for an unavai
     features: [],
   });
   const servedPages = new Set(['upload', 'download']);
-  const status = (path: string, c: Composition) => pageStatus(path, { composition: c, servedPages });
+  const roleOf = (viewer: string | null) => (viewer === null ? null : viewer === 'admin' ? 'admin' : 'executive');
+  const status = (path: string, c: Composition) =>
+    pageStatus(path, { composition: c, role: roleOf(c.viewer), servedPages });
   expect(status('/Upload', composition('exec', ['Download']))).toBe(403);
   expect(status('/UPLOAD/', composition('exec', ['Download']))).toBe(403);
   expect(status('/Upload', composition('admin', ['Upload', 'Download']))).toBe(200);
   expect(status('/Upload', composition(null, ['Download']))).toBe(200);
   expect(status('/Gone', composition(null, [], ['Gone']))).toBe(404);
   expect(status('/gone/', composition('admin', [], ['Gone']))).toBe(404);
-  for (const path of ['/', '/login', '/Deployments', '/nothing', '/Upload/deeper', '/%E0%A4%A']) {
+  for (const path of ['/', '/login', '/nothing', '/Upload/deeper', '/%E0%A4%A']) {
     expect([path, status(path, composition('exec', []))]).toEqual([path, 200]);
   }
+  expect(status('/Deployments', composition('exec', []))).toBe(403);
+  expect(status('/deployments/', composition('exec', []))).toBe(403);
+  expect(status('/Deployments', composition('admin', []))).toBe(200);
+  expect(status('/Deployments', composition(null, []))).toBe(200);
 });
 
 test('inlineComposition: one JSON element before the last </head>, every < escaped, read back the same', () => {

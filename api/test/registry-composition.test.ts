@@ -299,11 +299,13 @@ describe('the page document', () => {
     // The shell's alone at its own routes and other paths; nothing for /login, nobody, or a page refused.
     const linksAt = async (path: string, client: Client | null) =>
       [...(await documentAt(path, client)).html.matchAll(/<link [^>]*>/g)].length;
-    for (const path of ['/', '/Deployments', '/nothing-here']) {
+    for (const path of ['/', '/nothing-here']) {
       expect([path, await linksAt(path, api.as.executive!)]).toEqual([path, SHELL_SCRIPTS.length]);
     }
+    expect(await linksAt('/Deployments', api.as.admin!)).toBe(SHELL_SCRIPTS.length);
     for (const [path, client] of [
       ['/login', api.as.executive!],
+      ['/Deployments', api.as.executive!],
       ['/ListDevices', null],
       ['/Upload', api.as.executive!],
     ] as const) {
@@ -312,7 +314,7 @@ describe('the page document', () => {
   });
 
   test('a page the signed-in viewer may not open: 403, compared case-insensitively, a trailing slash ignored', async () => {
-    for (const path of ['/Upload', '/upload/', '/WHITELABEL', '/AuditLog?action=session.sign-in']) {
+    for (const path of ['/Upload', '/upload/', '/WHITELABEL', '/AuditLog?action=session.sign-in', '/deployments/']) {
       const page = await documentAt(path, api.as.executive!);
       expect([path, page.status]).toEqual([path, 403]);
       // The document still renders: the shell leads to /Dashboard.
@@ -320,6 +322,7 @@ describe('the page document', () => {
     }
     for (const [client, path] of [
       [api.as.admin!, '/Upload'],
+      [api.as.admin!, '/Deployments'],
       [api.as.executive!, '/Download'],
       [api.as.executive!, '/listdevices/'],
       // Nobody signed in: the shell asks for a sign-in first.
@@ -346,7 +349,7 @@ describe('the page document', () => {
       expect(page.composition.unavailable).toEqual(['Badges1', 'Badges2', 'WhiteLabel']);
     }
     expect((await documentAt('/badges2/', api.as.admin!)).status).toBe(404);
-    for (const path of ['/nothing-here', '/Deployments', '/ListDevices/more']) {
+    for (const path of ['/nothing-here', '/ListDevices/more']) {
       expect([path, (await documentAt(path, api.as.executive!)).status]).toEqual([path, 200]);
     }
     await api.superAdmin.post('registry/remotes/whitelabel/rollback/');

@@ -131,6 +131,8 @@ export function unavailablePages(stored: readonly RemoteDeclaration[], served: r
 /** What the page document needs beside the composition: the pages any served version declares. */
 export interface ComposedView {
   composition: Composition;
+  /** The signed-in viewer's role, or null: the server's check of the shell's own pages. */
+  role: Role | null;
   /** The paths of the pages declared by any version served to anyone (live or canary), lower-cased. */
   servedPages: ReadonlySet<string>;
 }
@@ -160,6 +162,7 @@ export async function compositionFor(
       .sort((a, b) => byText(a.remote, b.remote));
     return {
       composition: compose(viewer, served, [], features),
+      role: viewer?.role ?? null,
       servedPages: pathsOf(served.map((s) => s.declaration)),
     };
   }
@@ -172,6 +175,7 @@ export async function compositionFor(
   );
   return {
     composition: compose(viewer, served.remotes, unavailable, features),
+    role: viewer?.role ?? null,
     servedPages: pathsOf(servedDeclarations),
   };
 }

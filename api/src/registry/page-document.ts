@@ -3,8 +3,21 @@
 // without waiting for /remotes.json; its status says whether the path is a page this viewer may
 // open (200), one the server refuses this signed-in viewer (403), or one no longer served (404).
 // scripts/serve.mjs answers every page path with it.
-import { COMPOSITION_ELEMENT_ID, LAST_EVENT_ID_MARK, type Composition } from '@veritas/shared/domain';
+import {
+  COMPOSITION_ELEMENT_ID,
+  LAST_EVENT_ID_MARK,
+  SHELL_ROUTES,
+  type Composition,
+  type Role,
+} from '@veritas/shared/domain';
+import { canDeploy } from '../auth/rights';
 import type { ComposedView } from './composition';
+
+/** Who may open each of the shell's own pages (the shell's routes guard them the same way). */
+const SHELL_PAGE_ACCESS: Record<Lowercase<(typeof SHELL_ROUTES)[number]>, (role: Role) => boolean> = {
+  login: () => true,
+  deployments: canDeploy,
+};
 
 const HEAD_END = '</head>';
 
@@ -36,11 +49,11 @@ export function inlineComposition(html: string, composition: Composition, preloa
 
 /**
  * The status of the page document at `pathname` (without query; compared case-insensitively, a
- * trailing slash ignored): 403 when a served version declares that page and the signed-in viewer
- * may not open it, 404 when the page is no longer served (`unavailable`), 200 otherwise (the
- * shell's own routes, `/`, a page the viewer may open, nobody signed in, any other path).
+ * trailing slash ignored): 403 when the signed-in viewer may not open that page (one a served
+ * version declares, or the shell's own), 404 when the page is no longer served (`unavailable`), 200
+ * otherwise (`/`, a page the viewer may open, nobody signed in, any other path).
  */
-export function pageStatus(pathname: string, { composition, servedPages }: ComposedView): 200 | 403 | 404 {
+export function pageStatus(pathname: string, { composition, role, servedPages }: ComposedView): 200 | 403 | 404 {
   let path = pathname.replace(/^\/+/, '').replace(/\/+$/, '');
   try {
     path = decodeURIComponent(path);
@@ -49,6 +62,10 @@ export function pageStatus(pathname: string, { composition, servedPages }: Compo
   }
   const key = path.toLowerCase();
   if (key === '') return 200;
+  if (Object.hasOwn(SHELL_PAGE_ACCESS, key)) {
+    const mayOpen = SHELL_PAGE_ACCESS[key as keyof typeof SHELL_PAGE_ACCESS];
+    return role !== null && !mayOpen(role) ? 403 : 200;
+  }
   if (servedPages.has(key)) {
     const mayOpen = composition.pages.some((page) => page.path.toLowerCase() === key);
     return composition.viewer !== null && !mayOpen ? 403 : 200;
