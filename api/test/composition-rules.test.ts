@@ -63,6 +63,7 @@ test("pageStatus: 403 for a signed-in viewer without the page (the shell's Deplo
     menus: [],
     extensions: [],
     unavailable,
+    home: null,
     features: [],
   });
   const servedPages = new Set(['upload', 'download']);
@@ -92,6 +93,7 @@ test('inlineComposition: one JSON element before the last </head>, every < escap
     menus: [],
     extensions: [],
     unavailable: [],
+    home: null,
     features: [],
   };
   const html = inlineComposition('<html><HEAD><title>t</title></HEAD><body></body></html>', composition);
@@ -119,6 +121,42 @@ test("the workspace's declarations fit this server beside each other", () => {
       .map((other) => ({ remote: other.name, declaration: other }));
     expect([declaration.name, declarationProblems(declaration, others)]).toEqual([declaration.name, []]);
   }
+});
+
+test('declarationProblems: one home page among the served versions, open to everyone', () => {
+  const home = (name: string, ...paths: string[]): RemoteDeclaration => {
+    const declaration = declaring(name, ...paths);
+    for (const page of declaration.pages) page.home = true;
+    return declaration;
+  };
+  expect(declarationProblems(home('start', 'Start'), [])).toEqual([]);
+  expect(declarationProblems(home('start', 'Start', 'Begin'), [])).toEqual([
+    'declares /Begin the home page, which its /Start is',
+  ]);
+  expect(declarationProblems(home('start', 'Start'), [{ remote: 'desk', declaration: home('desk', 'Desk') }])).toEqual([
+    "declares /Start the home page, which desk's /Desk is",
+  ]);
+  const forAdmins = home('start', 'Start');
+  forAdmins.pages[0]!.access = { roles: ['admin'] };
+  expect(declarationProblems(forAdmins, [])).toEqual(['declares the home page /Start open to fewer than everyone']);
+});
+
+test('compose: the home is the page declared home, for every viewer; null while none is served', () => {
+  const served = (declarations: RemoteDeclaration[]) =>
+    declarations.map((declaration) => ({ remote: declaration.name, entry: { entry: '/x' }, declaration }));
+  const start = declaring('start', 'Start', 'Other');
+  start.pages[0]!.home = true;
+  for (const viewer of [null, { username: 'asha', role: 'executive' as const }]) {
+    expect(compose(viewer, served([declaring('desk', 'Desk'), start]), []).home).toBe('Start');
+  }
+  expect(compose(null, served([declaring('desk', 'Desk')]), []).home).toBeNull();
+});
+
+test("the workspace's home page is the Dashboard, where the spec's sign-in leads", () => {
+  const homes = Object.values(WORKSPACE_DECLARATIONS).flatMap((declaration) =>
+    declaration.pages.filter((page) => page.home).map((page) => `${declaration.name}/${page.path}`),
+  );
+  expect(homes).toEqual(['dashboard/Dashboard']);
 });
 
 test("declarationProblems: a first call's path is one of the API (under api/, plain segments), whatever else it asks", () => {

@@ -81,6 +81,11 @@ describe('at publish, refuses with 409 and leaves nothing stored', () => {
       'declares the page /listdevices, which devices declares',
     ],
     [
+      'a home page while another live remote has one',
+      page({ home: true }),
+      "declares /Reports the home page, which dashboard's /Dashboard is",
+    ],
+    [
       'unknown role',
       page({ access: { roles: ['admin', 'boss'] } }),
       'gives the page /Reports the role "boss", which is not a role of the web console',

@@ -626,6 +626,7 @@ describe("other remotes' tiles (slot dashboard.tile)", () => {
       menus: [],
       extensions: Object.keys(modules).map((module) => ({ slot: 'dashboard.tile', remote: 'returns', module })),
       unavailable: [],
+      home: 'Dashboard',
       features: [],
     });
   }

@@ -18,6 +18,7 @@ function compose(entry: string, extensions: ComposedExtension[], modules: Record
       menus: [],
       extensions,
       unavailable: [],
+      home: null,
       features: [],
     }),
   );

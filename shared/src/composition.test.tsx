@@ -35,6 +35,7 @@ function compose(extensions: ComposedExtension[]): void {
     menus: [],
     extensions,
     unavailable: [],
+    home: null,
     features: [],
   };
   act(() => setComposition(composition));

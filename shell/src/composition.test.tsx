@@ -207,6 +207,32 @@ describe('a path that is no page of the composition', () => {
     expect(location()).toHaveTextContent('/Dashboard');
     expect(location()).toHaveAttribute('data-navigation', 'REPLACE');
   });
+
+  test('the home is the page the composition names: the shell names none itself', async () => {
+    api = signedInAs(startApi(), 'executive');
+    serveComposition(() => ({ ...forSignedInUser(), home: 'Download' }));
+    serveRemotePages();
+    renderShell('/');
+
+    expect(await screen.findByRole('heading', { name: 'data/Download page' })).toBeInTheDocument();
+    expect(location()).toHaveTextContent('/Download');
+  });
+
+  test('while no served page is the home, `/` says the page is not available, with no link', async () => {
+    api = signedInAs(startApi(), 'executive');
+    serveComposition(() => ({
+      ...forSignedInUser(),
+      pages: forSignedInUser().pages.filter((page) => page.path !== 'Dashboard'),
+      unavailable: ['Dashboard'],
+      home: null,
+    }));
+    serveRemotePages();
+    renderShell('/');
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'This page is not available' })).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: /Go to/ })).not.toBeInTheDocument();
+    expect(location()).toHaveTextContent('/');
+  });
 });
 
 test("the top bar renders the composition's top-bar.item extensions with the user and role, before the user's name", async () => {

@@ -3,7 +3,6 @@
 // Default export: the lazy part of the shell.
 import {
   canOpenDeployments,
-  Navigate,
   Route,
   Routes,
   useComposition,
@@ -13,7 +12,7 @@ import {
 } from '@veritas/shared';
 import { useEffect, useState } from 'react';
 import { freshComposition, isCompositionFresh } from './composition';
-import { NotAvailable } from './not-available';
+import { GoHome, NotAvailable } from './not-available';
 import { PageCode } from './page-code';
 import { ProtectedLayout } from './protected-layout';
 import { composedForSignedIn, composedPageAt, routePath } from './page-codes';
@@ -50,13 +49,13 @@ export function startFirstCallsAt(pathname: string, search: string): void {
 
 function DeploymentsRoute() {
   const role = useSession((s) => s.role);
-  if (!canOpenDeployments(role)) return <Navigate to="/Dashboard" replace />;
+  if (!canOpenDeployments(role)) return <GoHome />;
   return <LoadedPage title="Deployments" choose={deployments} />;
 }
 
 /**
  * A path that is no page of the composition: one no deployed remote declares any more says so;
- * any other leads to the Dashboard (a page the role may not open is not in its composition).
+ * any other leads to the home page (a page the role may not open is not in its composition).
  * Decided on a fresh composition, as a rollout since may have made it a page or taken it away.
  */
 function OtherPath() {
@@ -76,7 +75,7 @@ function OtherPath() {
   if (!settled) return null;
   const path = routePath(pathname);
   if (unavailable.some((gone) => routePath(gone) === path)) return <NotAvailable />;
-  return <Navigate to="/Dashboard" replace />;
+  return <GoHome />;
 }
 
 export default function SignedInRoutes() {
@@ -84,7 +83,7 @@ export default function SignedInRoutes() {
   return (
     <Routes>
       <Route path="/" element={<ProtectedLayout />}>
-        <Route index element={<Navigate to="/Dashboard" replace />} />
+        <Route index element={<GoHome />} />
         {pages.map((page) => (
           <Route key={page.path} path={page.path} element={<RemoteRoute key={page.path} page={page} />} />
         ))}

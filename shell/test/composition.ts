@@ -69,6 +69,7 @@ export function compositionFor(
     menus: forRole(MENUS, role),
     extensions: [],
     unavailable: [],
+    home: 'Dashboard',
     features: [],
     ...changes,
   };

@@ -51,6 +51,7 @@ export function compose(
 ): Composition {
   const role = viewer?.role ?? null;
   const pages: ComposedPage[] = [];
+  let home: string | null = null;
   const menus: (ComposedMenuEntry & { order: number })[] = [];
   const extensions: (ComposedExtension & { order: number })[] = [];
   // The slots rendered by the shell and the versions served, at their contract versions: an
@@ -65,6 +66,8 @@ export function compose(
     const pageAccess = new Map(declaration.pages.map((page) => [page.path, page.access]));
     for (const page of declaration.pages) {
       if (!mayAccess(page.access, role)) continue;
+      // The registry lets one served page be the home (declarationProblems); the first counts.
+      if (page.home && home === null) home = page.path;
       pages.push({
         path: page.path,
         remote,
@@ -105,6 +108,7 @@ export function compose(
     menus: menus.map(({ order: _order, ...entry }) => entry),
     extensions: extensions.map(({ order: _order, ...extension }) => extension),
     unavailable: [...unavailable],
+    home,
     features: [...features],
   };
 }

@@ -115,7 +115,8 @@ function firstCallProblems(page: string, call: FirstCall): string[] {
  * live and canary versions'); empty when it does. Each problem is one sentence about the version:
  * - its pages: none at a path (compared case-insensitively) the shell routes, the server serves
  *   (the API, the registry's files) or another remote declares, none twice, each first call a GET of the API needing a server feature it knows,
- *   accepting values (a regular expression) only of parameters it forwards;
+ *   accepting values (a regular expression) only of parameters it forwards; at most one home page
+ *   among its and the others', open to everyone;
  * - every access names roles of the web console or permissions of the server;
  * - its menu entries: in a menu of the shell, each opening a page it declares or running a command
  *   with an access of its own;
@@ -140,12 +141,21 @@ export function declarationProblems(
       if (!taken.has(key(page.path))) taken.set(key(page.path), `${other.remote} declares`);
     }
   }
+  let home = others.flatMap((other) =>
+    other.declaration.pages.filter((page) => page.home).map((page) => `${other.remote}'s /${page.path}`),
+  )[0];
   const own = new Set<string>();
   for (const page of declaration.pages) {
     const owner = taken.get(key(page.path));
     if (owner) problems.push(`declares the page /${page.path}, which ${owner}`);
     if (own.has(key(page.path))) problems.push(`declares the page /${page.path} twice`);
     own.add(key(page.path));
+    if (page.home) {
+      // Every role lands there, and one place is home.
+      if (home !== undefined) problems.push(`declares /${page.path} the home page, which ${home} is`);
+      else home = `its /${page.path}`;
+      if (page.access !== 'everyone') problems.push(`declares the home page /${page.path} open to fewer than everyone`);
+    }
     problems.push(...accessProblems(`the page /${page.path}`, page.access));
     for (const call of page.firstCalls ?? []) problems.push(...firstCallProblems(`/${page.path}`, call));
   }

@@ -66,6 +66,11 @@ export const DeclaredPage = Type.Object(
     access: Access,
     /** The GETs the shell starts with its code. */
     firstCalls: Type.Optional(Type.Array(FirstCall, { minItems: 1, maxItems: 4 })),
+    /**
+     * The console's home page: `/`, a sign-in, a page the viewer may not open and a path that is
+     * no page lead there. One page of the served versions at most, open to everyone.
+     */
+    home: Type.Optional(Type.Literal(true)),
   },
   { additionalProperties: false },
 );
@@ -168,6 +173,8 @@ export const Composition = Type.Object({
   menus: Type.Array(ComposedMenuEntry),
   extensions: Type.Array(ComposedExtension),
   unavailable: Type.Array(Type.String()),
+  /** The path of the home page (a served page declared `home`); null while no served version declares one. */
+  home: Type.Union([Type.String(), Type.Null()]),
   /** The server's features, as user/get_role/ answers them: a page load starts its first calls before that answer. */
   features: Type.Array(Choice(SERVER_FEATURES)),
 });
