@@ -1,5 +1,5 @@
 // Reading the IEEE OUI registry (oui-data) into distinct manufacturers and their prefixes.
-import { manufacturerKey, parseRegistry } from '../src/db/oui-registry';
+import { parseRegistry } from '../src/db/oui-registry';
 
 const registry = {
   '00000A': 'SHARP Corporation\n1 Address\nJapan',
@@ -25,8 +25,4 @@ test("'Private' and nameless assignments are left out; every other prefix maps t
     ['70B3D5124', 'Tie Maker GmbH'],
     ['8C1F64', 'One Line Only'],
   ]);
-});
-
-test('the search key is lower-cased with spaces trimmed and collapsed', () => {
-  expect(manufacturerKey('  Apple,   Inc. ')).toBe('apple, inc.');
 });

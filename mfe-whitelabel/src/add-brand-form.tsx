@@ -1,14 +1,11 @@
 // The form that adds a brand on the White Label page (docs/screens.md#white-labeled-brands): a name
 // not empty once trimmed, and not one the list has in any case.
 import { BusyButton, toast, type Brand } from '@veritas/shared';
+import { BRAND_MESSAGES, brandKey, MAX_BRAND_LENGTH } from '@veritas/shared/domain';
 import { useQueryClient } from '@veritas/shared/query';
 import { useState, type FormEvent } from 'react';
 import { brandsQuery, useAddBrand } from './api/brands';
 import { MESSAGES, errorText } from './messages';
-
-const MAX_BRAND_LENGTH = 128;
-
-const brandKey = (name: string) => name.trim().toLowerCase();
 
 export interface AddBrandFormProps {
   brands: readonly Brand[];
@@ -26,11 +23,11 @@ export function AddBrandForm({ brands, onAdded }: AddBrandFormProps) {
     if (add.isPending) return;
     const name = newBrand.trim();
     if (!name) {
-      toast.error(MESSAGES.enterBrandName);
+      toast.error(BRAND_MESSAGES.missing);
       return;
     }
     if (brands.some((b) => brandKey(b.brand) === brandKey(name))) {
-      toast.error(MESSAGES.brandExists);
+      toast.error(BRAND_MESSAGES.exists);
       return;
     }
     try {

@@ -8,9 +8,10 @@ describe('adding a manufacturer (docs/errors.md#white-labeled-brands)', () => {
     expect(addManufacturer(list, '')).toEqual({ error: 'Please select a manufacturer' });
   });
 
-  test("no duplicates, compared case-insensitively: 'This manufacturer is already in the list'", () => {
+  test("no duplicates, compared as the server does (manufacturerKey): 'This manufacturer is already in the list'", () => {
     expect(addManufacturer(list, 'Apple, Inc.')).toEqual({ error: 'This manufacturer is already in the list' });
     expect(addManufacturer(list, 'sharp corporation')).toEqual({ error: 'This manufacturer is already in the list' });
+    expect(addManufacturer(list, ' Apple,  Inc.')).toEqual({ error: 'This manufacturer is already in the list' });
   });
 
   test('appends it with the message to press update', () => {

@@ -1,14 +1,15 @@
 // Local edits of a brand's manufacturer list (docs/screens.md#white-labeled-brands): each either gives the new list and
 // its message, or refuses with the reason and leaves the list as it was.
+import { manufacturerKey } from '@veritas/shared/domain';
 import { MESSAGES } from './messages';
 
 export type ListEdit = { list: string[]; message: string } | { error: string };
 
-/** Appends `name`; names are compared case-insensitively, as the server does. */
+/** Appends `name`; names are compared as the server compares them (manufacturerKey). */
 export function addManufacturer(list: readonly string[], name: string | null): ListEdit {
   if (!name) return { error: MESSAGES.selectManufacturer };
-  const key = name.toLowerCase();
-  if (list.some((item) => item.toLowerCase() === key)) return { error: MESSAGES.manufacturerInList };
+  const key = manufacturerKey(name);
+  if (list.some((item) => manufacturerKey(item) === key)) return { error: MESSAGES.manufacturerInList };
   return { list: [...list, name], message: MESSAGES.manufacturerAdded };
 }
 

@@ -1,9 +1,8 @@
 // The texts of the White Labeled Brands screen (docs/errors.md#white-labeled-brands), and the error chain it uses.
 import { serverMessage } from '@veritas/shared';
 
+// A new brand's refusals are BRAND_MESSAGES of @veritas/shared/domain: the server's too.
 export const MESSAGES = {
-  enterBrandName: 'Please enter a brand name',
-  brandExists: 'This brand already exists',
   brandAdded: 'Brand added successfully!',
   brandAddFailed: 'Failed to add brand',
   brandUpdated: 'Brand updated successfully!',

@@ -1,6 +1,7 @@
 // The IEEE OUI registry (MA-L, MA-M and MA-S assignments) as shipped by the oui-data package:
 // an object from a hex prefix (6, 7 or 9 digits) to "Organization\naddress lines…".
 import fs from 'node:fs';
+import { manufacturerKey, normalizeManufacturerName } from '@veritas/shared/domain';
 
 export interface OuiRegistry {
   /** Distinct organization names, one spelling each. */
@@ -8,10 +9,6 @@ export interface OuiRegistry {
   /** [upper-case hex prefix, its organization as spelled in `manufacturers`]. */
   prefixes: [prefix: string, manufacturer: string][];
 }
-
-const normalizeName = (name: string) => name.trim().replace(/\s+/g, ' ');
-/** How names are compared and searched: case- and space-insensitively. */
-export const manufacturerKey = (name: string) => normalizeName(name).toLowerCase();
 
 /**
  * One name per organization: the registry spells some in several ways ('SHARP Corporation' 16
@@ -23,8 +20,8 @@ export function parseRegistry(entries: Record<string, string>): OuiRegistry {
   const assigned: [string, string][] = [];
   for (const [prefix, record] of Object.entries(entries)) {
     const lineEnd = record.indexOf('\n');
-    const name = normalizeName(lineEnd < 0 ? record : record.slice(0, lineEnd));
-    const key = name.toLowerCase();
+    const name = normalizeManufacturerName(lineEnd < 0 ? record : record.slice(0, lineEnd));
+    const key = manufacturerKey(name);
     if (!key || key === 'private') continue;
     const spellings = spellingsByKey.get(key) ?? new Map<string, number>();
     spellings.set(name, (spellings.get(name) ?? 0) + 1);

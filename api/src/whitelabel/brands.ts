@@ -1,8 +1,14 @@
 // White-labelled brands (docs/screens.md#white-labeled-brands) with the manufacturers they sell
 // under their name, and the search over the IEEE manufacturer registry.
 import type { Static } from '@sinclair/typebox';
-import type { Brand, ManufacturerResult, SaveBrand } from '@veritas/shared/domain';
-import { manufacturerKey } from '../db/oui-registry';
+import {
+  BRAND_MESSAGES,
+  brandKey,
+  manufacturerKey,
+  type Brand,
+  type ManufacturerResult,
+  type SaveBrand,
+} from '@veritas/shared/domain';
 import { recordAudit, type AuditBy } from '../audit/trail';
 import type { Db } from '../db/schema';
 import { BadRequest, Conflict, NotFound } from '../http-errors';
@@ -21,8 +27,6 @@ import {
 const MAX_MANUFACTURERS_PER_BRAND = 500;
 const MAX_SEARCH_LENGTH = 100;
 const SEARCH_LIMIT = 50;
-
-const brandKey = (brand: string) => brand.toLowerCase();
 
 /** The registry names of a save, deduplicated case-insensitively in the registry's way, in order. */
 function manufacturerNames(data: readonly string[]): string[] {
@@ -54,7 +58,7 @@ async function registryNames(db: Db, names: string[]): Promise<string[]> {
 
 async function createBrand(db: Db, by: AuditBy, brand: string): Promise<Brand> {
   const exists = async () => (await findBrandByKey(db.kysely, brandKey(brand))) !== undefined;
-  const duplicate = () => new Conflict('This brand already exists', { field: 'brand' });
+  const duplicate = () => new Conflict(BRAND_MESSAGES.exists, { field: 'brand' });
   if (await exists()) throw duplicate();
   try {
     const id = await db.transaction(async (trx) => {

@@ -3,7 +3,29 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Id, Text } from './fields';
 
-const MAX_BRAND_LENGTH = 128;
+/** The longest brand name: the server's limit, and the Add Brand input's. */
+export const MAX_BRAND_LENGTH = 128;
+
+/**
+ * How brand names are compared, by the server (its unique `brand_key`) and the Add Brand form:
+ * without the spaces around them, ignoring case.
+ */
+export const brandKey = (name: string) => name.trim().toLowerCase();
+
+/** The refusals of a new brand's name: the server's, and the Add Brand form's before it sends. */
+export const BRAND_MESSAGES = {
+  missing: 'Please enter a brand name',
+  exists: 'This brand already exists',
+} as const;
+
+/** A manufacturer's name as the registry spells it: without the spaces around it, single-spaced. */
+export const normalizeManufacturerName = (name: string) => name.trim().replace(/\s+/g, ' ');
+
+/**
+ * How manufacturer names are compared and searched, by the server and a brand's editor: case- and
+ * space-insensitively.
+ */
+export const manufacturerKey = (name: string) => normalizeManufacturerName(name).toLowerCase();
 
 /** A brand with the registry names of the manufacturers that sell under its name. */
 export const Brand = Type.Object({
@@ -17,7 +39,7 @@ export const BrandList = Type.Array(Brand);
 
 export const SaveBrand = Type.Object({
   brand: Text(
-    { missing: 'Please enter a brand name', maxLength: `Brand name must be at most ${MAX_BRAND_LENGTH} characters.` },
+    { missing: BRAND_MESSAGES.missing, maxLength: `Brand name must be at most ${MAX_BRAND_LENGTH} characters.` },
     { maxLength: MAX_BRAND_LENGTH },
   ),
   // Registry names. Absent or null: none. Too many is refused after duplicates are dropped, so

@@ -3,9 +3,10 @@
 // mapping a scanned MAC address to its manufacturer (longest prefix wins). The registry is that of
 // the installed oui-data package (2.1.9); loading a newer one into existing databases is the work
 // of a later migration.
+import { manufacturerKey } from '@veritas/shared/domain';
 import { sql, type Kysely, type Migration } from 'kysely';
 import type { Engine } from '../schema';
-import { manufacturerKey, readOuiRegistry } from '../oui-registry';
+import { readOuiRegistry } from '../oui-registry';
 import { addIdColumn } from './columns';
 
 // Rows per multi-row insert: 2 parameters a row stays far below SQLite's limit (32,766) and
