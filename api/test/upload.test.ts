@@ -4,7 +4,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { sql } from 'kysely';
 import type { Db } from '../src/db/schema';
-import { CHUNK_BYTES, MAX_CHUNKS, chunkData, storeChunk } from '../src/upload/repository';
+import { MAX_UPLOAD_CHUNKS, NOT_A_CSV_FILE, UPLOAD_CHUNK_BYTES, UPLOAD_TOO_LARGE } from '@veritas/shared/domain';
+import { chunkData, storeChunk } from '../src/upload/repository';
 import { LISTED_MAX, PACE } from '../src/upload/ingest';
 import { staleUploads } from '../src/upload/lease';
 import { ADMIN_USERNAME, ENGINE, build, onPostgres, uploadCsv, type Answer, type Client } from './support/build';
@@ -46,7 +47,7 @@ const row = (trackingId: string, hubCode = 'HUB1', rest = 'mobile,Samsung,Galaxy
 
 async function upload(
   content: string | Buffer,
-  { client = as.admin!, fileName = 'shipments.csv', chunkSize = CHUNK_BYTES } = {},
+  { client = as.admin!, fileName = 'shipments.csv', chunkSize = UPLOAD_CHUNK_BYTES } = {},
 ): Promise<Answer> {
   const answers = await uploadCsv(client, fileName, content, chunkSize);
   return answers[answers.length - 1]!;
@@ -114,7 +115,7 @@ describe('upload: chunks', () => {
   test('chunks are read back byte for byte, every byte value, at any size up to 1 MiB (PostgreSQL: by COPY in binary form)', async () => {
     const uploadId = crypto.randomUUID();
     const everyByte = Buffer.from(Array.from({ length: 256 }, (_, i) => i));
-    const chunks = [everyByte, Buffer.alloc(0), crypto.randomBytes(CHUNK_BYTES), Buffer.from('\\x00,PGCOPY\n')];
+    const chunks = [everyByte, Buffer.alloc(0), crypto.randomBytes(UPLOAD_CHUNK_BYTES), Buffer.from('\\x00,PGCOPY\n')];
     const { id: userId } = await api.db.kysely
       .selectFrom('users')
       .select('id')
@@ -222,20 +223,32 @@ describe('upload: chunks', () => {
     expect((await stored()).size).toBe(countBefore);
   });
 
-  test(`a file over the size limit (more than ${MAX_CHUNKS} chunks, 100 MB) is refused with 413`, async () => {
-    const answer = await sendChunk(as.admin!, chunkFields(crypto.randomUUID(), 0, MAX_CHUNKS + 1), `${HEADER}\n`);
-    expect(answer.status).toBe(413);
-    expect(answer.body).toMatchObject({ error: 'File is too large: the limit is 100 MB.' });
-    expect((await sendChunk(as.admin!, chunkFields(crypto.randomUUID(), 0, MAX_CHUNKS), `${HEADER}\n`)).status).toBe(
-      200,
+  test(`a file over the size limit (more than ${MAX_UPLOAD_CHUNKS} chunks, 100 MiB) is refused with 413`, async () => {
+    const answer = await sendChunk(
+      as.admin!,
+      chunkFields(crypto.randomUUID(), 0, MAX_UPLOAD_CHUNKS + 1),
+      `${HEADER}\n`,
     );
+    expect(answer.status).toBe(413);
+    expect(answer.body).toMatchObject({ error: UPLOAD_TOO_LARGE });
+    expect(
+      (await sendChunk(as.admin!, chunkFields(crypto.randomUUID(), 0, MAX_UPLOAD_CHUNKS), `${HEADER}\n`)).status,
+    ).toBe(200);
   });
 
   test('a chunk over 1 MiB (1,048,576 bytes) is refused with 413; one of exactly 1 MiB is accepted', async () => {
-    const over = await sendChunk(as.admin!, chunkFields(crypto.randomUUID(), 0, 2), Buffer.alloc(CHUNK_BYTES + 1, 'a'));
+    const over = await sendChunk(
+      as.admin!,
+      chunkFields(crypto.randomUUID(), 0, 2),
+      Buffer.alloc(UPLOAD_CHUNK_BYTES + 1, 'a'),
+    );
     expect(over.status).toBe(413);
     expect(over.body.error).toBe('A chunk may be at most 1,048,576 bytes (1 MiB).');
-    const exact = await sendChunk(as.admin!, chunkFields(crypto.randomUUID(), 0, 2), Buffer.alloc(CHUNK_BYTES, 'a'));
+    const exact = await sendChunk(
+      as.admin!,
+      chunkFields(crypto.randomUUID(), 0, 2),
+      Buffer.alloc(UPLOAD_CHUNK_BYTES, 'a'),
+    );
     expect(exact.status).toBe(200);
   });
 
@@ -247,7 +260,7 @@ describe('upload: chunks', () => {
       'shipments.txt',
     );
     expect(refused.status).toBe(400);
-    expect(refused.body).toMatchObject({ error: 'Only CSV files are accepted', field: 'file' });
+    expect(refused.body).toMatchObject({ error: NOT_A_CSV_FILE, field: 'file' });
     const upper = await upload(csv(HEADER, row(tid())), { fileName: 'SHIPMENTS.CSV' });
     expect(upper.status).toBe(200);
     expect(upper.body.processed).toBe(1);
@@ -1224,7 +1237,7 @@ describe('upload: the csv-spectrum corpus, stored byte for byte', () => {
           'hub_code',
           ...names.map((_, column) => TEXT_COLUMNS[column - first] ?? `ignored_${column}`),
         ].join(',') + lineEnd;
-      for (const chunkSize of [5, CHUNK_BYTES]) {
+      for (const chunkSize of [5, UPLOAD_CHUNK_BYTES]) {
         const ids = expected.map(() => tid(name.replace(/_/g, '-')));
         const answer = await upload(shipment(bytes.subarray(headerEnd), header, ids), { chunkSize });
         expect(answer.body).toMatchObject({ processed: expected.length, errors: [], duplicates: [] });

@@ -2,8 +2,8 @@ import type { UploadResult } from '@veritas/shared';
 import { mockApi, type MockApi, type MockReply, type RecordedRequest, withQueryClient } from '@veritas/shared/testing';
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { CHUNK_SIZE } from './api/upload';
-import UploadPage, { MAX_FILE_SIZE } from './upload-page';
+import { MAX_UPLOAD_BYTES, UPLOAD_CHUNK_BYTES } from '@veritas/shared/domain';
+import UploadPage from './upload-page';
 
 const UPLOAD = 'POST api/upload/';
 
@@ -159,9 +159,9 @@ describe('the drop zone (docs/screens.md#upload-csv-file)', () => {
   });
 
   test('a file of exactly 100 MiB (the server limit) is accepted', async () => {
-    expect(MAX_FILE_SIZE).toBe(104_857_600);
+    expect(MAX_UPLOAD_BYTES).toBe(104_857_600);
     render(<UploadPage />, { wrapper: withQueryClient() });
-    await drop(fileClaiming(MAX_FILE_SIZE, 'limit.csv'));
+    await drop(fileClaiming(MAX_UPLOAD_BYTES, 'limit.csv'));
     expect(screen.getByRole('group', { name: 'Selected file' })).toHaveTextContent('limit.csv102400.00 KB');
   });
 
@@ -172,7 +172,7 @@ describe('the drop zone (docs/screens.md#upload-csv-file)', () => {
       [csv(10, 'data.csv.exe')],
       'Invalid file type: please choose a .csv file',
     ],
-    ['too large', [fileClaiming(MAX_FILE_SIZE + 1)], 'File is too large: the maximum size is 100 MB'],
+    ['too large', [fileClaiming(MAX_UPLOAD_BYTES + 1)], 'File is too large: the maximum size is 100 MB'],
     [
       'too small (empty file: it cannot be sent)',
       [csv(0, 'empty.csv')],
@@ -207,7 +207,7 @@ describe('the drop zone (docs/screens.md#upload-csv-file)', () => {
 describe('uploading (docs/csv.md#sending-in-chunks)', () => {
   test('a 2.5 MiB file goes as 3 chunks of one upload, in order, with the file name kept', async () => {
     render(<UploadPage />, { wrapper: withQueryClient() });
-    await chooseAndUpload(csv(2.5 * CHUNK_SIZE, 'big.csv'));
+    await chooseAndUpload(csv(2.5 * UPLOAD_CHUNK_BYTES, 'big.csv'));
     await screen.findByText('Upload complete');
 
     const requests = api.requestsTo(UPLOAD);
@@ -216,14 +216,18 @@ describe('uploading (docs/csv.md#sending-in-chunks)', () => {
     expect(new Set(forms.map((f) => f.get('upload_id'))).size).toBe(1);
     expect(forms.map((f) => f.get('total_chunks'))).toEqual(['3', '3', '3']);
     expect(forms.map((f) => (f.get('file') as File).name)).toEqual(['big.csv', 'big.csv', 'big.csv']);
-    expect(forms.map((f) => (f.get('file') as File).size)).toEqual([CHUNK_SIZE, CHUNK_SIZE, CHUNK_SIZE / 2]);
+    expect(forms.map((f) => (f.get('file') as File).size)).toEqual([
+      UPLOAD_CHUNK_BYTES,
+      UPLOAD_CHUNK_BYTES,
+      UPLOAD_CHUNK_BYTES / 2,
+    ]);
   });
 
   test("'Uploading... N%' follows the chunks the server accepted; the button and the zone are disabled meanwhile", async () => {
     const chunks = heldChunks();
     api.on(UPLOAD, chunks.handler);
     render(<UploadPage />, { wrapper: withQueryClient() });
-    await chooseAndUpload(csv(2.5 * CHUNK_SIZE));
+    await chooseAndUpload(csv(2.5 * UPLOAD_CHUNK_BYTES));
 
     await waitFor(() => expect(chunks.pending).toBe(1));
     expect(screen.getByText('Uploading... 0%')).toBeInTheDocument();
@@ -277,7 +281,7 @@ describe('uploading (docs/csv.md#sending-in-chunks)', () => {
   test('a 4xx answer is not retried', async () => {
     api.on(UPLOAD, [400, { error: 'Missing required column: tracking_id' }]);
     render(<UploadPage />, { wrapper: withQueryClient() });
-    await chooseAndUpload(csv(2 * CHUNK_SIZE));
+    await chooseAndUpload(csv(2 * UPLOAD_CHUNK_BYTES));
     expect(await screen.findByRole('alert')).toHaveTextContent('Missing required column: tracking_id');
     expect(api.requestsTo(UPLOAD)).toHaveLength(1);
     expect(uploadButton()).not.toHaveAttribute('aria-disabled');

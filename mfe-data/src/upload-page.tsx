@@ -1,6 +1,7 @@
 // Upload CSV File (route Upload, docs/screens.md#upload-csv-file): one CSV chosen by drop or picker, sent
 // in chunks with progress; the result or the error shows for 5 s. Default export: the shell's page.
 import { BusyButton, serverMessage, type UploadResult } from '@veritas/shared';
+import { isCsvFileName, MAX_UPLOAD_BYTES, NOT_A_CSV_FILE, UPLOAD_TOO_LARGE } from '@veritas/shared/domain';
 import { useCallback, useEffect, useState } from 'react';
 import { ErrorCode, useDropzone, type FileRejection } from 'react-dropzone';
 import { useUpload } from './api/upload';
@@ -9,14 +10,12 @@ import { formatKilobytes } from './sizes';
 import { UploadResultPanel } from './upload-result-panel';
 import './data.css';
 
-/** The server's limit on one upload. */
-export const MAX_FILE_SIZE = 100 * 1024 * 1024;
 export const MESSAGE_CLEAR_MS = 5000;
 export const UPLOAD_FAILED = 'Upload failed';
 
 export const REJECTION_MESSAGES: Record<ErrorCode, string> = {
-  [ErrorCode.FileInvalidType]: 'Invalid file type: please choose a .csv file',
-  [ErrorCode.FileTooLarge]: 'File is too large: the maximum size is 100 MB',
+  [ErrorCode.FileInvalidType]: NOT_A_CSV_FILE,
+  [ErrorCode.FileTooLarge]: UPLOAD_TOO_LARGE,
   [ErrorCode.FileTooSmall]: 'File is empty: please choose a CSV file with data',
   [ErrorCode.TooManyFiles]: 'Too many files: please choose one CSV file',
 };
@@ -33,9 +32,7 @@ function rejectionMessage(fileCount: number, rejections: readonly FileRejection[
  * ending in `.csv`, so a `text/csv` file named otherwise is refused here, before it is sent.
  */
 function csvName(file: File) {
-  return /\.csv$/i.test(file.name)
-    ? null
-    : { code: ErrorCode.FileInvalidType, message: REJECTION_MESSAGES[ErrorCode.FileInvalidType] };
+  return isCsvFileName(file.name) ? null : { code: ErrorCode.FileInvalidType, message: NOT_A_CSV_FILE };
 }
 
 export default function UploadPage() {
@@ -76,7 +73,7 @@ export default function UploadPage() {
     multiple: false,
     maxFiles: 1,
     minSize: 1,
-    maxSize: MAX_FILE_SIZE,
+    maxSize: MAX_UPLOAD_BYTES,
     disabled: uploading,
   });
 

@@ -3,9 +3,16 @@
 // before the file part, so they are checked here rather than by a schema (Fastify validates a
 // body it has parsed whole).
 import type { Multipart, MultipartFile } from '@fastify/multipart';
+import {
+  isCsvFileName,
+  MAX_UPLOAD_CHUNKS,
+  NOT_A_CSV_FILE,
+  UPLOAD_CHUNK_BYTES,
+  UPLOAD_TOO_LARGE,
+} from '@veritas/shared/domain';
 import { BadRequest, DomainError, PayloadTooLarge } from '../http-errors';
 import { isWellFormedText, notWellFormed } from '../schemas';
-import { CHUNK_BYTES, MAX_CHUNKS, type Chunk } from './repository';
+import type { Chunk } from './repository';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const INTEGER = /^\d{1,9}$/;
@@ -66,7 +73,7 @@ async function readFile(part: MultipartFile, fields: Map<string, string>, limits
   if (!UUID.test(uploadId)) throw new BadRequest('upload_id', 'upload_id must be a UUID.');
   const totalChunks = integerField(fields, 'total_chunks');
   if (totalChunks < 1) throw new BadRequest('total_chunks', 'total_chunks must be at least 1.');
-  if (totalChunks > MAX_CHUNKS) throw new PayloadTooLarge(`File is too large: the limit is ${MAX_CHUNKS} MB.`);
+  if (totalChunks > MAX_UPLOAD_CHUNKS) throw new PayloadTooLarge(UPLOAD_TOO_LARGE);
   const chunkIndex = integerField(fields, 'chunk_index');
   if (chunkIndex >= totalChunks) {
     throw new BadRequest(
@@ -74,7 +81,7 @@ async function readFile(part: MultipartFile, fields: Map<string, string>, limits
       `chunk_index must be between 0 and ${totalChunks - 1} (total_chunks is ${totalChunks}).`,
     );
   }
-  if (!/\.csv$/i.test(part.filename)) throw new BadRequest('file', 'Only CSV files are accepted');
+  if (!isCsvFileName(part.filename)) throw new BadRequest('file', NOT_A_CSV_FILE);
   // The name is kept with the upload and in the audit trail, as any text the API takes.
   if (!isWellFormedText(part.filename)) throw new BadRequest('file', notWellFormed('file'));
   if (part.filename.length > MAX_FILE_NAME_LENGTH)
@@ -85,7 +92,7 @@ async function readFile(part: MultipartFile, fields: Map<string, string>, limits
     data = await part.toBuffer();
   } catch (error) {
     if (limits.fileTooLarge(error)) {
-      throw new PayloadTooLarge(`A chunk may be at most ${CHUNK_BYTES.toLocaleString('en-US')} bytes (1 MiB).`);
+      throw new PayloadTooLarge(`A chunk may be at most ${UPLOAD_CHUNK_BYTES.toLocaleString('en-US')} bytes (1 MiB).`);
     }
     throw error;
   }

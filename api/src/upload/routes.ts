@@ -3,17 +3,18 @@
 // it, or by the sweeper of an instance (a job of the server's, jobs.ts; docs/operations.md#upload-leases).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import multipart from '@fastify/multipart';
-import { UploadAnswer, UploadForm } from '@veritas/shared/domain';
+import { UPLOAD_CHUNK_BYTES, UploadAnswer, UploadForm } from '@veritas/shared/domain';
 import { requireRole } from '../plugins/authentication';
 import { canUpload } from '../auth/rights';
 import { readChunk, type MultipartLimits } from './chunk-form';
 import { receiveChunk } from './receive-chunk';
-import { CHUNK_BYTES } from './repository';
 
 export const uploadRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app;
   // Only this scope parses multipart bodies. The three small fields come before the one file.
-  await app.register(multipart, { limits: { files: 1, fileSize: CHUNK_BYTES, fields: 3, fieldSize: 256, parts: 4 } });
+  await app.register(multipart, {
+    limits: { files: 1, fileSize: UPLOAD_CHUNK_BYTES, fields: 3, fieldSize: 256, parts: 4 },
+  });
   const { FieldsLimitError, FilesLimitError, PartsLimitError, RequestFileTooLargeError } = app.multipartErrors;
   const limits: MultipartLimits = {
     tooManyParts: (error) =>

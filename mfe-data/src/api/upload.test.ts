@@ -1,7 +1,7 @@
 import { http } from '@veritas/shared';
 import { mockApi, type MockApi, type MockHandler, type MockReply, type RecordedRequest } from '@veritas/shared/testing';
+import { UPLOAD_CHUNK_BYTES } from '@veritas/shared/domain';
 import {
-  CHUNK_SIZE,
   PROCESSING_POLLS,
   PROCESSING_POLL_MS,
   RETRY_DELAYS_MS,
@@ -27,8 +27,8 @@ const RESULT = {
 /** A CSV file of `size` bytes whose every byte is its chunk's number, so each chunk shows which it is. */
 function csvOfSize(size: number, name = 'shipments.csv'): File {
   const bytes = new Uint8Array(size);
-  for (let chunk = 0; chunk * CHUNK_SIZE < size; chunk++)
-    bytes.fill(chunk, chunk * CHUNK_SIZE, (chunk + 1) * CHUNK_SIZE);
+  for (let chunk = 0; chunk * UPLOAD_CHUNK_BYTES < size; chunk++)
+    bytes.fill(chunk, chunk * UPLOAD_CHUNK_BYTES, (chunk + 1) * UPLOAD_CHUNK_BYTES);
   return new File([bytes], name, { type: 'text/csv' });
 }
 
@@ -72,13 +72,14 @@ beforeEach(() => {
 afterEach(() => api.restore());
 
 describe('chunks (docs/csv.md#sending-in-chunks)', () => {
-  test('the chunk size is 1 MiB (1,048,576 bytes)', () => {
-    expect(CHUNK_SIZE).toBe(1_048_576);
-    expect([chunkCount(1), chunkCount(CHUNK_SIZE), chunkCount(CHUNK_SIZE + 1), chunkCount(0)]).toEqual([1, 1, 2, 0]);
+  test('a file takes one chunk per 1 MiB begun; an empty file none', () => {
+    expect([chunkCount(1), chunkCount(UPLOAD_CHUNK_BYTES), chunkCount(UPLOAD_CHUNK_BYTES + 1), chunkCount(0)]).toEqual([
+      1, 1, 2, 0,
+    ]);
   });
 
   test('a 2.5 MiB file is sent as 3 sequential chunks of 1 MiB, 1 MiB and 0.5 MiB, fields before the file', async () => {
-    await uploadInChunks(csvOfSize(2.5 * CHUNK_SIZE), { wait });
+    await uploadInChunks(csvOfSize(2.5 * UPLOAD_CHUNK_BYTES), { wait });
 
     const requests = api.requestsTo(UPLOAD);
     expect(requests).toHaveLength(3);
@@ -95,7 +96,7 @@ describe('chunks (docs/csv.md#sending-in-chunks)', () => {
       ]);
       const blob = entries[3]![1] as File;
       expect(blob.name).toBe('shipments.csv');
-      expect(blob.size).toBe([CHUNK_SIZE, CHUNK_SIZE, CHUNK_SIZE / 2][index]);
+      expect(blob.size).toBe([UPLOAD_CHUNK_BYTES, UPLOAD_CHUNK_BYTES, UPLOAD_CHUNK_BYTES / 2][index]);
       const bytes = await bytesOf(blob);
       expect([bytes[0], bytes[bytes.length - 1]]).toEqual([index, index]);
     }
@@ -110,7 +111,7 @@ describe('chunks (docs/csv.md#sending-in-chunks)', () => {
       inFlight--;
       return serverLike(request);
     });
-    await uploadInChunks(csvOfSize(3 * CHUNK_SIZE), { wait });
+    await uploadInChunks(csvOfSize(3 * UPLOAD_CHUNK_BYTES), { wait });
     expect(most).toBe(1);
     expect(chunkIndexes(api.requestsTo(UPLOAD))).toEqual(['0', '1', '2']);
   });
@@ -137,7 +138,7 @@ describe('chunks (docs/csv.md#sending-in-chunks)', () => {
 
   test('progress is reported after each chunk the server accepted', async () => {
     const onProgress = jest.fn();
-    await uploadInChunks(csvOfSize(2.5 * CHUNK_SIZE), { onProgress, wait });
+    await uploadInChunks(csvOfSize(2.5 * UPLOAD_CHUNK_BYTES), { onProgress, wait });
     expect(onProgress.mock.calls).toEqual([
       [1, 3],
       [2, 3],
@@ -152,7 +153,7 @@ describe('chunks (docs/csv.md#sending-in-chunks)', () => {
         ? [200, answer]
         : [200, { message: 'Chunk received', chunk_index: 0 }],
     );
-    await expect(uploadInChunks(csvOfSize(CHUNK_SIZE + 1), { wait })).resolves.toEqual(answer);
+    await expect(uploadInChunks(csvOfSize(UPLOAD_CHUNK_BYTES + 1), { wait })).resolves.toEqual(answer);
   });
 
   test('an empty file cannot be sent', async () => {
@@ -198,7 +199,7 @@ describe('retries (network failure, 502/503/504)', () => {
         throw networkError();
       }),
     );
-    await expect(uploadInChunks(csvOfSize(CHUNK_SIZE + 1), { wait })).resolves.toEqual(RESULT);
+    await expect(uploadInChunks(csvOfSize(UPLOAD_CHUNK_BYTES + 1), { wait })).resolves.toEqual(RESULT);
     expect(chunkIndexes(api.requestsTo(UPLOAD))).toEqual(['0', '0', '1']);
     expect(wait.mock.calls).toEqual([[500]]);
     const [first, again] = api.requestsTo(UPLOAD);
@@ -217,7 +218,7 @@ describe('retries (network failure, 502/503/504)', () => {
     api.on(UPLOAD, (request) =>
       (request.body as FormData).get('chunk_index') === '0' ? serverLike(request) : [503, { error: 'Busy' }],
     );
-    await expect(uploadInChunks(csvOfSize(3 * CHUNK_SIZE), { wait })).rejects.toMatchObject({
+    await expect(uploadInChunks(csvOfSize(3 * UPLOAD_CHUNK_BYTES), { wait })).rejects.toMatchObject({
       response: { status: 503, data: { error: 'Busy' } },
     });
     expect(chunkIndexes(api.requestsTo(UPLOAD))).toEqual(['0', '1', '1', '1', '1']);
@@ -246,7 +247,9 @@ describe('retries (network failure, 502/503/504)', () => {
 
   test.each([400, 403, 413, 500])('a %i answer is not retried: the upload fails at once', async (status) => {
     api.on(UPLOAD, [status, { error: `refused ${status}` }]);
-    await expect(uploadInChunks(csvOfSize(2 * CHUNK_SIZE), { wait })).rejects.toMatchObject({ response: { status } });
+    await expect(uploadInChunks(csvOfSize(2 * UPLOAD_CHUNK_BYTES), { wait })).rejects.toMatchObject({
+      response: { status },
+    });
     expect(api.requestsTo(UPLOAD)).toHaveLength(1);
     expect(wait).not.toHaveBeenCalled();
   });

@@ -1,10 +1,9 @@
 // Sending a shipment CSV to api/upload/ (docs/csv.md#sending-in-chunks): 1 MiB chunks, one request at a time,
 // all under one upload id; the final chunk's answer is the upload's result.
 import { http, httpStatus, RECORDS_KEY, type UploadResult } from '@veritas/shared';
+import { UPLOAD_CHUNK_BYTES } from '@veritas/shared/domain';
 import { sleep } from '@veritas/shared/retry-after';
 import { useMutation, useQueryClient } from '@veritas/shared/query';
-
-export const CHUNK_SIZE = 1024 * 1024;
 
 /** Waits before the 1st, 2nd and 3rd retry of a chunk that failed on the way. */
 export const RETRY_DELAYS_MS: readonly number[] = [500, 1000, 2000];
@@ -32,7 +31,7 @@ export interface ChunkedUploadOptions {
 
 /** Number of chunks of a file of `size` bytes (an empty file has none and cannot be sent). */
 export function chunkCount(size: number): number {
-  return Math.ceil(size / CHUNK_SIZE);
+  return Math.ceil(size / UPLOAD_CHUNK_BYTES);
 }
 
 // crypto.randomUUID exists only in secure contexts (https, localhost); a console served over plain
@@ -58,7 +57,7 @@ function chunkForm(file: File, uploadId: string, index: number, total: number): 
   form.append('upload_id', uploadId);
   form.append('chunk_index', String(index));
   form.append('total_chunks', String(total));
-  form.append('file', file.slice(index * CHUNK_SIZE, (index + 1) * CHUNK_SIZE), file.name);
+  form.append('file', file.slice(index * UPLOAD_CHUNK_BYTES, (index + 1) * UPLOAD_CHUNK_BYTES), file.name);
   return form;
 }
 

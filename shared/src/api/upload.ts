@@ -2,6 +2,22 @@
 // brings the last missing chunk answers the upload's result.
 import { Type, type Static } from '@sinclair/typebox';
 
+const MiB = 1_048_576;
+
+/** One chunk of a shipment CSV: the console cuts a file into chunks this long, the server takes none longer. */
+export const UPLOAD_CHUNK_BYTES = MiB;
+/** The most chunks of one file. */
+export const MAX_UPLOAD_CHUNKS = 100;
+/** The largest file, 100 MiB: the console refuses a larger one before sending it. */
+export const MAX_UPLOAD_BYTES = MAX_UPLOAD_CHUNKS * UPLOAD_CHUNK_BYTES;
+
+/** A shipment file's name ends in .csv, in any case. */
+export const isCsvFileName = (name: string): boolean => /\.csv$/i.test(name);
+
+// The refusals' texts are docs/errors.md#upload's; its 'MB' are MiB.
+export const NOT_A_CSV_FILE = 'Invalid file type: please choose a .csv file';
+export const UPLOAD_TOO_LARGE = `File is too large: the maximum size is ${MAX_UPLOAD_BYTES / MiB} MB`;
+
 export const UploadReceipt = Type.Object({ message: Type.String(), chunk_index: Type.Integer() });
 
 export const UploadResult = Type.Object({
