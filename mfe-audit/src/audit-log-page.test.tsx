@@ -376,12 +376,26 @@ describe('failures', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent('Failed to load the audit log');
   });
 
-  test('403: only admins can read the audit log; no Retry, no export', async () => {
+  test("403: the server's refusal, no Retry, no export", async () => {
     serve([], () => [403, { detail: 'Only admins can read the audit log.' }]);
     renderPage();
     expect(await screen.findByRole('alert')).toHaveTextContent('Only admins can read the audit log.');
     expect(screen.queryByRole('button', { name: 'Retry' })).not.toBeInTheDocument();
     expect(screen.queryByRole('link', { name: 'Export CSV' })).not.toBeInTheDocument();
+  });
+
+  test.each<[string, MockReply, string]>([
+    [
+      "the server's own words",
+      [403, { detail: 'Your role may not read the audit log.' }],
+      'Your role may not read the audit log.',
+    ],
+    ['without a body, the fallback', [403, undefined], 'Failed to load the audit log'],
+  ])('403: %s, no Retry', async (_case, reply, shown) => {
+    serve([], () => reply);
+    renderPage();
+    expect(await screen.findByRole('alert')).toHaveTextContent(shown);
+    expect(screen.queryByRole('button', { name: 'Retry' })).not.toBeInTheDocument();
   });
 });
 

@@ -14,7 +14,6 @@ import './audit.css';
 
 export const MESSAGES = {
   loading: 'Loading audit log…',
-  forbidden: 'Only admins can read the audit log.',
   loadFailed: 'Failed to load the audit log',
   olderFailed: 'Failed to load older entries',
 } as const;
@@ -22,9 +21,8 @@ export const MESSAGES = {
 const entriesText = (n: number) => `${n} ${n === 1 ? 'entry' : 'entries'}`;
 const freshText = (n: number) => `${n} new ${n === 1 ? 'entry' : 'entries'}`;
 
-/** What a failed call says: the server's message, else the fallback; a 403 always the admins-only line. */
-const failureText = (error: unknown, fallback: string) =>
-  httpStatus(error) === 403 ? MESSAGES.forbidden : (serverMessage(error) ?? fallback);
+/** What a failed call says: the server's message (its 403 says who may read), else the fallback. */
+const failureText = (error: unknown, fallback: string) => serverMessage(error) ?? fallback;
 
 export default function AuditLogPage() {
   const [params, setParams] = useSearchParams();
