@@ -1,12 +1,21 @@
 // The Cases queue (route /Cases, remote.json): the cases of flagged devices by due time, a page of
 // 50 at a time, under filters kept in the URL query; saved views, the CSV export, bulk assign and
 // resolve jobs for the roles that may run them, the due times for a super_admin, and live changes. Default export: the shell's page.
-import { httpStatus, ListCount, LoadFailed, serverMessage, useSearchParams, useSession } from '@veritas/shared';
+import {
+  canRunCaseJobs,
+  canSetCaseDueTimes,
+  httpStatus,
+  ListCount,
+  LoadFailed,
+  serverMessage,
+  useSearchParams,
+  useSession,
+} from '@veritas/shared';
 import { keepPreviousData, useInfiniteQueryNow, useQueryNow } from '@veritas/shared/query';
 import { MorePages } from '@veritas/shared/table';
 import { useEffect, useId, useMemo, useState } from 'react';
 import { casePagesQuery, caseCountQuery, exportHref } from './api/cases';
-import { BulkActions, canRunJobs, useCaseSelection } from './queue/bulk-actions';
+import { BulkActions, useCaseSelection } from './queue/bulk-actions';
 import { filterFromParams, paramsOfFilter, queryOfFilter, type CaseFilter } from './queue/case-filter';
 import { CaseFilters } from './queue/case-filters';
 import { CaseTable } from './queue/case-table';
@@ -50,8 +59,8 @@ export default function CasesPage() {
   const filter = filterFromParams(params);
   const query = queryOfFilter(filter);
   const queryText = JSON.stringify(query);
-  const bulk = useSession((s) => canRunJobs(s.role));
-  const setsDueTimes = useSession((s) => s.role === 'super_admin');
+  const bulk = useSession((s) => canRunCaseJobs(s.role));
+  const setsDueTimes = useSession((s) => canSetCaseDueTimes(s.role));
   const now = useNow(NOW_EVERY_MS);
   useLiveCases();
 

@@ -1,9 +1,21 @@
 import {
   ALL_HUBS,
+  CONSOLE_ROLES,
   ROLES,
   assignableRoles,
+  canBeAssignedCase,
+  canCommentCase,
   canCreateGroup,
   canDeleteUser,
+  canManageDeployAccess,
+  canOpenDeployments,
+  canReadCase,
+  canReadCases,
+  canRunCaseJobs,
+  canSetCaseDueTimes,
+  canWorkCase,
+  worksAllCases,
+  worksCases,
   userActionRefusal,
   dashboardStartHub,
   roleLabel,
@@ -108,5 +120,52 @@ describe('userActionRefusal (docs/screens.md#server-side-rights: activate/deacti
     expect(userActionRefusal('delete', { user: 'a', role: 'admin' }, { username: 'b', role: 'operators' })).toBe(
       'Only super_admin can delete users',
     );
+  });
+});
+
+describe('Deployments (docs/screens.md#deployments)', () => {
+  test('canOpenDeployments: admin and super_admin; canManageDeployAccess (tokens, origins): super_admin', () => {
+    expect(ROLES.filter(canOpenDeployments)).toEqual(['admin', 'super_admin']);
+    expect(ROLES.filter(canManageDeployAccess)).toEqual(['super_admin']);
+    expect(canManageDeployAccess(null)).toBe(false);
+  });
+});
+
+describe('the cases rights (docs/screens.md#cases-rights)', () => {
+  const viewer = (role: Role, groupCode: string | null = 'HUB1') => ({ role, groupCode });
+
+  test('worksAllCases: central_ops, admin, super_admin; worksCases adds incharge', () => {
+    expect(ROLES.filter(worksAllCases)).toEqual(['central_ops', 'admin', 'super_admin']);
+    expect(ROLES.filter(worksCases)).toEqual(['incharge', 'central_ops', 'admin', 'super_admin']);
+  });
+
+  test('canReadCases: every console role', () => {
+    expect(ROLES.filter(canReadCases)).toEqual(CONSOLE_ROLES);
+    expect(canReadCases(null)).toBe(false);
+  });
+
+  test('canReadCase and canCommentCase: every queue, or (incharge, executive) its group’s, in any case', () => {
+    for (const rule of [canReadCase, canCommentCase]) {
+      expect(rule(viewer('central_ops', null), 'HUB2')).toBe(true);
+      expect(rule(viewer('executive'), 'hub1')).toBe(true);
+      expect(rule(viewer('executive'), 'HUB2')).toBe(false);
+      expect(rule(viewer('incharge', null), 'HUB1')).toBe(false);
+      expect(rule(viewer('operators'), 'HUB1')).toBe(false);
+    }
+  });
+
+  test('canWorkCase and canBeAssignedCase: every queue, or an incharge its group’s; never an executive', () => {
+    for (const rule of [canWorkCase, canBeAssignedCase]) {
+      expect(rule(viewer('admin', null), 'HUB2')).toBe(true);
+      expect(rule(viewer('incharge'), 'hub1')).toBe(true);
+      expect(rule(viewer('incharge'), 'HUB2')).toBe(false);
+      expect(rule(viewer('executive'), 'HUB1')).toBe(false);
+    }
+  });
+
+  test('canRunCaseJobs: the roles that work cases; canSetCaseDueTimes: super_admin', () => {
+    expect(ROLES.filter(canRunCaseJobs)).toEqual(ROLES.filter(worksCases));
+    expect(ROLES.filter(canSetCaseDueTimes)).toEqual(['super_admin']);
+    expect(canRunCaseJobs(null)).toBe(false);
   });
 });

@@ -10,12 +10,18 @@ import type {
   CaseSummary,
   DeviceRecord,
 } from '@veritas/shared/domain';
-import { CASE_CHANGED_MESSAGE } from '@veritas/shared/domain';
+import {
+  CASE_CHANGED_MESSAGE,
+  canCommentCase,
+  canReadCase,
+  canWorkCase,
+  type CaseViewer,
+} from '@veritas/shared/domain';
 import type { Kysely } from 'kysely';
 import { actorLabel, recordAudit, type AuditBy } from '../audit/trail';
 import { caseTarget } from './audit-targets';
 import { dueHoursOf } from './opening';
-import { canCommentCase, canReadCase, canWorkCase, userMayBeAssignedCase, type CaseViewer } from '../auth/rights';
+import { userMayBeAssignedCase } from '../auth/rights';
 import type { Database, Db } from '../db/schema';
 import { recordJsonOf } from '../devices/record-json';
 import { casesEvent, writeEvents } from '../events/write';

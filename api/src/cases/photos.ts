@@ -6,12 +6,17 @@
 // text chunks or WebP EXIF/XMP chunks; its EXIF orientation is applied to the pixels first, so it
 // shows upright. The photo, its timeline entry, its audit entry and the case's live event are
 // written in one transaction.
-import type { CasePhoto } from '@veritas/shared/domain';
-import { CASE_PHOTO_TYPES, MAX_CASE_PHOTOS, MAX_CASE_PHOTO_BYTES } from '@veritas/shared/domain';
+import type { CasePhoto, CaseViewer } from '@veritas/shared/domain';
+import {
+  CASE_PHOTO_TYPES,
+  MAX_CASE_PHOTOS,
+  MAX_CASE_PHOTO_BYTES,
+  canCommentCase,
+  canReadCase,
+} from '@veritas/shared/domain';
 import type { Kysely } from 'kysely';
 import sharp from 'sharp';
 import { recordAudit, type AuditBy } from '../audit/trail';
-import { canCommentCase, canReadCase, type CaseViewer } from '../auth/rights';
 import type { Database, Db } from '../db/schema';
 import { casesEvent, writeEvents } from '../events/write';
 import { BadRequest, Conflict, Forbidden, NotFound, PayloadTooLarge, UnsupportedMediaType } from '../http-errors';

@@ -3,15 +3,18 @@
 // streamed, and the open and overdue totals the Dashboard's tiles and the top bar's badge show.
 import {
   CASE_COUNT_CAP,
+  canReadCase,
+  canWorkCase,
   deviceError,
   type CaseCount,
   type CaseFilters,
   type CasePage,
   type CaseSummary,
   type CaseTotals,
+  type CaseViewer,
 } from '@veritas/shared/domain';
 import type { Kysely } from 'kysely';
-import { canReadCase, canWorkCase, userMayBeAssignedCase, type CaseViewer } from '../auth/rights';
+import { userMayBeAssignedCase } from '../auth/rights';
 import type { Database, Db } from '../db/schema';
 import { BadRequest, Forbidden } from '../http-errors';
 import { csvLine, UTF8_BOM } from '../report/csv';

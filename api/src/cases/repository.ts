@@ -1,9 +1,18 @@
 // The cases' queries (docs/cases.md): typed Kysely over the tables of migration 018, taking the
 // database or a transaction first.
-import type { CaseEvent, CaseEventKind, CaseFilters, CasePhoto, CaseSummary } from '@veritas/shared/domain';
+import {
+  ROLES,
+  worksAllCases,
+  worksCases,
+  type CaseEvent,
+  type CaseEventKind,
+  type CaseFilters,
+  type CasePhoto,
+  type CaseSummary,
+  type CaseViewer,
+} from '@veritas/shared/domain';
 import { sql, type Insertable, type Kysely, type SelectQueryBuilder, type Updateable } from 'kysely';
 import type { CasesTable, Database } from '../db/schema';
-import { worksAllCases, type CaseViewer } from '../auth/rights';
 
 type Executor = Kysely<Database>;
 
@@ -172,14 +181,16 @@ export async function findUserForCase(kysely: Executor, username: string) {
     .executeTakeFirst();
 }
 
-/** The active users of the roles that may work cases, with their groups. */
+const CASE_WORKER_ROLES = ROLES.filter(worksCases);
+
+/** The active users of the roles that work cases, with their groups. */
 export async function findCaseWorkers(kysely: Executor) {
   return kysely
     .selectFrom('users as u')
     .leftJoin('groups as g', 'g.id', 'u.group_id')
     .select(['u.username', 'u.role', 'g.code'])
     .where('u.is_active', '=', 1)
-    .where('u.role', 'in', ['incharge', 'central_ops', 'admin', 'super_admin'])
+    .where('u.role', 'in', CASE_WORKER_ROLES)
     .orderBy('u.username')
     .execute();
 }

@@ -35,10 +35,12 @@ import {
   NewCaseJob,
   NewCaseView,
   NoQuery,
+  canReadCases,
+  canRunCaseJobs,
+  canSetCaseDueTimes,
 } from '@veritas/shared/domain';
 import { auditByOf } from '../audit/actor';
 import { targetOfBodyField, targetOfPathParam } from '../audit/refusals';
-import { canReadCases, canRunCaseJobs, canSetCaseDueTimes } from '../auth/rights';
 import { requireRole } from '../plugins/authentication';
 import { sendStream, pagedBody } from '../streamed-body';
 import { caseInPath, viewLabel } from './audit-targets';

@@ -14,8 +14,8 @@ import {
   type CaseCount,
   type CaseSummary,
   type NewCaseJob,
-  type Role,
   type SelectOption,
+  worksAllCases,
 } from '@veritas/shared';
 import {
   CASE_DISPOSITIONS,
@@ -31,10 +31,6 @@ import { CASES_KEY, assigneesQuery, jobQuery, startJob } from '../api/cases';
 import { assigneeLabel } from '../case/case-text';
 import { queryOfFilter, type CaseFilter } from './case-filter';
 import type { Selection } from './case-table';
-
-/** The roles that may run bulk jobs. */
-export const BULK_ROLES: readonly Role[] = ['incharge', 'central_ops', 'admin', 'super_admin'];
-export const canRunJobs = (role: Role | null): boolean => role !== null && BULK_ROLES.includes(role);
 
 /** The most cases a job takes by id (NewCaseJob's ids); more are selected as "all matching". */
 export const MAX_JOB_IDS = 1000;
@@ -335,8 +331,8 @@ export function BulkActions({
   const [note, setNote] = useState('');
   const [errors, setErrors] = useState<Faults>({});
   const [jobId, setJobId] = useState<number | null>(null);
-  // An incharge reads its own group's queue only: all its cases matching are in it.
-  const ownQueue = useSession((s) => (s.role === 'incharge' ? s.hubCode : null));
+  // A role that does not work every queue (an incharge) reads its own group's only: all its cases matching are in it.
+  const ownQueue = useSession((s) => (worksAllCases(s.role) ? null : s.hubCode));
   const queues = assignQueues({
     allMatching: selection.allMatching,
     ids: selection.ids,

@@ -4,6 +4,7 @@
 // remote can never lock out its own rollback.
 // Default export: the page.
 import {
+  canManageDeployAccess,
   serverMessage,
   useComposition,
   useLiveEvents,
@@ -57,7 +58,7 @@ export default function DeploymentsPage() {
           <RemoteRollout key={name} remote={name} deployment={deployments.find((d) => d.remote === name)} />
         ))
       )}
-      {role === 'super_admin' && (
+      {canManageDeployAccess(role) && (
         <>
           <TokensSection remotes={names} />
           <OriginsSection />
