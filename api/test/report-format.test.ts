@@ -1,7 +1,7 @@
 // The report's pure parts: CSV cells and lines, report days, and a record's cells.
 import { LINE_END, UTF8_BOM, csvCell, csvLine } from '../src/report/csv';
 import { dayRange, isDayText, localMidnight } from '../src/report/dates';
-import { REPORT_COLUMNS, recordStatus, reportCells, type ReportRow } from '../src/report/rows';
+import { REPORT_COLUMNS, reportCells, type ReportRow } from '../src/report/rows';
 
 describe('CSV cells (RFC 4180 and formula injection)', () => {
   test('plain text is written as is; null, undefined and empty text are empty cells', () => {
@@ -112,10 +112,17 @@ describe('report cells of a record', () => {
   ];
 
   test('status per docs/screens.md#status: Pending, Submitted for verification, verified at hub, Detatched', () => {
-    expect(recordStatus(0, 0, 0)).toBe('Pending');
-    expect(recordStatus(1, 0, 0)).toBe('Submitted for verification');
-    expect(recordStatus(1, 1, 0)).toBe('verified at hub');
-    expect(recordStatus(1, 1, 1)).toBe('Detatched');
+    const status = (isSubmit: number, isVerified: number, isVerifiedRcBy: number) => {
+      const flagged: ReportRow = [...row];
+      [flagged[10], flagged[16], flagged[21]] = [isSubmit, isVerified, isVerifiedRcBy];
+      return reportCells(flagged)[REPORT_COLUMNS.indexOf('status')];
+    };
+    expect([status(0, 0, 0), status(1, 0, 0), status(1, 1, 0), status(1, 1, 1)]).toEqual([
+      'Pending',
+      'Submitted for verification',
+      'verified at hub',
+      'Detatched',
+    ]);
   });
 
   test('one cell per column, in column order', () => {

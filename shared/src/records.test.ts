@@ -2,6 +2,7 @@ import {
   distinctHubCodes,
   expectedDevice,
   recordStatus,
+  recordStatusOfFlags,
   recordTimeline,
   recordTimestamp,
   resultDisplay,
@@ -40,6 +41,16 @@ describe('recordStatus', () => {
   });
   test('verification without submission is still Pending', () => {
     expect(recordStatus(makeRecord({ is_verified: true }))).toBe('Pending');
+  });
+});
+
+describe('recordStatusOfFlags', () => {
+  test('the same texts from the flags is_submit, is_verified and is_verified_rc_by alone', () => {
+    expect(recordStatusOfFlags(false, false, false)).toBe('Pending');
+    expect(recordStatusOfFlags(false, true, true)).toBe('Pending');
+    expect(recordStatusOfFlags(true, false, false)).toBe('Submitted for verification');
+    expect(recordStatusOfFlags(true, true, false)).toBe('verified at hub');
+    expect(recordStatusOfFlags(true, true, true)).toBe('Detatched');
   });
 });
 

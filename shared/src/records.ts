@@ -6,9 +6,14 @@ import type { DeviceRecord, DeviceType } from './types';
 export type RecordStatus = 'Pending' | 'Submitted for verification' | 'verified at hub' | 'Detatched';
 
 export function recordStatus(r: DeviceRecord): RecordStatus {
-  if (!r.is_submit) return 'Pending';
-  if (!r.is_verified) return 'Submitted for verification';
-  return r.is_verified_rc_by ? 'Detatched' : 'verified at hub';
+  return recordStatusOfFlags(r.is_submit, r.is_verified, r.is_verified_rc_by);
+}
+
+/** recordStatus of a record's flags alone, for the server's report that reads only those. */
+export function recordStatusOfFlags(isSubmit: boolean, isVerified: boolean, isVerifiedRcBy: boolean): RecordStatus {
+  if (!isSubmit) return 'Pending';
+  if (!isVerified) return 'Submitted for verification';
+  return isVerifiedRcBy ? 'Detatched' : 'verified at hub';
 }
 
 /** Which event a record's timestamp shows; the pick list colours it green, blue or grey. */

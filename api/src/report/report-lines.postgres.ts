@@ -8,7 +8,8 @@ import type { Db } from '../db/schema';
 import type { TimeRange } from './dates';
 import { sql, type RawBuilder } from 'kysely';
 import { FORMULA_START } from './csv';
-import { beforeRange, recordsAfter, recordStatus, REPORT_COLUMNS, type ReportKey } from './rows';
+import { recordStatusOfFlags } from '@veritas/shared/domain';
+import { beforeRange, recordsAfter, REPORT_COLUMNS, type ReportKey } from './rows';
 
 /**
  * Where the slice of `rows` records after `from` ends, by an index-only walk; nothing
@@ -50,10 +51,11 @@ const REPORT_CELLS_SQL: Record<ReportColumn, RawBuilder<string | null>> = {
   expected_brand: formulaSafe(sql`case when ${blind} then d.blind_brand else d.device_brand end`),
   expected_model: formulaSafe(sql`case when ${blind} then d.blind_model else d.device_model_name end`),
   is_blindpick: sql`case when ${blind} then 'true' else 'false' end`,
-  // recordStatus's wording, taken from it.
-  status: sql`case when d.is_submit = 0 then ${sql.lit(recordStatus(0, 0, 0))}
-    when d.is_verified = 0 then ${sql.lit(recordStatus(1, 0, 0))}
-    when d.is_verified_rc_by = 0 then ${sql.lit(recordStatus(1, 1, 0))} else ${sql.lit(recordStatus(1, 1, 1))} end`,
+  // recordStatusOfFlags's wording, taken from it.
+  status: sql`case when d.is_submit = 0 then ${sql.lit(recordStatusOfFlags(false, false, false))}
+    when d.is_verified = 0 then ${sql.lit(recordStatusOfFlags(true, false, false))}
+    when d.is_verified_rc_by = 0 then ${sql.lit(recordStatusOfFlags(true, true, false))}
+    else ${sql.lit(recordStatusOfFlags(true, true, true))} end`,
   submitted_by: column('sb.username'),
   submit_time: column('d.submit_time'),
   submitted_device: column('d.submitted_device_name'),

@@ -2,6 +2,7 @@
 // (created_ms, id) order, with their columns as the report shows them: read as JSON arrays and
 // written by csv.ts on SQLite (report-lines.sqlite.ts), written as CSV by PostgreSQL itself
 // (report-lines.postgres.ts).
+import { recordStatusOfFlags } from '@veritas/shared/domain';
 import type { Db } from '../db/schema';
 import type { TimeRange } from './dates';
 
@@ -91,13 +92,6 @@ const USER_NAMES: Partial<Record<(typeof RECORD_COLUMNS)[number], string>> = {
 };
 export const ROW_FIELDS = RECORD_COLUMNS.map((column) => USER_NAMES[column] ?? `d.${column}`);
 
-/** docs/screens.md#status wording, including its spelling of 'Detatched'. */
-export function recordStatus(isSubmit: number, isVerified: number, isVerifiedRcBy: number): string {
-  if (!isSubmit) return 'Pending';
-  if (!isVerified) return 'Submitted for verification';
-  return isVerifiedRcBy ? 'Detatched' : 'verified at hub';
-}
-
 /** The cells of one record, in REPORT_COLUMNS order; null is an empty cell. */
 export function reportCells(row: ReportRow): (string | null)[] {
   const [
@@ -134,7 +128,7 @@ export function reportCells(row: ReportRow): (string | null)[] {
     blind ? blindBrand : deviceBrand,
     blind ? blindModel : deviceModelName,
     blind ? 'true' : 'false',
-    recordStatus(isSubmit, isVerified, isVerifiedRcBy),
+    recordStatusOfFlags(isSubmit === 1, isVerified === 1, isVerifiedRcBy === 1),
     submittedBy,
     submitTime,
     submittedDeviceName,
