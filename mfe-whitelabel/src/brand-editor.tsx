@@ -1,8 +1,8 @@
 // The editor of one brand (docs/screens.md#white-labeled-brands): find a manufacturer by searching the registry, add
 // it, remove others; the list is edited locally and saved with 'Update Changes DB'.
 import { BusyButton, SearchSelect, toast, type Brand } from '@veritas/shared';
-import { useCallback, useEffect, useMemo, useState } from 'react';
-import { findManufacturers, useSaveBrand } from './api/brands';
+import { useEffect, useMemo, useState } from 'react';
+import { manufacturersQuery, useSaveBrand } from './api/brands';
 import { addManufacturer, removeManufacturer, sameList, type ListEdit } from './manufacturer-list';
 import { MESSAGES, errorText } from './messages';
 import { useDebouncedSearch } from './use-debounced-search';
@@ -21,11 +21,9 @@ export function BrandEditor({ brand, list, onChange, onSaved }: BrandEditorProps
   const [selected, setSelected] = useState<string | null>(null);
   const save = useSaveBrand();
 
-  const showSearchError = useCallback(
-    (error: unknown) => void toast.error(errorText(error, MESSAGES.manufacturersFetchFailed)),
-    [],
+  const { results, loading, search } = useDebouncedSearch(manufacturersQuery, (error) =>
+    toast.error(errorText(error, MESSAGES.manufacturersFetchFailed)),
   );
-  const { results, loading, search } = useDebouncedSearch(findManufacturers, showSearchError);
   const options = useMemo(() => results.map((m) => ({ value: m.manufacturer, label: m.manufacturer })), [results]);
 
   // Offers the first manufacturers before anything is typed.

@@ -1,3 +1,4 @@
+import { withQueryClient } from '@veritas/shared/testing';
 import { act, renderHook } from '@testing-library/react';
 import { SEARCH_DEBOUNCE_MS, useDebouncedSearch } from './use-debounced-search';
 
@@ -19,8 +20,15 @@ afterEach(() => jest.useRealTimers());
 function setup() {
   const { find, calls } = controlledFind();
   const onError = jest.fn();
-  const hook = renderHook(() => useDebouncedSearch(find, onError));
+  const queryOf = (text: string) => ({ queryKey: ['search', text], queryFn: () => find(text) });
+  const hook = renderHook(() => useDebouncedSearch(queryOf, onError), { wrapper: withQueryClient() });
   return { find, calls, onError, hook };
+}
+
+/** Gives a call its answer (or failure) and lets the query pass it on: it notifies after a timeout of 0. */
+async function settle(give: () => void) {
+  await act(async () => give());
+  act(() => jest.advanceTimersByTime(0));
 }
 
 test('the search debounce is 300 ms (docs/screens.md#white-labeled-brands)', () => {
@@ -47,7 +55,7 @@ test('loading from the call until the answer, then the results', async () => {
   expect(hook.result.current.loading).toBe(true);
   act(() => jest.advanceTimersByTime(300));
   expect(hook.result.current.loading).toBe(true);
-  await act(async () => calls[0]!.answer(['Apple, Inc.']));
+  await settle(() => calls[0]!.answer(['Apple, Inc.']));
   expect(hook.result.current).toEqual(expect.objectContaining({ loading: false, results: ['Apple, Inc.'] }));
 });
 
@@ -59,36 +67,40 @@ test('a late answer to an earlier search never overwrites the answer to a newer 
   act(() => jest.advanceTimersByTime(300));
   expect(calls.map((c) => c.text)).toEqual(['s', 'sony']);
 
-  await act(async () => calls[1]!.answer(['Sony Group Corporation']));
-  await act(async () => calls[0]!.answer(['Samsung', 'Sharp', 'Sony Group Corporation']));
+  await settle(() => calls[1]!.answer(['Sony Group Corporation']));
+  await settle(() => calls[0]!.answer(['Samsung', 'Sharp', 'Sony Group Corporation']));
   expect(hook.result.current).toEqual(expect.objectContaining({ loading: false, results: ['Sony Group Corporation'] }));
 });
 
-test('while a newer search is pending, an older answer neither shows nor ends the loading state', async () => {
+// The results kept meanwhile are not shown: while loading, the menu says Loading... instead.
+test('while a newer text waits to be sent, an answer to the older one does not end the loading state', async () => {
   const { calls, hook } = setup();
   act(() => hook.result.current.search('s'));
   act(() => jest.advanceTimersByTime(300));
   act(() => hook.result.current.search('so'));
-  await act(async () => calls[0]!.answer(['Samsung']));
-  expect(hook.result.current).toEqual(expect.objectContaining({ loading: true, results: [] }));
+  await settle(() => calls[0]!.answer(['Samsung']));
+  expect(hook.result.current.loading).toBe(true);
+  act(() => jest.advanceTimersByTime(300));
+  await settle(() => calls[1]!.answer(['Sony Group Corporation']));
+  expect(hook.result.current).toEqual(expect.objectContaining({ loading: false, results: ['Sony Group Corporation'] }));
 });
 
 test('a failed search empties the results, ends loading and reports the error; a late failure is ignored', async () => {
   const { calls, onError, hook } = setup();
   act(() => hook.result.current.search('a'));
   act(() => jest.advanceTimersByTime(300));
-  await act(async () => calls[0]!.answer(['Apple, Inc.']));
+  await settle(() => calls[0]!.answer(['Apple, Inc.']));
   act(() => hook.result.current.search('ap'));
   act(() => jest.advanceTimersByTime(300));
   const failure = new Error('Network Error');
-  await act(async () => calls[1]!.fail(failure));
+  await settle(() => calls[1]!.fail(failure));
   expect(hook.result.current).toEqual(expect.objectContaining({ loading: false, results: [] }));
   expect(onError).toHaveBeenCalledWith(failure);
 
   act(() => hook.result.current.search('app'));
   act(() => jest.advanceTimersByTime(300));
   act(() => hook.result.current.search('appl'));
-  await act(async () => calls[2]!.fail(new Error('late')));
+  await settle(() => calls[2]!.fail(new Error('late')));
   expect(onError).toHaveBeenCalledTimes(1);
 });
 

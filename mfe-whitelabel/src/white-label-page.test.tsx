@@ -209,7 +209,7 @@ describe('brand editor', () => {
     await userEvent.click(within(editor('Nova')).getByRole('combobox', { name: 'Search manufacturers' }));
     expect(screen.getByText('Loading...')).toBeInTheDocument();
     await act(async () => answer([200, [{ id: 1, manufacturer: 'Apple, Inc.' }]]));
-    expect(screen.getByRole('option', { name: 'Apple, Inc.' })).toBeInTheDocument();
+    expect(await screen.findByRole('option', { name: 'Apple, Inc.' })).toBeInTheDocument();
   });
 
   test.each<[string, MockHandler, string]>([

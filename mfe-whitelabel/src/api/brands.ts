@@ -37,9 +37,17 @@ export function useSaveBrand() {
   });
 }
 
+const MANUFACTURERS_PATH = 'api/get_manufacturer/';
+
 /** GET api/get_manufacturer/?search=: the registry's manufacturers matching `text`. */
-export async function findManufacturers(text: string): Promise<ManufacturerResult[]> {
-  const { data } = await http.get<ManufacturerResult[]>('api/get_manufacturer/', { params: { search: text } });
+async function findManufacturers(text: string): Promise<ManufacturerResult[]> {
+  const { data } = await http.get<ManufacturerResult[]>(MANUFACTURERS_PATH, { params: { search: text } });
   if (!Array.isArray(data)) throw new Error(MESSAGES.manufacturersFetchFailed);
   return data;
 }
+
+/** The search of the registry for `text`, a query of its own per text. */
+export const manufacturersQuery = (text: string) => ({
+  queryKey: [MANUFACTURERS_PATH, text],
+  queryFn: () => findManufacturers(text),
+});
