@@ -5,6 +5,7 @@
 // engine; the derived columns, the search routes and migration 006 in-process.
 import {
   ALL_HUBS,
+  DEVICE_STATUS_KEYS,
   distinctHubCodes,
   hubCodeOf,
   recordStatus,
@@ -23,7 +24,7 @@ import {
 } from '@veritas/shared/testing/records';
 import { Migrator, sql } from 'kysely';
 import { migrationsFor } from '../src/db/migrations';
-import { MISSING_TIME_MS, STATUS_KEYS, derivedColumns, type RecordFacts } from '../src/writes/derived-columns';
+import { MISSING_TIME_MS, derivedColumns, type RecordFacts } from '../src/writes/derived-columns';
 import { deviceCount, devicePage } from '../src/devices/pick-list';
 import type { DeviceFilter, SearchTuning } from '../src/devices/pick-list-query';
 import { countDevices } from '../src/devices/page-query';
@@ -84,7 +85,7 @@ function matches(r: DeviceRecord, { q = '', hub = '', status = '', result = '' }
   const hubLower = hub.trim() && hub.trim() !== ALL_HUBS ? hub.trim().toLowerCase() : null;
   if (needle && !r.tracking_id.tracking_id.toLowerCase().includes(needle)) return false;
   if (hubLower && (hubCodeOf(r) ?? '').toLowerCase() !== hubLower) return false;
-  if (status && STATUS_KEYS[recordStatus(r)] !== status) return false;
+  if (status && DEVICE_STATUS_KEYS[recordStatus(r)] !== status) return false;
   if (result && shownResult(r) !== result) return false;
   return true;
 }
@@ -269,7 +270,7 @@ describe('derived columns', () => {
       expect(derivedColumns(factsOf(r))).toEqual({
         sort_ms: Number.isFinite(time) ? time : MISSING_TIME_MS,
         hub_key: hubCodeOf(r)?.toLowerCase() ?? null,
-        status_key: STATUS_KEYS[recordStatus(r)],
+        status_key: DEVICE_STATUS_KEYS[recordStatus(r)],
         result_key: shownResult(r),
         created_ms: timeMs(r.tracking_id.created_date),
         submit_ms: timeMs(r.submit_time),

@@ -1,20 +1,16 @@
 // The pick list served a page at a time (docs/screens.md#device-pick-list, server feature
 // 'device-pages'): its filters, how they sit in the URL query and in the calls (api/devices.ts).
-import { ALL_HUBS, DEVICE_ERRORS, type RecordStatus, type SelectOption } from '@veritas/shared';
-import { MAX_SEARCH_LENGTH } from '@veritas/shared/domain';
+import { ALL_HUBS, DEVICE_ERRORS, type SelectOption } from '@veritas/shared';
+import { DEVICE_STATUS_KEYS, MAX_SEARCH_LENGTH } from '@veritas/shared/domain';
 
 /** The choice 'All Hubs', 'All Statuses' or 'All Results': that filter does not narrow the list. */
 export const ALL = ALL_HUBS;
 
 /** The Status filter: the server's value for each status text of docs/screens.md#status. */
-export const STATUS_FILTERS = [
-  { value: 'pending', label: 'Pending' },
-  { value: 'submitted', label: 'Submitted for verification' },
-  { value: 'verified', label: 'verified at hub' },
-  { value: 'detached', label: 'Detatched' },
-] as const satisfies readonly { value: string; label: RecordStatus }[];
-
-export type StatusFilter = (typeof STATUS_FILTERS)[number]['value'];
+export const STATUS_FILTERS: readonly SelectOption[] = Object.entries(DEVICE_STATUS_KEYS).map(([label, value]) => ({
+  value,
+  label,
+}));
 
 export const STATUS_CHOICES: readonly SelectOption[] = [{ value: ALL, label: 'All Statuses' }, ...STATUS_FILTERS];
 
@@ -32,7 +28,7 @@ export interface DeviceFilters {
   q: string;
   /** A hub code or ALL. */
   hub: string | null;
-  /** A StatusFilter or ALL. */
+  /** One of DEVICE_STATUSES or ALL. */
   status: string | null;
   /** 'passed', an error code, or ALL. */
   result: string | null;

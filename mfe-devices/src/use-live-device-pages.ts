@@ -1,8 +1,9 @@
 // The pick list's loaded rows following the server's changes (docs/screens.md#live-updates).
 import { gatherBursts, subscribeLiveEvents, throttle } from '@veritas/shared';
+import { MAX_IDS } from '@veritas/shared/domain';
 import { useQueryClient, type QueryClient } from '@veritas/shared/query';
 import { useEffect, useEffectEvent, useMemo } from 'react';
-import { deviceCountKey, devicePagesKey, devicesByIds, fetchDevicePage, FIRST_PAGE, MAX_IDS } from './api/devices';
+import { deviceCountKey, devicePagesKey, devicesByIds, fetchDevicePage, FIRST_PAGE } from './api/devices';
 import { placeChangedRows } from './device-rows';
 import { changeRows, type DevicePages } from './loaded-pages';
 

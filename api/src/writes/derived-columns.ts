@@ -5,6 +5,7 @@
 // that added them), from the rules the console applies in the page (@veritas/shared/domain), so
 // the server's order, filters and figures cannot drift from the console's.
 import {
+  DEVICE_STATUS_KEYS,
   hubCodeOf,
   recordStatus,
   recordTimestamp,
@@ -12,7 +13,6 @@ import {
   timeMs,
   timeValue,
   type DeviceRecord,
-  type RecordStatus,
 } from '@veritas/shared/domain';
 import type { Kysely } from 'kysely';
 import { forEngine } from '../db/engines';
@@ -85,13 +85,6 @@ export const MS_COLUMNS = [
  */
 export const MISSING_TIME_MS = -8_640_000_000_000_001;
 
-export const STATUS_KEYS: Readonly<Record<RecordStatus, StatusKey>> = {
-  Pending: 'pending',
-  'Submitted for verification': 'submitted',
-  'verified at hub': 'verified',
-  Detatched: 'detached',
-};
-
 /** The record as the console reads it, as far as the display rules look. */
 function displayed(facts: RecordFacts): DeviceRecord {
   return {
@@ -131,7 +124,7 @@ export function derivedColumns(facts: RecordFacts): DerivedColumns {
   return {
     sort_ms: Number.isFinite(time) ? time : MISSING_TIME_MS,
     hub_key: hubCodeOf(record)?.toLowerCase() ?? null,
-    status_key: STATUS_KEYS[recordStatus(record)],
+    status_key: DEVICE_STATUS_KEYS[recordStatus(record)],
     result_key: result === null ? null : result.kind === 'pass' ? 'passed' : result.code,
     created_ms: timeMs(facts.created_date),
     submit_ms: timeMs(facts.submit_time),

@@ -3,6 +3,7 @@
 // The first page and the total may have been started by the shell with this remote's code: the
 // `firstCalls` of remote.json (docs/architecture.md#first-rows), taken when they are the very request.
 import { http, RECORDS_KEY } from '@veritas/shared';
+import { MAX_PAGE_LIMIT } from '@veritas/shared/domain';
 import { takeFirstCall } from '@veritas/shared/first-calls';
 import { infiniteQueryOptions, queryOptions } from '@veritas/shared/query';
 import { filterParams, type DeviceFilters } from '../device-pages';
@@ -14,12 +15,8 @@ const HUBS_PATH = 'api/devices/hubs/';
 
 /** Rows asked for per page (remote.json's first call asks for the same). */
 export const PAGE_SIZE = 100;
-/** The most asked for at once, when the user has scrolled far past what is loaded. */
-export const MAX_PAGE_SIZE = 500;
 /** How many rows beyond the last one in view are kept loaded. */
 export const AHEAD = 50;
-/** The most ids one call of devicesByIds may ask for (docs/events.md). */
-export const MAX_IDS = 100;
 
 /** The list a set of filters names: the call's path and its filters. */
 export function devicesKey(filters: DeviceFilters): string {
@@ -132,7 +129,7 @@ export function devicePagesQuery(key: string, lastInView: number) {
       const loaded = pages.reduce((sum, page) => sum + page.items.length, 0);
       return {
         after: last.next,
-        limit: Math.min(MAX_PAGE_SIZE, Math.max(PAGE_SIZE, lastInView + AHEAD + 1 - loaded)),
+        limit: Math.min(MAX_PAGE_LIMIT, Math.max(PAGE_SIZE, lastInView + AHEAD + 1 - loaded)),
       };
     },
   });

@@ -1,6 +1,7 @@
 // Device records as api/get_status/ answers them, and the server-side pick list's calls
 // (feature device-pages, docs/screens.md#server-side-pick-list).
 import { Type, type Static } from '@sinclair/typebox';
+import type { RecordStatus } from '../records';
 import { Choice, Nullable, Text } from './fields';
 
 export const DeviceType = Choice(['smarttv', 'laptop', 'tablet', 'mobile', 'truewireless'] as const);
@@ -49,6 +50,13 @@ export const DeviceRecordList = Type.Array(DeviceRecord);
 
 /** The statuses the pick list filters by. */
 export const DEVICE_STATUSES = ['pending', 'submitted', 'verified', 'detached'] as const;
+/** Each status text (recordStatus, docs/screens.md#status) with its DEVICE_STATUSES value, in that order. */
+export const DEVICE_STATUS_KEYS = {
+  Pending: 'pending',
+  'Submitted for verification': 'submitted',
+  'verified at hub': 'verified',
+  Detatched: 'detached',
+} as const satisfies Readonly<Record<RecordStatus, (typeof DEVICE_STATUSES)[number]>>;
 /** The results the Result column shows: passed, and the codes of docs/field-scans.md#device-error-codes. */
 export const DEVICE_RESULTS = ['passed', ...Array.from({ length: 10 }, (_, n) => `E${String(n + 1).padStart(3, '0')}`)];
 /** The most record ids one call of api/devices/ may name. */
