@@ -44,7 +44,17 @@ afterEach(() => jest.restoreAllMocks());
 /** A composition for the signed-in user with `remotes` and nothing else but `changes`. */
 function composition(remotes: Record<string, RemoteEntry>, changes: Partial<Composition> = {}): Composition {
   const viewer = useSession.getState().user;
-  return { viewer, remotes, pages: [], menus: [], extensions: [], unavailable: [], home: null, features: [], ...changes };
+  return {
+    viewer,
+    remotes,
+    pages: [],
+    menus: [],
+    extensions: [],
+    unavailable: [],
+    home: null,
+    features: [],
+    ...changes,
+  };
 }
 
 /** GET /remotes.json answers compositions of `remotes` in turn (the last one again and again). */
