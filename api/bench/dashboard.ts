@@ -19,7 +19,7 @@ import {
   type Selection,
 } from '@veritas/shared/domain';
 import { inLocalZone } from '@veritas/shared/testing/time-zone';
-import { rebuildDashboardSummaries } from '../src/server';
+import { rebuildDashboardSummaries } from '../src/dashboard/dashboard-summaries';
 import { DEMO_PASSWORD, loadVolumeData } from '../seed';
 import { WebClient } from '../sim/web-client';
 import { percentile } from '../sim/simulation';

@@ -2,6 +2,7 @@
 // every POST, JSON and multipart bodies, and the chunked upload. Used by the simulator, the
 // benchmarks and the API tests.
 import crypto from 'node:crypto';
+import { API_PREFIX, XSRF_COOKIE, XSRF_HEADER } from '@veritas/shared/domain';
 import { fetchHonouringRetryAfter as fetchRetrying } from '@veritas/shared/retry-after';
 import { Agent } from 'undici';
 
@@ -74,15 +75,16 @@ export class WebClient {
   ): Promise<Answer<T>> {
     // FormData bodies go as they are: fetch sets the multipart content type with its boundary.
     const json = body !== undefined && !(body instanceof FormData);
-    const urlPath = `/veritas/${apiPath}`;
+    const urlPath = `${API_PREFIX}/${apiPath}`;
     const cookieHeader = this.cookieHeader(urlPath);
-    const token = xsrf === undefined ? this.cookie('XSRF-TOKEN') : xsrf;
+    const token = xsrf === undefined ? this.cookie(XSRF_COOKIE) : xsrf;
     const response = await fetchHonouringRetryAfter(this.baseUrl + urlPath, {
       method,
       headers: {
         ...(cookieHeader ? { cookie: cookieHeader } : {}),
         ...(json ? { 'content-type': 'application/json' } : {}),
-        ...(method !== 'GET' && token ? { 'x-xsrf-token': token } : {}),
+        // Lower-case, as a caller's `headers` that replace it are written.
+        ...(method !== 'GET' && token ? { [XSRF_HEADER.toLowerCase()]: token } : {}),
         ...headers,
       },
       body: json ? JSON.stringify(body) : (body as FormData | undefined),
@@ -123,7 +125,7 @@ export class WebClient {
 
   /** Like the console: a GET first to receive the XSRF cookie, then the login call. */
   async login(username: string, password: string): Promise<Answer> {
-    if (!this.cookie('XSRF-TOKEN')) await this.get('user/is_LoggedIn/');
+    if (!this.cookie(XSRF_COOKIE)) await this.get('user/is_LoggedIn/');
     return this.post('user/login/', { username, password });
   }
 

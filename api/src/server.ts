@@ -7,10 +7,9 @@ import Fastify, {
   type FastifyServerOptions,
 } from 'fastify';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
-import { RemoteDeclaration, SERVER_FEATURES } from '@veritas/shared/domain';
+import { API_PREFIX, RemoteDeclaration, SERVER_FEATURES } from '@veritas/shared/domain';
 import { api, API_SECURITY_HEADERS } from './app';
 import { securityHeaderLines, securityHeaders } from './plugins/security-headers';
-import { API_PREFIX } from './auth/cookies';
 import { ensureAdmin } from './users/first-admin';
 import { clientErrors, errorHandler, hostRequired, routerRefusals, unmetExpectations } from './http-errors';
 import { auditPruning, retentionDaysFrom } from './audit/retention';
@@ -347,7 +346,6 @@ export async function createServer(options: ServerOptions = {}): Promise<Veritas
   };
 }
 
-export { rebuildDashboardSummaries } from './dashboard/dashboard-summaries';
 export { migrateToLatest, openDatabase } from './db/connection';
 export { sharedOf } from '@veritas/shared/domain';
 export { readShellFiles, shellFileRoutes } from './registry/static-files';

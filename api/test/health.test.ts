@@ -6,7 +6,7 @@ import http from 'node:http';
 import Fastify from 'fastify';
 import { sql } from 'kysely';
 import { api as veritasApi } from '../src/app';
-import { API_PREFIX } from '../src/auth/cookies';
+import { API_PREFIX } from '@veritas/shared/domain';
 import { EventHub } from '../src/events/hub';
 import { openDatabase } from '../src/server';
 import { ENGINE, build } from './support/build';

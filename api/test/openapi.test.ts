@@ -4,7 +4,7 @@
 import net from 'node:net';
 import Fastify, { type RouteOptions } from 'fastify';
 import { api as veritasApi } from '../src/app';
-import { API_PREFIX } from '../src/auth/cookies';
+import { API_PREFIX } from '@veritas/shared/domain';
 import { EventHub } from '../src/events/hub';
 import { build } from './support/build';
 

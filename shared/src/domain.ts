@@ -36,6 +36,7 @@ export * from './api/integrations';
 export * from './api/records-feed';
 export * from './api/webhooks';
 export * from './api/composition';
+export * from './api/protocol';
 export { acceptPattern } from './accept-pattern';
 export { LAST_EVENT_ID_MARK } from './live/last-event-id';
 export * from './slots';

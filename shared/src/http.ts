@@ -1,4 +1,5 @@
 import axios, { isAxiosError, type InternalAxiosRequestConfig } from 'axios';
+import { API_PREFIX, XSRF_COOKIE, XSRF_HEADER } from './api/protocol';
 import { notApplied, retryAfterWait, sleep, type RetryAfterBudget } from './retry-after';
 import { useSession } from './session';
 import { SERVER_FEATURES, type RoleResponse } from './types';
@@ -10,11 +11,11 @@ import { SERVER_FEATURES, type RoleResponse } from './types';
  * send the token to other origins too.
  */
 export const http = axios.create({
-  baseURL: '/veritas',
+  baseURL: API_PREFIX,
   withCredentials: true,
   headers: { 'Content-Type': 'application/json' },
-  xsrfCookieName: 'XSRF-TOKEN',
-  xsrfHeaderName: 'X-XSRF-TOKEN',
+  xsrfCookieName: XSRF_COOKIE,
+  xsrfHeaderName: XSRF_HEADER,
 });
 
 const LOGIN_PATH = '/login';

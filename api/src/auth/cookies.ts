@@ -1,11 +1,11 @@
 // Session and request-forgery cookies.
 import crypto from 'node:crypto';
+import { API_PREFIX, XSRF_COOKIE, XSRF_HEADER } from '@veritas/shared/domain';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { accessTokenSecretOf } from '../access-tokens/access-tokens';
 import { Forbidden, NO_SESSION, Unauthorized } from '../http-errors';
 import { ACCESS_TTL_MS, REFRESH_TTL_MS, type Tokens } from './sessions';
 
-export const API_PREFIX = '/veritas';
 /** The mobile app's calls (bearer token, no cookies). */
 export const APP_PREFIX = `${API_PREFIX}/app/`;
 /**
@@ -32,9 +32,7 @@ const VIEWER_PATH = '/';
 /** Where the access and viewer cookies were set before they moved to `/`: logout clears them there too. */
 const OLD_ACCESS_PATH = API_PREFIX;
 const OLD_VIEWER_PATH = '/remotes.json';
-/** Readable by the console's scripts on any page, which echo it in the header. */
-export const XSRF_COOKIE = 'XSRF-TOKEN';
-export const XSRF_HEADER = 'x-xsrf-token';
+// XSRF_COOKIE is readable by the console's scripts on any page, which echo it in XSRF_HEADER.
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -126,7 +124,7 @@ export async function xsrfGuard(request: FastifyRequest, reply: FastifyReply): P
   // An access token (an API key, a deploy token) calls nothing of the console's session API: 401
   // as a GET gets, rather than the 403 of a forged cookie, which it is not.
   if (accessTokenSecretOf(request) !== undefined) throw new Unauthorized(NO_SESSION);
-  const header = request.headers[XSRF_HEADER];
+  const header = request.headers[XSRF_HEADER.toLowerCase()];
   if (!cookie || typeof header !== 'string' || !sameText(cookie, header)) {
     // Checked in front of every route: both the login screen's field and the others' carry it.
     const message = 'CSRF token missing or incorrect.';

@@ -8,7 +8,8 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TSchema } from '@sinclair/typebox';
 import { ErrorBody } from '@veritas/shared/domain';
-import { ACCESS_COOKIE, API_V1_PREFIX, APP_PREFIX, XSRF_HEADER } from '../auth/cookies';
+import { XSRF_HEADER } from '@veritas/shared/domain';
+import { ACCESS_COOKIE, API_V1_PREFIX, APP_PREFIX } from '../auth/cookies';
 import { webhookDocuments } from '../webhooks/openapi';
 import { DATABASE_OUTCOMES } from '../http-errors';
 
