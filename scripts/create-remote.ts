@@ -7,6 +7,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { REMOTE_NAME_PATTERN } from '../shared/src/api/registry';
 import { SERVER_PATHS, SHELL_ROUTES } from '../shared/src/slots';
 import { remoteAt, workspaceRemotes } from './workspace-remotes.cjs';
 
@@ -25,8 +26,8 @@ Exit codes: 0 created, 1 created but not installed, 2 wrong usage (nothing is wr
 
 export const EXIT = { ok: 0, install: 1, usage: 2 } as const;
 
-/** A remote's name, as the registry takes it (REMOTE_NAME_PATTERN of shared/src/api/registry.ts). */
-export const NAME_PATTERN = /^[a-z][a-z0-9-]{0,39}$/;
+/** A remote's name, as the registry takes it. */
+const NAME_PATTERN = new RegExp(REMOTE_NAME_PATTERN);
 
 /** The repository: its webpack factory, jest preset and base tsconfig are the new package's. */
 export const REPOSITORY = path.resolve(__dirname, '..');

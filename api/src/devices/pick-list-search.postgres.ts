@@ -1,5 +1,5 @@
 // How PostgreSQL answers a tracking-ID search of the pick list (pick-list.ts says why these routes).
-// A sample of the IDs (id-sample.ts) first says whether the search is common (then it walks without
+// A sample of the IDs (id-sample.postgres.ts) first says whether the search is common (then it walks without
 // asking the index), and the trigram index (search-index.postgres.ts) is asked only for the
 // search's rarest fragment, every candidate then tested exactly: a whole tracking ID reads a few
 // buffers instead of every digit trigram's list. A search of one or two characters reads the
@@ -57,7 +57,7 @@ function shortSearchIds(needle: string, max: number | null): RawBuilder<unknown>
 
 /**
  * The ids of the records containing the search (3 characters or more): those the trigram index
- * finds for `fragment`, part of the search (id-sample.ts says why), and those the search table
+ * finds for `fragment`, part of the search (id-sample.postgres.ts says why), and those the search table
  * does not hold yet (search-index.ts), each tested exactly.
  */
 function matchIds(needle: string, fragment: string): RawBuilder<unknown> {
