@@ -388,7 +388,7 @@ describe('a refused action records its refusal and changes nothing', () => {
       action: 'user.deactivated',
       outcome: 'refused',
       target: { kind: 'user', label: 'admin1' },
-      details: { message: 'You cannot deactivate your own account.' },
+      details: { message: 'You cannot change your own account' },
     });
     await as.admin!.post('api/whitelable/', { brand: 'Dup' });
     const duplicate = await oneEntry(async () =>

@@ -1,6 +1,7 @@
 // Passwords: how they are stored, the password rule on create, change and reset, and the two
 // calls that change them (user/change_password/, user/reset_password/) with their rights and the
 // sessions they end.
+import { OWN_ACCOUNT_REFUSAL, roleNotManagedRefusal } from '@veritas/shared/domain';
 import { PAIR_MAX_FAILURES } from '../src/auth/login-throttle';
 import { hashPassword, verifyPassword } from '../src/auth/password-hashing';
 import { ADMIN_USERNAME, PASSWORD, build } from './support/build';
@@ -223,7 +224,7 @@ describe('user/reset_password/', () => {
       } else {
         expect(answer.status).toBe(403);
         expect(answer.body).toEqual({
-          error: 'You do not have permission to reset the password of this user.',
+          error: roleNotManagedRefusal(target),
           detail: expect.any(String),
         });
         // deactivate_user refuses the same pair.
@@ -241,7 +242,7 @@ describe('user/reset_password/', () => {
         new_password: 'Fresh-Pass-42',
       });
       expect(answer.status).toBe(403);
-      expect(answer.body.error).toBe('You cannot reset the password of your own account.');
+      expect(answer.body.error).toBe(OWN_ACCOUNT_REFUSAL);
     },
   );
 

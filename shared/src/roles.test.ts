@@ -17,6 +17,7 @@ import {
   worksAllCases,
   worksCases,
   userActionRefusal,
+  userRoleRefusal,
   dashboardStartHub,
   roleLabel,
 } from './roles';
@@ -113,12 +114,21 @@ describe('userActionRefusal (docs/screens.md#server-side-rights: activate/deacti
     ).not.toBeNull();
   });
 
+  test('userRoleRefusal, the server’s (which refuses oneself by id first): the role as it is shown', () => {
+    expect(userRoleRefusal('toggle', 'central_ops', 'operators')).toBe(
+      'Your role cannot manage users with the role Wishmaster',
+    );
+    expect(userRoleRefusal('toggle', 'central_ops', 'incharge')).toBeNull();
+    expect(userRoleRefusal('delete', 'super_admin', 'super_admin')).toBeNull();
+    expect(userRoleRefusal('delete', 'central_ops', 'executive')).toBe('Only a super admin can delete users.');
+  });
+
   test('deletion is super_admin only', () => {
     expect(
       userActionRefusal('delete', { user: 'a', role: 'super_admin' }, { username: 'b', role: 'admin' }),
     ).toBeNull();
     expect(userActionRefusal('delete', { user: 'a', role: 'admin' }, { username: 'b', role: 'operators' })).toBe(
-      'Only super_admin can delete users',
+      'Only a super admin can delete users.',
     );
   });
 });

@@ -51,26 +51,38 @@ export function canCreateGroup(role: Role | null): boolean {
   return isAdmin(role);
 }
 
-/** Deleting a user is for super_admin only (activate/deactivate are open to whoever reaches the screen). */
+/** Deleting a user is for super_admin only; (de)activating and resetting one follow canAssignRole. */
 export function canDeleteUser(role: Role | null): boolean {
   return role === 'super_admin';
 }
 
+/** A users' action: `toggle` (de)activates a user or resets their password, `delete` deletes them. */
+export type UserActionKind = 'toggle' | 'delete';
+
+/** The refusals of a users' action (docs/errors.md#deactivate-users): the server's answers, the console's tooltips. */
+export const OWN_ACCOUNT_REFUSAL = 'You cannot change your own account';
+export const DELETE_USERS_REFUSAL = 'Only a super admin can delete users.';
+export const roleNotManagedRefusal = (role: Role): string =>
+  `Your role cannot manage users with the role ${roleLabel(role)}`;
+
 /**
- * Why the signed-in user may not (de)activate or delete `target`, or null when they may: never
- * oneself, and (de)activation only of roles the actor may assign (the server's rule,
- * docs/screens.md#server-side-rights; admins list users they cannot change).
+ * Why `actorRole` may not act on a user of `targetRole`, or null when it may: deletion is
+ * super_admin's, the rest only of roles the actor may assign (docs/screens.md#server-side-rights;
+ * admins list users they cannot change). Oneself is refused before (OWN_ACCOUNT_REFUSAL).
  */
+export function userRoleRefusal(action: UserActionKind, actorRole: Role | null, targetRole: Role): string | null {
+  if (action === 'delete') return canDeleteUser(actorRole) ? null : DELETE_USERS_REFUSAL;
+  return canAssignRole(actorRole, targetRole) ? null : roleNotManagedRefusal(targetRole);
+}
+
+/** Why the signed-in user may not act on `target`, or null when they may: never oneself, then userRoleRefusal. */
 export function userActionRefusal(
-  action: 'toggle' | 'delete',
+  action: UserActionKind,
   actor: { user: string | null; role: Role | null },
   target: { username: string; role: Role },
 ): string | null {
-  if (target.username === actor.user) return 'You cannot change your own account';
-  if (action === 'delete') return canDeleteUser(actor.role) ? null : 'Only super_admin can delete users';
-  return canAssignRole(actor.role, target.role)
-    ? null
-    : `Your role cannot manage users with the role ${roleLabel(target.role)}`;
+  if (target.username === actor.user) return OWN_ACCOUNT_REFUSAL;
+  return userRoleRefusal(action, actor.role, target.role);
 }
 
 /** The "All Hubs" choice of every hub filter (the dashboard's URL says ?hub=all). */

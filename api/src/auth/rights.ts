@@ -1,6 +1,6 @@
 // What each role may do on the server (docs/screens.md#server-side-rights): the server's own rules,
 // and the names the registry's declarations may give them (PERMISSIONS). The rules the console
-// applies too (assignable roles, creating groups, deleting users, admins, Deployments, the cases'
+// applies too (assignable roles, creating groups, users' actions, admins, Deployments, the cases'
 // rights) are @veritas/shared's, imported from there; those re-exported here are read by other
 // server modules.
 import {
@@ -25,8 +25,6 @@ export const canDownloadApk = isAdmin;
 export const canListAllUsers = isAdmin;
 /** Whether `viewer` sees a user of `role` (user/get_users/, the event stream's users events). */
 export const canSeeUser = (viewer: Role, role: Role) => canListAllUsers(viewer) || canAssignRole(viewer, role);
-/** (De)activating a user and resetting their password: users of a role the actor may assign. */
-export const canManageUser = (actor: Role, targetRole: Role) => canAssignRole(actor, targetRole);
 /** Publishing and rolling out remotes from the console (a deploy token may too, for its remotes). */
 export const canDeploy = canOpenDeployments;
 /** The audit trail's screen and calls; verifying its chain is a super admin's. */

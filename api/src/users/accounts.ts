@@ -17,7 +17,7 @@ import type { Db } from '../db/schema';
 import { BadRequest, Forbidden } from '../http-errors';
 import { userEvent, writeEvents } from '../events/write';
 import { findGroupByCode } from '../groups/repository';
-import { canListAllUsers, canManageUser } from '../auth/rights';
+import { canListAllUsers } from '../auth/rights';
 import {
   deleteUserById,
   findUserById,
@@ -86,7 +86,7 @@ export async function listUsers(db: Db, actor: Actor): Promise<UserListItem[]> {
 
 /** Deletes the user (whom the route lets only a super admin delete); answers its username. */
 export async function deleteUser(db: Db, actor: Actor, by: AuditBy, userId: number | string): Promise<string> {
-  const target = await targetOf(db.kysely, userId, actor.id, 'delete', () => true);
+  const target = await targetOf(db.kysely, userId, actor, 'delete');
   await db.transaction(async (trx) => {
     await deleteUserById(trx, target.id);
     // The user's submissions lose their submitter (on delete set null): so do the dashboard's summaries.
@@ -110,7 +110,7 @@ export async function setUserActive(
   active: boolean,
 ): Promise<string> {
   const verb = active ? 'activate' : 'deactivate';
-  const target = await targetOf(db.kysely, userId, actor.id, verb, (role) => canManageUser(actor.role, role));
+  const target = await targetOf(db.kysely, userId, actor, 'toggle');
   await db.transaction(async (trx) => {
     const changed = await updateUserActive(trx, target.id, active ? 1 : 0);
     if (!active) await revokeUserSessions({ kysely: trx }, target.id);

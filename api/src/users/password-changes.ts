@@ -8,7 +8,6 @@ import { revokeUserSessions, type SessionUser } from '../auth/sessions';
 import { recordAudit, userBy, type AuditBy } from '../audit/trail';
 import type { Db } from '../db/schema';
 import { BadRequest } from '../http-errors';
-import { canManageUser } from '../auth/rights';
 import { findPasswordHash, updatePasswordHash } from './repository';
 import { targetOf } from './user-target';
 
@@ -80,9 +79,8 @@ export async function resetPassword(
   userId: number | string,
   password: string,
 ): Promise<string> {
-  const target = await targetOf(db.kysely, userId, actor.id, 'reset the password of', (role) =>
-    canManageUser(actor.role, role),
-  );
+  // A reset is allowed where (de)activation is (docs/screens.md#deactivate-users).
+  const target = await targetOf(db.kysely, userId, actor, 'toggle');
   checkRule(password, target.username);
   await setPassword(db, target, password, { by, action: 'password.reset' });
   // A user throttled by failed sign-ins is typically why a reset is asked for: let the new password in.

@@ -10,6 +10,7 @@ import {
   UserAction,
   UserCreatePayload,
   UserList,
+  DELETE_USERS_REFUSAL,
   canDeleteUser,
 } from '@veritas/shared/domain';
 import type { FastifyRequest } from 'fastify';
@@ -59,7 +60,7 @@ export const usersRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/user/delete_user/',
     {
       config: auditedUserAction('user.deleted'),
-      preValidation: requireRole(canDeleteUser, 'Only a super admin can delete users.'),
+      preValidation: requireRole(canDeleteUser, DELETE_USERS_REFUSAL),
       schema: { tags, summary: 'Delete a user', body: UserAction, response: { 200: MessageAnswer } },
     },
     async (request) => {
