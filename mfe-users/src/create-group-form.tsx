@@ -1,18 +1,39 @@
 // The Create Group form (docs/screens.md#create-group-form, docs/errors.md#create-group; admin and
-// super_admin only). The group's name is its code: the Name field mirrors the code as typed.
-import { BusyButton, httpStatus, SearchSelect, type Group, type Organization } from '@veritas/shared';
+// super_admin only). The group's name is its code: the Name field mirrors the code as typed. It is
+// checked against user/create_group/'s own schema (CreateGroup of @veritas/shared/domain) before
+// it is sent, its faults shown under their fields as @veritas/shared/field-faults shows them, as is
+// a refusal of the server that names a field.
+import {
+  BusyButton,
+  httpStatus,
+  refusedField,
+  SearchSelect,
+  serverMessage,
+  type Group,
+  type Organization,
+} from '@veritas/shared';
+import { CreateGroup } from '@veritas/shared/domain';
+import { FormField, useFieldFaults } from '@veritas/shared/field-faults';
 import { useState, type FormEvent } from 'react';
 import { useCreateGroup } from './api/groups';
 import { NoticeLine, useNotice } from './notice';
 import { ORGANIZATION_OPTIONS } from './organizations';
-import { TextField } from './text-field';
 
 export const GROUP_MESSAGES = {
   required: 'Code and organization are required',
   created: 'Group created successfully!',
-  forbidden: 'You do not have permission to create a group.',
   failed: 'Failed to create group.',
 } as const;
+
+type Field = 'code' | 'name';
+const FIELDS: readonly Field[] = ['code', 'name'];
+
+/**
+ * The notice of a failure (docs/errors.md#create-group): a 403 in the server's words (it says who
+ * may create groups), any other failure the spec's own text.
+ */
+const failureText = (error: unknown) =>
+  (httpStatus(error) === 403 ? serverMessage(error) : undefined) ?? GROUP_MESSAGES.failed;
 
 /** A group created here is offered by the user form at once (api/groups.ts). */
 export function CreateGroupForm() {
@@ -20,6 +41,7 @@ export function CreateGroupForm() {
   const [organization, setOrganization] = useState<Organization | null>(null);
   const createGroup = useCreateGroup();
   const { notice, show } = useNotice();
+  const faults = useFieldFaults(FIELDS);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -30,21 +52,43 @@ export function CreateGroupForm() {
       return;
     }
     const group: Group = { name: trimmed, code: trimmed, organization };
+    if (!faults.check(CreateGroup, group)) return;
     try {
       await createGroup.mutateAsync(group);
       show('success', GROUP_MESSAGES.created);
       setCode('');
       setOrganization(null);
     } catch (error) {
-      show('error', httpStatus(error) === 403 ? GROUP_MESSAGES.forbidden : GROUP_MESSAGES.failed);
+      // A code or name the server refuses (taken, in any case) says why under its field.
+      if (FIELDS.includes(refusedField(error) as Field)) faults.refused(error, GROUP_MESSAGES.failed);
+      show('error', failureText(error));
     }
   }
 
   return (
     <form className="vx-card um-form" aria-label="Create Group" noValidate onSubmit={submit}>
       <h2 className="vx-card-title">Create Group</h2>
-      <TextField label="Code" name="code" autoComplete="off" value={code} onChange={(e) => setCode(e.target.value)} />
-      <TextField label="Name" name="name" readOnly value={code} />
+      <FormField
+        faults={faults}
+        field="code"
+        label="Code"
+        input={(wiring) => (
+          <input
+            {...wiring}
+            className="vx-input"
+            name="code"
+            autoComplete="off"
+            value={code}
+            onChange={(e) => setCode(e.target.value)}
+          />
+        )}
+      />
+      <FormField
+        faults={faults}
+        field="name"
+        label="Name"
+        input={(wiring) => <input {...wiring} className="vx-input" name="name" readOnly value={code} />}
+      />
       <div className="vx-field">
         <SearchSelect
           label="Organization"

@@ -351,14 +351,62 @@ describe('groups', () => {
   });
 
   test.each<[string, string, MockHandler]>([
-    ['403', 'You do not have permission to create a group.', [403, { detail: 'Forbidden' }]],
-    ['400', 'Failed to create group.', [400, { detail: 'A group with code "PNQ04" already exists.', field: 'code' }]],
-    ['500', 'Failed to create group.', [500, undefined]],
-  ])('a %s failure shows %j', async (_status, message, reply) => {
+    [
+      '403',
+      'You do not have permission to create a group.',
+      [403, { detail: 'You do not have permission to create a group.' }],
+    ],
+    ['403 in other words', 'Only admins create groups.', [403, { detail: 'Only admins create groups.' }]],
+    ['403 without a body', 'Failed to create group.', [403, undefined]],
+    ['500', 'Failed to create group.', [500, { detail: 'Internal server error' }]],
+    ['no answer', 'Failed to create group.', [0, undefined]],
+  ])("a %s failure shows %j (the server's words only for a 403)", async (_status, message, reply) => {
     await renderPage();
     api.on('POST user/create_group/', reply);
     await createGroup('PNQ04', 'HUB');
     expect(await within(groupForm()).findByRole('alert')).toHaveTextContent(message);
+  });
+
+  test.each<[string, string]>([
+    ['code', 'A group with code "pnq04" already exists.'],
+    ['name', 'A group named "PNQ04" already exists.'],
+  ])(
+    "the server's refusal of the %s shows under that field, and the notice says 'Failed to create group.'",
+    async (field, refusal) => {
+      await renderPage();
+      api.on('POST user/create_group/', [400, { detail: refusal, field }]);
+      await createGroup('PNQ04', 'HUB');
+      expect(await within(groupForm()).findByRole('alert')).toHaveTextContent('Failed to create group.');
+      const input = within(groupForm()).getByLabelText(field === 'code' ? 'Code' : 'Name');
+      expect(input).toHaveAccessibleDescription(refusal);
+      expect(input).toHaveAttribute('aria-invalid', 'true');
+      // What was typed stays, to be corrected.
+      expect(within(groupForm()).getByLabelText('Code')).toHaveValue('PNQ04');
+    },
+  );
+
+  test.each(['PNQ 04', 'PNQ/04', 'P'.repeat(33)])(
+    'a code the schema refuses (%j) is a fault under the Code field, and nothing is sent',
+    async (code) => {
+      await renderPage();
+      await createGroup(code, 'HUB');
+      const input = within(groupForm()).getByLabelText('Code');
+      expect(input).toHaveAccessibleDescription('Code may only contain letters, digits, "-" and "_" (at most 32).');
+      expect(input).toHaveFocus();
+      expect(api.requestsTo('POST user/create_group/')).toHaveLength(0);
+    },
+  );
+
+  test('a code refused before sending is sent once corrected, its fault gone', async () => {
+    await renderPage();
+    await createGroup('PNQ 04', 'HUB');
+    const input = within(groupForm()).getByLabelText('Code');
+    await userEvent.clear(input);
+    await userEvent.type(input, 'PNQ04');
+    await userEvent.click(within(groupForm()).getByRole('button', { name: 'Create Group' }));
+    expect(await within(groupForm()).findByRole('status')).toHaveTextContent('Group created successfully!');
+    expect(input).not.toHaveAttribute('aria-invalid');
+    expect(api.requestsTo('POST user/create_group/')).toHaveLength(1);
   });
 
   test("a new group appears in the user form's choices without a reload", async () => {
