@@ -9,7 +9,7 @@
 // first. Prints the rows per second of the insert and overall.
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { migrateToLatest, openDatabase } from '../src/server';
+import { dataDirFrom, migrateToLatest, openDatabase } from '../src/db/connection';
 import { loadAuditVolume } from './audit-volume';
 
 const { values } = parseArgs({
@@ -33,7 +33,7 @@ const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 async function main() {
   const entries = count('entries', values.entries);
   const databaseUrl = process.env.DATABASE_URL || undefined;
-  const dataDir = path.resolve(process.env.INIT_CWD ?? process.cwd(), process.env.VERITAS_DATA_DIR || '.veritas-data');
+  const dataDir = dataDirFrom(process.env.VERITAS_DATA_DIR);
   const db = openDatabase({ dataDir, databaseUrl });
   try {
     await migrateToLatest(db);

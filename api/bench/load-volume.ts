@@ -11,7 +11,7 @@
 // alone, on a database that already holds volume records without cases (`load:cases`).
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { migrateToLatest, openDatabase } from '../src/server';
+import { dataDirFrom, migrateToLatest, openDatabase } from '../src/db/connection';
 import { loadVolumeData } from '../seed/volume-data';
 import { loadVolumeCases } from '../seed/volume-cases';
 
@@ -35,7 +35,7 @@ async function main() {
   const records = count('records', values.records);
   const hubs = Math.max(1, count('hubs', values.hubs));
   const databaseUrl = process.env.DATABASE_URL || undefined;
-  const dataDir = path.resolve(process.env.INIT_CWD ?? process.cwd(), process.env.VERITAS_DATA_DIR || '.veritas-data');
+  const dataDir = dataDirFrom(process.env.VERITAS_DATA_DIR);
   const db = openDatabase({ dataDir, databaseUrl });
   const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
   try {

@@ -14,7 +14,7 @@ import { ensureAdmin } from './users/first-admin';
 import { clientErrors, errorHandler, hostRequired, routerRefusals, unmetExpectations } from './http-errors';
 import { auditPruning, retentionDaysFrom } from './audit/retention';
 import { sqliteCheckpoints } from './db/checkpoints';
-import { closeDatabase, migrateToLatest, openDatabase } from './db/connection';
+import { closeDatabase, dataDirFrom, migrateToLatest, openDatabase } from './db/connection';
 import type { Db } from './db/schema';
 import { prepareSearch } from './devices/pick-list';
 import { scheduleSearchIndexing } from './devices/search-index';
@@ -142,7 +142,7 @@ const nonEmpty = (value: string | undefined) => (value ? value : undefined);
 function resolve(options: ServerOptions, env: NodeJS.ProcessEnv) {
   const apkPath = nonEmpty(options.apkPath) ?? nonEmpty(env.VERITAS_APK_PATH);
   return {
-    dataDir: path.resolve(process.cwd(), options.dataDir ?? nonEmpty(env.VERITAS_DATA_DIR) ?? '.veritas-data'),
+    dataDir: dataDirFrom(options.dataDir ?? nonEmpty(env.VERITAS_DATA_DIR)),
     databaseUrl: options.databaseUrl ?? nonEmpty(env.DATABASE_URL),
     adminUsername: options.adminUsername ?? nonEmpty(env.VERITAS_ADMIN_USERNAME) ?? 'admin',
     adminPassword: options.adminPassword ?? nonEmpty(env.VERITAS_ADMIN_PASSWORD),

@@ -2,8 +2,7 @@
 // its retention, run against the server's database (DATABASE_URL, else veritas.sqlite under
 // VERITAS_DATA_DIR, default .veritas-data, a relative folder taken from where pnpm was run).
 // verify exits 1 when the chain breaks, naming the first entry where it does.
-import path from 'node:path';
-import { migrateToLatest, openDatabase } from '../db/connection';
+import { dataDirFrom, migrateToLatest, openDatabase } from '../db/connection';
 import { verifyChain } from './chain';
 import { pruneAuditLog, retentionDaysFrom } from './retention';
 
@@ -13,7 +12,7 @@ async function main(command: string | undefined): Promise<number> {
     return 2;
   }
   const databaseUrl = process.env.DATABASE_URL || undefined;
-  const dataDir = path.resolve(process.env.INIT_CWD ?? process.cwd(), process.env.VERITAS_DATA_DIR || '.veritas-data');
+  const dataDir = dataDirFrom(process.env.VERITAS_DATA_DIR);
   const db = openDatabase({ dataDir, databaseUrl });
   try {
     await migrateToLatest(db);

@@ -19,6 +19,15 @@ import { migrationsFor } from './migrations';
 import { DatabaseUnavailable, PatientPool, ReconnectingDriver, isConnectionError } from './availability';
 import { sqliteReadsOffThread } from './sqlite-reads';
 
+/**
+ * The embedded database's folder: `dir` (VERITAS_DATA_DIR), default .veritas-data, a relative one
+ * taken from where pnpm was run (INIT_CWD; `pnpm --filter api …` runs in api/), so the server and
+ * the audit commands open one database.
+ */
+export function dataDirFrom(dir: string | undefined): string {
+  return path.resolve(process.env.INIT_CWD ?? process.cwd(), dir || '.veritas-data');
+}
+
 export interface DbOptions {
   dataDir: string;
   databaseUrl?: string;
