@@ -355,7 +355,7 @@ describe("with the server feature 'dashboard-figures'", () => {
     volume: { doorstep: [2, 3], hub: [1, 1], total: 7 },
     errors: [
       { key: 'passed', label: 'Passed', tooltip: 'Passed', color: '#1e8e3e', count: 5 },
-      { key: 'E004', label: 'E004', tooltip: 'E004: Device duplication detected.', color: '#f29900', count: 2 },
+      { key: 'E004', label: 'E004', tooltip: 'E004: Device duplication detected.', color: '#9c6500', count: 2 },
     ],
     topHubs: [{ name: 'BLR01', count: 2, percent: '28.57%' }],
     topOperators: [{ name: 'wm_asha', count: 2, percent: '40.00%' }],

@@ -6,6 +6,7 @@ import {
   formatPercent,
   localDays,
   parseTime,
+  PIE_RESULTS,
   recordCounters,
   type Selection,
 } from './dashboard-stats';
@@ -425,4 +426,20 @@ describe('recordCounters, the counting rule', () => {
       }
     }
   });
+});
+
+test("each of the pie's colours stands 3:1 or more against the white between its slices (WCAG 1.4.11)", () => {
+  // WCAG 2's relative luminance and contrast ratio.
+  const luminance = (hex: string) => {
+    const [r, g, b] = [1, 3, 5].map((at) => {
+      const c = parseInt(hex.slice(at, at + 2), 16) / 255;
+      return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
+  };
+  const { errors } = stats(PIE_RESULTS.map((result) => submitted(result)));
+  expect(errors.map((slice) => slice.key)).toEqual(PIE_RESULTS);
+  for (const { key, color } of errors) {
+    expect([key, 1.05 / (luminance(color) + 0.05) >= 3]).toEqual([key, true]);
+  }
 });

@@ -40,11 +40,14 @@ export interface Selection {
   timeframe: Timeframe;
 }
 
-/** docs/dashboard.md#error-distribution: passed green, one distinct colour per code E003–E010, in slice order. */
+/**
+ * docs/dashboard.md#error-distribution: passed green, one distinct colour per code E003–E010, in
+ * slice order; each 3:1 or more against the white between slices.
+ */
 const PIE_COLORS: readonly [key: string, color: string][] = [
   ['passed', '#1e8e3e'],
   ['E003', '#d93025'],
-  ['E004', '#f29900'],
+  ['E004', '#9c6500'],
   ['E005', '#8e24aa'],
   ['E006', '#1a73e8'],
   ['E007', '#e8710a'],
