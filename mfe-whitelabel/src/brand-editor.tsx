@@ -1,7 +1,7 @@
 // The editor of one brand (docs/screens.md#white-labeled-brands): find a manufacturer by searching the registry, add
 // it, remove others; the list is edited locally and saved with 'Update Changes DB'.
 import { BusyButton, SearchSelect, toast, type Brand } from '@veritas/shared';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { manufacturersQuery, useSaveBrand } from './api/brands';
 import { addManufacturer, removeManufacturer, sameList, type ListEdit } from './manufacturer-list';
 import { MESSAGES, errorText } from './messages';
@@ -20,6 +20,17 @@ export function BrandEditor({ brand, list, onChange, onSaved }: BrandEditorProps
   const dirty = !sameList(list, brand.white_labeled_brands.data);
   const [selected, setSelected] = useState<string | null>(null);
   const save = useSaveBrand();
+  // The keyboard focus never drops to the page when the control holding it goes: after a removal,
+  // the remove button now at that place, else the one before it; else Add Manufacturer.
+  const addButton = useRef<HTMLButtonElement>(null);
+  const removeButtons = useRef<(HTMLButtonElement | null)[]>([]);
+  const removedAt = useRef<number | null>(null);
+  useEffect(() => {
+    if (removedAt.current === null) return;
+    const at = Math.min(removedAt.current, list.length - 1);
+    removedAt.current = null;
+    (removeButtons.current[at] ?? addButton.current)?.focus();
+  }, [list]);
 
   const { results, loading, search } = useDebouncedSearch(manufacturersQuery, (error) =>
     toast.error(errorText(error, MESSAGES.manufacturersFetchFailed)),
@@ -49,6 +60,8 @@ export function BrandEditor({ brand, list, onChange, onSaved }: BrandEditorProps
     try {
       await save.mutateAsync({ brand, list: [...list] });
       toast.success(MESSAGES.brandUpdated);
+      // Cancel and Update go with the changes.
+      addButton.current?.focus();
       onSaved();
     } catch (error) {
       toast.error(errorText(error, MESSAGES.brandUpdateFailed));
@@ -69,7 +82,7 @@ export function BrandEditor({ brand, list, onChange, onSaved }: BrandEditorProps
           filterOptions={false}
           loading={loading}
         />
-        <button type="button" className="vx-btn vx-btn-primary" onClick={add}>
+        <button ref={addButton} type="button" className="vx-btn vx-btn-primary" onClick={add}>
           Add Manufacturer
         </button>
       </div>
@@ -85,7 +98,12 @@ export function BrandEditor({ brand, list, onChange, onSaved }: BrandEditorProps
                 type="button"
                 className="vx-btn vx-btn-icon wl-editor__remove"
                 aria-label={`Remove ${name}`}
-                onClick={() => apply(removeManufacturer(list, index))}
+                ref={(button) => {
+                  removeButtons.current[index] = button;
+                }}
+                onClick={() => {
+                  if (apply(removeManufacturer(list, index))) removedAt.current = index;
+                }}
               >
                 ×
               </button>
@@ -99,7 +117,10 @@ export function BrandEditor({ brand, list, onChange, onSaved }: BrandEditorProps
           <BusyButton
             className="vx-btn"
             busy={save.isPending}
-            onClick={() => onChange([...brand.white_labeled_brands.data])}
+            onClick={() => {
+              addButton.current?.focus();
+              onChange([...brand.white_labeled_brands.data]);
+            }}
           >
             Cancel
           </BusyButton>

@@ -276,6 +276,43 @@ describe('brand editor', () => {
   });
 });
 
+describe('the keyboard focus stays in the editor when the control holding it goes', () => {
+  test('a removal focuses the remove button now at its place, else the one before it, else Add Manufacturer', async () => {
+    await renderPage();
+    await openEditor('Acme');
+    await addThroughSearch('Acme', 'sony', 'Sony Group Corporation');
+    await addThroughSearch('Acme', 'sharp', 'SHARP Corporation');
+    const remove = (name: string) => within(editor('Acme')).getByRole('button', { name: `Remove ${name}` });
+    remove('Sony Group Corporation').focus();
+    await userEvent.keyboard('{Enter}');
+    expect(remove('SHARP Corporation')).toHaveFocus();
+    await userEvent.keyboard('{Enter}');
+    expect(remove('Apple, Inc.')).toHaveFocus();
+    await userEvent.keyboard('{Enter}');
+    expect(within(editor('Acme')).getByRole('button', { name: 'Add Manufacturer' })).toHaveFocus();
+  });
+
+  test('Cancel and a saved update leave the focus on Add Manufacturer', async () => {
+    await renderPage();
+    api.on('POST api/whitelable/', (request) => [
+      200,
+      { id: 1, brand: 'Acme', white_labeled_brands: { data: (request.body as { data: string[] }).data } },
+    ]);
+    await openEditor('Acme');
+    const add = () => within(editor('Acme')).getByRole('button', { name: 'Add Manufacturer' });
+    await addThroughSearch('Acme', 'sony', 'Sony Group Corporation');
+    within(editor('Acme')).getByRole('button', { name: 'Cancel' }).focus();
+    await userEvent.keyboard('{Enter}');
+    expect(saveButtons('Acme')).toHaveLength(0);
+    expect(add()).toHaveFocus();
+    await addThroughSearch('Acme', 'sony', 'Sony Group Corporation');
+    within(editor('Acme')).getByRole('button', { name: 'Update Changes DB' }).focus();
+    await userEvent.keyboard('{Enter}');
+    await waitFor(() => expect(saveButtons('Acme')).toHaveLength(0));
+    expect(add()).toHaveFocus();
+  });
+});
+
 describe('unsaved changes: Cancel and Update Changes DB', () => {
   test('appear only while the list differs from the saved one', async () => {
     await renderPage();
