@@ -13,7 +13,7 @@ import http from 'node:http';
 import os from 'node:os';
 import zlib from 'node:zlib';
 import { DEMO_PASSWORD, loadVolumeData } from '../seed';
-import { localMidnight } from '../src/report/dates';
+import { localMidnight } from '@veritas/shared/domain';
 import { WebClient } from '../sim/web-client';
 import {
   forEachEngine,

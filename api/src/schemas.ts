@@ -8,8 +8,28 @@ import { Ajv } from 'ajv';
 import ajvKeywords from 'ajv-keywords';
 import type { TSchema } from '@sinclair/typebox';
 import type { FastifySchemaCompiler } from 'fastify';
-import { isTimeZone } from '@veritas/shared/domain';
-import { isInstant, localMidnight } from './report/dates';
+import { isCalendarDay, isTimeZone } from '@veritas/shared/domain';
+
+const INSTANT = /^(\d{4}-\d{2}-\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-](\d{2}):(\d{2}))$/;
+
+/**
+ * An instant written ISO 8601 with its offset (2026-11-24T09:30:00+05:30), of a day the calendar
+ * has: Date.parse alone takes 2026-02-30 for 2 March.
+ */
+function isInstant(text: string): boolean {
+  const match = INSTANT.exec(text);
+  if (!match) return false;
+  const [day = '', hour, minute, second = '0', offsetHours = '0', offsetMinutes = '0'] = match.slice(1);
+  return (
+    isCalendarDay(day) &&
+    Number(hour) < 24 &&
+    Number(minute) < 60 &&
+    Number(second) < 60 &&
+    Number(offsetHours) < 24 &&
+    Number(offsetMinutes) < 60 &&
+    Number.isFinite(Date.parse(text))
+  );
+}
 
 // allErrors: the 400 names the first faulty field in the schema's order, whatever order ajv
 // checks keywords in (`required` before `properties`). Fastify leaves it off because a long list
@@ -26,7 +46,7 @@ ajv.addFormat(
   (text: string) => /^\d+$/.test(text.trim()) && Number.isSafeInteger(Number(text)) && Number(text) > 0,
 );
 // Empty text is another keyword's business: a required day's minLength, an optional filter's 'any'.
-ajv.addFormat('calendar-day', (text: string) => text === '' || localMidnight(text) !== null);
+ajv.addFormat('calendar-day', (text: string) => text === '' || isCalendarDay(text));
 ajv.addFormat('time-zone', isTimeZone);
 ajv.addFormat('date-time', isInstant);
 

@@ -2,7 +2,15 @@
 // target_kind, target, outcome, from, to; days in the browser's zone), as audit/ takes them
 // (since and until are instants), and the same rules applied in the page to a live entry.
 import type { AuditAction, AuditEntry, AuditFilterQuery, AuditOutcome, AuditTargetKind } from '@veritas/shared';
-import { AUDIT_ACTIONS, AUDIT_OUTCOMES, AUDIT_TARGET_KINDS } from '@veritas/shared/audit-vocabulary';
+import {
+  AUDIT_ACTIONS,
+  AUDIT_OUTCOMES,
+  AUDIT_TARGET_KINDS,
+  MAX_AUDIT_ACTOR_LENGTH,
+  MAX_AUDIT_TARGET_LENGTH,
+} from '@veritas/shared/audit-vocabulary';
+import { isCalendarDay, localMidnight } from '@veritas/shared/domain';
+import { choiceOrAny } from '@veritas/shared/filters';
 
 /** The filters as the form and the URL hold them; '' is "any". */
 export interface AuditFilter {
@@ -29,41 +37,19 @@ export const NO_FILTER: AuditFilter = {
 
 const FIELDS = Object.keys(NO_FILTER) as (keyof AuditFilter)[];
 
-/** The longest actor and target audit/ takes. */
-export const MAX_ACTOR_LENGTH = 200;
-export const MAX_TARGET_LENGTH = 500;
-
-const oneOf = <T extends string>(values: readonly T[], value: string | null): T | '' =>
-  values.includes(value as T) ? (value as T) : '';
-
-const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
-
-/** Local midnight of `day` (YYYY-MM-DD) plus `plusDays` days; null when it is not a calendar day. */
-function localMidnight(day: string, plusDays = 0): Date | null {
-  const match = DAY.exec(day);
-  if (!match) return null;
-  const [year, month, date] = match.slice(1).map(Number) as [number, number, number];
-  const midnight = new Date(year, month - 1, date);
-  // new Date rolls 2026-02-31 over to March: such a text is no day.
-  if (midnight.getFullYear() !== year || midnight.getMonth() !== month - 1 || midnight.getDate() !== date) return null;
-  return plusDays ? new Date(year, month - 1, date + plusDays) : midnight;
-}
-
-export const isDay = (text: string): boolean => localMidnight(text) !== null;
-
 /** The filters of a URL's query; a value the page would not offer (an unknown action, no day) is "any". */
 export function filterFromParams(params: URLSearchParams): AuditFilter {
   const text = (name: string, max: number) => (params.get(name) ?? '').trim().slice(0, max);
   const day = (name: string) => {
     const value = params.get(name) ?? '';
-    return isDay(value) ? value : '';
+    return isCalendarDay(value) ? value : '';
   };
   return {
-    actor: text('actor', MAX_ACTOR_LENGTH),
-    action: oneOf(AUDIT_ACTIONS, params.get('action')),
-    target_kind: oneOf(AUDIT_TARGET_KINDS, params.get('target_kind')),
-    target: text('target', MAX_TARGET_LENGTH),
-    outcome: oneOf(AUDIT_OUTCOMES, params.get('outcome')),
+    actor: text('actor', MAX_AUDIT_ACTOR_LENGTH),
+    action: choiceOrAny(AUDIT_ACTIONS, params.get('action')),
+    target_kind: choiceOrAny(AUDIT_TARGET_KINDS, params.get('target_kind')),
+    target: text('target', MAX_AUDIT_TARGET_LENGTH),
+    outcome: choiceOrAny(AUDIT_OUTCOMES, params.get('outcome')),
     from: day('from'),
     to: day('to'),
   };

@@ -2,9 +2,15 @@
 // @veritas/shared/filters: Actor and Target apply on Apply (or Enter), the dropdowns and the days as
 // soon as they change, together with the text typed so far.
 import { SearchSelect, type SelectOption } from '@veritas/shared';
-import { AUDIT_ACTIONS, AUDIT_OUTCOMES, AUDIT_TARGET_KINDS } from '@veritas/shared/audit-vocabulary';
+import {
+  AUDIT_ACTIONS,
+  AUDIT_OUTCOMES,
+  AUDIT_TARGET_KINDS,
+  MAX_AUDIT_ACTOR_LENGTH,
+  MAX_AUDIT_TARGET_LENGTH,
+} from '@veritas/shared/audit-vocabulary';
 import { DayFilter, FiltersForm, TextFilter, useTypedTexts } from '@veritas/shared/filters';
-import { MAX_ACTOR_LENGTH, MAX_TARGET_LENGTH, NO_FILTER, isFiltered, type AuditFilter } from './audit-filter';
+import { NO_FILTER, isFiltered, type AuditFilter } from './audit-filter';
 
 const choices = (any: string, values: readonly string[]): SelectOption[] => [
   { value: '', label: any },
@@ -51,10 +57,10 @@ export function AuditFilters({ filter, onApply }: { filter: AuditFilter; onApply
       }}
       typed={texts.actor.trim() !== filter.actor || texts.target.trim() !== filter.target}
     >
-      {text('actor', 'Actor', MAX_ACTOR_LENGTH)}
+      {text('actor', 'Actor', MAX_AUDIT_ACTOR_LENGTH)}
       {select('action', 'Action', ACTIONS)}
       {select('target_kind', 'Target kind', TARGET_KINDS)}
-      {text('target', 'Target', MAX_TARGET_LENGTH)}
+      {text('target', 'Target', MAX_AUDIT_TARGET_LENGTH)}
       {select('outcome', 'Outcome', OUTCOMES)}
       <DayFilter id="al-from" label="From" value={filter.from} max={filter.to} onChange={(from) => apply({ from })} />
       <DayFilter id="al-to" label="To" value={filter.to} min={filter.from} onChange={(to) => apply({ to })} />

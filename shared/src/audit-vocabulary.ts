@@ -78,3 +78,7 @@ export const AUDIT_TARGET_KINDS = [
   'webhook',
 ] as const;
 export type AuditTargetKind = (typeof AUDIT_TARGET_KINDS)[number];
+
+/** The longest actor and target the filters of audit/ take. */
+export const MAX_AUDIT_ACTOR_LENGTH = 200;
+export const MAX_AUDIT_TARGET_LENGTH = 500;

@@ -17,6 +17,7 @@ export * from './errors';
 export * from './records';
 export * from './dashboard-stats';
 export * from './zone-calendar';
+export * from './calendar-day';
 export * from './password-rule';
 export * from './api/fields';
 export * from './api/form-check';

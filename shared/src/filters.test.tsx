@@ -1,6 +1,6 @@
 import { fireEvent, render, screen } from '@testing-library/react';
 import { useState } from 'react';
-import { DayFilter, FiltersForm, TextFilter, useTypedTexts } from './filters';
+import { choiceOrAny, DayFilter, FiltersForm, TextFilter, useTypedTexts } from './filters';
 
 interface Applied {
   name: string;
@@ -119,4 +119,15 @@ test('Clear filters is disabled with nothing applied or typed; it empties the fo
 test("the form is a landmark named 'Filters'", () => {
   renderFilters();
   expect(screen.getByRole('form', { name: 'Filters' })).toBeInTheDocument();
+});
+
+describe('choiceOrAny', () => {
+  test("a URL's value the page offers is kept; another, or none, is '' (any)", () => {
+    const kinds = ['user', 'brand'] as const;
+    expect(choiceOrAny(kinds, 'brand')).toBe('brand');
+    expect(choiceOrAny(kinds, 'Brand')).toBe('');
+    expect(choiceOrAny(kinds, 'planet')).toBe('');
+    expect(choiceOrAny(kinds, null)).toBe('');
+    expect(choiceOrAny(kinds, undefined)).toBe('');
+  });
 });

@@ -6,6 +6,10 @@
 import { useRef, useState, type ReactNode } from 'react';
 import './ui/filters.css';
 
+/** A URL's filter value if it is one of `values`, the page's choices; else '' ("any"). */
+export const choiceOrAny = <T extends string>(values: readonly T[], value: string | null | undefined): T | '' =>
+  values.includes(value as T) ? (value as T) : '';
+
 /**
  * The text boxes of a filters form: `applied` are their applied values. Filters applied from
  * elsewhere (Clear filters, a saved view, the browser's Back) replace what was typed, and call

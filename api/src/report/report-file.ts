@@ -2,13 +2,13 @@
 // date range, as CSV text: read page by page and written here on SQLite, written by PostgreSQL
 // itself (report-lines.sqlite.ts, report-lines.postgres.ts).
 import type { Static } from '@sinclair/typebox';
-import type { ReportRange } from '@veritas/shared/domain';
+import { localMidnight, type ReportRange } from '@veritas/shared/domain';
 import { recordAuditAlone, type AuditBy } from '../audit/trail';
 import { forEngine } from '../db/engines';
 import type { Db } from '../db/schema';
 import { BadRequest } from '../http-errors';
 import { UTF8_BOM, csvLine } from './csv';
-import { dayRange, localMidnight, type TimeRange } from './dates';
+import { dayRange, type TimeRange } from './dates';
 import { copiedReportLines } from './report-lines.postgres';
 import { writtenReportLines } from './report-lines.sqlite';
 import { REPORT_COLUMNS } from './rows';

@@ -2,7 +2,6 @@ import {
   NO_FILTER,
   filterFromParams,
   filterOfView,
-  isDay,
   isFiltered,
   paramsOfFilter,
   queryOfFilter,
@@ -51,12 +50,5 @@ describe('filters in the URL', () => {
     });
     expect(sameFilters(filterOfView({ state: 'active' }), NO_FILTER)).toBe(true);
     expect(sameFilters(filterOfView({ state: 'all' }), NO_FILTER)).toBe(false);
-  });
-
-  test('days are calendar days written YYYY-MM-DD', () => {
-    expect(isDay('2028-02-29')).toBe(true);
-    expect(isDay('2026-02-29')).toBe(false);
-    expect(isDay('2026-1-5')).toBe(false);
-    expect(isDay('')).toBe(false);
   });
 });

@@ -9,6 +9,8 @@ import {
   type CaseReason,
   type CaseStateFilter,
 } from '@veritas/shared/case-vocabulary';
+import { isCalendarDay } from '@veritas/shared/domain';
+import { choiceOrAny } from '@veritas/shared/filters';
 
 /** The filters as the form holds them; '' is "any". */
 export interface CaseFilter {
@@ -45,20 +47,6 @@ export const MAX_ASSIGNEE_LENGTH = 150;
 export const ASSIGNEE_ME = 'me';
 export const ASSIGNEE_NONE = 'none';
 
-const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
-
-/** Whether `text` is a calendar day written YYYY-MM-DD. */
-export function isDay(text: string): boolean {
-  const match = DAY.exec(text);
-  if (!match) return false;
-  const [year, month, date] = match.slice(1).map(Number) as [number, number, number];
-  const day = new Date(Date.UTC(year, month - 1, date));
-  return day.getUTCFullYear() === year && day.getUTCMonth() === month - 1 && day.getUTCDate() === date;
-}
-
-const oneOf = <T extends string>(values: readonly T[], value: string | null | undefined): T | '' =>
-  values.includes(value as T) ? (value as T) : '';
-
 type Source = Pick<URLSearchParams, 'get'>;
 
 /** The filters of a URL's query (or of a saved view's filters); what the page would not offer is "any". */
@@ -69,11 +57,11 @@ export function filterFromParams(params: Source): CaseFilter {
   };
   const day = (name: string) => {
     const value = (params.get(name) ?? '').trim();
-    return isDay(value) ? value : '';
+    return isCalendarDay(value) ? value : '';
   };
   return {
-    reason: oneOf(CASE_REASONS, params.get('reason')),
-    state: oneOf(CASE_STATE_FILTERS, params.get('state')) || DEFAULT_STATE,
+    reason: choiceOrAny(CASE_REASONS, params.get('reason')),
+    state: choiceOrAny(CASE_STATE_FILTERS, params.get('state')) || DEFAULT_STATE,
     queue: text('queue', MAX_QUEUE_LENGTH),
     assignee: text('assignee', MAX_ASSIGNEE_LENGTH),
     overdue: params.get('overdue') === '1',

@@ -1,7 +1,14 @@
 // The audit trail (docs/audit.md): what the server records of every security-relevant action, in
 // the action's own transaction, and the calls of the Audit Log screen (audit/, admins only).
 import { Type, type Static } from '@sinclair/typebox';
-import { AUDIT_ACTIONS, AUDIT_ACTOR_KINDS, AUDIT_OUTCOMES, AUDIT_TARGET_KINDS } from '../audit-vocabulary';
+import {
+  AUDIT_ACTIONS,
+  AUDIT_ACTOR_KINDS,
+  AUDIT_OUTCOMES,
+  AUDIT_TARGET_KINDS,
+  MAX_AUDIT_ACTOR_LENGTH,
+  MAX_AUDIT_TARGET_LENGTH,
+} from '../audit-vocabulary';
 import { Choice, Nullable, OptionalChoice, OptionalText } from './fields';
 
 export {
@@ -60,10 +67,10 @@ const limitMessage = `limit must be a whole number from 1 to ${AUDIT_PAGE_LIMIT}
 
 /** The filters of audit/ and audit/export/: each narrows, together they all must hold. */
 export const AuditFilterQuery = Type.Object({
-  actor: OptionalText('actor', 200),
+  actor: OptionalText('actor', MAX_AUDIT_ACTOR_LENGTH),
   action: OptionalChoice('action', AUDIT_ACTIONS),
   target_kind: OptionalChoice('target_kind', AUDIT_TARGET_KINDS),
-  target: OptionalText('target', 500),
+  target: OptionalText('target', MAX_AUDIT_TARGET_LENGTH),
   outcome: OptionalChoice('outcome', AUDIT_OUTCOMES),
   /** From this instant on (included). */
   since: instant('since'),
