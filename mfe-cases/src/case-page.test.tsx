@@ -19,11 +19,15 @@ import {
   type MockApi,
   type MockReply,
 } from '@veritas/shared/testing';
-import { CASE_CHANGED_MESSAGE, MAX_CASE_PHOTO_BYTES, MAX_CASE_PHOTOS } from '@veritas/shared/case-vocabulary';
+import {
+  CASE_CHANGED_MESSAGE,
+  CASE_FORM_MESSAGES,
+  MAX_CASE_PHOTO_BYTES,
+  MAX_CASE_PHOTOS,
+} from '@veritas/shared/case-vocabulary';
 import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import CasePage, { PAGE_MESSAGES } from './case-page';
-import { ACTION_MESSAGES } from './case/case-actions';
 import { PHOTO_MESSAGES } from './case/case-photos';
 
 const PAST = '2020-01-02T03:04:00.000Z';
@@ -489,18 +493,18 @@ describe('changes on the case’s version', () => {
     await loaded();
     await userEvent.click(screen.getByRole('button', { name: 'Resolve…' }));
     await userEvent.click(screen.getByRole('button', { name: 'Resolve' }));
-    expect(screen.getByText(ACTION_MESSAGES.noDisposition)).toBeInTheDocument();
-    expect(screen.getByText(ACTION_MESSAGES.noNote)).toBeInTheDocument();
+    expect(screen.getByText(CASE_FORM_MESSAGES.dispositionMissing)).toBeInTheDocument();
+    expect(screen.getByText(CASE_FORM_MESSAGES.resolutionNoteMissing)).toBeInTheDocument();
     // The first field to correct takes the cursor, its message read with it.
     expect(screen.getByRole('combobox', { name: 'Disposition' })).toHaveFocus();
     expect(screen.getByRole('combobox', { name: 'Disposition' })).toHaveAccessibleDescription(
-      ACTION_MESSAGES.noDisposition,
+      CASE_FORM_MESSAGES.dispositionMissing,
     );
     await userEvent.selectOptions(screen.getByRole('combobox', { name: 'Disposition' }), 'accepted');
     await userEvent.type(screen.getByRole('textbox', { name: 'Resolution note' }), '   ');
     await userEvent.click(screen.getByRole('button', { name: 'Resolve' }));
     expect(screen.getByRole('textbox', { name: 'Resolution note' })).toHaveAccessibleDescription(
-      ACTION_MESSAGES.noNote,
+      CASE_FORM_MESSAGES.resolutionNoteMissing,
     );
     expect(screen.getByRole('textbox', { name: 'Resolution note' })).toHaveFocus();
     expect(api.requestsTo('POST api/cases/7/resolve/')).toHaveLength(0);
@@ -523,7 +527,7 @@ describe('changes on the case’s version', () => {
     await loaded();
     await userEvent.click(screen.getByRole('button', { name: 'Reopen…' }));
     await userEvent.click(screen.getByRole('button', { name: 'Reopen' }));
-    expect(screen.getByText(ACTION_MESSAGES.noReason)).toBeInTheDocument();
+    expect(screen.getByText(CASE_FORM_MESSAGES.reopenReasonMissing)).toBeInTheDocument();
     expect(screen.getByRole('textbox', { name: 'Reason for reopening' })).toHaveFocus();
     expect(api.requestsTo('POST api/cases/7/reopen/')).toHaveLength(0);
     await userEvent.type(screen.getByRole('textbox', { name: 'Reason for reopening' }), 'Customer disputes');
@@ -594,7 +598,7 @@ describe('notes', () => {
     renderPage();
     await loaded();
     await userEvent.click(screen.getByRole('button', { name: 'Add note' }));
-    expect(screen.getByText(ACTION_MESSAGES.emptyNote)).toBeInTheDocument();
+    expect(screen.getByText(CASE_FORM_MESSAGES.noteMissing)).toBeInTheDocument();
     expect(api.requestsTo('POST api/cases/7/notes/')).toHaveLength(0);
     await userEvent.type(screen.getByRole('textbox', { name: 'Add note' }), 'Called');
     await userEvent.click(screen.getByRole('button', { name: 'Add note' }));

@@ -53,6 +53,22 @@ export const MAX_CASE_NOTE_LENGTH = 2000;
 export const MAX_BULK_CASES = 100_000;
 /** The longest `queue` api/cases/assignees/ takes: a group code, or several separated by commas. */
 export const MAX_ASSIGNEE_QUEUES_LENGTH = 1024;
+/** The longest queue (a hub's or return centre's group code) the queue's filters and totals take. */
+export const MAX_CASE_QUEUE_LENGTH = 64;
+/** The longest name of a saved view. */
+export const MAX_CASE_VIEW_NAME_LENGTH = 80;
+/** The most cases a bulk job takes by id; more are chosen by the filters they match. */
+export const MAX_CASE_JOB_IDS = 1000;
+
+/** What a form of the cases lacks: the server's 400 and the console's form say it alike (docs/errors.md#cases). */
+export const CASE_FORM_MESSAGES = {
+  viewNameMissing: 'Name the view.',
+  dispositionMissing: 'Choose a disposition.',
+  resolutionNoteMissing: 'A resolution needs a note.',
+  reopenReasonMissing: 'Say why the case is reopened.',
+  noteMissing: 'Write a note.',
+  jobAssigneeMissing: 'Choose whom to assign the cases to.',
+} as const;
 
 /** A reason's due time is a whole number of hours from 1 to this (docs/cases.md#due-times); any other is refused so. */
 export const MAX_DUE_HOURS = 8760;

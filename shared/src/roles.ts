@@ -14,6 +14,9 @@ export function isAdmin(role: Role | null): boolean {
   return role !== null && ADMINS.includes(role);
 }
 
+/** The longest username: user/create/ takes none longer, nor does anything that names a user. */
+export const MAX_USERNAME_LENGTH = 150;
+
 /** The name a role is shown under: field operators are "Wishmaster"s. */
 export function roleLabel(role: Role | null): string {
   if (!role) return '';

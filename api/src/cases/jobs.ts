@@ -3,7 +3,14 @@
 // of the fleet takes a job under a lease and changes its cases in batches, each case changed and
 // audited on its own and its item marked done in the same transaction, so a job resumed after a
 // restart (or by another instance once the lease ran out) never changes a case twice.
-import { MAX_BULK_CASES, worksAllCases, type CaseJob, type NewCaseJob, type Role } from '@veritas/shared/domain';
+import {
+  CASE_FORM_MESSAGES,
+  MAX_BULK_CASES,
+  worksAllCases,
+  type CaseJob,
+  type NewCaseJob,
+  type Role,
+} from '@veritas/shared/domain';
 import type { FastifyBaseLogger } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -70,11 +77,11 @@ function paramsOf(actor: UserCaseActor, job: NewCaseJob): JobParams {
     address: actor.by.address,
   };
   if (job.action === 'assign') {
-    if (job.assignee === undefined) throw new BadRequest('assignee', 'Choose whom to assign the cases to.');
+    if (job.assignee === undefined) throw new BadRequest('assignee', CASE_FORM_MESSAGES.jobAssigneeMissing);
     return { assignee: job.assignee, actor: by };
   }
-  if (!job.disposition) throw new BadRequest('disposition', 'Choose a disposition.');
-  if (!job.note?.trim()) throw new BadRequest('note', 'A resolution needs a note.');
+  if (!job.disposition) throw new BadRequest('disposition', CASE_FORM_MESSAGES.dispositionMissing);
+  if (!job.note?.trim()) throw new BadRequest('note', CASE_FORM_MESSAGES.resolutionNoteMissing);
   return { disposition: job.disposition, note: job.note.trim(), actor: by };
 }
 

@@ -35,6 +35,7 @@ import {
   NewCaseJob,
   NewCaseView,
   NoQuery,
+  MAX_CASE_VIEW_NAME_LENGTH,
   canReadCases,
   canRunCaseJobs,
   canSetCaseDueTimes,
@@ -249,7 +250,12 @@ export const caseRoutes: FastifyPluginAsyncTypebox<{ jobs: CaseJobRunner | null 
     '/api/cases/views/',
     {
       // A refusal (a name taken) names the view, as its entry does.
-      config: { audit: { action: 'case.view-saved' as const, target: targetOfBodyField('case-view', 'name', 80) } },
+      config: {
+        audit: {
+          action: 'case.view-saved' as const,
+          target: targetOfBodyField('case-view', 'name', MAX_CASE_VIEW_NAME_LENGTH),
+        },
+      },
       schema: { tags, summary: 'Save the queue’s filters as a view', body: NewCaseView, response: { 201: CaseView } },
     },
     async (request, reply) => {

@@ -5,6 +5,7 @@ import { BusyButton, focusWasDropped, notifyError, toast, useSession, type CaseD
 import {
   CASE_DISPOSITION_LABELS,
   CASE_DISPOSITIONS,
+  CASE_FORM_MESSAGES,
   MAX_CASE_NOTE_LENGTH,
   type CaseDisposition,
 } from '@veritas/shared/case-vocabulary';
@@ -15,10 +16,6 @@ import { assigneeLabel } from './case-text';
 import { useCaseChange, type Notice } from './use-case-change';
 
 export const ACTION_MESSAGES = {
-  noDisposition: 'Choose a disposition.',
-  noNote: 'A resolution needs a note.',
-  noReason: 'Say why the case is reopened.',
-  emptyNote: 'Write a note.',
   assigneesFailed: 'Could not load who may work this queue.',
   noteFailed: 'The note could not be added.',
 } as const;
@@ -199,8 +196,8 @@ function ResolveForm({
   });
   const submit = () => {
     const next = {
-      disposition: disposition ? null : ACTION_MESSAGES.noDisposition,
-      note: note.trim() ? null : ACTION_MESSAGES.noNote,
+      disposition: disposition ? null : CASE_FORM_MESSAGES.dispositionMissing,
+      note: note.trim() ? null : CASE_FORM_MESSAGES.resolutionNoteMissing,
     };
     setErrors(next);
     if (next.disposition || next.note) return;
@@ -252,7 +249,7 @@ function ReopenForm({
   const [reason, setReason] = useState('');
   const [error, setError] = useState<string | null>(null);
   const submit = () => {
-    const message = reason.trim() ? null : ACTION_MESSAGES.noReason;
+    const message = reason.trim() ? null : CASE_FORM_MESSAGES.reopenReasonMissing;
     setError(message);
     if (!message) void onReopen(reason.trim());
   };
@@ -384,7 +381,7 @@ function NoteForm({ caseId }: { caseId: number }) {
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (sending) return;
-    if (!note.trim()) return setError(ACTION_MESSAGES.emptyNote);
+    if (!note.trim()) return setError(CASE_FORM_MESSAGES.noteMissing);
     setError(null);
     setSending(true);
     try {

@@ -15,13 +15,16 @@ import {
   type CaseSummary,
   type NewCaseJob,
   type SelectOption,
+  MAX_USERNAME_LENGTH,
   worksAllCases,
 } from '@veritas/shared';
 import {
   CASE_DISPOSITIONS,
   CASE_DISPOSITION_LABELS,
+  CASE_FORM_MESSAGES,
   MAX_ASSIGNEE_QUEUES_LENGTH,
   MAX_BULK_CASES,
+  MAX_CASE_JOB_IDS,
   MAX_CASE_NOTE_LENGTH,
   type CaseDisposition,
 } from '@veritas/shared/case-vocabulary';
@@ -32,16 +35,10 @@ import { assigneeLabel } from '../case/case-text';
 import { queryOfFilter, type CaseFilter } from './case-filter';
 import type { Selection } from './case-table';
 
-/** The most cases a job takes by id (NewCaseJob's ids); more are selected as "all matching". */
-export const MAX_JOB_IDS = 1000;
-
 export const BULK_MESSAGES = {
   startFailed: 'Failed to start the job',
   progressFailed: 'Failed to read the job’s progress',
-  assigneeMissing: 'Choose whom to assign the cases to.',
-  dispositionMissing: 'Choose a disposition.',
-  noteMissing: 'A resolution needs a note.',
-  tooManyIds: `Tick at most ${MAX_JOB_IDS} cases, or select all matching.`,
+  tooManyIds: `Tick at most ${MAX_CASE_JOB_IDS} cases, or select all matching.`,
   assigneesFailed: 'Could not load who may work these cases.',
   anyQueue: 'The cases matching may be in any queue: type a username, or filter by a queue to choose from its users.',
 } as const;
@@ -275,7 +272,7 @@ function AssigneeTyped({ assignee, onChange, error }: AssigneeFieldProps) {
           className="vx-input"
           value={unassigned ? '' : (assignee ?? '')}
           disabled={unassigned}
-          maxLength={150}
+          maxLength={MAX_USERNAME_LENGTH}
           autoComplete="off"
           spellCheck={false}
           aria-invalid={error ? true : undefined}
@@ -377,7 +374,7 @@ export function BulkActions({
   });
 
   const chosen = selection.allMatching ? null : selection.ids.length;
-  const tooMany = chosen !== null && chosen > MAX_JOB_IDS;
+  const tooMany = chosen !== null && chosen > MAX_CASE_JOB_IDS;
   const anySelected = selection.allMatching || selection.ids.length > 0;
 
   const matching = count && (count.capped || count.total > MAX_BULK_CASES) ? null : count?.total;
@@ -406,9 +403,9 @@ export function BulkActions({
     if (!action || tooMany || start.isPending) return;
     const found: Faults = {};
     if (action === 'assign' && (assignee === null || (assignee !== '' && !assignee.trim())))
-      found.assignee = BULK_MESSAGES.assigneeMissing;
-    if (action === 'resolve' && !disposition) found.disposition = BULK_MESSAGES.dispositionMissing;
-    if (action === 'resolve' && !note.trim()) found.note = BULK_MESSAGES.noteMissing;
+      found.assignee = CASE_FORM_MESSAGES.jobAssigneeMissing;
+    if (action === 'resolve' && !disposition) found.disposition = CASE_FORM_MESSAGES.dispositionMissing;
+    if (action === 'resolve' && !note.trim()) found.note = CASE_FORM_MESSAGES.resolutionNoteMissing;
     fail(found);
     if (Object.keys(found).length) return;
     const which = selection.allMatching ? { filters: queryOfFilter(filter) } : { ids: [...selection.ids] };

@@ -2,10 +2,11 @@
 // takes them (CaseFilters of @veritas/shared). The URL's query is the filters themselves: reason,
 // state (left out when Active, the default), queue, assignee (a username, `me` or `none`),
 // overdue=1, from and to (days, YYYY-MM-DD). A value the page would not offer is "any".
-import type { CaseFilters } from '@veritas/shared';
+import { MAX_USERNAME_LENGTH, type CaseFilters } from '@veritas/shared';
 import {
   CASE_REASONS,
   CASE_STATE_FILTERS,
+  MAX_CASE_QUEUE_LENGTH,
   type CaseReason,
   type CaseStateFilter,
 } from '@veritas/shared/case-vocabulary';
@@ -39,10 +40,6 @@ export const NO_FILTER: CaseFilter = {
   to: '',
 };
 
-/** The longest queue code and username api/cases/ takes. */
-export const MAX_QUEUE_LENGTH = 64;
-export const MAX_ASSIGNEE_LENGTH = 150;
-
 /** The assignee filter's fixed values: the signed-in user, and cases left in their queue. */
 export const ASSIGNEE_ME = 'me';
 export const ASSIGNEE_NONE = 'none';
@@ -62,8 +59,8 @@ export function filterFromParams(params: Source): CaseFilter {
   return {
     reason: choiceOrAny(CASE_REASONS, params.get('reason')),
     state: choiceOrAny(CASE_STATE_FILTERS, params.get('state')) || DEFAULT_STATE,
-    queue: text('queue', MAX_QUEUE_LENGTH),
-    assignee: text('assignee', MAX_ASSIGNEE_LENGTH),
+    queue: text('queue', MAX_CASE_QUEUE_LENGTH),
+    assignee: text('assignee', MAX_USERNAME_LENGTH),
     overdue: params.get('overdue') === '1',
     from: day('from'),
     to: day('to'),

@@ -1,19 +1,11 @@
 // The Cases queue's filters form, a filters form of @veritas/shared/filters: Queue and a typed
 // assignee apply on Apply (or Enter), the dropdowns, the checkbox and the days as soon as they
 // change, together with the text typed so far.
-import { SearchSelect, deviceError, type SelectOption } from '@veritas/shared';
-import { CASE_REASONS, CASE_STATE_LABELS } from '@veritas/shared/case-vocabulary';
+import { MAX_USERNAME_LENGTH, SearchSelect, deviceError, type SelectOption } from '@veritas/shared';
+import { CASE_REASONS, CASE_STATE_LABELS, MAX_CASE_QUEUE_LENGTH } from '@veritas/shared/case-vocabulary';
 import { DayFilter, FiltersForm, TextFilter, useTypedTexts } from '@veritas/shared/filters';
 import { useState } from 'react';
-import {
-  ASSIGNEE_ME,
-  ASSIGNEE_NONE,
-  MAX_ASSIGNEE_LENGTH,
-  MAX_QUEUE_LENGTH,
-  NO_FILTER,
-  isFiltered,
-  type CaseFilter,
-} from './case-filter';
+import { ASSIGNEE_ME, ASSIGNEE_NONE, NO_FILTER, isFiltered, type CaseFilter } from './case-filter';
 
 /** A reason as the page shows it: its code and the device error catalogue's title. */
 export const reasonText = (code: string): string => {
@@ -105,7 +97,7 @@ export function CaseFilters({ filter, onApply }: { filter: CaseFilter; onApply: 
           onChange={(value) => value && apply({ state: value as CaseFilter['state'] })}
         />
       </div>
-      {text('queue', 'cq-queue', 'Queue', MAX_QUEUE_LENGTH, 'Hub or RC code')}
+      {text('queue', 'cq-queue', 'Queue', MAX_CASE_QUEUE_LENGTH, 'Hub or RC code')}
       <div className="vx-field">
         <SearchSelect
           label="Assignee"
@@ -114,7 +106,7 @@ export function CaseFilters({ filter, onApply }: { filter: CaseFilter; onApply: 
           onChange={(value) => chooseAssignee(value ?? '')}
         />
       </div>
-      {userMode && text('username', 'cq-username', 'Assignee’s username', MAX_ASSIGNEE_LENGTH)}
+      {userMode && text('username', 'cq-username', 'Assignee’s username', MAX_USERNAME_LENGTH)}
       <DayFilter
         id="cq-from"
         label="Opened from"

@@ -3,34 +3,34 @@
 // role; the owner of the view chosen may delete it.
 import {
   BusyButton,
+  CONSOLE_ROLES,
   SearchSelect,
   notifyError,
   toast,
   useSession,
   type CaseView,
+  type NewCaseView,
   type SelectOption,
 } from '@veritas/shared';
+import { CASE_FORM_MESSAGES, MAX_CASE_VIEW_NAME_LENGTH } from '@veritas/shared/case-vocabulary';
 import { useMutation, useQueryClient, useQueryError, useQueryNow } from '@veritas/shared/query';
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { deleteView, saveView, viewsQuery } from '../api/cases';
 import { filterOfView, queryOfFilter, sameFilters, type CaseFilter } from './case-filter';
 
-export const SHARE_ROLES = ['executive', 'incharge', 'central_ops', 'admin', 'super_admin'] as const;
-type ShareRole = (typeof SHARE_ROLES)[number];
-/** The longest name of a view. */
-export const MAX_VIEW_NAME_LENGTH = 80;
+type ShareRole = NonNullable<NewCaseView['shared_with']>;
 
 export const VIEW_MESSAGES = {
   loadFailed: 'Failed to load the saved views',
   saveFailed: 'Failed to save the view',
   deleteFailed: 'Failed to delete the view',
-  nameMissing: 'Name the view.',
 } as const;
 
 const ONLY_ME = '';
 const SHARE_OPTIONS: SelectOption[] = [
   { value: ONLY_ME, label: 'Only me' },
-  ...SHARE_ROLES.map((role) => ({ value: role, label: role })),
+  // A view is shared with any role of the console.
+  ...CONSOLE_ROLES.map((role) => ({ value: role, label: role })),
 ];
 
 /** A view as the Views dropdown names it: a shared one says with whom. */
@@ -101,7 +101,7 @@ export function SavedViews({ filter, onApply }: { filter: CaseFilter; onApply: (
     event.preventDefault();
     if (save.isPending) return;
     const trimmed = name.trim();
-    if (!trimmed) return setNameError(VIEW_MESSAGES.nameMissing);
+    if (!trimmed) return setNameError(CASE_FORM_MESSAGES.viewNameMissing);
     setNameError(null);
     save.mutate({
       name: trimmed,
@@ -153,7 +153,7 @@ export function SavedViews({ filter, onApply }: { filter: CaseFilter; onApply: (
               id={`${formId}-name`}
               className="vx-input"
               value={name}
-              maxLength={MAX_VIEW_NAME_LENGTH}
+              maxLength={MAX_CASE_VIEW_NAME_LENGTH}
               required
               autoComplete="off"
               aria-invalid={nameError ? true : undefined}

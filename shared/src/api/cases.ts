@@ -3,6 +3,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Choice, Nullable, OneOf, OptionalChoice, OptionalText, Text } from './fields';
 import { DeviceRecord } from './devices';
+import { CONSOLE_ROLES, MAX_USERNAME_LENGTH, type Role } from '../roles';
 import {
   CASE_REASONS,
   CASE_STATES,
@@ -12,8 +13,12 @@ import {
   CASE_PAGE_LIMIT,
   MAX_ASSIGNEE_QUEUES_LENGTH,
   MAX_CASE_NOTE_LENGTH,
+  MAX_CASE_QUEUE_LENGTH,
+  MAX_CASE_VIEW_NAME_LENGTH,
+  MAX_CASE_JOB_IDS,
   MAX_DUE_HOURS,
   DUE_HOURS_RULE,
+  CASE_FORM_MESSAGES,
 } from '../case-vocabulary';
 
 export {
@@ -29,6 +34,10 @@ export {
   MAX_CASE_NOTE_LENGTH,
   MAX_BULK_CASES,
   MAX_ASSIGNEE_QUEUES_LENGTH,
+  MAX_CASE_QUEUE_LENGTH,
+  MAX_CASE_VIEW_NAME_LENGTH,
+  MAX_CASE_JOB_IDS,
+  CASE_FORM_MESSAGES,
   MAX_DUE_HOURS,
   DUE_HOURS_RULE,
   CASE_CHANGED_MESSAGE,
@@ -126,9 +135,9 @@ export const CaseFilters = Type.Object({
   reason: OptionalChoice('reason', CASE_REASONS),
   /** Default `active`. */
   state: OptionalChoice('state', CASE_STATE_FILTERS),
-  queue: OptionalText('queue', 64),
+  queue: OptionalText('queue', MAX_CASE_QUEUE_LENGTH),
   /** A username, `me`, or `none` (left in its queue). */
-  assignee: OptionalText('assignee', 150),
+  assignee: OptionalText('assignee', MAX_USERNAME_LENGTH),
   /** `1`: only cases past their due time, not resolved. */
   overdue: OptionalChoice('overdue', ['1', '0'] as const),
   /** Opened on or after this day (UTC). */
@@ -179,7 +188,7 @@ export type CaseCount = Static<typeof CaseCount>;
 
 /** api/cases/summary/: open and overdue cases, of a hub or all, or of the signed-in user. */
 export const CaseSummaryQuery = Type.Object({
-  hub: OptionalText('hub', 64),
+  hub: OptionalText('hub', MAX_CASE_QUEUE_LENGTH),
   mine: OptionalChoice('mine', ['1', '0'] as const),
 });
 export type CaseSummaryQuery = Static<typeof CaseSummaryQuery>;
@@ -213,7 +222,13 @@ const note = (missing: string) =>
 export const CaseAssign = Type.Object({
   /** A username; null leaves the case in its queue. */
   assignee: Nullable(
-    Text({ missing: 'Choose whom to assign the case to.', maxLength: 'Usernames are at most 150 characters.' }),
+    Text(
+      {
+        missing: 'Choose whom to assign the case to.',
+        maxLength: `Usernames are at most ${MAX_USERNAME_LENGTH} characters.`,
+      },
+      { maxLength: MAX_USERNAME_LENGTH },
+    ),
   ),
   version,
 });
@@ -222,20 +237,22 @@ export type CaseAssign = Static<typeof CaseAssign>;
 export const CaseVersion = Type.Object({ version });
 export type CaseVersion = Static<typeof CaseVersion>;
 
+const disposition = OneOf(CASE_DISPOSITIONS, {
+  missing: CASE_FORM_MESSAGES.dispositionMissing,
+  enum: `disposition must be one of ${CASE_DISPOSITIONS.join(', ')}.`,
+});
+
 export const CaseResolve = Type.Object({
-  disposition: OneOf(CASE_DISPOSITIONS, {
-    missing: 'Choose a disposition.',
-    enum: `disposition must be one of ${CASE_DISPOSITIONS.join(', ')}.`,
-  }),
-  note: note('A resolution needs a note.'),
+  disposition,
+  note: note(CASE_FORM_MESSAGES.resolutionNoteMissing),
   version,
 });
 export type CaseResolve = Static<typeof CaseResolve>;
 
-export const CaseReopen = Type.Object({ reason: note('Say why the case is reopened.'), version });
+export const CaseReopen = Type.Object({ reason: note(CASE_FORM_MESSAGES.reopenReasonMissing), version });
 export type CaseReopen = Static<typeof CaseReopen>;
 
-export const CaseNote = Type.Object({ note: note('Write a note.') });
+export const CaseNote = Type.Object({ note: note(CASE_FORM_MESSAGES.noteMissing) });
 export type CaseNote = Static<typeof CaseNote>;
 
 /** The answer of a 409: the case as it now is. */
@@ -269,13 +286,19 @@ export const CaseViewList = Type.Object({ views: Type.Array(CaseView) });
 export type CaseViewList = Static<typeof CaseViewList>;
 
 export const NewCaseView = Type.Object({
-  name: Text({ missing: 'Name the view.', maxLength: 'A view’s name is at most 80 characters.' }, { maxLength: 80 }),
+  name: Text(
+    {
+      missing: CASE_FORM_MESSAGES.viewNameMissing,
+      maxLength: `A view’s name is at most ${MAX_CASE_VIEW_NAME_LENGTH} characters.`,
+    },
+    { maxLength: MAX_CASE_VIEW_NAME_LENGTH },
+  ),
   filters: CaseFilters,
-  /** A role to share it with; null: the owner's own. */
+  /** A role to share it with (any console role); null: the owner's own. */
   shared_with: Nullable(
-    OneOf(['executive', 'incharge', 'central_ops', 'admin', 'super_admin'] as const, {
+    OneOf(CONSOLE_ROLES as readonly Exclude<Role, 'operators'>[], {
       missing: 'Choose a role to share the view with.',
-      enum: 'A view is shared with executive, incharge, central_ops, admin or super_admin.',
+      enum: `A view is shared with ${CONSOLE_ROLES.slice(0, -1).join(', ')} or ${CONSOLE_ROLES.at(-1)}.`,
     }),
   ),
 });
@@ -287,16 +310,11 @@ export const NewCaseJob = Type.Object({
     missing: 'Choose assign or resolve.',
     enum: 'action must be assign or resolve.',
   }),
-  ids: Type.Optional(Type.Array(Type.Integer({ minimum: 1, maximum: 2_147_483_647 }), { maxItems: 1000 })),
+  ids: Type.Optional(Type.Array(Type.Integer({ minimum: 1, maximum: 2_147_483_647 }), { maxItems: MAX_CASE_JOB_IDS })),
   filters: Type.Optional(CaseFilters),
-  assignee: Type.Optional(Nullable(Type.String({ maxLength: 150 }))),
-  disposition: Type.Optional(
-    OneOf(CASE_DISPOSITIONS, {
-      missing: 'Choose a disposition.',
-      enum: `disposition must be one of ${CASE_DISPOSITIONS.join(', ')}.`,
-    }),
-  ),
-  note: Type.Optional(note('A resolution needs a note.')),
+  assignee: Type.Optional(Nullable(Type.String({ maxLength: MAX_USERNAME_LENGTH }))),
+  disposition: Type.Optional(disposition),
+  note: Type.Optional(note(CASE_FORM_MESSAGES.resolutionNoteMissing)),
 });
 export type NewCaseJob = Static<typeof NewCaseJob>;
 

@@ -1,12 +1,11 @@
 // Users, groups and passwords (docs/screens.md#create-user-and-create-group,
 // docs/screens.md#deactivate-users, api/README.md#passwords).
 import { Type, type Static } from '@sinclair/typebox';
-import { ROLES } from '../roles';
+import { MAX_USERNAME_LENGTH, ROLES } from '../roles';
 import { Choice, Id, OneOf, Secret, Text } from './fields';
 import { RoleName } from './sign-in';
 
-/** The longest username user/create/ accepts. */
-export const MAX_USERNAME_LENGTH = 150;
+export { MAX_USERNAME_LENGTH };
 
 /**
  * A new username's characters: letters, digits and @ . + - _ (Django's rule, whose API this one
