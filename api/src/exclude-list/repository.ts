@@ -1,4 +1,6 @@
-// Queries of the exclude list (brand_exclusions), keyed by the brand in lower case.
+// Queries of the exclude list (brand_exclusions), keyed by the brand's key (brandKey: the White
+// Label brands' rule, which the field scans look both up by).
+import { brandKey } from '@veritas/shared/domain';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 
@@ -10,7 +12,7 @@ export async function findExcludedBrands(kysely: Kysely<Database>) {
 export async function insertExcludedBrand(kysely: Kysely<Database>, brand: string): Promise<boolean> {
   const added = await kysely
     .insertInto('brand_exclusions')
-    .values({ brand_key: brand.toLowerCase(), brand })
+    .values({ brand_key: brandKey(brand), brand })
     .onConflict((oc) => oc.column('brand_key').doNothing())
     .executeTakeFirst();
   return Number(added.numInsertedOrUpdatedRows) === 1;
@@ -20,7 +22,7 @@ export async function insertExcludedBrand(kysely: Kysely<Database>, brand: strin
 export async function deleteExcludedBrand(kysely: Kysely<Database>, brand: string): Promise<boolean> {
   const removed = await kysely
     .deleteFrom('brand_exclusions')
-    .where('brand_key', '=', brand.toLowerCase())
+    .where('brand_key', '=', brandKey(brand))
     .executeTakeFirst();
   return Number(removed.numDeletedRows) === 1;
 }

@@ -7,6 +7,7 @@
 // result E003–E010 opens a case in its transaction (src/cases/opening.ts), refused scans (E003,
 // E008) included: their transaction commits the case and nothing else.
 import {
+  brandKey,
   deviceError,
   type DeviceScan,
   type HardwareScan,
@@ -181,18 +182,18 @@ async function factsOf(
   item: Item | undefined,
 ): Promise<ScanFacts> {
   const brand = item ? expectedOf(expectedItem(item)).brand : null;
-  const brandKey = brand?.trim().toLowerCase() ?? '';
+  const key = brand === null ? '' : brandKey(brand);
   const [manufacturer, excluded, whiteLabels] = await Promise.all([
     manufacturerOf(kysely, mac),
-    brandKey
-      ? kysely.selectFrom('brand_exclusions').select('brand').where('brand_key', '=', brandKey).executeTakeFirst()
+    key
+      ? kysely.selectFrom('brand_exclusions').select('brand').where('brand_key', '=', key).executeTakeFirst()
       : undefined,
-    brandKey
+    key
       ? kysely
           .selectFrom('brands as b')
           .innerJoin('brand_manufacturers as bm', 'bm.brand_id', 'b.id')
           .select('bm.manufacturer')
-          .where('b.brand_key', '=', brandKey)
+          .where('b.brand_key', '=', key)
           .execute()
       : [],
   ]);
