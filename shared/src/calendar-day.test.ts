@@ -1,5 +1,5 @@
 /** @jest-environment node */
-import { isCalendarDay, localMidnight } from './calendar-day';
+import { isCalendarDay, isLaterDay, localMidnight } from './calendar-day';
 import { inLocalZone } from './testing/time-zone';
 
 describe('isCalendarDay', () => {
@@ -35,6 +35,20 @@ describe('isCalendarDay', () => {
       '',
     ])
       expect(isCalendarDay(text)).toBe(false);
+  });
+});
+
+describe('isLaterDay', () => {
+  test('the later day of two, not the same day', () => {
+    expect(isLaterDay('2025-06-10', '2025-06-09')).toBe(true);
+    expect(isLaterDay('2026-01-01', '2025-12-31')).toBe(true);
+    expect(isLaterDay('2025-06-09', '2025-06-10')).toBe(false);
+    expect(isLaterDay('2025-06-10', '2025-06-10')).toBe(false);
+  });
+
+  test('a five-digit year, which a date picker takes when typed, is later than any four-digit one', () => {
+    expect(isLaterDay('10000-01-01', '9999-12-31')).toBe(true);
+    expect(isLaterDay('9999-12-31', '10000-01-01')).toBe(false);
   });
 });
 

@@ -19,6 +19,12 @@ function dayParts(text: string): [year: number, month: number, date: number] | n
 export const isCalendarDay = (text: string): boolean => dayParts(text) !== null;
 
 /**
+ * Whether day `a` comes after day `b`, both YYYY-MM-DD. A date picker takes years past 9999, and
+ * '10000-01-01' sorts before '2025-01-01' as text: the longer text is the later day.
+ */
+export const isLaterDay = (a: string, b: string): boolean => (a.length !== b.length ? a.length > b.length : a > b);
+
+/**
  * Local midnight at the start of the day `plusDays` days after `day` (YYYY-MM-DD); null when
  * `day` is not a calendar day.
  */

@@ -2,7 +2,7 @@
 // date range, as CSV text: read page by page and written here on SQLite, written by PostgreSQL
 // itself (report-lines.sqlite.ts, report-lines.postgres.ts).
 import type { Static } from '@sinclair/typebox';
-import { localMidnight, type ReportRange } from '@veritas/shared/domain';
+import { isLaterDay, localMidnight, REPORT_START_AFTER_END, type ReportRange } from '@veritas/shared/domain';
 import { recordAuditAlone, type AuditBy } from '../audit/trail';
 import { forEngine } from '../db/engines';
 import type { Db } from '../db/schema';
@@ -47,10 +47,9 @@ async function* csvReport(
 
 /** The report of a range, its file name and its text; a 400 when the range ends before it starts. */
 export function reportFile(db: Db, by: AuditBy, { start_date: start, end_date: end }: Static<typeof ReportRange>) {
+  if (isLaterDay(start, end)) throw new BadRequest('start_date', REPORT_START_AFTER_END);
   // Both are calendar days: the schema's format checked them.
-  const first = localMidnight(start)!;
-  const last = localMidnight(end)!;
-  if (first > last) throw new BadRequest('start_date', 'Start date cannot be later than end date');
+  const range = dayRange(localMidnight(start)!, localMidnight(end)!);
   const details = { start_date: start, end_date: end };
-  return { fileName: `report_${start}_${end}.csv`, text: csvReport(db, dayRange(first, last), { by, details }) };
+  return { fileName: `report_${start}_${end}.csv`, text: csvReport(db, range, { by, details }) };
 }
