@@ -426,7 +426,7 @@ test('a bulk resolve of all cases matching a filter shows its progress and resol
     expect((await casesOf(id))[0]).toMatchObject({ state: 'resolved', disposition: 'returned_to_vendor' });
   await openQueue(`?queue=${hub.code}&state=resolved`);
   await page.waitForFunction(() => document.querySelector('.cq-count')?.textContent === '3 cases');
-  for (const id of ids) await row(id).filter({ hasText: 'Resolved: Returned to vendor' }).waitFor();
+  for (const id of ids) await row(id).filter({ hasText: 'Resolved · Returned to vendor' }).waitFor();
 });
 
 test('the top bar’s My cases badge appears, live, once the signed-in user is assigned an open case', async () => {

@@ -212,7 +212,7 @@ describe('the table', () => {
     await loaded();
     expect(within(rowOf(1)!).getByText('Overdue')).toBeInTheDocument();
     expect(within(rowOf(2)!).queryByText('Overdue')).not.toBeInTheDocument();
-    expect(within(rowOf(2)!).getByText('Resolved: Returned to vendor')).toBeInTheDocument();
+    expect(within(rowOf(2)!).getByText('Resolved · Returned to vendor')).toBeInTheDocument();
     expect(within(rowOf(3)!).queryByText('Overdue')).not.toBeInTheDocument();
   });
 

@@ -12,6 +12,11 @@ export type CaseState = (typeof CASE_STATES)[number];
 export const CASE_DISPOSITIONS = ['accepted', 'rejected', 'quarantined', 'returned_to_vendor', 'recycled'] as const;
 export type CaseDisposition = (typeof CASE_DISPOSITIONS)[number];
 
+/** Overdue (docs/cases.md#due-times): past its due time at `now` (ms) and not resolved. */
+export function isOverdue(summary: { state: CaseState; due_at: string }, now: number = Date.now()): boolean {
+  return summary.state !== 'resolved' && Date.parse(summary.due_at) < now;
+}
+
 /** How each is shown. */
 export const CASE_STATE_LABELS: Record<CaseState, string> = {
   open: 'Open',

@@ -3,6 +3,7 @@
 // streamed, and the open and overdue totals the Dashboard's tiles and the top bar's badge show.
 import {
   CASE_COUNT_CAP,
+  isOverdue,
   canReadCase,
   canWorkCase,
   deviceError,
@@ -195,8 +196,8 @@ export const CASE_CSV_COLUMNS = [
 ];
 const EXPORT_PAGE = 1000;
 
-function csvCells(summary: CaseSummary, now: string): string[] {
-  const overdue = summary.state !== 'resolved' && summary.due_at < now;
+/** A case's cells, overdue judged at `now` (ms). */
+function csvCells(summary: CaseSummary, now: number): string[] {
   return [
     String(summary.id),
     summary.tracking_id,
@@ -207,7 +208,7 @@ function csvCells(summary: CaseSummary, now: string): string[] {
     summary.queue,
     summary.assignee ?? '',
     summary.due_at,
-    overdue ? 'yes' : 'no',
+    isOverdue(summary, now) ? 'yes' : 'no',
     summary.opened_at,
     summary.resolved_at ?? '',
   ];
@@ -217,7 +218,7 @@ function csvCells(summary: CaseSummary, now: string): string[] {
 export async function* casesCsv(db: Db, viewer: QueueViewer, filters: CaseFilters): AsyncGenerator<string> {
   yield UTF8_BOM + csvLine(CASE_CSV_COLUMNS);
   const selection = await selectionOf(db.kysely, filters, viewer);
-  const now = new Date().toISOString();
+  const now = Date.now();
   let after: string | null = null;
   for (;;) {
     const cases = await casesAfter(db.kysely, selection, viewer, after, EXPORT_PAGE);

@@ -1,7 +1,8 @@
 // The facts of a case: why it was opened, where it stands, the scan that flagged the device, and
 // the device the shipment expected (docs/screens.md#device-pick-list for how a record is shown).
 import { deviceError, expectedDevice, formatDateTime, NOT_AVAILABLE, type CaseDetail } from '@veritas/shared';
-import { isOverdue, stateText } from './case-text';
+import { isOverdue } from '@veritas/shared/case-vocabulary';
+import { stateText } from './case-text';
 
 const orNA = (value: string | null | undefined) => (value?.trim() ? value : NOT_AVAILABLE);
 

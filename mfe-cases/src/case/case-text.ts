@@ -21,12 +21,6 @@ export function stateText(summary: Pick<CaseSummary, 'state' | 'disposition'>): 
   return disposition ? `${label} · ${disposition}` : label;
 }
 
-/** Past its due time and not resolved. */
-export function isOverdue(summary: Pick<CaseSummary, 'state' | 'due_at'>, now: number = Date.now()): boolean {
-  const due = Date.parse(summary.due_at);
-  return summary.state !== 'resolved' && !Number.isNaN(due) && due < now;
-}
-
 const detail = (event: CaseEvent, side: 'before' | 'after', field: string): unknown => {
   const part = event.details?.[side];
   return part && typeof part === 'object' ? (part as Record<string, unknown>)[field] : undefined;

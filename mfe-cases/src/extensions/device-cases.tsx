@@ -4,7 +4,8 @@ import { formatDateTime, Link, type DeviceDetailsSectionProps } from '@veritas/s
 import { useQueryNow } from '@veritas/shared/query';
 import { useId } from 'react';
 import { casesOfQuery } from '../api/cases';
-import { isOverdue, reasonText, stateText } from '../case/case-text';
+import { isOverdue } from '@veritas/shared/case-vocabulary';
+import { reasonText, stateText } from '../case/case-text';
 import '../case/extensions.css';
 
 export const NO_CASE = 'No case for this device.';

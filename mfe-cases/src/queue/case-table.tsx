@@ -1,25 +1,14 @@
 // The Cases queue's table: one row per case in the server's order (soonest due first), each
 // linking to its case; with bulk actions, a checkbox per row and one for every row shown.
 import { Link, formatDateTime, type CaseSummary } from '@veritas/shared';
-import { CASE_DISPOSITION_LABELS, CASE_STATE_LABELS } from '@veritas/shared/case-vocabulary';
+import { isOverdue } from '@veritas/shared/case-vocabulary';
 import { DataTable, type Column } from '@veritas/shared/table';
+import { stateText } from '../case/case-text';
 import { reasonText } from './case-filters';
 
 export const EMPTY = 'No cases match these filters.';
 export const UNASSIGNED = 'Unassigned';
 export const OVERDUE = 'Overdue';
-
-/** Past its due time and not resolved, at `now` (ms). */
-export const isOverdue = (row: CaseSummary, now: number): boolean =>
-  row.state !== 'resolved' && Date.parse(row.due_at) < now;
-
-/** A case's state as shown: its label, and the disposition of a resolved case. */
-export function stateText(row: CaseSummary): string {
-  const label = CASE_STATE_LABELS[row.state] ?? row.state;
-  return row.state === 'resolved' && row.disposition
-    ? `${label}: ${CASE_DISPOSITION_LABELS[row.disposition] ?? row.disposition}`
-    : label;
-}
 
 export interface Selection {
   selected: ReadonlySet<number>;
