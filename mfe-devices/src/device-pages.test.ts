@@ -1,17 +1,19 @@
 import { makeRecord, mockApi, type MockApi } from '@veritas/shared/testing';
 import {
-  ALL,
+  ALL_CHOICE,
   chosenValue,
   filterParams,
   filtersFromQuery,
   hubChoices,
-  NO_FILTERS,
   queryOfFilters,
   RESULT_CHOICES,
   scrollRows,
   STATUS_CHOICES,
+  type DeviceFilters,
 } from './device-pages';
 import { devicesByIds, devicesKey, fetchDeviceCount, fetchDevicePage, getDeviceHubs } from './api/devices';
+
+const NO_FILTERS: DeviceFilters = { q: '', hub: null, status: null, result: null };
 
 describe('filters in the URL query', () => {
   test('are read from ?q=&hub=&status=&result=; status and result are matched ignoring case', () => {
@@ -28,16 +30,16 @@ describe('filters in the URL query', () => {
     expect(filtersFromQuery(new URLSearchParams('hub=%20&status=lost&result=E999'))).toEqual(NO_FILTERS);
     expect(filtersFromQuery(new URLSearchParams('hub=ALL&status=all&result=all'))).toEqual({
       q: '',
-      hub: ALL,
-      status: ALL,
-      result: ALL,
+      hub: ALL_CHOICE,
+      status: ALL_CHOICE,
+      result: ALL_CHOICE,
     });
   });
 
   test('are written as chosen, the text as typed, leaving out what is empty', () => {
-    expect(queryOfFilters({ q: ' trk ', hub: ALL, status: null, result: 'E004' })).toEqual({
+    expect(queryOfFilters({ q: ' trk ', hub: ALL_CHOICE, status: null, result: 'E004' })).toEqual({
       q: ' trk ',
-      hub: ALL,
+      hub: ALL_CHOICE,
       result: 'E004',
     });
     expect(queryOfFilters(NO_FILTERS)).toEqual({});
@@ -52,7 +54,7 @@ describe('the parameters sent', () => {
       status: 'pending',
       result: 'passed',
     });
-    expect(filterParams({ q: '   ', hub: ALL, status: ALL, result: ALL })).toEqual({});
+    expect(filterParams({ q: '   ', hub: ALL_CHOICE, status: ALL_CHOICE, result: ALL_CHOICE })).toEqual({});
   });
 
   test('name the list: texts differing only by surrounding spaces are one list', () => {
@@ -65,7 +67,7 @@ describe('the parameters sent', () => {
 describe('choices', () => {
   test("status: 'All Statuses', then the server's value for each status text", () => {
     expect(STATUS_CHOICES).toEqual([
-      { value: ALL, label: 'All Statuses' },
+      { value: ALL_CHOICE, label: 'All Statuses' },
       { value: 'pending', label: 'Pending' },
       { value: 'submitted', label: 'Submitted for verification' },
       { value: 'verified', label: 'verified at hub' },
@@ -75,7 +77,7 @@ describe('choices', () => {
 
   test("result: 'All Results', Passed, then E001 … E010 of the catalogue with their titles", () => {
     expect(RESULT_CHOICES.map((c) => c.value)).toEqual([
-      ALL,
+      ALL_CHOICE,
       'passed',
       ...Array.from({ length: 10 }, (_, i) => `E${String(i + 1).padStart(3, '0')}`),
     ]);
@@ -84,7 +86,7 @@ describe('choices', () => {
 
   test("hub: 'All Hubs', the server's hubs, and a hub of the URL the server did not name", () => {
     expect(hubChoices(['BOM02', 'DEL01'], 'del01').map((c) => c.label)).toEqual(['All Hubs', 'BOM02', 'DEL01']);
-    expect(hubChoices(['BOM02'], 'XYZ9').map((c) => c.value)).toEqual([ALL, 'BOM02', 'XYZ9']);
+    expect(hubChoices(['BOM02'], 'XYZ9').map((c) => c.value)).toEqual([ALL_CHOICE, 'BOM02', 'XYZ9']);
   });
 
   test('the value shown is the choice named, ignoring case', () => {

@@ -3,8 +3,11 @@
 import { ALL_HUBS, DEVICE_ERRORS, type SelectOption } from '@veritas/shared';
 import { DEVICE_STATUS_KEYS, MAX_SEARCH_LENGTH } from '@veritas/shared/domain';
 
-/** The choice 'All Hubs', 'All Statuses' or 'All Results': that filter does not narrow the list. */
-export const ALL = ALL_HUBS;
+/**
+ * The value of the choices 'All Hubs', 'All Statuses' and 'All Results': that filter does not narrow
+ * the list. It is ALL_HUBS, the console's value of 'All Hubs' wherever hubs are chosen.
+ */
+export const ALL_CHOICE = ALL_HUBS;
 
 /** The Status filter: the server's value for each status text of docs/screens.md#status. */
 export const STATUS_FILTERS: readonly SelectOption[] = Object.entries(DEVICE_STATUS_KEYS).map(([label, value]) => ({
@@ -12,7 +15,10 @@ export const STATUS_FILTERS: readonly SelectOption[] = Object.entries(DEVICE_STA
   label,
 }));
 
-export const STATUS_CHOICES: readonly SelectOption[] = [{ value: ALL, label: 'All Statuses' }, ...STATUS_FILTERS];
+export const STATUS_CHOICES: readonly SelectOption[] = [
+  { value: ALL_CHOICE, label: 'All Statuses' },
+  ...STATUS_FILTERS,
+];
 
 /** The Result filter: passed, then each code of the device error catalogue with its title. */
 export const RESULT_FILTERS: readonly SelectOption[] = [
@@ -20,21 +26,19 @@ export const RESULT_FILTERS: readonly SelectOption[] = [
   ...DEVICE_ERRORS.map(({ code, title }) => ({ value: code, label: `${code}: ${title}` })),
 ];
 
-export const RESULT_CHOICES: readonly SelectOption[] = [{ value: ALL, label: 'All Results' }, ...RESULT_FILTERS];
+export const RESULT_CHOICES: readonly SelectOption[] = [{ value: ALL_CHOICE, label: 'All Results' }, ...RESULT_FILTERS];
 
-/** The filters as chosen: null when nothing is chosen, ALL for an 'All …' choice. */
+/** The filters as chosen: null when nothing is chosen, ALL_CHOICE for an 'All …' choice. */
 export interface DeviceFilters {
   /** The tracking-ID text as typed (sent without surrounding spaces). */
   q: string;
-  /** A hub code or ALL. */
+  /** A hub code or ALL_CHOICE. */
   hub: string | null;
-  /** One of DEVICE_STATUSES or ALL. */
+  /** One of DEVICE_STATUSES or ALL_CHOICE. */
   status: string | null;
-  /** 'passed', an error code, or ALL. */
+  /** 'passed', an error code, or ALL_CHOICE. */
   result: string | null;
 }
-
-export const NO_FILTERS: DeviceFilters = { q: '', hub: null, status: null, result: null };
 
 /** The tracking-ID text of the URL query, no longer than the filter box takes (MAX_SEARCH_LENGTH). */
 export const queryText = (params: URLSearchParams) => (params.get('q') ?? '').slice(0, MAX_SEARCH_LENGTH);
@@ -47,7 +51,7 @@ export function filtersFromQuery(params: URLSearchParams): DeviceFilters {
   const hub = params.get('hub')?.trim();
   return {
     q: queryText(params),
-    hub: hub ? (hub.toLowerCase() === ALL ? ALL : hub) : null,
+    hub: hub ? (hub.toLowerCase() === ALL_CHOICE ? ALL_CHOICE : hub) : null,
     status: chosenValue(STATUS_CHOICES, params.get('status')),
     result: chosenValue(RESULT_CHOICES, params.get('result')),
   };
@@ -60,7 +64,7 @@ export function filterParams(filters: DeviceFilters): Record<string, string> {
   if (q) params.q = q;
   for (const name of ['hub', 'status', 'result'] as const) {
     const value = filters[name];
-    if (value && value !== ALL) params[name] = value;
+    if (value && value !== ALL_CHOICE) params[name] = value;
   }
   return params;
 }

@@ -7,8 +7,6 @@ import type { DeviceRow } from './device-rows';
 import { HEADER_HEIGHT, MAX_SCROLL_ROWS } from './row-geometry';
 import { useTableScroll } from './use-table-scroll';
 
-export { MAX_SCROLL_ROWS, ROW_HEIGHT } from './row-geometry';
-
 export const COLUMNS = [
   'Timestamp',
   'Tracking ID',

@@ -13,7 +13,7 @@ import {
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { STATUS_FILTERS } from './device-pages';
 import { compareRows, toDeviceRows, type DeviceRow } from './device-rows';
-import { ROW_HEIGHT } from './device-table';
+import { ROW_HEIGHT } from './row-geometry';
 import ListDevices from './list-devices';
 import { REFRESH_EVERY_MS, REREAD_AFTER_MS } from './use-live-device-pages';
 

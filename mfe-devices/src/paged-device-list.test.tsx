@@ -11,7 +11,7 @@ import {
 } from '@veritas/shared/testing';
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { ROW_HEIGHT } from './device-table';
+import { ROW_HEIGHT } from './row-geometry';
 import ListDevices from './list-devices';
 
 /** n records, newest first (as the server answers them): TRK-0000 is the newest. */

@@ -1,7 +1,9 @@
 import { makeRecord, mockApi, type MockApi, withQueryClient } from '@veritas/shared/testing';
 import { act, renderHook, waitFor } from '@testing-library/react';
-import { NO_FILTERS, type DeviceFilters } from './device-pages';
+import type { DeviceFilters } from './device-pages';
 import { useDevicePages } from './use-device-pages';
+
+const NO_FILTERS: DeviceFilters = { q: '', hub: null, status: null, result: null };
 
 const record = (i: number) => makeRecord({ id: i + 1, tracking_id: { tracking_id: `TRK-${i}` } });
 
