@@ -27,7 +27,7 @@ import { nowIso, type Db } from '../src/db/schema';
 import { CsvRecordReader } from '../src/upload/csv-records';
 import { PACE } from '../src/upload/ingest';
 import { checkRow, readHeader, type ShipmentRecord } from '../src/upload/shipment-rows';
-import { CHUNK_BYTES } from '../src/upload/repository';
+import { UPLOAD_CHUNK_BYTES } from '@veritas/shared/domain';
 import { recordStore } from '../src/upload/store-records';
 import { sqliteRecordInsert } from '../src/upload/store-records.sqlite';
 import { insertedOf, rowOf } from '../src/upload/stored-rows';
@@ -101,7 +101,7 @@ async function uploadOnce(
   serverOptions: BenchServerOptions,
 ): Promise<AuditRunFigure> {
   await prepare(options);
-  const totalChunks = Math.ceil(file.length / CHUNK_BYTES);
+  const totalChunks = Math.ceil(file.length / UPLOAD_CHUNK_BYTES);
   const server = await startServerProcess(options, {}, serverOptions);
   try {
     const client = new WebClient(server.base);
@@ -115,7 +115,7 @@ async function uploadOnce(
     let answer;
     let beforeLast = 0;
     for (let index = 0; index < totalChunks; index++) {
-      const content = file.subarray(index * CHUNK_BYTES, (index + 1) * CHUNK_BYTES);
+      const content = file.subarray(index * UPLOAD_CHUNK_BYTES, (index + 1) * UPLOAD_CHUNK_BYTES);
       if (index === totalChunks - 1) beforeLast = elapsed();
       answer = await client.postMultipart(
         'api/upload/',
@@ -300,7 +300,7 @@ async function uploadIntoLoaded(label: string, options: EngineOptions): Promise<
 
 async function bench(label: string, options: EngineOptions) {
   const file = shipmentCsv(ROWS);
-  const totalChunks = Math.ceil(file.length / CHUNK_BYTES);
+  const totalChunks = Math.ceil(file.length / UPLOAD_CHUNK_BYTES);
   console.log(`\n== ${label}: ${ROWS.toLocaleString('en-US')} rows, ${mb(file.length)} in ${totalChunks} chunks`);
   if (CASE_PAIRS > 0) {
     await compareCaseOpening('rows/s', (caseOpening, run) =>

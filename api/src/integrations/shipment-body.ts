@@ -10,12 +10,12 @@ import type { ErrorObject } from 'ajv';
 import { BadRequest, PayloadTooLarge, schemaFault, type ObjectSchema } from '../http-errors';
 import { validatorCompiler } from '../schemas';
 import { MAX_RECORD_CHARS } from '../upload/csv-records';
-import { CHUNK_BYTES, MAX_CHUNKS } from '../upload/repository';
+import { MAX_UPLOAD_CHUNKS, UPLOAD_CHUNK_BYTES } from '@veritas/shared/domain';
 
 export type BodyFormat = 'json' | 'csv';
 
 /** The largest body, as sent and as the CSV stored: the upload's largest file, 100 MiB. */
-export const MAX_BODY_BYTES = MAX_CHUNKS * CHUNK_BYTES;
+export const MAX_BODY_BYTES = MAX_UPLOAD_CHUNKS * UPLOAD_CHUNK_BYTES;
 
 /** What a body became. */
 export interface ReadBody {
@@ -33,7 +33,7 @@ export type ChunkSink = (index: number, data: Buffer) => Promise<void>;
 export const bodyTooLarge = () =>
   new PayloadTooLarge(`The body may be at most ${MAX_BODY_BYTES.toLocaleString('en-US')} bytes (100 MiB).`);
 
-/** The CSV's bytes into chunks of CHUNK_BYTES, hashed and counted. */
+/** The CSV's bytes into chunks of UPLOAD_CHUNK_BYTES, hashed and counted. */
 class Chunks {
   private readonly hash = createHash('sha256');
   private pending: Buffer[] = [];
@@ -53,10 +53,10 @@ class Chunks {
     this.endsWithLineBreak = data[data.length - 1] === 10;
     this.pending.push(data);
     this.pendingBytes += data.length;
-    while (this.pendingBytes >= CHUNK_BYTES) {
+    while (this.pendingBytes >= UPLOAD_CHUNK_BYTES) {
       const all = Buffer.concat(this.pending, this.pendingBytes);
-      await this.emit(all.subarray(0, CHUNK_BYTES));
-      const rest = all.subarray(CHUNK_BYTES);
+      await this.emit(all.subarray(0, UPLOAD_CHUNK_BYTES));
+      const rest = all.subarray(UPLOAD_CHUNK_BYTES);
       this.pending = rest.length ? [rest] : [];
       this.pendingBytes = rest.length;
     }
@@ -68,7 +68,7 @@ class Chunks {
   }
 
   private async emit(data: Buffer) {
-    if (this.count >= MAX_CHUNKS)
+    if (this.count >= MAX_UPLOAD_CHUNKS)
       throw new PayloadTooLarge('The shipment is too large: as CSV its rows would be over 100 MiB.');
     // A copy: the chunk must not keep the whole buffer it was cut from.
     await this.sink?.(this.count, Buffer.from(data));

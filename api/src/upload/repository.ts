@@ -11,9 +11,6 @@ import { postgresChunkRead } from './chunk-reads.postgres';
 import { sqliteChunkRead } from './chunk-reads.sqlite';
 import { LEASE_MS, Lease, LeaseLost, type LeaseOptions } from './lease';
 
-// The upload's limits are the console's (@veritas/shared/domain); under these names for the
-// integrations' shipment body, which is stored as an upload's chunks.
-export { UPLOAD_CHUNK_BYTES as CHUNK_BYTES, MAX_UPLOAD_CHUNKS as MAX_CHUNKS } from '@veritas/shared/domain';
 /** Unfinished uploads, and the results of finished ones, are kept this long. */
 export const UPLOAD_TTL_MS = 24 * 60 * 60 * 1000;
 
