@@ -599,6 +599,11 @@ describe('notes', () => {
     await loaded();
     await userEvent.click(screen.getByRole('button', { name: 'Add note' }));
     expect(screen.getByText(CASE_FORM_MESSAGES.noteMissing)).toBeInTheDocument();
+    // The field to correct takes the cursor, its message read with it.
+    await waitFor(() => expect(screen.getByRole('textbox', { name: 'Add note' })).toHaveFocus());
+    expect(screen.getByRole('textbox', { name: 'Add note' })).toHaveAccessibleDescription(
+      CASE_FORM_MESSAGES.noteMissing,
+    );
     expect(api.requestsTo('POST api/cases/7/notes/')).toHaveLength(0);
     await userEvent.type(screen.getByRole('textbox', { name: 'Add note' }), 'Called');
     await userEvent.click(screen.getByRole('button', { name: 'Add note' }));

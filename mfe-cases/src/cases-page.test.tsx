@@ -555,6 +555,9 @@ describe('saved views', () => {
     const form = screen.getByRole('form', { name: 'Save view' });
     await user.click(within(form).getByRole('button', { name: 'Save' }));
     expect(within(form).getByText('Name the view.')).toBeInTheDocument();
+    // The field to correct takes the cursor, its message read with it.
+    await waitFor(() => expect(within(form).getByRole('textbox', { name: 'Name' })).toHaveFocus());
+    expect(within(form).getByRole('textbox', { name: 'Name' })).toHaveAccessibleDescription('Name the view.');
     expect(api.requestsTo('POST api/cases/views/')).toHaveLength(0);
 
     await user.type(within(form).getByRole('textbox', { name: 'Name' }), ' Hub one overdue ');

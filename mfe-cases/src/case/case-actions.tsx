@@ -378,10 +378,21 @@ function NoteForm({ caseId }: { caseId: number }) {
   const [note, setNote] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [sending, setSending] = useState(false);
+  const form = useRef<HTMLFormElement>(null);
+  // Each empty note refused: the field takes the cursor, its message read with it
+  // (aria-describedby), as the panels' forms do.
+  const [refusals, setRefusals] = useState(0);
+  useEffect(() => {
+    if (refusals > 0) form.current?.querySelector('textarea')?.focus();
+  }, [refusals]);
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (sending) return;
-    if (!note.trim()) return setError(CASE_FORM_MESSAGES.noteMissing);
+    if (!note.trim()) {
+      setError(CASE_FORM_MESSAGES.noteMissing);
+      setRefusals((n) => n + 1);
+      return;
+    }
     setError(null);
     setSending(true);
     try {
@@ -396,7 +407,7 @@ function NoteForm({ caseId }: { caseId: number }) {
     }
   };
   return (
-    <form className="cp-note" aria-label="Add a note" onSubmit={(event) => void submit(event)} noValidate>
+    <form ref={form} className="cp-note" aria-label="Add a note" onSubmit={(event) => void submit(event)} noValidate>
       <TextField label="Add note" value={note} onChange={setNote} error={error} />
       <BusyButton type="submit" className="vx-btn" busy={sending}>
         Add note

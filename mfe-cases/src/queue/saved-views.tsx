@@ -14,7 +14,7 @@ import {
 } from '@veritas/shared';
 import { CASE_FORM_MESSAGES, MAX_CASE_VIEW_NAME_LENGTH } from '@veritas/shared/case-vocabulary';
 import { useMutation, useQueryClient, useQueryError, useQueryNow } from '@veritas/shared/query';
-import { useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { deleteView, saveView, viewsQuery } from '../api/cases';
 import { filterOfView, queryOfFilter, sameFilters, type CaseFilter } from './case-filter';
 
@@ -53,6 +53,12 @@ export function SavedViews({ filter, onApply }: { filter: CaseFilter; onApply: (
   const [name, setName] = useState('');
   const [share, setShare] = useState<string>(ONLY_ME);
   const [nameError, setNameError] = useState<string | null>(null);
+  // Each save refused for want of a name: the name takes the cursor, its message read with it.
+  const nameInput = useRef<HTMLInputElement>(null);
+  const [nameRefusals, setNameRefusals] = useState(0);
+  useEffect(() => {
+    if (nameRefusals > 0) nameInput.current?.focus();
+  }, [nameRefusals]);
   const formId = useId();
   const nameErrorId = useId();
   // Where the keyboard's focus goes when what held it leaves: the form closed, back to Save view; the
@@ -101,7 +107,11 @@ export function SavedViews({ filter, onApply }: { filter: CaseFilter; onApply: (
     event.preventDefault();
     if (save.isPending) return;
     const trimmed = name.trim();
-    if (!trimmed) return setNameError(CASE_FORM_MESSAGES.viewNameMissing);
+    if (!trimmed) {
+      setNameError(CASE_FORM_MESSAGES.viewNameMissing);
+      setNameRefusals((n) => n + 1);
+      return;
+    }
     setNameError(null);
     save.mutate({
       name: trimmed,
@@ -150,6 +160,7 @@ export function SavedViews({ filter, onApply }: { filter: CaseFilter; onApply: (
               Name
             </label>
             <input
+              ref={nameInput}
               id={`${formId}-name`}
               className="vx-input"
               value={name}
