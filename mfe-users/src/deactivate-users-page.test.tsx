@@ -108,6 +108,17 @@ describe('users table', () => {
     expect(toggleOf('boss')).toHaveAttribute('title', 'You cannot change your own account');
     expect(toggleOf('meena')).toBeDisabled();
     expect(toggleOf('meena')).toHaveAttribute('title', 'Your role cannot manage users with the role central_ops');
+    // A disabled button takes no focus: the reason is written in the row and is the buttons' description.
+    for (const [username, reason] of [
+      ['boss', 'You cannot change your own account'],
+      ['meena', 'Your role cannot manage users with the role central_ops'],
+    ] as const) {
+      expect(within(rowOf(username)).getByText(reason)).toBeVisible();
+      for (const button of within(rowOf(username)).getAllByRole('button')) {
+        expect(button).toHaveAccessibleDescription(reason);
+      }
+    }
+    expect(toggleOf('asha')).not.toHaveAccessibleDescription();
     expect(toggleOf('asha')).toBeEnabled();
     expect(toggleOf('ravi')).toBeEnabled();
     await userEvent.click(toggleOf('meena'));

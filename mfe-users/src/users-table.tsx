@@ -1,6 +1,7 @@
 // The table of Deactivate Users (docs/screens.md#deactivate-users): a row the server would refuse
-// (one's own, a role one cannot assign) has its buttons disabled with the reason as their title;
-// a reset is allowed exactly where (de)activation is.
+// (one's own, a role one cannot assign) has its buttons disabled, the reason written under them
+// and read as their description (a disabled button takes no focus, so a title alone would reach
+// only a mouse); a reset is allowed exactly where (de)activation is.
 import { BusyButton, roleLabel, userActionRefusal, type Role, type UserListItem } from '@veritas/shared';
 import { DataTable, type Column } from '@veritas/shared/table';
 import type { UserAction } from './api/users';
@@ -22,6 +23,8 @@ export interface UsersTableProps {
   onReset(user: UserListItem): void;
 }
 
+const refusalId = (user: UserListItem, action: 'toggle' | 'delete') => `um-refusal-${action}-${user.id}`;
+
 export function UsersTable({ users, loading, error, viewer, withDelete, running, onAction, onReset }: UsersTableProps) {
   const toggleRefusal = (user: UserListItem) => userActionRefusal('toggle', viewer, user);
   const columns: Column<UserListItem>[] = [
@@ -34,6 +37,7 @@ export function UsersTable({ users, loading, error, viewer, withDelete, running,
       cell: (user) => {
         const toggle: UserAction = user.is_active ? 'deactivate' : 'activate';
         const refusal = toggleRefusal(user);
+        const described = refusal === null ? undefined : refusalId(user, 'toggle');
         return (
           <div className="um-actions">
             <BusyButton
@@ -41,6 +45,7 @@ export function UsersTable({ users, loading, error, viewer, withDelete, running,
               disabled={refusal !== null}
               busy={running(user.id)}
               title={refusal ?? undefined}
+              aria-describedby={described}
               onClick={() => onAction(toggle, user)}
             >
               {ACTIONS[toggle].label}
@@ -50,10 +55,16 @@ export function UsersTable({ users, loading, error, viewer, withDelete, running,
               disabled={refusal !== null}
               busy={running(user.id)}
               title={refusal ?? undefined}
+              aria-describedby={described}
               onClick={() => onReset(user)}
             >
               {RESET.label}
             </BusyButton>
+            {refusal !== null && (
+              <span id={described} className="vx-hint um-refusal">
+                {refusal}
+              </span>
+            )}
           </div>
         );
       },
@@ -64,16 +75,27 @@ export function UsersTable({ users, loading, error, viewer, withDelete, running,
       header: 'Delete',
       cell: (user) => {
         const refusal = userActionRefusal('delete', viewer, user);
+        // The same reason as the row's other buttons (one's own account) is written once.
+        const shared = refusal !== null && refusal === toggleRefusal(user);
+        const described = refusal === null ? undefined : refusalId(user, shared ? 'toggle' : 'delete');
         return (
-          <BusyButton
-            className="vx-btn vx-btn-danger um-action"
-            disabled={refusal !== null}
-            busy={running(user.id)}
-            title={refusal ?? undefined}
-            onClick={() => onAction('delete', user)}
-          >
-            {ACTIONS.delete.label}
-          </BusyButton>
+          <>
+            <BusyButton
+              className="vx-btn vx-btn-danger um-action"
+              disabled={refusal !== null}
+              busy={running(user.id)}
+              title={refusal ?? undefined}
+              aria-describedby={described}
+              onClick={() => onAction('delete', user)}
+            >
+              {ACTIONS.delete.label}
+            </BusyButton>
+            {refusal !== null && !shared && (
+              <span id={described} className="vx-hint um-refusal">
+                {refusal}
+              </span>
+            )}
+          </>
         );
       },
     });
