@@ -191,7 +191,7 @@ describe('the table', () => {
         .map((cell) => cell.textContent);
     expect(cells(2).slice(1)).toEqual([
       'TID00002',
-      'E008 Device Mismatch detected.',
+      'E008 · Device Mismatch detected.',
       'In review',
       'RC9',
       'ravi',
@@ -241,7 +241,7 @@ describe('filters in the URL', () => {
     serve([caseOf(1, { reason: 'E005', assignee: 'asha', due_at: new Date(PAST).toISOString() }), caseOf(2)]);
     renderPage('/Cases?reason=E005&state=open&queue=HUB1&assignee=me&overdue=1&from=2026-01-01&to=2026-02-01');
     await loaded();
-    expect(await screen.findByRole('combobox', { name: 'Reason' })).toHaveValue('E005 Fraudulent device detected.');
+    expect(await screen.findByRole('combobox', { name: 'Reason' })).toHaveValue('E005 · Fraudulent device detected.');
     expect(screen.getByRole('combobox', { name: 'State' })).toHaveValue('Open');
     expect(screen.getByRole('textbox', { name: 'Queue' })).toHaveValue('HUB1');
     expect(screen.getByRole('combobox', { name: 'Assignee' })).toHaveValue('Me');
@@ -275,7 +275,7 @@ describe('filters in the URL', () => {
     const user = userEvent.setup();
     renderPage();
     await loaded();
-    await choose('Reason', 'E006 Brand Mismatch..');
+    await choose('Reason', 'E006 · Brand Mismatch..');
     await waitFor(() => expect(search()).toEqual({ reason: 'E006' }));
     await choose('State', 'Resolved');
     await waitFor(() => expect(search()).toEqual({ reason: 'E006', state: 'resolved' }));

@@ -1,17 +1,12 @@
 // The Cases queue's filters form, a filters form of @veritas/shared/filters: Queue and a typed
 // assignee apply on Apply (or Enter), the dropdowns, the checkbox and the days as soon as they
 // change, together with the text typed so far.
-import { MAX_USERNAME_LENGTH, SearchSelect, deviceError, type SelectOption } from '@veritas/shared';
+import { MAX_USERNAME_LENGTH, SearchSelect, type SelectOption } from '@veritas/shared';
 import { CASE_REASONS, CASE_STATE_LABELS, MAX_CASE_QUEUE_LENGTH } from '@veritas/shared/case-vocabulary';
 import { DayFilter, FiltersForm, TextFilter, useTypedTexts } from '@veritas/shared/filters';
 import { useState } from 'react';
+import { reasonText } from '../case/case-text';
 import { ASSIGNEE_ME, ASSIGNEE_NONE, NO_FILTER, isFiltered, type CaseFilter } from './case-filter';
-
-/** A reason as the page shows it: its code and the device error catalogue's title. */
-export const reasonText = (code: string): string => {
-  const title = deviceError(code)?.title;
-  return title ? `${code} ${title}` : code;
-};
 
 const REASONS: SelectOption[] = [
   { value: '', label: 'Any reason' },

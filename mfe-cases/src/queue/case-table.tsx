@@ -4,7 +4,7 @@ import { Link, formatDateTime, type CaseSummary } from '@veritas/shared';
 import { isOverdue } from '@veritas/shared/case-vocabulary';
 import { DataTable, type Column } from '@veritas/shared/table';
 import { stateText } from '../case/case-text';
-import { reasonText } from './case-filters';
+import { reasonText } from '../case/case-text';
 
 export const EMPTY = 'No cases match these filters.';
 export const UNASSIGNED = 'Unassigned';

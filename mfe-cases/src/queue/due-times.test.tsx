@@ -31,7 +31,7 @@ beforeEach(() => {
 test('each reason shows its hours, labelled with its code and title', async () => {
   renderDueTimes();
   await userEvent.click(screen.getByText('Due times'));
-  expect(await screen.findByRole('textbox', { name: /E005 Fraudulent device detected/ })).toHaveValue('24');
+  expect(await screen.findByRole('textbox', { name: /E005 · Fraudulent device detected/ })).toHaveValue('24');
   expect(screen.getByRole('textbox', { name: /E007/ })).toHaveValue('72');
 });
 

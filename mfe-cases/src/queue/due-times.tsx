@@ -1,10 +1,11 @@
 // Due times (docs/cases.md#due-times), for a super_admin: the hours from opening to due of each
 // reason, in a disclosure under the queue's filters. New cases are due by them; open ones keep theirs.
-import { BusyButton, deviceError, notifyError, toast } from '@veritas/shared';
+import { BusyButton, notifyError, toast } from '@veritas/shared';
 import { CASE_REASONS, DUE_HOURS_RULE, MAX_DUE_HOURS } from '@veritas/shared/case-vocabulary';
 import { useMutation, useQueryClient, useQueryError, useQueryNow } from '@veritas/shared/query';
 import { useId, useState, type FormEvent } from 'react';
 import { dueTimesQuery, saveDueTimes } from '../api/cases';
+import { reasonText } from '../case/case-text';
 
 export const DUE_MESSAGES = {
   loadFailed: 'Failed to load the due times',
@@ -58,9 +59,7 @@ export function DueTimes() {
         <div className="cq-due__grid">
           {CASE_REASONS.map((reason) => (
             <label key={reason} className="cq-due__field">
-              <span>
-                {reason} {deviceError(reason)?.title}
-              </span>
+              <span>{reasonText(reason)}</span>
               <input
                 className="vx-input"
                 inputMode="numeric"
