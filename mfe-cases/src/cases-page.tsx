@@ -1,16 +1,8 @@
 // The Cases queue (route /Cases, remote.json): the cases of flagged devices by due time, a page of
 // 50 at a time, under filters kept in the URL query; saved views, the CSV export, bulk assign and
 // resolve jobs for the roles that may run them, the due times for a super_admin, and live changes. Default export: the shell's page.
-import {
-  canRunCaseJobs,
-  canSetCaseDueTimes,
-  httpStatus,
-  ListCount,
-  LoadFailed,
-  serverMessage,
-  useSearchParams,
-  useSession,
-} from '@veritas/shared';
+import { httpStatus, ListCount, LoadFailed, serverMessage, useSearchParams, useSession } from '@veritas/shared';
+import { canRunCaseJobs, canSetCaseDueTimes } from '@veritas/shared/case-vocabulary';
 import { keepPreviousData, useInfiniteQueryNow, useQueryNow } from '@veritas/shared/query';
 import { MorePages } from '@veritas/shared/table';
 import { useEffect, useId, useMemo, useState } from 'react';

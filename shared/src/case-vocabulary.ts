@@ -1,5 +1,7 @@
-// The cases' vocabulary (docs/cases.md): reasons, states, dispositions, their labels and limits.
-// Plain lists without the schemas of ./api/cases.ts, so the Cases remote's pages carry no TypeBox code.
+// The cases' vocabulary (docs/cases.md): reasons, states, dispositions, their labels and limits,
+// and who may work them. Plain lists without the schemas of ./api/cases.ts, so the Cases remote's
+// pages carry no TypeBox code.
+export * from './case-rights';
 /** The results that open a case (docs/cases.md#opening-a-case): E003–E010. */
 export const CASE_REASONS = ['E003', 'E004', 'E005', 'E006', 'E007', 'E008', 'E009', 'E010'] as const;
 export type CaseReason = (typeof CASE_REASONS)[number];

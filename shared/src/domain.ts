@@ -13,6 +13,7 @@ export {
   type Session,
 } from './types';
 export * from './roles';
+export * from './case-rights';
 export * from './errors';
 export * from './records';
 export * from './dashboard-stats';

@@ -16,7 +16,6 @@ import {
   type NewCaseJob,
   type SelectOption,
   MAX_USERNAME_LENGTH,
-  worksAllCases,
 } from '@veritas/shared';
 import {
   CASE_DISPOSITIONS,
@@ -26,6 +25,7 @@ import {
   MAX_BULK_CASES,
   MAX_CASE_JOB_IDS,
   MAX_CASE_NOTE_LENGTH,
+  worksAllCases,
   type CaseDisposition,
 } from '@veritas/shared/case-vocabulary';
 import { useMutation, useQuery, useQueryClient, useQueryNow } from '@veritas/shared/query';
