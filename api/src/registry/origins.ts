@@ -54,18 +54,22 @@ export async function removeOrigin(db: Db, origin: string, by: AuditBy): Promise
 /** How long the page's policy may lag a change of the list: it is read on every page load. */
 const ORIGINS_CACHE_MS = 5000;
 
-/** The allowed origins, read at most every ORIGINS_CACHE_MS. */
+/**
+ * The allowed origins, read at most every ORIGINS_CACHE_MS. Never fails: while the database is
+ * away (a read refused), the last list read stands (none before a first read), so the shell's
+ * files are still sent, under the policy last allowed, and the next read is due as after a good one.
+ */
 export function cachedAllowedOrigins(db: Db): () => Promise<string[]> {
   let cached: { at: number; origins: Promise<string[]> } | undefined;
+  let lastRead: string[] = [];
   return () => {
     const now = Date.now();
     if (!cached || now - cached.at > ORIGINS_CACHE_MS) {
-      const origins = findAllowedOrigins(db.kysely).then((rows) => rows.map((row) => row.origin));
+      const origins = findAllowedOrigins(db.kysely).then(
+        (rows) => (lastRead = rows.map((row) => row.origin)),
+        () => lastRead,
+      );
       cached = { at: now, origins };
-      // A failed read is not kept: the next call reads again.
-      origins.catch(() => {
-        if (cached?.origins === origins) cached = undefined;
-      });
     }
     return cached.origins;
   };
