@@ -1124,6 +1124,21 @@ describe('upload: malformed CSV corpus', () => {
     }
   });
 
+  test('a NUL character in a field makes that row an error on either engine; the other rows are stored', async () => {
+    const ids = [tid(), tid(), tid()];
+    const content = Buffer.from(
+      `tracking_id,hub_code,device_brand\n${ids[0]},HUB1,ok\n${ids[1]},HUB1,De\u0000ll\n${ids[2]},HUB1,ok\n`,
+    );
+    const answers = await uploadCsv(as.admin!, 'shipments.csv', content);
+    expect(answers.at(-1)!.body).toMatchObject({
+      processed: 2,
+      errors: [{ row: 2, errors: ['Row contains a NUL character'] }],
+    });
+    const records = await stored();
+    expect([records.get(ids[0]!)?.device_brand, records.get(ids[2]!)?.device_brand]).toEqual(['ok', 'ok']);
+    expect(records.has(ids[1]!)).toBe(false);
+  });
+
   test('bytes that are not UTF-8 make an error row; the other rows are stored', async () => {
     const ids = [tid(), tid(), tid()];
     const content = Buffer.concat([

@@ -7,6 +7,9 @@
 // a stray quote swallowed are read again as the rows they are.
 import { INVALID_UTF8 } from './utf8-text';
 
+/** A row holding a NUL character (U+0000) in any of its fields. */
+export const NUL_IN_ROW = 'Row contains a NUL character';
+
 /** Longer records are errors: it bounds the text held while looking for a record's end. */
 export const MAX_RECORD_CHARS = 1_048_576;
 
@@ -127,6 +130,12 @@ export class CsvRecordReader {
       if (this.nextInvalid < start) this.nextInvalid = find(this.text, INVALID_UTF8, start);
       if (this.nextInvalid < end) {
         yield { error: 'Row contains bytes that are not valid UTF-8', firstLine };
+        continue;
+      }
+      // PostgreSQL cannot store a NUL (its COPY would fail the whole batch), SQLite's search cuts
+      // the text at it: the row is an error on either engine.
+      if (fields.some((field) => field.includes('\0'))) {
+        yield { error: NUL_IN_ROW, firstLine };
         continue;
       }
       if (isBlank(fields)) continue;
