@@ -186,7 +186,7 @@ export function routerRefusals(setHeaders: (request: IncomingMessage, answer: Se
 
 const DATABASE_UNAVAILABLE = 'The database is unavailable. Try again in a moment.';
 /** A restart or failover of PostgreSQL takes about a second. */
-const DATABASE_RETRY_AFTER_SECONDS = 1;
+export const DATABASE_RETRY_AFTER_SECONDS = 1;
 
 const INTERNAL_ERROR = 'Internal server error';
 

@@ -33,6 +33,7 @@ test('health/ready/ answers 503 naming a migration the database has not applied'
   try {
     const answer = await api.client().get('health/ready/');
     expect(answer.status).toBe(503);
+    expect(answer.headers.get('retry-after')).toBe('1');
     expect(answer.body).toEqual({ detail: `Database migrations not applied: ${name}.` });
   } finally {
     await sql`insert into kysely_migration (name, timestamp) values (${name}, ${new Date().toISOString()})`.execute(
@@ -56,6 +57,7 @@ test('health/ready/ answers 503 when the database cannot be reached, and livenes
   try {
     const ready = await fetch(`${base}/health/ready/`);
     expect(ready.status).toBe(503);
+    expect(ready.headers.get('retry-after')).toBe('1');
     expect(await ready.json()).toEqual({ detail: 'The database cannot be reached.' });
     expect((await fetch(`${base}/health/live/`)).status).toBe(200);
   } finally {

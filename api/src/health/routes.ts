@@ -4,6 +4,7 @@
 // Fastify answers 503 to every request, these included, so a proxy stops sending here.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { LiveAnswer, NoQuery, NotReadyAnswer, ReadyAnswer } from '@veritas/shared/domain';
+import { DATABASE_RETRY_AFTER_SECONDS } from '../http-errors';
 import { notReadyReason } from './readiness';
 
 const tags = ['health'];
@@ -31,7 +32,8 @@ export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
       const reason = await notReadyReason(app.db, request.log);
-      if (reason) return reply.code(503).send({ detail: reason });
+      // As every 503 of the API: when to ask again (docs/errors.md).
+      if (reason) return reply.code(503).header('retry-after', DATABASE_RETRY_AFTER_SECONDS).send({ detail: reason });
       return { status: 'ready' as const };
     },
   );
