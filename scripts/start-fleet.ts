@@ -26,7 +26,7 @@ async function main() {
   });
   console.log(
     [
-      `Veritas console on ${fleet.url}  (nginx; remotes on the next five ports)`,
+      `Veritas console on ${fleet.url}  (nginx; the remotes from the registry)`,
       ...fleet.instances.map((instance, i) => `  instance ${i + 1}: ${instance.url} (pid ${instance.pid})`),
       `  database: ${process.env.DATABASE_URL ? 'DATABASE_URL' : `a throwaway PostgreSQL 15 cluster, ${fleet.databaseUrl}`}`,
       'Ctrl-C stops everything.',
