@@ -61,6 +61,7 @@ export class CsvRecordReader {
   private nextComma = -1;
   private nextNewline = -1;
   private nextInvalid = -1;
+  private nextNul = -1;
   // Set by parseRecord when it completes a record.
   private fields: string[] = [];
   private recordEnd = 0;
@@ -89,7 +90,7 @@ export class CsvRecordReader {
   }
 
   private forgetSearches() {
-    this.nextComma = this.nextNewline = this.nextInvalid = -1;
+    this.nextComma = this.nextNewline = this.nextInvalid = this.nextNul = -1;
   }
 
   private *records(final: boolean): Generator<CsvRecord> {
@@ -134,7 +135,8 @@ export class CsvRecordReader {
       }
       // PostgreSQL cannot store a NUL (its COPY would fail the whole batch), SQLite's search cuts
       // the text at it: the row is an error on either engine.
-      if (fields.some((field) => field.includes('\0'))) {
+      if (this.nextNul < start) this.nextNul = find(this.text, '\0', start);
+      if (this.nextNul < end) {
         yield { error: NUL_IN_ROW, firstLine };
         continue;
       }
