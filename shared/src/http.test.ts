@@ -10,6 +10,7 @@ import {
   setLoginRedirect,
 } from './http';
 import { waitFor } from '@testing-library/react';
+import { AxiosError } from 'axios';
 import { useSession } from './session';
 import { mockApi, type MockApi } from './testing/mock-api';
 
@@ -178,6 +179,51 @@ describe('silent refresh after a 401 (docs/sessions.md#refresh-in-the-console)',
     expect(api.requestsTo('POST user/refresh/')).toHaveLength(1);
     expect(redirect).toHaveBeenCalledTimes(1);
     expect(useSession.getState()).toMatchObject({ isAuthenticated: false, user: null, role: null, hubCode: null });
+  });
+
+  describe('a renewal the server could not answer keeps the session (docs/errors.md#session-and-top-bar)', () => {
+    test('refresh answered 503 (database away): no sign-out, the call fails with the 503', async () => {
+      api
+        .on('POST user/refresh/', [503, { detail: 'The database is unavailable. Try again in a moment.' }])
+        .on('GET api/get_status/', [401, { detail: 'expired' }]);
+
+      await expect(http.get('api/get_status/')).rejects.toMatchObject({ response: { status: 503 } });
+
+      expect(redirect).not.toHaveBeenCalled();
+      expect(useSession.getState()).toMatchObject({ isAuthenticated: true, user: 'asha', role: 'admin' });
+    });
+
+    test('refresh with no answer at all (network down): no sign-out', async () => {
+      api
+        .on('POST user/refresh/', ({ config }) => {
+          throw new AxiosError('Network Error', AxiosError.ERR_NETWORK, config);
+        })
+        .on('GET api/get_status/', [401, { detail: 'expired' }]);
+
+      await expect(http.get('api/get_status/')).rejects.toMatchObject({ code: AxiosError.ERR_NETWORK });
+
+      expect(redirect).not.toHaveBeenCalled();
+      expect(useSession.getState().isAuthenticated).toBe(true);
+    });
+
+    test('once the server is back, the next 401 renews and the call succeeds', async () => {
+      let databaseBack = false;
+      let refreshed = false;
+      api
+        .on('POST user/refresh/', () => {
+          if (!databaseBack) return [503, { detail: 'The database is unavailable. Try again in a moment.' }];
+          refreshed = true;
+          return [200, {}];
+        })
+        .on('GET api/get_status/', () => (refreshed ? [200, { ok: true }] : [401, { detail: 'expired' }]));
+
+      await expect(http.get('api/get_status/')).rejects.toMatchObject({ response: { status: 503 } });
+      databaseBack = true;
+      await expect(http.get('api/get_status/')).resolves.toMatchObject({ data: { ok: true } });
+
+      expect(api.requestsTo('POST user/refresh/')).toHaveLength(2);
+      expect(redirect).not.toHaveBeenCalled();
+    });
   });
 
   test('the failing call rejects with its own 401, not the refresh error', async () => {

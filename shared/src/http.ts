@@ -44,6 +44,17 @@ export function setLoginRedirect(redirect: () => void): void {
  */
 let renewal: { id: number; done: Promise<void>; settled: boolean } | null = null;
 
+/**
+ * Whether a failed renewal says nothing of the session: the server could not answer (a 503 while
+ * the database is away past the repeats, or no answer at all), so the refresh cookie was never
+ * judged. Signing out then would end a session that is still good; the call fails instead, and the
+ * next 401 tries again. Any other failure (401: the session is over) signs out.
+ */
+function renewalUnanswered(error: unknown): boolean {
+  const status = httpStatus(error);
+  return status === 0 || status === 503;
+}
+
 function startRenewal(): Promise<void> {
   const current = {
     id: (renewal?.id ?? 0) + 1,
@@ -51,8 +62,10 @@ function startRenewal(): Promise<void> {
     done: http.post('user/refresh/').then(
       () => undefined,
       (error: unknown) => {
-        useSession.getState().clearSession();
-        redirectToLogin();
+        if (!renewalUnanswered(error)) {
+          useSession.getState().clearSession();
+          redirectToLogin();
+        }
         throw error;
       },
     ),
@@ -91,8 +104,9 @@ http.interceptors.response.use(undefined, async (error: unknown) => {
   const answeredBy = renewal && renewal.id > (config.veritasRenewalSeen ?? 0) ? renewal.done : startRenewal();
   try {
     await answeredBy;
-  } catch {
-    throw error;
+  } catch (renewalError) {
+    // An unanswered renewal: the call fails as the server's unavailability, not as a 401.
+    throw renewalUnanswered(renewalError) ? renewalError : error;
   }
   return http(config);
 });
