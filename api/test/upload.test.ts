@@ -223,14 +223,17 @@ describe('upload: chunks', () => {
     expect((await stored()).size).toBe(countBefore);
   });
 
-  test(`a file over the size limit (more than ${MAX_UPLOAD_CHUNKS} chunks, 100 MiB) is refused with 413`, async () => {
-    const answer = await sendChunk(
-      as.admin!,
-      chunkFields(crypto.randomUUID(), 0, MAX_UPLOAD_CHUNKS + 1),
-      `${HEADER}\n`,
-    );
-    expect(answer.status).toBe(413);
-    expect(answer.body).toMatchObject({ error: UPLOAD_TOO_LARGE });
+  test(`a file over the size limit (any total_chunks over ${MAX_UPLOAD_CHUNKS}, 100 MiB) is refused with 413`, async () => {
+    // One over the limit, and a total past 32-bit integers (2^31): the same limit, the same answer.
+    for (const totalChunks of [MAX_UPLOAD_CHUNKS + 1, 2 ** 31, `1${'0'.repeat(30)}`]) {
+      const answer = await sendChunk(
+        as.admin!,
+        { upload_id: crypto.randomUUID(), chunk_index: 0, total_chunks: totalChunks },
+        `${HEADER}\n`,
+      );
+      expect(answer.status).toBe(413);
+      expect(answer.body).toMatchObject({ error: UPLOAD_TOO_LARGE, detail: UPLOAD_TOO_LARGE });
+    }
     expect(
       (await sendChunk(as.admin!, chunkFields(crypto.randomUUID(), 0, MAX_UPLOAD_CHUNKS), `${HEADER}\n`)).status,
     ).toBe(200);
@@ -272,6 +275,8 @@ describe('upload: chunks', () => {
       [chunkFields('not-a-uuid', 0, 1), 'upload_id'],
       [chunkFields(crypto.randomUUID(), 0, 0), 'total_chunks'],
       [chunkFields(crypto.randomUUID(), 0, 'two' as unknown as number), 'total_chunks'],
+      [chunkFields(crypto.randomUUID(), 0, 1.5), 'total_chunks'],
+      [chunkFields(crypto.randomUUID(), 0, -1), 'total_chunks'],
       [chunkFields(crypto.randomUUID(), 1, 1), 'chunk_index'],
       [chunkFields(crypto.randomUUID(), -1, 1), 'chunk_index'],
       [chunkFields(crypto.randomUUID(), 0.5, 1), 'chunk_index'],

@@ -15,7 +15,8 @@ import { isWellFormedText, notWellFormed } from '../schemas';
 import type { Chunk } from './repository';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const INTEGER = /^\d{1,9}$/;
+// Any number of digits: a total_chunks over the limit is refused by the limit (413) however long it is.
+const INTEGER = /^\d+$/;
 const MAX_FILE_NAME_LENGTH = 1024;
 const TOO_MANY_PARTS = 'Too many form parts: send upload_id, chunk_index, total_chunks and one file.';
 
