@@ -255,6 +255,13 @@ const BODY_REFUSALS: Readonly<Record<string, string>> = {
  */
 const precedence = ({ keyword }: ErrorObject) => (keyword === 'wellFormed' ? 2 : keyword === 'type' ? 1 : 0);
 
+/**
+ * Whether `error` is a fault of a part of the value `other` is a fault of (an item of a list): told
+ * first, as the list's own message may hold only of valid items (a webhook's 'Name each event
+ * once.', past the number of events, is true only when none is unknown).
+ */
+const isWithin = (error: ErrorObject, other: ErrorObject) => error.instancePath.startsWith(`${other.instancePath}/`);
+
 /** A list or an object where text is due: told so, not as the text missing (docs/errors.md). */
 const isListOrObjectForText = ({ keyword, params }: ErrorObject, value: unknown) =>
   keyword === 'type' && (params as { type?: unknown }).type === 'string' && typeof value === 'object' && value !== null;
@@ -282,13 +289,14 @@ export function schemaFault(schema: ObjectSchema, errors: ErrorObject[]): { fiel
     const position = fields.indexOf(fault.field);
     const index = position === -1 ? fields.length : position;
     // The earliest field; of its faults the first ajv reports (e.g. the form of a date before the
-    // day itself), but a value's wrong type before what else it breaks (ajv reports `enum` first).
+    // day itself), but an item's before its list's, and a value's wrong type before what else it
+    // breaks (ajv reports `enum` first).
     const better =
       !found ||
       index < found.index ||
       (index === found.index &&
-        error.instancePath === found.error.instancePath &&
-        precedence(error) > precedence(found.error));
+        (isWithin(error, found.error) ||
+          (error.instancePath === found.error.instancePath && precedence(error) > precedence(found.error))));
     if (!better) continue;
     const message =
       error.keyword === 'wellFormed'

@@ -393,6 +393,32 @@ test('addresses outside the public internet, http://, and what is no URL are ref
   }
 });
 
+test("an endpoint's events: an unknown one is named, even past the number of events; a repeated one is 'Name each event once.'", async () => {
+  const { endpoint } = await addEndpoint(['record.submitted']);
+  const unknown = (name: string) => `An event is one of ${WEBHOOK_EVENT_TYPES.join(', ')}; "${name}" is not.`;
+  const cases: [string[], string][] = [
+    [['record.deleted'], unknown('record.deleted')],
+    // Nine where there are eight events: one unknown, told as such rather than as a repeat.
+    [[...WEBHOOK_EVENT_TYPES, 'record.deleted'], unknown('record.deleted')],
+    [[...WEBHOOK_EVENT_TYPES, 'case.opened', 'record.deleted'], unknown('record.deleted')],
+    [['case.opened', 'case.opened'], 'Name each event once.'],
+    [['case.opened', 'record.deleted', 'case.opened'], unknown('record.deleted')],
+    [[...WEBHOOK_EVENT_TYPES, 'case.opened'], 'Name each event once.'],
+    [[], 'Choose the events the endpoint receives.'],
+  ];
+  for (const [eventTypes, detail] of cases) {
+    for (const path of ['api/integrations/endpoints/', `api/integrations/endpoints/${endpoint.id}/`]) {
+      const answer = await api.as.admin!.post(path, { url: receiver.url, eventTypes });
+      expect([path, eventTypes, answer.status, answer.body]).toEqual([
+        path,
+        eventTypes,
+        400,
+        { field: 'eventTypes', detail },
+      ]);
+    }
+  }
+});
+
 test('two instances deliver many messages, never one attempt twice at once', async () => {
   const other = await api.start({
     webhooksAllowLocal: true,

@@ -62,7 +62,7 @@ const endpointFields = {
   eventTypes: Type.Array(
     OneOf(WEBHOOK_EVENT_TYPES, {
       missing: 'Choose the events the endpoint receives.',
-      enum: `An event is one of ${WEBHOOK_EVENT_TYPES.join(', ')}.`,
+      enum: `An event is one of ${WEBHOOK_EVENT_TYPES.join(', ')}; "{value}" is not.`,
     }),
     {
       minItems: 1,
