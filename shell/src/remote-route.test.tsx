@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { MockApi } from '@veritas/shared/testing';
 import {
@@ -10,6 +10,7 @@ import {
   signedInAs,
   startApi,
 } from '../test/harness';
+import { REMOTE_LOAD_LIMIT_MS } from './remotes';
 import retryPlugin from './retry-plugin';
 
 jest.mock('@module-federation/enhanced/runtime', () => ({ loadRemote: jest.fn(), registerRemotes: jest.fn() }));
@@ -92,6 +93,40 @@ test('Retry re-reads /remotes.json, re-registers the remote with force (no cache
     },
   );
   expect(mockedLoadRemote.mock.calls.filter(([id]) => id === 'whitelabel/WhiteLabel')).toHaveLength(2);
+});
+
+test(`a remote whose files never answer shows the error card after REMOTE_LOAD_LIMIT_MS (${REMOTE_LOAD_LIMIT_MS / 1000} s), and Retry loads it afresh rather than wait on the hung load`, async () => {
+  jest.useFakeTimers();
+  try {
+    const remoteList = serveComposition();
+    mockedLoadRemote.mockImplementation((id: string) =>
+      id === 'audit/AuditLog' && mockedLoadRemote.mock.calls.filter(([asked]) => asked === id).length === 1
+        ? new Promise(() => {})
+        : Promise.resolve(page(id)),
+    );
+    const user = userEvent.setup({ advanceTimers: (ms) => jest.advanceTimersByTime(ms) });
+    renderShell('/AuditLog');
+    expect(await screen.findByText('Loading Audit Log…')).toBeInTheDocument();
+    await waitFor(() => expect(mockedLoadRemote).toHaveBeenCalledWith('audit/AuditLog'));
+
+    await act(() => jest.advanceTimersByTimeAsync(REMOTE_LOAD_LIMIT_MS));
+    expect(screen.getByRole('alert')).toHaveTextContent('Audit Log could not be loaded');
+    expect(screen.queryByText('Loading Audit Log…')).not.toBeInTheDocument();
+    const listReads = remoteList.mock.calls.length;
+
+    await user.click(screen.getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByRole('heading', { name: 'audit/AuditLog page' })).toBeInTheDocument();
+    expect(remoteList.mock.calls.length).toBe(listReads + 1);
+    expect(mockedRegisterRemotes).toHaveBeenLastCalledWith(
+      [{ name: 'audit', entry: COMPOSITION_REMOTES.audit.entry }],
+      {
+        force: true,
+      },
+    );
+    expect(mockedLoadRemote.mock.calls.filter(([id]) => id === 'audit/AuditLog')).toHaveLength(2);
+  } finally {
+    jest.useRealTimers();
+  }
 });
 
 describe('a remote that fails to load is loaded once more on its own (retry-plugin.ts)', () => {

@@ -3,7 +3,14 @@
 // again after a rollout (live event `remotes`) or after 60 s, and a changed entry is registered
 // anew and gets new page components.
 import { act, render, screen, within } from '@testing-library/react';
-import { useComposition, useSession, type ComposedPage, type Composition, type RemoteEntry } from '@veritas/shared';
+import {
+  Slot,
+  useComposition,
+  useSession,
+  type ComposedPage,
+  type Composition,
+  type RemoteEntry,
+} from '@veritas/shared';
 import { FakeEventSource, withFakeLiveStream } from '@veritas/shared/testing';
 import { Suspense, type ComponentType } from 'react';
 
@@ -238,4 +245,81 @@ test("slots load their extensions the way pages load: the shell provides the loa
     force: false,
   });
   expect(runtime.loadRemote).toHaveBeenCalledWith('devices/DetailsSection');
+});
+
+describe('a remote whose files never answer (the server takes the connection, and nothing comes)', () => {
+  beforeEach(() => jest.useFakeTimers({ doNotFake: ['Date'] }));
+  afterEach(() => jest.useRealTimers());
+
+  /** The runtime's first load of each module never ends; the ones after it answer. */
+  function hangFirstLoads() {
+    const answer = runtime.loadRemote.getMockImplementation()!;
+    const asked = new Set<string>();
+    runtime.loadRemote.mockImplementation((id: string) => {
+      if (asked.has(id)) return answer(id);
+      asked.add(id);
+      return new Promise(() => {});
+    });
+  }
+
+  test('a load fails after REMOTE_LOAD_LIMIT_MS (20 s); the next one reads /remotes.json again and registers the remote with force, so nothing of the hung load is waited on', async () => {
+    const { REMOTE_LOAD_LIMIT_MS } = remotes;
+    const list = serveLists({ devices: V3 });
+    hangFirstLoads();
+    const load = remotes.loadRemoteModule('devices/ListDevices');
+    const failure = expect(load).rejects.toThrow('devices/ListDevices did not load within 20 s');
+    await jest.advanceTimersByTimeAsync(REMOTE_LOAD_LIMIT_MS - 1);
+    expect(remotes.knownLocation('devices')).not.toBeNull();
+    await jest.advanceTimersByTimeAsync(1);
+    await failure;
+    expect(remotes.knownLocation('devices')).toBeNull();
+
+    await expect(remotes.loadRemoteModule('devices/ListDevices')).resolves.toHaveProperty('default');
+    expect(list).toHaveBeenCalledTimes(2);
+    expect(runtime.registerRemotes).toHaveBeenLastCalledWith([{ name: 'devices', entry: origin + V3.entry }], {
+      force: true,
+    });
+  });
+
+  test("the remote's scripts still loading leave the document: a new load asks for them again rather than join them", async () => {
+    serveLists({ devices: V3, users: V4 });
+    hangFirstLoads();
+    const script = (src: string) => document.head.appendChild(Object.assign(document.createElement('script'), { src }));
+    const hung = script(`${origin}/remotes/devices/3333333333333333/608.1c205dcd.js`);
+    const others = script(`${origin}/remotes/devices/4444444444444444/608.1c205dcd.js`);
+    const failure = expect(remotes.loadRemoteModule('devices/ListDevices')).rejects.toThrow('did not load');
+    await jest.advanceTimersByTimeAsync(remotes.REMOTE_LOAD_LIMIT_MS);
+    await failure;
+    expect(hung).not.toBeInTheDocument();
+    expect(others).toBeInTheDocument();
+    others.remove();
+  });
+
+  test("a slot's extension of such a remote renders nothing while it hangs and after its limit; the page around it shows at once", async () => {
+    const log = jest.spyOn(console, 'error').mockImplementation(() => {});
+    serveLists({ devices: V3 });
+    await source.refreshComposition();
+    useComposition.setState((state) => ({
+      composition: {
+        ...state.composition!,
+        extensions: [{ slot: 'dashboard.tile', remote: 'devices', module: './DeviceTile' }],
+      },
+    }));
+    hangFirstLoads();
+    render(
+      <section data-testid="host">
+        <h1>Dashboard</h1>
+        <Slot name="dashboard.tile" props={{ hub: 'all', timeframe: 'today' }} />
+      </section>,
+    );
+    await act(() => jest.advanceTimersByTimeAsync(1));
+    expect(runtime.loadRemote).toHaveBeenCalledWith('devices/DeviceTile');
+    expect(screen.getByTestId('host')).toHaveTextContent(/^Dashboard$/);
+    await act(() => jest.advanceTimersByTimeAsync(remotes.REMOTE_LOAD_LIMIT_MS));
+    expect(log).toHaveBeenCalledWith(
+      'The extension devices/DeviceTile could not be loaded',
+      expect.objectContaining({ name: 'RemoteLoadTimeoutError' }),
+    );
+    expect(screen.getByTestId('host')).toHaveTextContent(/^Dashboard$/);
+  });
 });

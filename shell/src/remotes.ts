@@ -24,6 +24,22 @@ export class RemoteNotDeployedError extends Error {
   }
 }
 
+/**
+ * How long a module of a remote may take to load (manifest, entry script, chunks) before the load
+ * fails: a remote whose server takes the connection and never answers would otherwise leave its
+ * page 'Loading …' for good, as a fetch has no limit of its own. 20 s is the federation runtime's
+ * own limit for an entry script; a page's code takes a few seconds at most on a slow connection.
+ */
+export const REMOTE_LOAD_LIMIT_MS = 20_000;
+
+/** A load of a remote's module that did not end within REMOTE_LOAD_LIMIT_MS. */
+export class RemoteLoadTimeoutError extends Error {
+  constructor(readonly id: string) {
+    super(`${id} did not load within ${REMOTE_LOAD_LIMIT_MS / 1000} s`);
+    this.name = 'RemoteLoadTimeoutError';
+  }
+}
+
 /** The manifest URL each remote is registered under with the Module Federation runtime. */
 const registered = new Map<string, string>();
 /** Remotes whose last load failed: the next attempt starts over instead of reusing cached state. */
@@ -81,10 +97,32 @@ function register(name: string, { entry, integrity }: RemoteEntry, fresh: boolea
   registered.set(name, entry);
 }
 
+/** `load`, or a RemoteLoadTimeoutError once REMOTE_LOAD_LIMIT_MS have passed without its answer. */
+function withinLoadLimit<T>(load: Promise<T>, id: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const limit = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new RemoteLoadTimeoutError(id)), REMOTE_LOAD_LIMIT_MS);
+  });
+  return Promise.race([load, limit]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Takes out of the document the scripts of the remote at `manifest` still loading (a finished one
+ * is removed once run): webpack and the runtime join a script element of the same URL already
+ * there, so a new load would wait on the hung one rather than ask the server again.
+ */
+function dropPendingScripts(manifest: string): void {
+  const folder = new URL('.', manifest).href;
+  for (const script of document.querySelectorAll<HTMLScriptElement>('script[src]')) {
+    if (script.src.startsWith(folder)) script.remove();
+  }
+}
+
 /**
  * Load an exposed module of a remote, from `location` or where the composition says. After a
- * failure, the next call for that remote re-reads /remotes.json and re-registers it, so Retry
- * picks up a remote that came back or was deployed meanwhile.
+ * failure, or a load past REMOTE_LOAD_LIMIT_MS, the next call for that remote re-reads
+ * /remotes.json and re-registers it, dropping what the runtime holds of the load before (a hung
+ * one included), so Retry picks up a remote that came back or was deployed meanwhile.
  */
 export async function loadRemoteModule<T>(id: string, location?: RemoteEntry): Promise<T> {
   const name = id.slice(0, id.indexOf('/'));
@@ -92,11 +130,12 @@ export async function loadRemoteModule<T>(id: string, location?: RemoteEntry): P
   const retrying = failed.delete(name);
   try {
     register(name, where, retrying);
-    const module = await loadRemote<T>(id);
+    const module = await withinLoadLimit(loadRemote<T>(id), id);
     if (!module) throw new Error(`${id} could not be loaded`);
     return module;
   } catch (error) {
     failed.add(name);
+    if (error instanceof RemoteLoadTimeoutError) dropPendingScripts(where.entry);
     throw error;
   }
 }
