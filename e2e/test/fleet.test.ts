@@ -292,6 +292,38 @@ test("the database down for 8 s: through nginx each call gets the instances' 503
   expect(servedAgainAfter).toBeLessThan(2000);
 }, 60_000);
 
+test('the database down longer than the access cookie lasts: the console stays signed in, and renews once the database is back (docs/sessions.md#refresh-in-the-console)', async () => {
+  const page = await signedIn(first().url);
+  const calls: string[] = [];
+  page.on('response', (answer) => {
+    const { pathname } = new URL(answer.url());
+    if (pathname.startsWith('/veritas/')) calls.push(`${answer.status()} ${pathname}`);
+  });
+  const pagesShown: string[] = [];
+  page.on('framenavigated', (frame) => {
+    if (frame === page.mainFrame()) pagesShown.push(new URL(frame.url()).pathname);
+  });
+  // The access cookie has expired: the next call answers 401 and asks for a renewal, which needs the
+  // database. Down for 25 s, past the renewal's repeats (docs/errors.md#database-unavailable).
+  await context.clearCookies({ name: 'veritas_access' });
+  const outage = fleet.database!.restart(25_000);
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  await page.getByRole('button', { name: 'Data' }).click();
+  await page.getByRole('menuitem', { name: 'Stats' }).click();
+  await outage;
+
+  expect(calls).toContain('503 /veritas/user/refresh/');
+  expect(calls).not.toContain('200 /veritas/user/refresh/');
+  expect(pagesShown).not.toContain('/login');
+  expect(new URL(page.url()).pathname).toBe('/ListDevices');
+
+  await page.reload();
+  await page.locator('[data-testid="device-row"]').first().waitFor();
+  await page.getByRole('button', { name: 'Logout' }).waitFor();
+  expect(calls).toContain('200 /veritas/user/refresh/');
+  expect(pagesShown).not.toContain('/login');
+}, 120_000);
+
 /** The pick list filtered to `q`, with the top bar's live indicator saying the stream is open. */
 async function openPickList(page: Page, q: string, rows: number): Promise<void> {
   await page.goto(`/ListDevices?q=${encodeURIComponent(q)}`);
