@@ -188,6 +188,20 @@ const DATABASE_UNAVAILABLE = 'The database is unavailable. Try again in a moment
 /** A restart or failover of PostgreSQL takes about a second. */
 export const DATABASE_RETRY_AFTER_SECONDS = 1;
 
+const INSTANCE_STOPPING = 'This server instance is stopping. Try again in a moment.';
+
+/**
+ * The 503 of a request that reaches an instance while it stops (docs/operations.md#stopping): it
+ * was not started, so repeating it is safe, and the next try finds another instance, or this one
+ * restarted.
+ */
+export class InstanceStopping extends DomainError {
+  constructor() {
+    const outcome: DatabaseOutcome = 'not-applied';
+    super(503, INSTANCE_STOPPING, { outcome }, { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) });
+  }
+}
+
 const INTERNAL_ERROR = 'Internal server error';
 
 /** The status and message an error is answered with, for work that outlives its call (an upload's failure). */

@@ -1,4 +1,5 @@
 // createServer: the API ready to listen, over the configured database.
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import Fastify, {
   type FastifyInstance,
@@ -11,7 +12,14 @@ import { API_PREFIX, RemoteDeclaration, SERVER_FEATURES } from '@veritas/shared/
 import { api, API_SECURITY_HEADERS } from './app';
 import { securityHeaderLines, securityHeaders } from './plugins/security-headers';
 import { ensureAdmin } from './users/first-admin';
-import { clientErrors, errorHandler, hostRequired, routerRefusals, unmetExpectations } from './http-errors';
+import {
+  clientErrors,
+  errorHandler,
+  hostRequired,
+  InstanceStopping,
+  routerRefusals,
+  unmetExpectations,
+} from './http-errors';
 import { auditPruning, retentionDaysFrom } from './audit/retention';
 import { sqliteCheckpoints } from './db/checkpoints';
 import { closeDatabase, dataDirFrom, migrateToLatest, openDatabase } from './db/connection';
@@ -176,16 +184,28 @@ function keepFrom(text: string | undefined): number | undefined {
 }
 
 /**
- * Fastify's close ends idle keep-alive connections at once, but one whose request is under way
- * stays open after its answer until keepAliveTimeout (72 s), holding up the stop: while closing,
- * answers say Connection: close, and a connection whose answer began before is closed once idle
- * (docs/operations.md#stopping). scripts/serve.mjs applies it to the remotes' servers too.
+ * How a closing server answers (docs/operations.md#stopping). A request arriving on a connection
+ * already open is answered 503 with the API's body and Retry-After (Fastify's own 503, turned off
+ * by `return503OnClosing: false`, has neither), with the API's security headers, set here as the
+ * hook runs before any scope's. Fastify's close ends idle keep-alive connections at once, but one
+ * whose request is under way stays open after its answer until keepAliveTimeout (72 s), holding up
+ * the stop: while closing, answers say Connection: close, and a connection whose answer began
+ * before is closed once idle.
  */
-export function endConnectionsWhenClosing(app: FastifyInstance): void {
+function closeGracefully(
+  app: FastifyInstance,
+  setApiHeaders: (request: IncomingMessage, answer: ServerResponse) => void,
+): void {
   let closing = false;
+  // The root's first preClose hook: run as Fastify starts closing, before any connection is ended.
   app.addHook('preClose', (done) => {
     closing = true;
     done();
+  });
+  app.addHook('onRequest', async (request, reply) => {
+    if (!closing) return;
+    setApiHeaders(request.raw, reply.raw);
+    return errorHandler(new InstanceStopping(), request, reply);
   });
   app.addHook('onSend', async (_request, reply, payload) => {
     if (closing) reply.header('connection', 'close');
@@ -259,6 +279,8 @@ export async function createServer(options: ServerOptions = {}): Promise<Veritas
     http: { requireHostHeader: false },
     clientErrorHandler: clientErrors(securityHeaderLines(API_SECURITY_HEADERS)),
     frameworkErrors: routerRefusals(setApiHeaders),
+    // A closing server's 503 is closeGracefully's, in the API's body with Retry-After.
+    return503OnClosing: false,
   });
   app.addHook('onRequest', hostRequired(setApiHeaders));
   app.server.on('checkExpectation', unmetExpectations(setApiHeaders));
@@ -295,7 +317,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Veritas
     ],
     () => closeDatabase(db),
   );
-  endConnectionsWhenClosing(app);
+  closeGracefully(app, setApiHeaders);
   await app.register(api, {
     prefix: API_PREFIX,
     db,

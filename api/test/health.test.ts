@@ -1,6 +1,6 @@
 // health/live/ and health/ready/ (docs/operations.md): liveness, readiness as the database
 // reachable with every migration applied, and a closing server (SIGTERM) that finishes what it
-// has started while it answers 503 to anything new.
+// has started while it answers 503 to anything new, in the API's body with Retry-After.
 import { demoSeed } from '../seed';
 import http from 'node:http';
 import Fastify from 'fastify';
@@ -8,8 +8,8 @@ import { sql } from 'kysely';
 import { api as veritasApi } from '../src/app';
 import { API_PREFIX } from '@veritas/shared/domain';
 import { EventHub } from '../src/events/hub';
-import { openDatabase } from '../src/server';
-import { ENGINE, build } from './support/build';
+import { createServer, openDatabase } from '../src/server';
+import { ADMIN_PASSWORD, ADMIN_USERNAME, ENGINE, build } from './support/build';
 
 const api = build({ server: { seed: demoSeed } });
 
@@ -118,4 +118,75 @@ test('a closing server finishes the answer it is streaming, ending its connectio
   await streamConnectionClosed;
   agent.destroy();
   streamAgent.destroy();
+});
+
+/** An answer on `agent`'s connection: status, headers and the body read as JSON. */
+const answerOn = (agent: http.Agent, url: string, method = 'GET', body?: unknown) =>
+  new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: unknown }>((resolve, reject) => {
+    const request = http.request(
+      url,
+      { method, agent, headers: { 'content-type': 'application/json' } },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () =>
+          resolve({
+            status: response.statusCode!,
+            headers: response.headers,
+            body: JSON.parse(Buffer.concat(chunks).toString()) as unknown,
+          }),
+        );
+      },
+    );
+    request.on('error', reject).end(body === undefined ? undefined : JSON.stringify(body));
+  });
+
+test('no 500 and no bare 503: a request on a kept-alive connection while the server closes answers 503 with the documented body and Retry-After', async () => {
+  const { app } = await createServer({
+    ...api.database,
+    logger: false,
+    adminUsername: ADMIN_USERNAME,
+    adminPassword: ADMIN_PASSWORD,
+  });
+  // The close held after it began, before it ends the idle connections: the moment a request
+  // reaches a connection kept alive (a proxy's, under load) as the server stops.
+  let closeBegan!: () => void;
+  const began = new Promise<void>((resolve) => (closeBegan = resolve));
+  let letCloseGoOn!: () => void;
+  const held = new Promise<void>((resolve) => (letCloseGoOn = resolve));
+  app.addHook('preClose', async () => {
+    closeBegan();
+    await held;
+  });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}${API_PREFIX}`;
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  try {
+    expect((await answerOn(agent, `${base}/health/ready/`)).status).toBe(200);
+
+    const closed = app.close();
+    await began;
+    // A sign-in: a write, whose screen reads `res` besides `detail`.
+    const answer = await answerOn(agent, `${base}/user/login/`, 'POST', {
+      username: ADMIN_USERNAME,
+      password: ADMIN_PASSWORD,
+    });
+    const detail = 'This server instance is stopping. Try again in a moment.';
+    expect(answer.status).toBe(503);
+    expect(answer.headers).toMatchObject({
+      'retry-after': '1',
+      connection: 'close',
+      'content-type': expect.stringContaining('application/json'),
+      // The API's security headers, as on every answer.
+      'x-frame-options': 'DENY',
+    });
+    // Not started: safe to repeat, which the console does for a write too (docs/errors.md).
+    expect(answer.body).toEqual({ detail, res: detail, outcome: 'not-applied' });
+    letCloseGoOn();
+    await closed;
+  } finally {
+    letCloseGoOn();
+    agent.destroy();
+    await app.close();
+  }
 });

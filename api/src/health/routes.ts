@@ -1,7 +1,7 @@
 // health/live/ and health/ready/: for a proxy or an orchestrator, open to anyone (they tell nothing
 // but whether to send traffic here). Live: the process answers. Ready: the database answers and
-// holds every migration of this code. While the server closes (SIGTERM, docs/operations.md),
-// Fastify answers 503 to every request, these included, so a proxy stops sending here.
+// holds every migration of this code. While the server closes (SIGTERM, docs/operations.md), it
+// answers 503 to every request, these included, so a proxy stops sending here (server.ts).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { LiveAnswer, NoQuery, NotReadyAnswer, ReadyAnswer } from '@veritas/shared/domain';
 import { DATABASE_RETRY_AFTER_SECONDS } from '../http-errors';
