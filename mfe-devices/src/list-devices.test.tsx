@@ -226,9 +226,18 @@ describe('ListDevices', () => {
     expect(api.requestsTo('GET api/get_status/')).toHaveLength(1);
   });
 
+  test("each row's 'See Details' is named for its row, its visible text first (label in name), not one name repeated", async () => {
+    await renderLoaded();
+    for (const id of ['TRK-PEND', 'TRK-SUBM', 'TRK-VERI']) {
+      const button = within(rowOf(id)).getByRole('button', { name: `See Details of ${id}` });
+      expect(button).toHaveTextContent(/^See Details$/);
+    }
+    expect(screen.queryByRole('button', { name: 'See Details' })).not.toBeInTheDocument();
+  });
+
   test("'See Details' opens the Device Details modal with the three-step timeline, N/A for steps not reached", async () => {
     await renderLoaded();
-    await userEvent.click(within(rowOf('TRK-VERI')).getByRole('button', { name: 'See Details' }));
+    await userEvent.click(screen.getByRole('button', { name: 'See Details of TRK-VERI' }));
     const dialog = screen.getByRole('dialog', { name: 'Device Details' });
     const steps = within(dialog).getAllByTestId('timeline-step');
     expect(steps.map((s) => s.querySelector('.dl-timeline__label')?.textContent)).toEqual([
@@ -245,7 +254,7 @@ describe('ListDevices', () => {
 
   test('a pending record shows every timeline step as N/A', async () => {
     await renderLoaded();
-    await userEvent.click(within(rowOf('TRK-PEND')).getByRole('button', { name: 'See Details' }));
+    await userEvent.click(screen.getByRole('button', { name: 'See Details of TRK-PEND' }));
     const steps = within(screen.getByRole('dialog')).getAllByTestId('timeline-step');
     expect(steps.map((s) => s.dataset.reached)).toEqual(['false', 'false', 'false']);
     steps.forEach((s) => expect(s).toHaveTextContent(/N\/A$/));

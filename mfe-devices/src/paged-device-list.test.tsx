@@ -160,7 +160,7 @@ test('the rows keep the columns, status, result and Device Details of the page w
   expect(row.querySelector('[data-column="result"]')).toHaveTextContent('E006');
   expect(row.querySelector('[data-column="timestamp"]')).toHaveClass('dl-ts--verified');
   await waitFor(() => expect(count()).toHaveTextContent('1 record'));
-  await userEvent.click(within(row).getByRole('button', { name: 'See Details' }));
+  await userEvent.click(within(row).getByRole('button', { name: 'See Details of TRK-VERI' }));
   expect(within(screen.getByRole('dialog', { name: 'Device Details' })).getAllByTestId('timeline-step')).toHaveLength(
     3,
   );

@@ -173,31 +173,48 @@ describe('rollouts', () => {
     expect(api.requests.filter((r) => r.method === 'POST')).toHaveLength(0);
   });
 
+  test("each card's Rollback, Stop canary and Retire are named for its remote, their visible text first (label in name), not one name repeated", async () => {
+    const { devices, users } = await openAs('admin');
+    const named = (card: HTMLElement) =>
+      within(within(card).getByRole('button', { name: /^Retire/ }).parentElement!)
+        .getAllByRole('button')
+        .map((button) => [button.textContent, button.getAttribute('aria-label')]);
+    expect(named(devices)).toEqual([
+      ['Roll back to v2', 'Roll back to v2 of devices'],
+      ['Stop canary', 'Stop canary of devices'],
+      ['Retire', 'Retire devices'],
+    ]);
+    expect(named(users)).toEqual([
+      ['Rollback', 'Rollback users'],
+      ['Retire', 'Retire users'],
+    ]);
+  });
+
   test('Rollback names the version it makes live again and calls rollback only after it is confirmed', async () => {
     api.on('POST registry/remotes/devices/rollback/', [200, { ...DEVICES, live: 2, previous: null }]);
     const { user, devices } = await openAs('super_admin');
-    await user.click(within(devices).getByRole('button', { name: 'Roll back to v2' }));
+    await user.click(within(devices).getByRole('button', { name: 'Roll back to v2 of devices' }));
     const dialog = await screen.findByRole('dialog', { name: 'Roll back devices' });
     expect(dialog).toHaveTextContent('Make devices v2 live again for everyone? v3 is live now.');
     expect(api.requestsTo('POST registry/remotes/devices/rollback/')).toHaveLength(0);
     await user.click(within(dialog).getByRole('button', { name: 'Roll back' }));
     await waitFor(() => expect(api.requestsTo('POST registry/remotes/devices/rollback/')).toHaveLength(1));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
-    expect(within(devices).getByRole('button', { name: 'Rollback' })).toBeDisabled();
+    expect(within(devices).getByRole('button', { name: 'Rollback devices' })).toBeDisabled();
   });
 
   test('Rollback is disabled, with the reason, when no earlier version was live', async () => {
     const { users } = await openAs('admin');
-    const rollback = within(users).getByRole('button', { name: 'Rollback' });
+    const rollback = within(users).getByRole('button', { name: 'Rollback users' });
     expect(rollback).toBeDisabled();
     expect(rollback).toHaveAccessibleDescription('Nothing to roll back to: no earlier version was live.');
-    expect(within(users).queryByRole('button', { name: 'Stop canary' })).not.toBeInTheDocument();
+    expect(within(users).queryByRole('button', { name: /^Stop canary/ })).not.toBeInTheDocument();
   });
 
   test('Stop canary names the canary and its users, and calls canary/stop only after it is confirmed', async () => {
     api.on('POST registry/remotes/devices/canary/stop/', [200, { ...DEVICES, canary: null }]);
     const { user, devices } = await openAs('admin');
-    await user.click(within(devices).getByRole('button', { name: 'Stop canary' }));
+    await user.click(within(devices).getByRole('button', { name: 'Stop canary of devices' }));
     const dialog = await screen.findByRole('dialog', { name: 'Stop the canary of devices' });
     expect(dialog).toHaveTextContent('Stop the canary of devices v5? Its 10% of users get v3 again.');
     expect(api.requestsTo('POST registry/remotes/devices/canary/stop/')).toHaveLength(0);
@@ -209,7 +226,7 @@ describe('rollouts', () => {
   test('Retire says what leaves the console and calls retire only after it is confirmed', async () => {
     api.on('POST registry/remotes/devices/retire/', [200, { ...DEVICES, live: null, canary: null, previous: 3 }]);
     const { user, devices } = await openAs('admin');
-    await user.click(within(devices).getByRole('button', { name: 'Retire' }));
+    await user.click(within(devices).getByRole('button', { name: 'Retire devices' }));
     const dialog = await screen.findByRole('dialog', { name: 'Retire devices' });
     expect(dialog).toHaveTextContent(
       'Take devices out of the console? Its pages, menu entries and panels leave every console at its next navigation, its canary of v5 stops, and nothing of it is live until a version is promoted again. v3 is live now.',
@@ -219,7 +236,7 @@ describe('rollouts', () => {
     await waitFor(() => expect(summary(devices, 'Live')).toHaveTextContent('Nothing from the registry'));
     expect(api.requestsTo('POST registry/remotes/devices/retire/')).toHaveLength(1);
     expect(within(devices).getByRole('status')).toHaveTextContent('devices is retired: nothing of it is live.');
-    const retire = within(devices).getByRole('button', { name: 'Retire' });
+    const retire = within(devices).getByRole('button', { name: 'Retire devices' });
     expect(retire).toBeDisabled();
     expect(retire).toHaveAccessibleDescription('Nothing of it is live to retire.');
   });
@@ -398,7 +415,7 @@ describe('history', () => {
 
     stored = [{ ...change(95), action: 'rollback', from: 94, to: 93 }, ...ALL];
     api.on('POST registry/remotes/devices/rollback/', [200, { ...DEVICES, live: 2, history: stored.slice(0, 50) }]);
-    await user.click(within(devices).getByRole('button', { name: 'Roll back to v2' }));
+    await user.click(within(devices).getByRole('button', { name: 'Roll back to v2 of devices' }));
     await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Roll back' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     const rows = historyRows(devices);

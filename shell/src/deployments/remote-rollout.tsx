@@ -73,6 +73,12 @@ export function RemoteRollout({ remote, deployment }: { remote: string; deployme
 
   const { live, canary, previous, history } = deployment;
   const requests = rolloutRequests(remote, deployment);
+  // Every card has these buttons: each is named for its remote, its visible text first (WCAG
+  // 2.5.3, label in name).
+  const rollback =
+    previous === null
+      ? { text: 'Rollback', name: `Rollback ${remote}` }
+      : { text: `Roll back to ${v(previous)}`, name: `Roll back to ${v(previous)} of ${remote}` };
 
   function ask(next: Pending | null) {
     if (!next) return;
@@ -91,10 +97,11 @@ export function RemoteRollout({ remote, deployment }: { remote: string; deployme
           type="button"
           className="vx-btn"
           disabled={previous === null}
+          aria-label={rollback.name}
           aria-describedby={rollbackHintId}
           onClick={() => ask(requests.rollback())}
         >
-          {previous === null ? 'Rollback' : `Roll back to ${v(previous)}`}
+          {rollback.text}
         </button>
         <span id={rollbackHintId} className="vx-hint">
           {previous === null
@@ -102,7 +109,12 @@ export function RemoteRollout({ remote, deployment }: { remote: string; deployme
             : `Makes ${v(previous)} live again.`}
         </span>
         {canary && (
-          <button type="button" className="vx-btn" onClick={() => ask(requests.stopCanary())}>
+          <button
+            type="button"
+            className="vx-btn"
+            aria-label={`Stop canary of ${remote}`}
+            onClick={() => ask(requests.stopCanary())}
+          >
             Stop canary
           </button>
         )}
@@ -110,6 +122,7 @@ export function RemoteRollout({ remote, deployment }: { remote: string; deployme
           type="button"
           className="vx-btn"
           disabled={live === null}
+          aria-label={`Retire ${remote}`}
           aria-describedby={live === null ? retireHintId : undefined}
           onClick={() => ask(requests.retire())}
         >
