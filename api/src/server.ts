@@ -22,6 +22,7 @@ import {
 } from './http-errors';
 import { auditPruning, retentionDaysFrom } from './audit/retention';
 import { sqliteCheckpoints } from './db/checkpoints';
+import { DEFAULT_DATABASE_WAIT_SECONDS, waitForDatabase } from './db/availability';
 import { closeDatabase, dataDirFrom, migrateToLatest, openDatabase } from './db/connection';
 import type { Db } from './db/schema';
 import { prepareSearch } from './devices/pick-list';
@@ -46,6 +47,11 @@ export interface ServerOptions {
   dataDir?: string;
   /** postgres://… to use PostgreSQL instead of the embedded database. Env DATABASE_URL. */
   databaseUrl?: string;
+  /**
+   * How long a start waits for a PostgreSQL it cannot reach, in seconds, trying again every 1–2 s
+   * (docs/operations.md#starting). Env DATABASE_WAIT_SECONDS, default 180; 0 tries once.
+   */
+  databaseWaitSeconds?: number;
   /**
    * Run once the database is migrated and the admin exists, before any route is registered: the
    * demo data of `pnpm start` (api/seed/, loaded by scripts/serve.mjs when VERITAS_DEMO is on).
@@ -152,6 +158,10 @@ function resolve(options: ServerOptions, env: NodeJS.ProcessEnv) {
   return {
     dataDir: dataDirFrom(options.dataDir ?? nonEmpty(env.VERITAS_DATA_DIR)),
     databaseUrl: options.databaseUrl ?? nonEmpty(env.DATABASE_URL),
+    databaseWaitSeconds:
+      options.databaseWaitSeconds ??
+      databaseWaitFrom(nonEmpty(env.DATABASE_WAIT_SECONDS)) ??
+      DEFAULT_DATABASE_WAIT_SECONDS,
     adminUsername: options.adminUsername ?? nonEmpty(env.VERITAS_ADMIN_USERNAME) ?? 'admin',
     adminPassword: options.adminPassword ?? nonEmpty(env.VERITAS_ADMIN_PASSWORD),
     logger: options.logger ?? true,
@@ -173,6 +183,14 @@ function apiKeyRateFrom(text: string | undefined): number | undefined {
   if (!Number.isSafeInteger(rate) || rate < 1)
     throw new Error('VERITAS_API_KEY_RATE must be a whole number, 1 or more');
   return rate;
+}
+
+function databaseWaitFrom(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const seconds = Number(text);
+  if (!Number.isSafeInteger(seconds) || seconds < 0)
+    throw new Error('DATABASE_WAIT_SECONDS must be a whole number of seconds, 0 or more');
+  return seconds;
 }
 
 function keepFrom(text: string | undefined): number | undefined {
@@ -257,7 +275,11 @@ export async function createServer(options: ServerOptions = {}): Promise<Veritas
   if (options.auditTrail === false) db.auditTrail = false;
   if (options.caseOpening === false) db.caseOpening = false;
   try {
-    await migrateToLatest(db);
+    // A PostgreSQL not reachable yet is waited for, one line each try (SQLite's file is opened or not).
+    await waitForDatabase(() => migrateToLatest(db), {
+      limitSeconds: config.databaseWaitSeconds,
+      log: (line) => console.error(line),
+    });
     await ensureAdmin(db, config.adminUsername, config.adminPassword);
     // Records a stopped server had not yet added to the search table.
     scheduleSearchIndexing(db);

@@ -48,6 +48,59 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   return code === 'SQLITE_BUSY' || code === 'SQLITE_BUSY_SNAPSHOT' || code === 'SQLITE_LOCKED';
 }
 
+/** How long a starting instance waits for its database unless DATABASE_WAIT_SECONDS says otherwise. */
+export const DEFAULT_DATABASE_WAIT_SECONDS = 180;
+/** The pauses between a starting instance's attempts to reach its database: 1 s, then 2 s each time. */
+const START_BACKOFF_MS = [1000, 2000];
+
+export interface DatabaseWait {
+  /** How long to keep trying, from the first attempt: past it, the start fails. */
+  limitSeconds: number;
+  /** Where each failed attempt is told, one line each. */
+  log: (line: string) => void;
+  /** The clock and the pause (tests pass their own). */
+  now?: () => number;
+  sleep?: (ms: number) => Promise<unknown>;
+}
+
+/** A connection failure in a few words: its system code (ECONNREFUSED), else its message. */
+function failureOf(error: unknown): string {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) return code;
+  return typeof message === 'string' && message !== '' ? message : String(code);
+}
+
+/**
+ * `attempt` (opening and migrating the database) tried again while it fails to reach the database,
+ * for up to `limitSeconds`: an instance started before its database (a fleet and PostgreSQL
+ * started together, or restarted) waits for it rather than exiting. Any other failure, such as a
+ * migration that fails, would fail again: thrown at once.
+ */
+export async function waitForDatabase<T>(
+  attempt: () => Promise<T>,
+  { limitSeconds, log, now = Date.now, sleep: pause = sleep }: DatabaseWait,
+): Promise<T> {
+  const deadline = now() + limitSeconds * 1000;
+  for (let failures = 0; ; failures++) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (!isConnectionError(error)) throw error;
+      const failure = failureOf(error);
+      const wait = START_BACKOFF_MS[Math.min(failures, START_BACKOFF_MS.length - 1)]!;
+      if (now() + wait > deadline) {
+        throw new Error(
+          `The database was not reachable within ${limitSeconds} s (${failure}): check DATABASE_URL, ` +
+            'or give it longer with DATABASE_WAIT_SECONDS.',
+          { cause: error },
+        );
+      }
+      log(`Database not reachable (${failure}); trying again in ${wait / 1000} s`);
+      await pause(wait);
+    }
+  }
+}
+
 /** How long acquiring a connection keeps trying while PostgreSQL is down, e.g. a fast restart (~1 s). */
 const CONNECT_PATIENCE_MS = 3000;
 const CONNECT_BACKOFF_MS = [50, 100, 200, 400];

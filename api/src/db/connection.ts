@@ -241,7 +241,9 @@ export async function migrateToLatest(db: Db): Promise<void> {
   });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
-  if (error || failed) {
-    throw new Error(`Database migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
-  }
+  if (!error && !failed) return;
+  // As it came, so that a start waits for a database it cannot reach yet (waitForDatabase).
+  if (isConnectionError(error)) throw error;
+  const what = failed ? `Database migration ${failed.migrationName} failed` : 'Database migrations failed';
+  throw new Error(`${what}: ${String(error)}`, { cause: error });
 }
