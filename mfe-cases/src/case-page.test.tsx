@@ -132,6 +132,20 @@ describe('what the page shows', () => {
     expect(screen.getByRole('link', { name: 'All cases' })).toHaveAttribute('href', '/Cases');
   });
 
+  test("the tab names the case by its number once it is shown, 'Case #7'; only while it loads or is missing does it say 'Case'", async () => {
+    serve(detail());
+    const { unmount } = renderPage();
+    expect(document.title).toBe('Case · Veritas');
+    await loaded();
+    expect(document.title).toBe('Case #7 · Veritas');
+    unmount();
+
+    serve([404, {}]);
+    renderPage();
+    await screen.findByRole('alert');
+    expect(document.title).toBe('Case · Veritas');
+  });
+
   test('the facts: reason with its catalogue title and description, state, assignee, queue, due, opened', async () => {
     serve(detail({ summary: { assignee: 'exec_demo' } }));
     renderPage();

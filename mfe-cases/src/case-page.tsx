@@ -1,13 +1,22 @@
 // The page /Case?id=N of the remote 'cases': one case, its facts, the device's steps, what the
 // viewer may do with it, its evidence and its timeline, kept current by the live event `cases`.
 // Its route and who may open it are in remote.json. Default export: the shell's page.
-import { httpStatus, Link, LoadFailed, serverMessage, useLiveEvents, useSearchParams } from '@veritas/shared';
+import {
+  httpStatus,
+  Link,
+  LoadFailed,
+  serverMessage,
+  useDocumentTitle,
+  useLiveEvents,
+  useSearchParams,
+} from '@veritas/shared';
 import { refreshQueries, useQueryClient, useQueryNow } from '@veritas/shared/query';
 import type { ReactNode } from 'react';
 import { caseQuery } from './api/cases';
 import { CaseActions } from './case/case-actions';
 import { CaseFacts } from './case/case-facts';
 import { CasePhotos } from './case/case-photos';
+import { caseName } from './case/case-text';
 import { CaseTimeline } from './case/case-timeline';
 import { DeviceSteps } from './case/device-steps';
 import './case/case.css';
@@ -27,7 +36,18 @@ export function caseIdOf(value: string | null): number | null {
   return value && /^[1-9][0-9]{0,9}$/.test(value) ? Number(value) : null;
 }
 
-function Page({ heading, busy, children }: { heading: string; busy?: boolean; children: ReactNode }) {
+interface PageProps {
+  heading: string;
+  /** What the browser's tab names: the case once it is shown; TITLE while it loads or is missing. */
+  tabTitle?: string;
+  busy?: boolean;
+  children: ReactNode;
+}
+
+function Page({ heading, tabTitle = TITLE, busy, children }: PageProps) {
+  // Set here, in each state: the shell names the route 'Case' once, and another case (or none)
+  // opened from this one is the same route.
+  useDocumentTitle(tabTitle);
   return (
     <section className="vx-page cp-page" aria-labelledby="cp-heading" aria-busy={busy || undefined}>
       <nav aria-label="Breadcrumb" className="cp-back">
@@ -53,7 +73,7 @@ function CaseView({ id }: { id: number }) {
   });
 
   const status = httpStatus(error);
-  const heading = `Case #${id}`;
+  const heading = caseName(id);
   if (!data && (status === 404 || status === 403))
     return (
       <Page heading={heading}>
@@ -83,7 +103,7 @@ function CaseView({ id }: { id: number }) {
     );
 
   return (
-    <Page heading={heading} busy={isFetching}>
+    <Page heading={heading} tabTitle={caseName(data.case.id)} busy={isFetching}>
       <LoadFailed
         failure={error}
         fetching={isFetching}

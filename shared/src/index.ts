@@ -27,6 +27,7 @@ export * from './ui/scroll-region';
 export * from './ui/login-form';
 export * from './ui/standalone-app';
 export * from './router';
+export * from './document-title';
 export * from './composition';
 export type * from './api/composition';
 export type * from './slots';

@@ -1,4 +1,4 @@
-import { MemoryRouter, Route, Routes, useNavigate } from '@veritas/shared';
+import { MemoryRouter, Route, Routes, useDocumentTitle, useNavigate } from '@veritas/shared';
 import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useEffect, useRef, useState } from 'react';
@@ -83,4 +83,25 @@ test(`${ARRIVAL_MS} ms after the navigation, a heading shown later takes nothing
   } finally {
     jest.useRealTimers();
   }
+});
+
+describe("the tab's title", () => {
+  /** A route the shell names 'Case', whose page names itself 'Case #7' once its data is in. */
+  function CaseRoute({ known }: { known: boolean }) {
+    usePageTitle('Case');
+    return <CasePage known={known} />;
+  }
+  function CasePage({ known }: { known: boolean }) {
+    useDocumentTitle(known ? 'Case #7' : 'Case');
+    return <h1>Case #7</h1>;
+  }
+
+  test("a page that names itself more precisely keeps its name, even shown in the shell's first render of the route", () => {
+    const { rerender } = render(<CaseRoute known />);
+    expect(document.title).toBe('Case #7 · Veritas');
+    rerender(<CaseRoute known={false} />);
+    expect(document.title).toBe('Case · Veritas');
+    rerender(<CaseRoute known />);
+    expect(document.title).toBe('Case #7 · Veritas');
+  });
 });

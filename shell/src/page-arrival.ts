@@ -2,16 +2,20 @@
 // tab, and after a navigation inside the console its level-one heading takes the keyboard's focus
 // where the browser would have dropped it to the page (the menu item, the dialog's link or the
 // button that held it is gone), so that a screen reader says where its user now is.
-import { focusWasDropped, useLocation } from '@veritas/shared';
-import { useEffect, useRef, type RefObject } from 'react';
+import { documentTitle, focusWasDropped, useLocation } from '@veritas/shared';
+import { useEffect, useLayoutEffect, useRef, type RefObject } from 'react';
 
 /** How long after a navigation a page still arriving (its code, then its data) may take the focus. */
 export const ARRIVAL_MS = 10_000;
 
-/** The tab's title while the page titled `title` (as its remote declares it) is shown. */
+/**
+ * The tab's title while the page titled `title` (as its remote declares it) is shown. A layout
+ * effect: in a render that also shows the page, it runs before the page's own useDocumentTitle
+ * (a passive effect), which may name the tab more precisely ('Case #7').
+ */
 export function usePageTitle(title: string): void {
-  useEffect(() => {
-    document.title = `${title} · Veritas`;
+  useLayoutEffect(() => {
+    document.title = documentTitle(title);
   }, [title]);
 }
 

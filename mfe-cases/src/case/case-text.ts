@@ -3,6 +3,9 @@
 import { deviceError, type CaseEvent, type CaseSummary } from '@veritas/shared';
 import { CASE_DISPOSITION_LABELS, CASE_STATE_LABELS, type CaseDisposition } from '@veritas/shared/case-vocabulary';
 
+/** How a case is named on its page, its heading and its tab: "Case #7". */
+export const caseName = (id: number) => `Case #${id}`;
+
 /** The reason's code with its catalogue title, e.g. "E004 · Device mismatch". */
 export function reasonText(code: string): string {
   const entry = deviceError(code);
