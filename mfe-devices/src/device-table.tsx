@@ -7,9 +7,6 @@ import type { DeviceRow } from './device-rows';
 import { HEADER_HEIGHT, MAX_SCROLL_ROWS } from './row-geometry';
 import { useTableScroll } from './use-table-scroll';
 
-/** What the rows of the list not fetched say: a list whose call failed is not an empty one. */
-export const NOT_LOADED = 'Not loaded. Scroll to try again.';
-
 export const COLUMNS = [
   'Timestamp',
   'Tracking ID',
@@ -37,11 +34,6 @@ interface DeviceTableProps {
   busy?: boolean;
   /** Names the list shown: a new one starts at the top (default: the rows themselves; pages appended keep the scroll). */
   scrollKey?: unknown;
-  /**
-   * Told when the user scrolls over the table or tries to (a wheel, a swipe), even when it has
-   * nothing to scroll: a list that could not be fetched asks again.
-   */
-  onScrollAttempt?: () => void;
 }
 
 export function DeviceTable({
@@ -53,20 +45,12 @@ export function DeviceTable({
   onRangeStart,
   busy = false,
   scrollKey = rows,
-  onScrollAttempt,
 }: DeviceTableProps) {
   const count = Math.max(rows.length, Math.min(rowCount, MAX_SCROLL_ROWS));
   const { scrollRef, virtualizer, items } = useTableScroll({ rows, count, scrollKey, onRangeEnd, onRangeStart });
 
   return (
-    <div
-      ref={scrollRef}
-      className="dl-scroll"
-      data-testid="device-table-scroll"
-      onScroll={onScrollAttempt}
-      onWheel={onScrollAttempt}
-      onTouchMove={onScrollAttempt}
-    >
+    <div ref={scrollRef} className="dl-scroll" data-testid="device-table-scroll">
       <div
         className="dl-table"
         role="table"

@@ -13,7 +13,7 @@ import { useQueryClient, useQueryError, useQueryNow } from '@veritas/shared/quer
 import { useDeferredValue, useMemo, useState } from 'react';
 import { DeviceDetails } from './device-details';
 import { filterRows, hubOptions, toDeviceRows } from './device-rows';
-import { DeviceTable, NOT_LOADED } from './device-table';
+import { DeviceTable } from './device-table';
 import { PagedDeviceList } from './paged-device-list';
 import { TrackingIdFilter } from './tracking-id-filter';
 import './list-devices.css';
@@ -38,15 +38,12 @@ const APPLY_EVERY_MS = 200;
  */
 function AllDevicesList() {
   const client = useQueryClient();
-  const { data, isPending: loading, error, isFetching, refetch } = useQueryNow(statusQuery);
+  const { data, isPending: loading, error } = useQueryNow(statusQuery);
   const records = data ?? NO_RECORDS;
-  // docs/errors.md#device-pick-list: a failed device fetch is logged; the list says it is not
-  // loaded, without a count, and a scroll over it asks again.
+  // docs/errors.md#device-pick-list: a failed device fetch is only logged; the list stays empty,
+  // without a count: a list never read is not known to hold 0 records.
+  const counted = data !== undefined;
   useQueryError(error, (failure) => console.error('Failed to fetch device records', failure));
-  const notLoaded = data === undefined && error !== null;
-  const retry = () => {
-    if (!isFetching) void refetch();
-  };
   useLiveRecords(client, statusQuery.queryKey, { applyEvery: APPLY_EVERY_MS });
   const [query, setQuery] = useState('');
   const [hub, setHub] = useState<string | null>(null);
@@ -59,7 +56,6 @@ function AllDevicesList() {
   const deferredHub = useDeferredValue(hub);
   const visible = useMemo(() => filterRows(rows, deferredQuery, deferredHub), [rows, deferredQuery, deferredHub]);
 
-  const counted = !loading && !notLoaded;
   const count = `${visible.length} ${visible.length === 1 ? 'record' : 'records'}`;
   // The list the filters name: its count and its scroll position are its own.
   const listKey = `${deferredQuery}\n${deferredHub}`;
@@ -92,16 +88,7 @@ function AllDevicesList() {
         </p>
       ) : (
         // Other filters start at the top; records changed live keep the row in view where it is.
-        <DeviceTable
-          rows={visible}
-          scrollKey={listKey}
-          onShowDetails={setDetails}
-          // Not loaded: one row says so, and a scroll over it asks again.
-          rowCount={notLoaded ? 1 : visible.length}
-          placeholder={isFetching ? 'Loading…' : NOT_LOADED}
-          busy={notLoaded && isFetching}
-          onScrollAttempt={notLoaded ? retry : undefined}
-        />
+        <DeviceTable rows={visible} scrollKey={listKey} onShowDetails={setDetails} />
       )}
       <Modal open={details !== null} title="Device Details" onClose={() => setDetails(null)}>
         {details && <DeviceDetails record={details} />}

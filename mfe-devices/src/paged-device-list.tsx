@@ -5,7 +5,7 @@ import { ListCount, Modal, SearchSelect, type DeviceRecord } from '@veritas/shar
 import { useState } from 'react';
 import { DeviceDetails } from './device-details';
 import { chosenValue, hubChoices, RESULT_CHOICES, STATUS_CHOICES } from './device-pages';
-import { DeviceTable, NOT_LOADED } from './device-table';
+import { DeviceTable } from './device-table';
 import { TrackingIdFilter } from './tracking-id-filter';
 import { useDeviceFilters } from './use-device-filters';
 import { useDeviceHubs } from './use-device-hubs';
@@ -18,21 +18,21 @@ export function PagedDeviceList() {
   const [details, setDetails] = useState<DeviceRecord | null>(null);
 
   // The count is the server's total. While the next one is on its way the previous stays, so
-  // typing does not blink it. A list whose first page failed shows only a count the server
-  // answered for it, never 0 nor the list before's: its rows are not known to be none. A search
+  // typing does not blink it. A list whose first page failed shows no count: empty on screen, its
+  // rows are not known to be none, so never '0 records' (docs/errors.md#device-pick-list). A search
   // the server counted only up to its cap shows "10000+ records".
   const current = pages.total === undefined ? undefined : { total: pages.total, more: pages.moreThanTotal };
   const [kept, setKept] = useState(current);
   if (current !== undefined && (current.total !== kept?.total || current.more !== kept.more)) setKept(current);
-  const shown = current ?? (pages.counting && !pages.notLoaded ? kept : undefined);
+  const firstPageFailed = pages.error !== undefined && pages.items.length === 0;
+  const shown = firstPageFailed ? undefined : (current ?? (pages.counting ? kept : undefined));
   const countText =
     pages.loading || shown === undefined
       ? ''
       : `${shown.total}${shown.more ? '+' : ''} ${shown.total === 1 && !shown.more ? 'record' : 'records'}`;
   // The count announced is the list's own, not the previous one kept while it is counted.
-  const countOf = current !== undefined ? pages.shownKey : null;
-  const askingAgain = pages.loadingMore || pages.retrying;
-  const placeholder = pages.error !== undefined && !askingAgain ? NOT_LOADED : 'Loading…';
+  const countOf = current !== undefined && !firstPageFailed ? pages.shownKey : null;
+  const placeholder = pages.error !== undefined && !pages.loadingMore ? 'Not loaded. Scroll to try again.' : 'Loading…';
 
   return (
     <section className="vx-page">
@@ -88,9 +88,8 @@ export function PagedDeviceList() {
           placeholder={placeholder}
           onRangeEnd={pages.showUpTo}
           onRangeStart={pages.showFrom}
-          busy={pages.refreshing || pages.retrying}
+          busy={pages.refreshing}
           onShowDetails={setDetails}
-          onScrollAttempt={pages.notLoaded ? pages.retry : undefined}
         />
       )}
       <Modal open={details !== null} title="Device Details" onClose={() => setDetails(null)}>

@@ -8,7 +8,7 @@ import type { DeviceRow } from './device-rows';
 import { rowsOf } from './loaded-pages';
 import { useLiveDevicePages } from './use-live-device-pages';
 
-// docs/errors.md#device-pick-list: failures are logged; the list shows what is not loaded.
+// docs/errors.md#device-pick-list: failures are only logged.
 const logPageError = (error: unknown) => console.error('Failed to fetch device records', error);
 
 export interface DevicePages {
@@ -32,16 +32,7 @@ export interface DevicePages {
   loadingMore: boolean;
   /** Why the latest call for the list shown failed; undefined once a later one succeeds. */
   error: unknown;
-  /** The list's first page failed: no row of it is loaded, and `total` is only one the server answered. */
-  notLoaded: boolean;
-  /** A list whose first page failed is asked for again (`retry`). */
-  retrying: boolean;
-  /** Asks again for a list whose first page failed, and for its total if that failed too. */
-  retry(): void;
-  /**
-   * Rows of the scroll area: the server's total while more pages follow (placeholders past the
-   * rows loaded); one placeholder for a list not loaded.
-   */
+  /** Rows of the scroll area: the server's total while more pages follow (placeholders past the rows loaded). */
   rowCount: number;
   /**
    * Tells the list the last row in view (the table's onRangeEnd). When it comes within AHEAD rows
@@ -99,13 +90,6 @@ export function useDevicePages(filters: DeviceFilters): DevicePages {
     if (view.lastInView >= loaded - AHEAD) fetchNext();
   }, [view, loaded, answered]);
 
-  const notLoaded = answered && pages.isError && items.length === 0;
-  const retry = () => {
-    if (!notLoaded || pages.isFetching) return;
-    void pages.refetch();
-    if (count.isError) void count.refetch();
-  };
-
   const showFrom = useLiveDevicePages(key);
   return {
     items,
@@ -118,10 +102,7 @@ export function useDevicePages(filters: DeviceFilters): DevicePages {
     refreshing: pages.isPlaceholderData,
     loadingMore: pages.isFetchingNextPage,
     error: pages.error ?? undefined,
-    notLoaded,
-    retrying: notLoaded && pages.isFetching,
-    retry,
-    rowCount: notLoaded ? 1 : scrollRows(items.length, counted?.total, hasMore),
+    rowCount: scrollRows(items.length, counted?.total, hasMore),
     showUpTo,
     showFrom,
   };
