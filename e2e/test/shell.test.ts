@@ -150,6 +150,26 @@ test.each([
   },
 );
 
+test('a remote whose files never answer: after 20 s the error card shows, the shell keeps working, and Retry loads the page (docs/errors.md#session-and-top-bar)', async () => {
+  await signIn(page, DEMO.admin);
+  // The devices remote's server takes each request and never answers.
+  await page.route('**/remotes/devices/**', () => {});
+  await page.goto('/ListDevices');
+  await page
+    .getByText(/^Loading/)
+    .first()
+    .waitFor();
+  const card = page.getByRole('alert').filter({ hasText: 'could not be loaded' });
+  await card.waitFor({ timeout: 30_000 });
+  await page.getByRole('button', { name: 'User Management' }).click();
+  await page.getByRole('menuitem', { name: 'Create User' }).waitFor();
+  await page.keyboard.press('Escape');
+
+  await page.unrouteAll({ behavior: 'ignoreErrors' });
+  await card.getByRole('button', { name: 'Retry' }).click();
+  await page.locator('[data-testid="device-row"]').first().waitFor();
+}, 90_000);
+
 test('remote down: a remote whose manifest fails shows an error card with Retry, and the shell keeps working', async () => {
   // Every remote's manifest fails to load (the shell itself fetches none).
   await page.route('**/mf-manifest.json', (route) => route.abort('connectionrefused'));
