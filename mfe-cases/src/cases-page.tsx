@@ -7,12 +7,13 @@ import { keepPreviousData, useInfiniteQueryNow, useQueryNow } from '@veritas/sha
 import { MorePages } from '@veritas/shared/table';
 import { useEffect, useId, useMemo, useState } from 'react';
 import { casePagesQuery, caseCountQuery, exportHref } from './api/cases';
-import { BulkActions, useCaseSelection } from './queue/bulk-actions';
+import { BulkActions } from './queue/bulk-actions';
 import { filterFromParams, paramsOfFilter, queryOfFilter, type CaseFilter } from './queue/case-filter';
 import { CaseFilters } from './queue/case-filters';
 import { CaseTable } from './queue/case-table';
 import { DueTimes } from './queue/due-times';
 import { SavedViews } from './queue/saved-views';
+import { useCaseSelection } from './queue/use-case-selection';
 import { useLiveCases } from './queue/use-live-cases';
 import './queue/cases.css';
 

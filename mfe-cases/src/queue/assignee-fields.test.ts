@@ -2,7 +2,7 @@
 // api/cases/assignees/ about, or null when they are not known and a username is typed instead.
 import type { CaseSummary } from '@veritas/shared';
 import { MAX_ASSIGNEE_QUEUES_LENGTH } from '@veritas/shared/case-vocabulary';
-import { assignQueues } from './bulk-actions';
+import { assignQueues } from './assignee-fields';
 
 const row = (id: number, queue: string) => ({ id, queue }) as CaseSummary;
 const rows = [row(1, 'HUB2'), row(2, 'hub1'), row(3, 'HUB1'), row(4, 'RC-NORTH')];
