@@ -16,6 +16,7 @@ import {
 import { DeliveryLog } from './delivery-log';
 import { ENDPOINT_FORM_MESSAGES, EndpointForm } from './endpoint-form';
 import { EndpointsTable, type EndpointAction } from './endpoints-table';
+import { useEndpointCalls } from './use-endpoint-calls';
 import { disabledByServer, disabledNoticeText } from './webhook-text';
 import { WebhookSecret } from './webhook-secret';
 
@@ -67,19 +68,14 @@ export function WebhooksSection() {
 
   // The secret shown once: of the endpoint just added, or just rotated (its Rotate button then takes the focus back).
   const [secret, setSecret] = useState<{ answer: WebhookSecretAnswer; rotated: boolean } | null>(null);
-  const [busy, setBusy] = useState<ReadonlyMap<number, EndpointAction>>(new Map());
-  // What the last change came to: said in the status line (which takes the focus when the row's button is gone).
-  const [status, setStatus] = useState<{ text: string; focus: boolean } | null>(null);
-  const [actionError, setActionError] = useState<string | null>(null);
+  const { busyWith, status, actionError, statusLine, report, clearOutcome, run } = useEndpointCalls(
+    WEBHOOKS_MESSAGES.failed,
+  );
   const [editing, setEditing] = useState<WebhookEndpoint | null>(null);
   const [logFor, setLogFor] = useState<number | null>(null);
-  const statusLine = useRef<HTMLParagraphElement>(null);
   const logHeading = useRef<HTMLHeadingElement>(null);
   const section = useRef<HTMLElement>(null);
 
-  useEffect(() => {
-    if (status?.focus) statusLine.current?.focus();
-  }, [status]);
   useEffect(() => {
     if (logFor !== null) logHeading.current?.focus();
   }, [logFor]);
@@ -90,33 +86,6 @@ export function WebhooksSection() {
   /** The button of the endpoint's row that does `action`. */
   const rowButton = (id: number, action: EndpointAction) =>
     section.current?.querySelector<HTMLButtonElement>(`tr[data-id="${id}"] button[data-action="${action}"]`);
-
-  function report(text: string, focus = false) {
-    setActionError(null);
-    setStatus({ text, focus });
-  }
-
-  /** Runs the row's call, its button busy meanwhile; a failure says why and leaves the button usable. */
-  async function run(
-    endpoint: WebhookEndpoint,
-    action: Exclude<EndpointAction, 'edit' | 'log'>,
-    call: () => Promise<void>,
-  ) {
-    setBusy((current) => new Map(current).set(endpoint.id, action));
-    setStatus(null);
-    setActionError(null);
-    try {
-      await call();
-    } catch (failure) {
-      setActionError(serverMessage(failure) ?? WEBHOOKS_MESSAGES.failed[action]);
-    } finally {
-      setBusy((current) => {
-        const next = new Map(current);
-        next.delete(endpoint.id);
-        return next;
-      });
-    }
-  }
 
   function act(action: EndpointAction, endpoint: WebhookEndpoint) {
     switch (action) {
@@ -195,8 +164,7 @@ export function WebhooksSection() {
       )}
       <EndpointForm
         onCreated={(answer) => {
-          setStatus(null);
-          setActionError(null);
+          clearOutcome();
           setSecret({ answer, rotated: false });
         }}
       />
@@ -225,7 +193,7 @@ export function WebhooksSection() {
         endpoints={endpoints}
         loading={loading}
         error={loadError}
-        busy={(id) => busy.get(id) ?? null}
+        busy={busyWith}
         logOpen={logFor}
         logId={logId}
         onAction={act}
