@@ -160,7 +160,7 @@ function resolve(options: ServerOptions, env: NodeJS.ProcessEnv) {
     databaseUrl: options.databaseUrl ?? nonEmpty(env.DATABASE_URL),
     databaseWaitSeconds:
       options.databaseWaitSeconds ??
-      databaseWaitFrom(nonEmpty(env.DATABASE_WAIT_SECONDS)) ??
+      wholeNumberFrom(env, 'DATABASE_WAIT_SECONDS', 0, ' of seconds') ??
       DEFAULT_DATABASE_WAIT_SECONDS,
     adminUsername: options.adminUsername ?? nonEmpty(env.VERITAS_ADMIN_USERNAME) ?? 'admin',
     adminPassword: options.adminPassword ?? nonEmpty(env.VERITAS_ADMIN_PASSWORD),
@@ -168,37 +168,23 @@ function resolve(options: ServerOptions, env: NodeJS.ProcessEnv) {
     apkPath: apkPath === undefined ? undefined : path.resolve(process.cwd(), apkPath),
     specOnly: options.specOnly ?? (nonEmpty(env.VERITAS_SPEC_ONLY) !== undefined && env.VERITAS_SPEC_ONLY !== '0'),
     trustProxy: options.trustProxy ?? nonEmpty(env.VERITAS_TRUST_PROXY) ?? false,
-    registryKeep: options.registryKeep ?? keepFrom(nonEmpty(env.VERITAS_REGISTRY_KEEP)),
+    registryKeep: options.registryKeep ?? wholeNumberFrom(env, 'VERITAS_REGISTRY_KEEP', 1),
     auditRetentionDays: options.auditRetentionDays ?? retentionDaysFrom(nonEmpty(env.VERITAS_AUDIT_RETENTION_DAYS)),
-    apiKeyRate: options.apiKeyRate ?? apiKeyRateFrom(nonEmpty(env.VERITAS_API_KEY_RATE)),
+    apiKeyRate: options.apiKeyRate ?? wholeNumberFrom(env, 'VERITAS_API_KEY_RATE', 1),
     webhooksAllowLocal:
       options.webhooksAllowLocal ??
       (nonEmpty(env.VERITAS_WEBHOOKS_ALLOW_LOCAL) !== undefined && env.VERITAS_WEBHOOKS_ALLOW_LOCAL !== '0'),
   };
 }
 
-function apiKeyRateFrom(text: string | undefined): number | undefined {
+/** The whole number an environment variable `name` holds, at least `least`; undefined when unset. */
+function wholeNumberFrom(env: NodeJS.ProcessEnv, name: string, least: number, unit = ''): number | undefined {
+  const text = nonEmpty(env[name]);
   if (text === undefined) return undefined;
-  const rate = Number(text);
-  if (!Number.isSafeInteger(rate) || rate < 1)
-    throw new Error('VERITAS_API_KEY_RATE must be a whole number, 1 or more');
-  return rate;
-}
-
-function databaseWaitFrom(text: string | undefined): number | undefined {
-  if (text === undefined) return undefined;
-  const seconds = Number(text);
-  if (!Number.isSafeInteger(seconds) || seconds < 0)
-    throw new Error('DATABASE_WAIT_SECONDS must be a whole number of seconds, 0 or more');
-  return seconds;
-}
-
-function keepFrom(text: string | undefined): number | undefined {
-  if (text === undefined) return undefined;
-  const keep = Number(text);
-  if (!Number.isSafeInteger(keep) || keep < 1)
-    throw new Error('VERITAS_REGISTRY_KEEP must be a whole number, 1 or more');
-  return keep;
+  const value = Number(text);
+  if (!Number.isSafeInteger(value) || value < least)
+    throw new Error(`${name} must be a whole number${unit}, ${least} or more`);
+  return value;
 }
 
 /**

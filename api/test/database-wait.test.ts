@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { waitForDatabase } from '../src/db/availability';
-import { migrateToLatest, openDatabase } from '../src/server';
+import { createServer, migrateToLatest, openDatabase } from '../src/server';
 import { closeDatabase } from '../src/db/connection';
 import { freshDatabase, onPostgres } from './support/build';
 
@@ -135,3 +135,20 @@ onPostgres(
     expect(output).not.toMatch(/Server listening|Database migration/);
   },
 );
+
+describe('the whole numbers a start reads from its environment', () => {
+  const saved = { ...process.env };
+  afterEach(() => {
+    process.env = { ...saved };
+  });
+
+  test.each([
+    ['DATABASE_WAIT_SECONDS', '-1', 'DATABASE_WAIT_SECONDS must be a whole number of seconds, 0 or more'],
+    ['DATABASE_WAIT_SECONDS', '2.5', 'DATABASE_WAIT_SECONDS must be a whole number of seconds, 0 or more'],
+    ['VERITAS_REGISTRY_KEEP', '0', 'VERITAS_REGISTRY_KEEP must be a whole number, 1 or more'],
+    ['VERITAS_API_KEY_RATE', 'many', 'VERITAS_API_KEY_RATE must be a whole number, 1 or more'],
+  ])('%s=%s refuses to start: %s', async (name, value, message) => {
+    process.env[name] = value;
+    await expect(createServer({ logger: false })).rejects.toThrow(message);
+  });
+});
