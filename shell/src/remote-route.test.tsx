@@ -1,4 +1,4 @@
-import { act, screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { MockApi } from '@veritas/shared/testing';
 import {
@@ -60,6 +60,8 @@ test('a remote that is down shows an error card with Retry, while menus, other r
 
   const card = await screen.findByRole('alert');
   expect(card).toHaveTextContent('Create User could not be loaded');
+  // In place of the page, the card's title is the page's level-one heading (docs/screens.md#navigation).
+  expect(within(card).getByRole('heading', { level: 1 })).toHaveTextContent('Create User could not be loaded');
   expect(screen.getByRole('button', { name: 'Retry' })).toBeInTheDocument();
 
   await user.click(screen.getByRole('button', { name: 'Data' }));

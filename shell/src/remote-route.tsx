@@ -45,7 +45,7 @@ class RemoteErrorBoundary extends Component<BoundaryProps, { failed: boolean }> 
     if (!this.state.failed) return this.props.children;
     return (
       <section className="vx-card shell-remote-error" role="alert">
-        <h2 className="vx-card-title">{this.props.title} could not be loaded</h2>
+        <h1 className="vx-card-title">{this.props.title} could not be loaded</h1>
         <p className="vx-muted">
           This part of the console is unavailable right now. The rest of the console keeps working.
         </p>
