@@ -114,6 +114,8 @@ describe('a composition made for someone else is read again for the signed-in us
 
     const card = await screen.findByRole('alert');
     expect(card).toHaveTextContent('The console could not be loaded');
+    // The page's one heading of level one: nothing else of the console is shown.
+    expect(within(card).getByRole('heading', { level: 1 })).toHaveTextContent('The console could not be loaded');
     expect(location()).toHaveTextContent('/Upload');
 
     const remotesJson = serveComposition();

@@ -11,7 +11,7 @@ import { sessionCheck } from './session-check';
 function CompositionFailed({ onRetry }: { onRetry(): void }) {
   return (
     <section className="vx-card shell-remote-error" role="alert">
-      <h2 className="vx-card-title">The console could not be loaded</h2>
+      <h1 className="vx-card-title">The console could not be loaded</h1>
       <p className="vx-muted">Its pages and menus could not be fetched. Check your connection, then try again.</p>
       <button type="button" className="vx-btn vx-btn-primary" onClick={onRetry}>
         Retry
