@@ -103,7 +103,7 @@ function CaseView({ id }: { id: number }) {
     );
 
   return (
-    <Page heading={heading} tabTitle={caseName(data.case.id)} busy={isFetching}>
+    <Page heading={heading} tabTitle={heading} busy={isFetching}>
       <LoadFailed
         failure={error}
         fetching={isFetching}
