@@ -95,7 +95,11 @@ export async function serve({ port = consoleAddress().port } = {}) {
 
 /** Serves until SIGINT/SIGTERM, then closes servers and database cleanly. */
 export async function serveUntilStopped() {
-  const server = await serve();
+  const { reportStartFailure } = require(path.join(root, 'api/dist/server.js'));
+  const server = await serve().catch((error) => {
+    reportStartFailure(error);
+    process.exit(1);
+  });
   const stop = async () => {
     await server.close();
     process.exit(0);

@@ -23,6 +23,7 @@ import {
 import { auditPruning, retentionDaysFrom } from './audit/retention';
 import { sqliteCheckpoints } from './db/checkpoints';
 import { DEFAULT_DATABASE_WAIT_SECONDS, waitForDatabase } from './db/availability';
+import { StartRefused } from './start-refused';
 import { closeDatabase, dataDirFrom, migrateToLatest, openDatabase } from './db/connection';
 import type { Db } from './db/schema';
 import { prepareSearch } from './devices/pick-list';
@@ -183,7 +184,7 @@ function wholeNumberFrom(env: NodeJS.ProcessEnv, name: string, least: number, un
   if (text === undefined) return undefined;
   const value = Number(text);
   if (!Number.isSafeInteger(value) || value < least)
-    throw new Error(`${name} must be a whole number${unit}, ${least} or more`);
+    throw new StartRefused(`${name} must be a whole number${unit}, ${least} or more`);
   return value;
 }
 
@@ -250,7 +251,8 @@ export async function createServer(options: ServerOptions = {}): Promise<Veritas
   const checkDeclaration = TypeCompiler.Compile(RemoteDeclaration);
   for (const declaration of staticDeclarations) {
     const error = checkDeclaration.Errors(declaration).First();
-    if (error) throw new Error(`The declaration of a remote is not one: at ${error.path || '/'}, ${error.message}`);
+    if (error)
+      throw new StartRefused(`The declaration of a remote is not one: at ${error.path || '/'}, ${error.message}`);
   }
   const registry = registryConfig({
     consoleShared: options.consoleShared,
@@ -377,6 +379,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Veritas
 }
 
 export { migrateToLatest, openDatabase } from './db/connection';
+export { reportStartFailure } from './start-refused';
 export { sharedOf } from '@veritas/shared/domain';
 export { readShellFiles, shellFileRoutes } from './registry/static-files';
 export { addSecurityHeaders, securityHeaderPairs } from './plugins/security-headers';

@@ -1,6 +1,6 @@
 // Runs the API alone on PORT (default 8080), 127.0.0.1, without demo data (the console's composition,
 // scripts/serve.mjs, loads it under VERITAS_DEMO).
-import { createServer } from './server';
+import { createServer, reportStartFailure } from './server';
 
 async function main() {
   const { app } = await createServer();
@@ -12,6 +12,6 @@ async function main() {
 }
 
 main().catch((error: unknown) => {
-  console.error(error);
+  reportStartFailure(error);
   process.exit(1);
 });

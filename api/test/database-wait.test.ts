@@ -5,7 +5,8 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { waitForDatabase } from '../src/db/availability';
-import { createServer, migrateToLatest, openDatabase } from '../src/server';
+import { createServer, migrateToLatest, openDatabase, reportStartFailure } from '../src/server';
+import { StartRefused } from '../src/start-refused';
 import { closeDatabase } from '../src/db/connection';
 import { freshDatabase, onPostgres } from './support/build';
 
@@ -133,6 +134,8 @@ onPostgres(
       'The database was not reachable within 4 s (ECONNREFUSED): check DATABASE_URL, or give it longer with DATABASE_WAIT_SECONDS.',
     );
     expect(output).not.toMatch(/Server listening|Database migration/);
+    // The message says it all: printed alone, without the error's stack.
+    expect(output).not.toMatch(/^\s+at /m);
   },
 );
 
@@ -150,5 +153,22 @@ describe('the whole numbers a start reads from its environment', () => {
   ])('%s=%s refuses to start: %s', async (name, value, message) => {
     process.env[name] = value;
     await expect(createServer({ logger: false })).rejects.toThrow(message);
+  });
+
+  test('a refused start is printed as its message alone; any other failure with its stack', () => {
+    const printed = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      reportStartFailure(new StartRefused('VERITAS_REGISTRY_KEEP must be a whole number, 1 or more'));
+      const bug = new TypeError('x is not a function');
+      reportStartFailure(bug);
+      expect(printed.mock.calls).toEqual([['VERITAS_REGISTRY_KEEP must be a whole number, 1 or more'], [bug]]);
+    } finally {
+      printed.mockRestore();
+    }
+  });
+
+  test('VERITAS_AUDIT_RETENTION_DAYS out of range is a refused start', async () => {
+    process.env.VERITAS_AUDIT_RETENTION_DAYS = '0';
+    await expect(createServer({ logger: false })).rejects.toBeInstanceOf(StartRefused);
   });
 });

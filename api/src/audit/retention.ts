@@ -10,6 +10,7 @@ import type { Kysely } from 'kysely';
 import { forEngine } from '../db/engines';
 import type { Database, Db } from '../db/schema';
 import type { BackgroundJob } from '../jobs';
+import { StartRefused } from '../start-refused';
 import { lockEventOrder } from '../events/event-order';
 import { postgresEntryDeletion } from './entry-deletion.postgres';
 import { sqliteEntryDeletion } from './entry-deletion.sqlite';
@@ -93,7 +94,7 @@ export function retentionDaysFrom(text: string | undefined): number {
   if (text === undefined || text === '') return DEFAULT_RETENTION_DAYS;
   const days = Number(text);
   if (!Number.isSafeInteger(days) || days < 1) {
-    throw new Error('VERITAS_AUDIT_RETENTION_DAYS must be a whole number of days, 1 or more');
+    throw new StartRefused('VERITAS_AUDIT_RETENTION_DAYS must be a whole number of days, 1 or more');
   }
   return days;
 }

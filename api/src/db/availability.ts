@@ -11,6 +11,7 @@ import {
   type TransactionSettings,
 } from 'kysely';
 import { Pool, type PoolClient, type PoolConfig } from 'pg';
+import { StartRefused } from '../start-refused';
 
 /** The database cannot serve now; `outcomeUnknown` when a COMMIT was under way as it failed. */
 export class DatabaseUnavailable extends Error {
@@ -89,7 +90,7 @@ export async function waitForDatabase<T>(
       const failure = failureOf(error);
       const wait = START_BACKOFF_MS[Math.min(failures, START_BACKOFF_MS.length - 1)]!;
       if (now() + wait > deadline) {
-        throw new Error(
+        throw new StartRefused(
           `The database was not reachable within ${limitSeconds} s (${failure}): check DATABASE_URL, ` +
             'or give it longer with DATABASE_WAIT_SECONDS.',
           { cause: error },
