@@ -123,6 +123,38 @@ describe('a composition made for someone else is read again for the signed-in us
     expect(await screen.findByRole('heading', { name: 'data/Upload page' })).toBeInTheDocument();
     expect(remotesJson).toHaveBeenCalledTimes(1);
   });
+
+  test('a read that never answers fails after COMPOSITION_READ_LIMIT_MS (20 s): the card shows, and Retry reads it afresh rather than join the hung read', async () => {
+    // Imported here: the module reads the page document once, which the first test above sets.
+    const { COMPOSITION_READ_LIMIT_MS } = await import('./composition');
+    expect(COMPOSITION_READ_LIMIT_MS).toBe(20_000);
+    jest.useFakeTimers();
+    try {
+      api = signedInAs(startApi(), 'admin');
+      // The server takes the request and never answers: only the read's own signal ends it.
+      const hung = jest.fn(
+        (_url: string, init: RequestInit) =>
+          new Promise((_resolve, reject) => init.signal?.addEventListener('abort', () => reject(init.signal?.reason))),
+      );
+      globalThis.fetch = hung as unknown as typeof fetch;
+      serveRemotePages();
+      const user = userEvent.setup({ advanceTimers: (ms) => jest.advanceTimersByTime(ms) });
+      renderShell('/Upload');
+      await waitFor(() => expect(hung).toHaveBeenCalledTimes(1));
+      expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+
+      await act(() => jest.advanceTimersByTimeAsync(COMPOSITION_READ_LIMIT_MS));
+      const card = screen.getByRole('alert');
+      expect(card).toHaveTextContent('The console could not be loaded');
+
+      const remotesJson = serveComposition();
+      await user.click(within(card).getByRole('button', { name: 'Retry' }));
+      expect(await screen.findByRole('heading', { name: 'data/Upload page' })).toBeInTheDocument();
+      expect(remotesJson).toHaveBeenCalledTimes(1);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
 });
 
 describe('routes and menus come from the composition', () => {

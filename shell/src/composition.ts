@@ -22,6 +22,12 @@ const ELEMENT_ID: typeof COMPOSITION_ELEMENT_ID = 'veritas-composition';
 /** How long a composition is used before a navigation reads /remotes.json again. */
 export const COMPOSITION_MAX_AGE_MS = 60_000;
 
+/**
+ * How long a read of /remotes.json may take, as a remote's load may (REMOTE_LOAD_LIMIT_MS): a read
+ * that never ends would be joined by every later one, Retry's included, for good.
+ */
+export const COMPOSITION_READ_LIMIT_MS = 20_000;
+
 /** When the composition in the store arrived. */
 let arrivedAt = 0;
 /** A read of /remotes.json under way. */
@@ -100,7 +106,10 @@ function madeFor(composition: Composition, user: string | null): boolean {
 const madeForViewer = (composition: Composition) => madeFor(composition, useSession.getState().user);
 
 async function fetchComposition(): Promise<Composition> {
-  const response = await fetch('/remotes.json', { cache: 'no-cache' });
+  const response = await fetch('/remotes.json', {
+    cache: 'no-cache',
+    signal: AbortSignal.timeout(COMPOSITION_READ_LIMIT_MS),
+  });
   if (!response.ok) throw new Error(`/remotes.json answered ${response.status}`);
   const composition = readComposition(await response.json());
   if (!composition) throw new Error('/remotes.json did not answer a composition');
