@@ -388,7 +388,7 @@ describe("with the server feature 'dashboard-figures'", () => {
     );
   }
 
-  afterEach(() => useSession.getState().clearSession());
+  afterEach(() => act(() => useSession.getState().clearSession()));
 
   /** A reply held until the test opens it. */
   function held(reply: MockReply) {
@@ -639,7 +639,7 @@ describe("other remotes' tiles (slot dashboard.tile)", () => {
     throw new Error('broken on purpose');
   }
 
-  afterEach(() => useComposition.setState({ composition: null, loadModule: null }));
+  afterEach(() => act(() => useComposition.setState({ composition: null, loadModule: null })));
 
   test('follow the own tiles with the selected hub and timeframe; one that throws leaves the Dashboard working', async () => {
     const log = jest.spyOn(console, 'error').mockImplementation(() => {});
