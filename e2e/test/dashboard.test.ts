@@ -96,4 +96,31 @@ describe.each<Mode>(['server figures', 'get_status'])('%s', (mode) => {
       await page.getByTestId(chart).locator('canvas').waitFor();
     }
   });
+
+  test("a chart's tooltips from the keyboard: Tab reaches the canvas with a visible focus, an arrow draws a day's tooltip, Escape takes it away", async () => {
+    await signIn(page, DEMO.admin);
+    await page.goto('/Dashboard?hub=all&timeframe=last30');
+    await ready(page);
+    const trend = page.getByRole('img', { name: 'Rejection Trend' });
+    const volume = page.getByRole('img', { name: 'Daily Processed Volume' });
+    const drawn = () => volume.evaluate((canvas: HTMLCanvasElement) => canvas.toDataURL());
+    const untouched = await drawn();
+
+    await trend.focus();
+    await page.keyboard.press('Tab');
+    expect(await volume.evaluate((canvas) => canvas === document.activeElement)).toBe(true);
+    expect(await volume.evaluate((canvas) => getComputedStyle(canvas).outlineStyle)).not.toBe('none');
+
+    const scrolled = await page.evaluate(() => window.scrollY);
+    await page.keyboard.press('ArrowRight');
+    const firstDay = await drawn();
+    expect(firstDay).not.toBe(untouched);
+    await page.keyboard.press('ArrowRight');
+    expect(await drawn()).not.toBe(firstDay);
+    // The arrows move the tooltip, not the page.
+    expect(await page.evaluate(() => window.scrollY)).toBe(scrolled);
+
+    await page.keyboard.press('Escape');
+    expect(await drawn()).toBe(untouched);
+  });
 });

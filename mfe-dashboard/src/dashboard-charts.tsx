@@ -91,7 +91,7 @@ export function RejectionTrendChart({ days, trend }: { days: string[]; trend: Da
   );
   return (
     <ChartCard title="Rejection Trend" testId="chart-rejection-trend" figures={trend.total ? dailyFigures(data) : null}>
-      {(name) => (trend.total ? <Line data={data} options={dailyOptions} {...name} /> : noData)}
+      {(canvas) => (trend.total ? <Line data={data} options={dailyOptions} {...canvas} /> : noData)}
     </ChartCard>
   );
 }
@@ -113,7 +113,7 @@ export function DailyVolumeChart({ days, volume }: { days: string[]; volume: Dai
       testId="chart-daily-volume"
       figures={volume.total ? dailyFigures(data) : null}
     >
-      {(name) => (volume.total ? <Bar data={data} options={dailyOptions} {...name} /> : noData)}
+      {(canvas) => (volume.total ? <Bar data={data} options={dailyOptions} {...canvas} /> : noData)}
     </ChartCard>
   );
 }
@@ -163,7 +163,7 @@ export function ErrorDistributionChart({ errors }: { errors: ErrorSlice[] }) {
   };
   return (
     <ChartCard title="Error Distribution" testId="chart-error-distribution" figures={figures}>
-      {(name) => <Pie data={data} options={options} {...name} />}
+      {(canvas) => <Pie data={data} options={options} {...canvas} />}
     </ChartCard>
   );
 }
