@@ -7,6 +7,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { keysQuery, useRevokeKey } from './api/keys';
 import { KeyForm } from './key-form';
 import { KeysTable, scopesText } from './keys-table';
+import { useIdsUnderWay } from './use-ids-under-way';
 
 export const KEYS_MESSAGES = {
   loadFailed: 'Failed to load the API keys',
@@ -25,7 +26,7 @@ export function ApiKeysSection() {
   const loadError = error && !data ? (serverMessage(error) ?? KEYS_MESSAGES.loadFailed) : null;
   const revokeKey = useRevokeKey();
   const [created, setCreated] = useState<CreatedToken | null>(null);
-  const [revoking, setRevoking] = useState<ReadonlySet<number>>(new Set());
+  const revoking = useIdsUnderWay();
   // What the last revocation came to: a success, said in the status line, or a failure.
   const [revoked, setRevoked] = useState<{ text: string } | null>(null);
   const [revokeError, setRevokeError] = useState<string | null>(null);
@@ -38,22 +39,17 @@ export function ApiKeysSection() {
 
   async function revoke(key: AccessToken) {
     if (!window.confirm(KEYS_MESSAGES.confirmRevoke(key))) return;
-    setRevoking((ids) => new Set(ids).add(key.id));
     setRevoked(null);
     setRevokeError(null);
-    try {
-      // The list is fetched again before the button goes.
-      await revokeKey.mutateAsync(key.id);
-      setRevoked({ text: KEYS_MESSAGES.revoked(key) });
-    } catch (failure) {
-      setRevokeError(serverMessage(failure) ?? KEYS_MESSAGES.revokeFailed);
-    } finally {
-      setRevoking((ids) => {
-        const next = new Set(ids);
-        next.delete(key.id);
-        return next;
-      });
-    }
+    await revoking.whileUnderWay(key.id, async () => {
+      try {
+        // The list is fetched again before the button goes.
+        await revokeKey.mutateAsync(key.id);
+        setRevoked({ text: KEYS_MESSAGES.revoked(key) });
+      } catch (failure) {
+        setRevokeError(serverMessage(failure) ?? KEYS_MESSAGES.revokeFailed);
+      }
+    });
   }
 
   return (
@@ -92,7 +88,7 @@ export function ApiKeysSection() {
         keys={data ?? NO_KEYS}
         loading={loading}
         error={loadError}
-        revoking={(id) => revoking.has(id)}
+        revoking={revoking.isUnderWay}
         onRevoke={(key) => void revoke(key)}
       />
     </section>

@@ -8,6 +8,7 @@ import { useState } from 'react';
 import { useRedeliver } from './api/webhooks';
 import { DeliveryAttempts } from './delivery-attempts';
 import { LOG_MESSAGES } from './delivery-log-text';
+import { useIdsUnderWay } from './use-ids-under-way';
 import { DeliveryState, When, answerStart, attemptText, eventName } from './webhook-text';
 
 const attemptsId = (logId: string, delivery: WebhookDelivery) => `${logId}-attempts-${delivery.id}`;
@@ -36,7 +37,7 @@ export function DeliveriesTable({
   filtered,
 }: DeliveriesTableProps) {
   const redeliver = useRedeliver();
-  const [redelivering, setRedelivering] = useState<ReadonlySet<number>>(new Set());
+  const redelivering = useIdsUnderWay();
   const [actionError, setActionError] = useState<string | null>(null);
   const [open, setOpen] = useState<ReadonlySet<number>>(new Set());
 
@@ -49,20 +50,15 @@ export function DeliveriesTable({
   }
 
   async function deliverAgain(delivery: WebhookDelivery) {
-    setRedelivering((ids) => new Set(ids).add(delivery.id));
     setActionError(null);
-    try {
-      await redeliver.mutateAsync({ deliveryId: delivery.id, endpointId: endpoint.id });
-      toast.success(LOG_MESSAGES.redelivered(delivery));
-    } catch (failure) {
-      setActionError(serverMessage(failure) ?? LOG_MESSAGES.redeliverFailed);
-    } finally {
-      setRedelivering((ids) => {
-        const next = new Set(ids);
-        next.delete(delivery.id);
-        return next;
-      });
-    }
+    await redelivering.whileUnderWay(delivery.id, async () => {
+      try {
+        await redeliver.mutateAsync({ deliveryId: delivery.id, endpointId: endpoint.id });
+        toast.success(LOG_MESSAGES.redelivered(delivery));
+      } catch (failure) {
+        setActionError(serverMessage(failure) ?? LOG_MESSAGES.redeliverFailed);
+      }
+    });
   }
 
   const columns: Column<WebhookDelivery>[] = [
@@ -94,7 +90,7 @@ export function DeliveriesTable({
       header: 'Actions',
       cell: (delivery) => {
         const expanded = open.has(delivery.id);
-        const busy = redelivering.has(delivery.id);
+        const busy = redelivering.isUnderWay(delivery.id);
         return (
           <div className="ig-actions">
             <button
