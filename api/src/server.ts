@@ -23,7 +23,7 @@ import {
 import { auditPruning, retentionDaysFrom } from './audit/retention';
 import { sqliteCheckpoints } from './db/checkpoints';
 import { DEFAULT_DATABASE_WAIT_SECONDS, waitForDatabase } from './db/availability';
-import { StartRefused } from './start-refused';
+import { StartRefused, wholeNumberFrom } from './start-refused';
 import { closeDatabase, dataDirFrom, migrateToLatest, openDatabase } from './db/connection';
 import type { Db } from './db/schema';
 import { prepareSearch } from './devices/pick-list';
@@ -170,22 +170,12 @@ function resolve(options: ServerOptions, env: NodeJS.ProcessEnv) {
     specOnly: options.specOnly ?? (nonEmpty(env.VERITAS_SPEC_ONLY) !== undefined && env.VERITAS_SPEC_ONLY !== '0'),
     trustProxy: options.trustProxy ?? nonEmpty(env.VERITAS_TRUST_PROXY) ?? false,
     registryKeep: options.registryKeep ?? wholeNumberFrom(env, 'VERITAS_REGISTRY_KEEP', 1),
-    auditRetentionDays: options.auditRetentionDays ?? retentionDaysFrom(nonEmpty(env.VERITAS_AUDIT_RETENTION_DAYS)),
+    auditRetentionDays: options.auditRetentionDays ?? retentionDaysFrom(env),
     apiKeyRate: options.apiKeyRate ?? wholeNumberFrom(env, 'VERITAS_API_KEY_RATE', 1),
     webhooksAllowLocal:
       options.webhooksAllowLocal ??
       (nonEmpty(env.VERITAS_WEBHOOKS_ALLOW_LOCAL) !== undefined && env.VERITAS_WEBHOOKS_ALLOW_LOCAL !== '0'),
   };
-}
-
-/** The whole number an environment variable `name` holds, at least `least`; undefined when unset. */
-function wholeNumberFrom(env: NodeJS.ProcessEnv, name: string, least: number, unit = ''): number | undefined {
-  const text = nonEmpty(env[name]);
-  if (text === undefined) return undefined;
-  const value = Number(text);
-  if (!Number.isSafeInteger(value) || value < least)
-    throw new StartRefused(`${name} must be a whole number${unit}, ${least} or more`);
-  return value;
 }
 
 /**

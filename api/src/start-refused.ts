@@ -9,3 +9,17 @@ export class StartRefused extends Error {}
 export function reportStartFailure(error: unknown): void {
   console.error(error instanceof StartRefused ? error.message : error);
 }
+
+/**
+ * The whole number the environment variable `name` holds, at least `least`; undefined when unset or
+ * empty. Anything else refuses the start, e.g. 'VERITAS_REGISTRY_KEEP must be a whole number, 1 or
+ * more' (`unit`: ' of seconds').
+ */
+export function wholeNumberFrom(env: NodeJS.ProcessEnv, name: string, least: number, unit = ''): number | undefined {
+  const text = env[name];
+  if (!text) return undefined;
+  const value = Number(text);
+  if (!Number.isSafeInteger(value) || value < least)
+    throw new StartRefused(`${name} must be a whole number${unit}, ${least} or more`);
+  return value;
+}

@@ -150,6 +150,7 @@ describe('the whole numbers a start reads from its environment', () => {
     ['DATABASE_WAIT_SECONDS', '2.5', 'DATABASE_WAIT_SECONDS must be a whole number of seconds, 0 or more'],
     ['VERITAS_REGISTRY_KEEP', '0', 'VERITAS_REGISTRY_KEEP must be a whole number, 1 or more'],
     ['VERITAS_API_KEY_RATE', 'many', 'VERITAS_API_KEY_RATE must be a whole number, 1 or more'],
+    ['VERITAS_AUDIT_RETENTION_DAYS', '0', 'VERITAS_AUDIT_RETENTION_DAYS must be a whole number of days, 1 or more'],
   ])('%s=%s refuses to start: %s', async (name, value, message) => {
     process.env[name] = value;
     await expect(createServer({ logger: false })).rejects.toThrow(message);

@@ -17,7 +17,7 @@ async function main(command: string | undefined): Promise<number> {
   try {
     await migrateToLatest(db);
     if (command === 'prune') {
-      const days = retentionDaysFrom(process.env.VERITAS_AUDIT_RETENTION_DAYS || undefined);
+      const days = retentionDaysFrom(process.env);
       const pruned = await pruneAuditLog(db, days);
       console.log(
         pruned

@@ -10,7 +10,7 @@ import type { Kysely } from 'kysely';
 import { forEngine } from '../db/engines';
 import type { Database, Db } from '../db/schema';
 import type { BackgroundJob } from '../jobs';
-import { StartRefused } from '../start-refused';
+import { wholeNumberFrom } from '../start-refused';
 import { lockEventOrder } from '../events/event-order';
 import { postgresEntryDeletion } from './entry-deletion.postgres';
 import { sqliteEntryDeletion } from './entry-deletion.sqlite';
@@ -90,11 +90,6 @@ export function auditPruning(
 }
 
 /** VERITAS_AUDIT_RETENTION_DAYS, a whole number of days ≥ 1; default 400. */
-export function retentionDaysFrom(text: string | undefined): number {
-  if (text === undefined || text === '') return DEFAULT_RETENTION_DAYS;
-  const days = Number(text);
-  if (!Number.isSafeInteger(days) || days < 1) {
-    throw new StartRefused('VERITAS_AUDIT_RETENTION_DAYS must be a whole number of days, 1 or more');
-  }
-  return days;
+export function retentionDaysFrom(env: NodeJS.ProcessEnv): number {
+  return wholeNumberFrom(env, 'VERITAS_AUDIT_RETENTION_DAYS', 1, ' of days') ?? DEFAULT_RETENTION_DAYS;
 }
