@@ -3,11 +3,11 @@
 import { serverMessage, type AccessToken, type CreatedToken } from '@veritas/shared';
 import { NewTokenSecret } from '@veritas/shared/access-tokens';
 import { useQueryNow } from '@veritas/shared/query';
+import { useIdsUnderWay } from '@veritas/shared/table';
 import { useEffect, useId, useRef, useState } from 'react';
 import { keysQuery, useRevokeKey } from './api/keys';
 import { KeyForm } from './key-form';
 import { KeysTable, scopesText } from './keys-table';
-import { useIdsUnderWay } from './use-ids-under-way';
 
 export const KEYS_MESSAGES = {
   loadFailed: 'Failed to load the API keys',

@@ -3,12 +3,11 @@
 // and Redeliver, whose failure shows above the table.
 import { BusyButton, serverMessage, toast } from '@veritas/shared';
 import type { WebhookDelivery, WebhookEndpoint } from '@veritas/shared/domain';
-import { DataTable, type Column } from '@veritas/shared/table';
+import { DataTable, useIdsUnderWay, type Column } from '@veritas/shared/table';
 import { useState } from 'react';
 import { useRedeliver } from './api/webhooks';
 import { DeliveryAttempts } from './delivery-attempts';
 import { LOG_MESSAGES } from './delivery-log-text';
-import { useIdsUnderWay } from './use-ids-under-way';
 import { DeliveryState, When, answerStart, attemptText, eventName } from './webhook-text';
 
 const attemptsId = (logId: string, delivery: WebhookDelivery) => `${logId}-attempts-${delivery.id}`;

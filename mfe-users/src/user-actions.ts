@@ -1,7 +1,7 @@
 // The actions of a row of Deactivate Users (docs/screens.md#deactivate-users): each asks the
 // browser's confirmation first, as the spec asks, and disables the row's buttons until it ends.
 import { serverMessage, type UserListItem } from '@veritas/shared';
-import { useState } from 'react';
+import { useIdsUnderWay } from '@veritas/shared/table';
 import { useUserAction, type UserAction } from './api/users';
 import type { Notice } from './notice';
 
@@ -34,25 +34,20 @@ export const RESET = { label: 'Reset password', done: 'Password reset', failed: 
 /** `running(id)`: that user's action is under way; `run` confirms, runs it and says how it went. */
 export function useUserActions(show: (kind: Notice['kind'], text: string) => void) {
   const userAction = useUserAction();
-  const [busy, setBusy] = useState<ReadonlySet<number>>(new Set());
+  const { isUnderWay, whileUnderWay } = useIdsUnderWay();
 
   async function run(action: UserAction, user: UserListItem) {
     const { confirm, done, failed } = ACTIONS[action];
     if (!window.confirm(confirm(user.username))) return;
-    setBusy((ids) => new Set(ids).add(user.id));
-    try {
-      // The list is fetched again before the buttons are enabled.
-      show('success', (await userAction.mutateAsync({ action, userId: user.id })) ?? done);
-    } catch (error) {
-      show('error', serverMessage(error, ['error']) ?? failed);
-    } finally {
-      setBusy((ids) => {
-        const next = new Set(ids);
-        next.delete(user.id);
-        return next;
-      });
-    }
+    await whileUnderWay(user.id, async () => {
+      try {
+        // The list is fetched again before the buttons are enabled.
+        show('success', (await userAction.mutateAsync({ action, userId: user.id })) ?? done);
+      } catch (error) {
+        show('error', serverMessage(error, ['error']) ?? failed);
+      }
+    });
   }
 
-  return { running: (id: number) => busy.has(id), run };
+  return { running: isUnderWay, run };
 }

@@ -1,10 +1,11 @@
+// The rows of a table whose action is under way, by id (a redelivery, a revocation, a user's
+// deactivation): their buttons are disabled and say so until the action ends, however it ends.
 import { useState } from 'react';
 
-/** The rows whose action (a redelivery, a revocation) is under way, by id: their button says so meanwhile. */
 export function useIdsUnderWay() {
   const [ids, setIds] = useState<ReadonlySet<number>>(new Set());
 
-  /** Runs `work` for row `id`, the row under way until it ends, however it ends. */
+  /** Runs `work` for row `id`, the row under way until it ends. */
   async function whileUnderWay(id: number, work: () => Promise<void>): Promise<void> {
     setIds((current) => new Set(current).add(id));
     try {
