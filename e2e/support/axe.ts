@@ -17,13 +17,17 @@ export interface Violation {
   nodes: { target: string; summary: string }[];
 }
 
-/** The WCAG 2.1 A/AA violations of the page as it is now (only the fields a report needs cross over). */
-export async function axeViolations(page: Page): Promise<Violation[]> {
+/**
+ * The WCAG 2.1 A/AA violations of the page as it is now (only the fields a report needs cross over),
+ * or those of the axe rules named, e.g. a best practice outside WCAG's tags.
+ */
+export async function axeViolations(page: Page, rules?: string[]): Promise<Violation[]> {
   const loaded = await page.evaluate(() => 'axe' in window);
   if (!loaded) await page.evaluate(axe.source);
-  return page.evaluate(async (tags) => {
+  const runOnly = rules ? { type: 'rule' as const, values: rules } : { type: 'tag' as const, values: WCAG_TAGS };
+  return page.evaluate(async (only) => {
     const { axe: inPage } = window as unknown as { axe: typeof axe };
-    const results = await inPage.run(document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] });
+    const results = await inPage.run(document, { runOnly: only, resultTypes: ['violations'] });
     return results.violations.map((v) => ({
       id: v.id,
       impact: v.impact ?? null,
@@ -31,7 +35,7 @@ export async function axeViolations(page: Page): Promise<Violation[]> {
       helpUrl: v.helpUrl,
       nodes: v.nodes.map((n) => ({ target: n.target.map(String).join(' >>> '), summary: n.failureSummary ?? '' })),
     }));
-  }, WCAG_TAGS);
+  }, runOnly);
 }
 
 /** One violation as lines: rule, impact, help, then each failing element's selector and why. */

@@ -4,7 +4,7 @@
 // One test per row of STATES; a new screen or dialog is one more row (and, for the keyboard walk,
 // its name in KEYBOARD_SCREENS).
 import { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { expectNoSeriousViolations } from '../support/axe';
+import { axeViolations, describeViolation, expectNoSeriousViolations } from '../support/axe';
 import { expectKeyboardReachWithVisibleFocus } from '../support/focus';
 import { DEMO, launchBrowser, newContext, signIn } from '../support/browser';
 import { ready } from '../support/dashboard-figures';
@@ -693,6 +693,27 @@ describe('reflow: no screen is wider than a 320 px or a 640 px viewport', () => 
       });
     },
   );
+});
+
+// docs/screens.md#tables: a table wider than its box makes the box a region, named apart from the
+// section its caption often repeats (a best practice of axe's, outside WCAG's tags, so checked here).
+describe('landmarks: no two on a screen share a name, on a phone too', () => {
+  const SCREENS_WITH_TABLES_IN_SECTIONS = [
+    'Deployments: remotes, tokens and origins',
+    'Integrations: webhook endpoints listed',
+    'Deactivateuser: users loaded',
+    'AuditLog: entries loaded',
+  ];
+  test.each(
+    SCREENS_WITH_TABLES_IN_SECTIONS.flatMap((name) => [1366, PHONE.width].map((width) => [name, width] as const)),
+  )('%s at %d px', (name, width) => {
+    const state = STATES.find((s) => s.name === name);
+    if (!state) throw new Error(`no state named ${name}`);
+    return inState({ ...state, viewport: { width, height: PHONE.height } }, async (page) => {
+      const found = await axeViolations(page, ['landmark-unique']);
+      expect(found.map(describeViolation)).toEqual([]);
+    });
+  });
 });
 
 // docs/screens.md#device-pick-list: on a 1280 px screen the pick list shows every column, See

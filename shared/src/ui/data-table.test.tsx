@@ -96,6 +96,28 @@ describe('DataTable', () => {
     expect(screen.getByRole('alert').closest('td')).toHaveAttribute('colspan', '2');
   });
 
+  test('scrolling, its box is a region named apart from a section its caption repeats', () => {
+    // jsdom has no layout: the content is said to be wider than its box.
+    jest.spyOn(HTMLElement.prototype, 'scrollWidth', 'get').mockReturnValue(640);
+    jest.spyOn(HTMLElement.prototype, 'clientWidth', 'get').mockReturnValue(320);
+    try {
+      render(
+        <section aria-label="Fruits">
+          <Fruits />
+        </section>,
+      );
+      const box = screen.getByRole('region', { name: 'Fruits table' });
+      expect(box).toHaveAttribute('tabindex', '0');
+      expect(within(box).getByRole('table', { name: 'Fruits' })).toBeInTheDocument();
+      expect(screen.getAllByRole('region').map((region) => region.getAttribute('aria-label'))).toEqual([
+        'Fruits',
+        'Fruits table',
+      ]);
+    } finally {
+      jest.restoreAllMocks();
+    }
+  });
+
   test('in a scrolling box by default, alone without one', () => {
     const { container, rerender } = render(<Fruits />);
     expect(container.firstElementChild).toHaveClass('vx-table-wrap');

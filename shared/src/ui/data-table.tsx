@@ -2,7 +2,8 @@
 // in place of rows a loading, error or empty row spanning every column. Row headers are `th
 // scope="row"`, so a screen reader announces a cell with its row and its column; the box around
 // it becomes a named, focusable region when it scrolls (ScrollRegion), so the keyboard can
-// scroll it too.
+// scroll it too. The region is named '<caption> table': a section headed by the caption's words
+// (API keys, Deploy tokens) is a region too, and two landmarks of one name cannot be told apart.
 import { Fragment, type Key, type ReactNode } from 'react';
 import { ScrollRegion } from './scroll-region';
 
@@ -18,7 +19,7 @@ export interface Column<Row> {
 export type RowAttributes = { className?: string } & { [data: `data-${string}`]: string | number | undefined };
 
 export interface DataTableProps<Row> {
-  /** Names the table (and its scrolling region); `captionClassName` may hide it visually. */
+  /** Names the table (and, followed by 'table', its scrolling region); `captionClassName` may hide it visually. */
   caption: string;
   captionClassName?: string;
   columns: readonly Column<Row>[];
@@ -107,7 +108,7 @@ export function DataTable<Row>({
   );
   if (wrapClassName === false) return table;
   return (
-    <ScrollRegion label={caption} className={wrapClassName}>
+    <ScrollRegion label={`${caption} table`} className={wrapClassName}>
       {table}
     </ScrollRegion>
   );
