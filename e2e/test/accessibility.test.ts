@@ -186,9 +186,10 @@ async function integrationsWithEndpoints(page: Page): Promise<Locator> {
     route.fulfill({ json: { deliveries, next: '39' } }),
   );
   await page.goto('/Integrations');
-  const section = page.getByRole('region', { name: 'Webhook endpoints' });
+  // Exact: on a phone the endpoints' table scrolls, its box a region named 'Webhook endpoints table'.
+  const section = page.getByRole('region', { name: 'Webhook endpoints', exact: true });
   await section.getByRole('rowheader', { name: endpoint.url }).waitFor();
-  await page.getByRole('region', { name: 'API keys' }).getByRole('table').waitFor();
+  await page.getByRole('region', { name: 'API keys', exact: true }).getByRole('table').waitFor();
   return section;
 }
 
