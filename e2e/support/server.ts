@@ -16,6 +16,8 @@ export interface RunningServer {
   /** The data folder was made for this server (none was given): it goes when the server stops. */
   temporaryData: boolean;
   process: ChildProcess;
+  /** What the server has printed so far (its log), standard output and error together. */
+  output(): string;
 }
 
 function portIsFree(port: number): Promise<boolean> {
@@ -72,7 +74,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   child.stderr?.on('data', (d) => (log += d));
   const url = `http://127.0.0.1:${port}/`;
   await waitUntilUp(url, child, () => log);
-  return { url, port, dataDir, temporaryData: env.VERITAS_DATA_DIR === undefined, process: child };
+  return { url, port, dataDir, temporaryData: env.VERITAS_DATA_DIR === undefined, process: child, output: () => log };
 }
 
 export async function stopServer(server: Pick<RunningServer, 'process' | 'dataDir' | 'temporaryData'>): Promise<void> {

@@ -14,7 +14,7 @@ import { errorHandler } from '../http-errors';
 import { addSecurityHeaders } from '../plugins/security-headers';
 import { compositionFor, type ComposedView, type CompositionSource } from './composition';
 import { gunzipped, type RemoteFiles } from './serving';
-import { acceptsGzip, contentTypeOf, IMMUTABLE } from './static-files';
+import { acceptsGzip, contentTypeOf, IMMUTABLE, QUIET_FILE_ROUTE } from './static-files';
 
 export interface RemoteServingOptions {
   db: Db;
@@ -54,6 +54,7 @@ export async function remoteServing(app: FastifyInstance, { db, source, files }:
 
   app.get<{ Params: { remote: string; key: string; '*': string } }>(
     '/remotes/:remote/:key/*',
+    QUIET_FILE_ROUTE,
     async (request, reply) => {
       const { remote, key, '*': path } = request.params;
       const file = REMOTE_NAME.test(remote) ? await files.file(remote, key, path) : null;

@@ -61,6 +61,13 @@ interface ShellFile {
 }
 
 /**
+ * A route of a page load's files (the shell's, the remotes'): out of the request log, which keeps
+ * warnings and errors. Its two lines per request cost as much CPU as the answer of a file from
+ * memory, and a page load after a deploy asks for some twenty files (docs/operations.md#logs).
+ */
+export const QUIET_FILE_ROUTE = { logLevel: 'warn' } as const;
+
+/**
  * The shell's build in `dir`, read once: each file by its URL path, with the `.br` and `.gz` files
  * its build wrote beside it (webpack.factory.cjs), which are not served under names of their own.
  */
@@ -96,7 +103,7 @@ export function readShellFiles(dir: string): Map<string, ShellFile> {
  */
 export function shellFileRoutes(scope: FastifyInstance, files: Map<string, ShellFile>): void {
   for (const [url, file] of files) {
-    scope.get(url, async (request, reply) => {
+    scope.get(url, QUIET_FILE_ROUTE, async (request, reply) => {
       reply
         .header('cache-control', file.cacheControl)
         .header('vary', 'Accept-Encoding')
