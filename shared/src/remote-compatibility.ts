@@ -38,6 +38,20 @@ export function contractOf(manifest: RemoteManifest): string | null {
 }
 
 /**
+ * A remote's build that does not fit the console: what the shell's loader throws (here, in the
+ * chunk it loads to check a manifest, rather than in the shell's first load).
+ */
+export class IncompatibleRemoteError extends Error {
+  constructor(
+    readonly remote: string,
+    readonly problems: readonly string[],
+  ) {
+    super(`The build of "${remote}" cannot run in this console: it ${problems.join('; it ')}.`);
+    this.name = 'IncompatibleRemoteError';
+  }
+}
+
+/**
  * Why the build of `remote` described by `manifest` cannot run in a console that provides
  * `consoleShared`; empty when it can. Each problem is one sentence, e.g.
  * "needs @veritas/shared ^2.0.0, the console provides 1.4.0". Checked:

@@ -2,7 +2,8 @@
 // a remote's manifest is checked against what this console provides when the runtime loads it.
 import { screen } from '@testing-library/react';
 import type { MockApi } from '@veritas/shared/testing';
-import compatibilityPlugin, { IncompatibleRemoteError, providedShared, setUsedModules } from './compatibility-plugin';
+import { IncompatibleRemoteError } from '@veritas/shared/remote-compatibility';
+import compatibilityPlugin, { providedShared, setUsedModules } from './compatibility-plugin';
 import { mockedLoadRemote, renderShell, serveComposition, signedInAs, startApi } from '../test/harness';
 
 jest.mock('@module-federation/enhanced/runtime', () => ({ loadRemote: jest.fn(), registerRemotes: jest.fn() }));

@@ -10,17 +10,6 @@ import type { ModuleFederationRuntimePlugin } from '@module-federation/enhanced/
 type LoadRemoteSnapshot = NonNullable<ModuleFederationRuntimePlugin['loadRemoteSnapshot']>;
 type SnapshotArgs = Parameters<LoadRemoteSnapshot>[0];
 
-/** A remote's build that does not fit the console. */
-export class IncompatibleRemoteError extends Error {
-  constructor(
-    readonly remote: string,
-    readonly problems: readonly string[],
-  ) {
-    super(`The build of "${remote}" cannot run in this console: it ${problems.join('; it ')}.`);
-    this.name = 'IncompatibleRemoteError';
-  }
-}
-
 /**
  * What this console provides its remotes: each shared package of the federation instance's own
  * configuration (the shell's build), with the version it provides.
@@ -55,7 +44,7 @@ export default function compatibilityPlugin(): ModuleFederationRuntimePlugin {
     async loadRemoteSnapshot(args) {
       // A snapshot from the global store (no manifest read now) was checked when it was read.
       if (!args.manifestJson) return args;
-      const { compatibilityProblems } = await loadGate();
+      const { compatibilityProblems, IncompatibleRemoteError } = await loadGate();
       const remote = args.moduleInfo.name;
       const problems = compatibilityProblems(remote, args.manifestJson, providedShared(args.options), used.get(remote));
       if (problems.length > 0) throw new IncompatibleRemoteError(remote, problems);
