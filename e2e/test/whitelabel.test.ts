@@ -63,3 +63,19 @@ test('admin adds a brand, adds two manufacturers found by search, removes one, u
   await reloaded.getByRole('listitem').first().waitFor();
   expect(await listedIn(reloaded)).toEqual(['SHARP Corporation']);
 });
+
+// docs/errors.md#how-messages-are-shown: screen readers hear a toast because it is added to a live
+// region that was in the page before it (a region added with its text, some never read).
+test("a toast is added to the console's one live region for toasts, there before it, whose own region is off", async () => {
+  await signIn(page, DEMO.admin);
+  await page.goto('/WhiteLabel');
+  await page.getByRole('heading', { name: 'White Labeled Brands' }).waitFor();
+  const region = page.locator('[aria-live="polite"]:has([data-rht-toaster])');
+  await expect(region.textContent()).resolves.toBe('');
+
+  await page.getByRole('button', { name: 'Add Brand' }).click();
+
+  const message = region.getByText('Please enter a brand name');
+  await message.waitFor();
+  await expect(message.evaluate((node) => node.closest('[aria-live]')?.getAttribute('aria-live'))).resolves.toBe('off');
+});

@@ -29,3 +29,20 @@ test('notifyError falls back to the given text when the server said nothing usab
   });
   expect(await screen.findByText('Failed to load users')).toBeInTheDocument();
 });
+
+test('a toast appears inside one polite live region that was in the page before it, its own region off', async () => {
+  const { container } = render(<VeritasToaster />);
+  // Screen readers announce what is added to a region already there, not a region added with its text.
+  const region = container.querySelector('[aria-live="polite"]');
+  expect(region).not.toBeNull();
+  expect(region).toHaveTextContent('');
+
+  act(() => {
+    toast.error('Failed to load users');
+  });
+
+  const message = await screen.findByText('Failed to load users');
+  expect(region).toContainElement(message);
+  expect(message.closest('[aria-live]')).toHaveAttribute('aria-live', 'off');
+  expect(message.parentElement?.closest('[aria-live="polite"]')).toBe(region);
+});
