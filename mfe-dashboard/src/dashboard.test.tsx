@@ -318,7 +318,7 @@ test("without records the daily charts have no canvas and no table; the 'No Inpu
   expect(figuresTable('Error Distribution')).toEqual([['Result', 'Count'], ['No Inputs']]);
 });
 
-test('a top-five table wider than the screen scrolls in a focusable region named by its caption; one that fits adds no tab stop', async () => {
+test("a top-five table wider than the screen scrolls in a focusable region named '<caption> table'; one that fits adds no tab stop", async () => {
   // jsdom has no layout: the hubs table's box says its content is wider than it is.
   const wide = (element: HTMLElement) =>
     element.classList.contains('db-table') && element.textContent!.startsWith('Top Five Rejection Hubs');
@@ -331,10 +331,10 @@ test('a top-five table wider than the screen scrolls in a focusable region named
   try {
     renderDashboard();
     await ready();
-    const region = screen.getByRole('region', { name: 'Top Five Rejection Hubs' });
+    const region = screen.getByRole('region', { name: 'Top Five Rejection Hubs table' });
     expect(region).toHaveAttribute('tabindex', '0');
     expect(within(region).getByRole('table', { name: 'Top Five Rejection Hubs' })).toBeInTheDocument();
-    expect(screen.queryByRole('region', { name: 'Top Five Rejecting Operators' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('region', { name: 'Top Five Rejecting Operators table' })).not.toBeInTheDocument();
     expect(screen.getByRole('table', { name: 'Top Five Rejecting Operators' }).parentElement).not.toHaveAttribute(
       'tabindex',
     );
