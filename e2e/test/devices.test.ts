@@ -234,6 +234,29 @@ describe.each<Mode>(['server pages', 'get_status'])('%s', (mode) => {
     expect(await width('Filter by result')).toBeGreaterThan(hubWidth);
   });
 
+  test('on a phone the filters each take the whole width, one under the other', async () => {
+    const desktop = page.viewportSize()!;
+    await page.setViewportSize({ width: 390, height: 844 });
+    try {
+      const filters = [page.getByRole('textbox', { name: 'Filter by tracking id' })];
+      for (const name of [
+        'Filter by hub',
+        ...(mode === 'server pages' ? ['Filter by status', 'Filter by result'] : []),
+      ])
+        filters.push(page.getByRole('combobox', { name }));
+      const boxes = await Promise.all(filters.map(async (filter) => (await filter.boundingBox())!));
+      const search = boxes[0]!;
+      for (const box of boxes.slice(1)) {
+        // A combobox's input lies inside its bordered box and leaves room for its toggle: it starts
+        // within the border of where the search starts and ends no more than the toggle short of it.
+        expect(Math.abs(box.x - search.x)).toBeLessThanOrEqual(2);
+        expect(search.x + search.width - (box.x + box.width)).toBeLessThan(48);
+      }
+    } finally {
+      await page.setViewportSize(desktop);
+    }
+  });
+
   test('server pages: scrolling to the end loads every record once, each on its own row, without a load-more button', async () => {
     if (mode !== 'server pages') return;
     const seen = new Map<string, number>();
