@@ -7,7 +7,7 @@ import http from 'node:http';
 import { SHIPMENT_COLUMNS } from '@veritas/shared/domain';
 import { SMALL_BATCH_ROWS, shipmentIdOf } from '../src/integrations/shipments';
 import { build, uploadCsv } from './support/build';
-import { eventually } from './support/eventually';
+import { eventually } from '../../test-support/eventually';
 import { withToken } from './support/registry';
 
 const api = build({
@@ -264,7 +264,7 @@ test('calls sent at once with one key and body store it once and all answer its 
   await eventually(
     async () =>
       (await withToken(api.url, shipper.secret, 'GET', `api/v1/shipments/${largeId}/`)).body.status === 'done',
-    60_000,
+    { withinMs: 60_000 },
   );
   expect((await recordsOf(largeId)).length).toBe(3000);
   expect(await staged.execute()).toEqual([]);
@@ -289,10 +289,13 @@ test(`a batch over ${SMALL_BATCH_ROWS} rows answers 202 with a job; polling it a
   expect(accepted.headers.get('location')).toBe(poll);
 
   let state: any;
-  await eventually(async () => {
-    state = (await withToken(api.url, shipper.secret, 'GET', poll.replace('/veritas/', ''))).body;
-    return state.status !== 'processing';
-  }, 60_000);
+  await eventually(
+    async () => {
+      state = (await withToken(api.url, shipper.secret, 'GET', poll.replace('/veritas/', ''))).body;
+      return state.status !== 'processing';
+    },
+    { withinMs: 60_000 },
+  );
   expect(state).toMatchObject({
     id,
     status: 'done',
@@ -327,10 +330,13 @@ test('a batch processing in the background when its server stops is finished by 
     .executeTakeFirstOrThrow();
   if (left.status === 'processing') expect(Number(left.lease_until_ms)).toBeLessThanOrEqual(Date.now());
   let state: any;
-  await eventually(async () => {
-    state = (await withToken(api.url, shipper.secret, 'GET', `api/v1/shipments/${accepted.body.id}/`)).body;
-    return state.status !== 'processing';
-  }, 60_000);
+  await eventually(
+    async () => {
+      state = (await withToken(api.url, shipper.secret, 'GET', `api/v1/shipments/${accepted.body.id}/`)).body;
+      return state.status !== 'processing';
+    },
+    { withinMs: 60_000 },
+  );
   expect(state).toMatchObject({ status: 'done', result: { processed: 30_000, skipped: 0 } });
   expect((await recordsOf(accepted.body.id)).length).toBe(30_000);
 }, 120_000);

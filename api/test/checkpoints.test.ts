@@ -7,7 +7,7 @@ import type { Database as SQLiteDatabase } from 'better-sqlite3';
 import { sqliteCheckpoints } from '../src/db/checkpoints';
 import { openDatabase } from '../src/server';
 import { build, freshDatabase, onSqlite } from './support/build';
-import { eventually } from './support/eventually';
+import { eventually } from '../../test-support/eventually';
 
 const MIB = 1_048_576;
 
@@ -36,7 +36,7 @@ onSqlite('SQLite checkpoints: a commit reaches the database file from the worker
     const checkpoints = sqliteCheckpoints(db);
     checkpoints.start();
     try {
-      await eventually(() => fs.statSync(db.sqlite!.name).size >= checkpointed, 5000);
+      await eventually(() => fs.statSync(db.sqlite!.name).size >= checkpointed, { withinMs: 5000 });
     } finally {
       await checkpoints.stop();
     }
@@ -78,7 +78,7 @@ describe('a server on SQLite', () => {
       const db = openDatabase(api.database);
       try {
         const { checkpointed } = commitMebibyte(db.sqlite!);
-        await eventually(() => fs.statSync(db.sqlite!.name).size >= checkpointed, 5000);
+        await eventually(() => fs.statSync(db.sqlite!.name).size >= checkpointed, { withinMs: 5000 });
       } finally {
         await db.kysely.destroy();
       }

@@ -13,7 +13,7 @@ import { openDatabase } from '../src/db/connection';
 import { createServer } from '../src/server';
 import { ADMIN_PASSWORD, ADMIN_USERNAME, Client, onPostgres } from './support/build';
 import { startOwnPgCluster, type PgCluster } from './support/pg-cluster';
-import { eventually } from './support/eventually';
+import { eventually } from '../../test-support/eventually';
 
 let cluster: PgCluster | undefined;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'veritas-restart-'));
@@ -178,7 +178,7 @@ onPostgres(
     const progress = async () => (await console.get(`api/cases/jobs/${started.body.id}/`)).body;
     await eventually(async () => (await progress()).done > 0);
     await cluster.restart();
-    await eventually(async () => (await progress()).state === 'done', 120_000);
+    await eventually(async () => (await progress()).state === 'done', { withinMs: 120_000 });
     const job = await progress();
     expect(job).toMatchObject({ total: 3000, done: 3000, skipped: 0 });
     const resolutions = await db.kysely

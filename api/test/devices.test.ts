@@ -36,7 +36,7 @@ import { fieldUserOf, submitDevice, verifyAtHub, verifyAtRc } from '../src/scan/
 import { bulkLoad, storedRow } from '../seed/volume-data';
 import { ENGINE, build, freshDatabase, onPostgres, signIn, uploadCsv, type Client } from './support/build';
 import { storeShipment } from './support/shipment';
-import { eventually } from './support/eventually';
+import { eventually } from '../../test-support/eventually';
 
 const api = build({
   groups: [

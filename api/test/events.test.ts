@@ -7,7 +7,8 @@ import { pruneEvents, REPLAY_WINDOW_MS, MAX_KEPT_EVENTS } from '../src/events/re
 import { groupEvent, writeEvents } from '../src/events/write';
 import { ENGINE, PASSWORD, build, onPostgres, uploadCsv, type Client } from './support/build';
 import { EventStreamReader } from './support/event-stream';
-import { eventually, fannedOut, newestEventId } from './support/eventually';
+import { eventually } from '../../test-support/eventually';
+import { fannedOut, newestEventId } from './support/fan-out';
 
 const api = build({
   groups: [

@@ -9,7 +9,7 @@
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import { build, ENGINE, PASSWORD } from './support/build';
-import { fannedOut } from './support/eventually';
+import { fannedOut } from './support/fan-out';
 
 const api = build({
   groups: [{ code: 'HUB1', organization: 'hub' }],

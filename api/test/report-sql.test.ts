@@ -13,7 +13,7 @@ import { dayRange, type TimeRange } from '../src/report/dates';
 import { REPORT_COLUMNS, reportCells, type ReportRow } from '../src/report/rows';
 import { derivedColumns } from '../src/writes/derived-columns';
 import { build, onPostgres, type Client } from './support/build';
-import { eventually } from './support/eventually';
+import { eventually } from '../../test-support/eventually';
 
 const api = build({
   groups: [{ code: 'HUB1', organization: 'hub' }],

@@ -11,7 +11,7 @@ import { LEASE_MS, LeaseLost, takeOver, type Lease } from '../src/upload/lease';
 import { claimUpload, finishUpload, storeChunk, type Chunk } from '../src/upload/repository';
 import { SWEEP_MS } from '../src/upload/sweeper';
 import { build, uploadCsv, type Answer } from './support/build';
-import { eventually } from './support/eventually';
+import { eventually } from '../../test-support/eventually';
 
 // Only the sweeper's interval is faked: no instance of this file sweeps on its own while a test
 // sets a stale upload up for another taker; a test that wants the periodic sweep moves time on.

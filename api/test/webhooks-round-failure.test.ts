@@ -7,7 +7,7 @@ import type { Db } from '../src/db/schema';
 import { migrateToLatest } from '../src/server';
 import { WebhookDispatcher } from '../src/webhooks/dispatcher';
 import { build } from './support/build';
-import { eventually } from './support/eventually';
+import { eventually } from '../../test-support/eventually';
 import { WebhookReceiver } from './support/webhook-receiver';
 
 // No server: the test's dispatcher is the only one.
@@ -63,16 +63,19 @@ test('the outcomes of a round that failed are recorded by the next, and nothing 
     })
     .execute();
   dispatcher.start();
-  await eventually(() => receiver.received.length === 1 && failures.length > 0, 10_000);
+  await eventually(() => receiver.received.length === 1 && failures.length > 0, { withinMs: 10_000 });
   // Long past the wake's 25 ms: the round after the attempt has run, and failed.
   await sleep(300);
 
   away = false;
   // The next round (the second's tick) records the attempt kept from the failed one.
-  await eventually(async () => {
-    const delivery = await api.db.kysely.selectFrom('webhook_deliveries').select('state').executeTakeFirst();
-    return delivery?.state === 'succeeded';
-  }, 5000);
+  await eventually(
+    async () => {
+      const delivery = await api.db.kysely.selectFrom('webhook_deliveries').select('state').executeTakeFirst();
+      return delivery?.state === 'succeeded';
+    },
+    { withinMs: 5000 },
+  );
   const attempts = await api.db.kysely.selectFrom('webhook_attempts').select(['status']).execute();
   expect(attempts).toEqual([{ status: 200 }]);
   expect(receiver.received).toHaveLength(1);

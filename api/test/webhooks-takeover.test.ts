@@ -6,7 +6,7 @@ import { MAX_KEPT_EVENTS, pruneEvents } from '../src/events/repository';
 import { migrateToLatest } from '../src/server';
 import { startApiProcess } from './support/api-process';
 import { build } from './support/build';
-import { eventually } from './support/eventually';
+import { eventually } from '../../test-support/eventually';
 import { WebhookReceiver } from './support/webhook-receiver';
 
 // No server of this file's own until the first is killed: only the child can claim the delivery.
@@ -68,14 +68,17 @@ test('an instance killed mid-delivery: another delivers the message once the cla
     await receiver.waitFor((all) => all.filter((m) => m.id === message).length === 2, 40_000);
     // Not before the child's claim ran out: its attempt's timeout (15 s) and a margin.
     expect(Date.now() - killedAt).toBeGreaterThan(10_000);
-    await eventually(async () => {
-      const row = await api.db.kysely
-        .selectFrom('webhook_deliveries')
-        .select('state')
-        .where('message_id', '=', message)
-        .executeTakeFirstOrThrow();
-      return row.state === 'succeeded';
-    }, 10_000);
+    await eventually(
+      async () => {
+        const row = await api.db.kysely
+          .selectFrom('webhook_deliveries')
+          .select('state')
+          .where('message_id', '=', message)
+          .executeTakeFirstOrThrow();
+        return row.state === 'succeeded';
+      },
+      { withinMs: 10_000 },
+    );
   } finally {
     child.kill('SIGKILL');
   }

@@ -9,7 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { WEBHOOK_EVENT_TYPES, WEBHOOK_URL_FORMAT } from '@veritas/shared/domain';
 import { resolveEndpoint, urlProblem } from '../src/webhooks/send';
 import { build, signIn } from './support/build';
-import { eventually } from './support/eventually';
+import { eventually } from '../../test-support/eventually';
 import { fieldApp } from './support/field-app';
 import { WebhookReceiver, type Received } from './support/webhook-receiver';
 
@@ -217,14 +217,17 @@ test('the receiver down for a while, then up: every event delivered, a duplicate
     );
     return ids.every((id) => ok.has(id));
   });
-  await eventually(async () => {
-    const pending = await api.db.kysely
-      .selectFrom('webhook_deliveries')
-      .select('id')
-      .where('state', '=', 'pending')
-      .execute();
-    return pending.length === 0;
-  }, 10_000);
+  await eventually(
+    async () => {
+      const pending = await api.db.kysely
+        .selectFrom('webhook_deliveries')
+        .select('id')
+        .where('state', '=', 'pending')
+        .execute();
+      return pending.length === 0;
+    },
+    { withinMs: 10_000 },
+  );
   const mine = receiver.received.slice(before).filter((m) => ids.includes(m.data.trackingId as string));
   // Every duplicate is the same message: one webhook-id per record, sent again.
   const idsByRecord = new Map<unknown, Set<string>>();
@@ -247,10 +250,13 @@ test('410 disables the endpoint at once, recorded in the audit trail; failing fo
   const gone = await addEndpoint(['record.submitted']);
   receiver.answer = () => ({ status: 410 });
   await api.as.admin!.post(`api/integrations/endpoints/${gone.endpoint.id}/test/`);
-  await eventually(async () => {
-    const list = (await api.as.admin!.get('api/integrations/endpoints/')).body.endpoints as Endpoint[];
-    return list.find((e) => e.id === gone.endpoint.id)!.disabledReason === 'gone';
-  }, 10_000);
+  await eventually(
+    async () => {
+      const list = (await api.as.admin!.get('api/integrations/endpoints/')).body.endpoints as Endpoint[];
+      return list.find((e) => e.id === gone.endpoint.id)!.disabledReason === 'gone';
+    },
+    { withinMs: 10_000 },
+  );
   expect((await auditOf('webhook.disabled'))[0]).toMatchObject({
     actor: { kind: 'system' },
     details: { reason: 'the endpoint answered 410 Gone' },
@@ -265,11 +271,14 @@ test('410 disables the endpoint at once, recorded in the audit trail; failing fo
     .execute();
   receiver.answer = () => ({ status: 500 });
   await api.as.admin!.post(`api/integrations/endpoints/${failing.endpoint.id}/test/`);
-  await eventually(async () => {
-    const list = (await api.as.admin!.get('api/integrations/endpoints/')).body.endpoints as Endpoint[];
-    const found = list.find((e) => e.id === failing.endpoint.id)!;
-    return !found.enabled && found.disabledReason === 'failing';
-  }, 10_000);
+  await eventually(
+    async () => {
+      const list = (await api.as.admin!.get('api/integrations/endpoints/')).body.endpoints as Endpoint[];
+      const found = list.find((e) => e.id === failing.endpoint.id)!;
+      return !found.enabled && found.disabledReason === 'failing';
+    },
+    { withinMs: 10_000 },
+  );
 });
 
 test('the delivery log shows each attempt; a message is delivered again; failed ones are replayed', async () => {
@@ -278,10 +287,13 @@ test('the delivery log shows each attempt; a message is delivered again; failed 
   const started = new Date().toISOString();
   const sent = await api.as.admin!.post(`api/integrations/endpoints/${endpoint.id}/test/`);
   // Every attempt of the (short) schedule fails: the delivery has failed.
-  await eventually(async () => {
-    const log = await api.as.admin!.get(`api/integrations/endpoints/${endpoint.id}/deliveries/?state=failed`);
-    return log.body.deliveries.length === 1;
-  }, 20_000);
+  await eventually(
+    async () => {
+      const log = await api.as.admin!.get(`api/integrations/endpoints/${endpoint.id}/deliveries/?state=failed`);
+      return log.body.deliveries.length === 1;
+    },
+    { withinMs: 20_000 },
+  );
   const log = await api.as.admin!.get(`api/integrations/endpoints/${endpoint.id}/deliveries/`);
   const [delivery] = log.body.deliveries;
   expect(delivery).toMatchObject({ messageId: sent.body.messageId, type: 'webhook.test', state: 'failed' });
@@ -291,10 +303,13 @@ test('the delivery log shows each attempt; a message is delivered again; failed 
   receiver.answer = () => ({ status: 200 });
   const again = await api.as.admin!.post(`api/integrations/deliveries/${delivery.id}/redeliver/`);
   expect(again.status).toBe(200);
-  await eventually(async () => {
-    const after = await api.as.admin!.get(`api/integrations/endpoints/${endpoint.id}/deliveries/`);
-    return after.body.deliveries[0].state === 'succeeded';
-  }, 10_000);
+  await eventually(
+    async () => {
+      const after = await api.as.admin!.get(`api/integrations/endpoints/${endpoint.id}/deliveries/`);
+      return after.body.deliveries[0].state === 'succeeded';
+    },
+    { withinMs: 10_000 },
+  );
 
   // Replay: every failed delivery since a time, the same webhook-ids again.
   await api.db.kysely

@@ -12,6 +12,7 @@ import { expectNoSeriousViolations } from '../support/axe';
 import { DEMO, DEMO_PASSWORD, baseUrl, freshPagePerTest, markDocument, signIn, stillMarked } from '../support/browser';
 import { pngBytes } from '../support/images';
 import { SHIPMENT_HEADER } from '../support/upload';
+import { eventually } from '../../test-support/eventually';
 
 const tab = freshPagePerTest();
 let page: Page;
@@ -176,15 +177,6 @@ async function openQueue(query: string): Promise<void> {
 async function openCasePage(id: number): Promise<void> {
   await page.goto(`/Case?id=${id}`);
   await page.getByTestId('case').waitFor();
-}
-
-/** Waits until `check` answers true, asking every 100 ms for up to `timeout` ms. */
-async function until(check: () => Promise<boolean>, timeout = 10_000): Promise<void> {
-  const deadline = Date.now() + timeout;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`not true within ${timeout} ms: ${check.toString()}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 /** A toast of the console saying `text`. */
@@ -362,7 +354,10 @@ test('a view admin_demo saves in the browser, shared with central_ops, is in cen
   await toast(`View “${name}” saved.`).waitFor();
   // The view saved is the one chosen, once the list of views is read again.
   const views = page.getByRole('combobox', { name: 'Views' });
-  await until(async () => (await views.inputValue()) === `${name} (shared with central_ops)`);
+  await eventually(async () => (await views.inputValue()) === `${name} (shared with central_ops)`, {
+    withinMs: 10_000,
+    everyMs: 100,
+  });
   await tab.context().clearCookies();
 
   await signIn(page, DEMO.centralOps);

@@ -13,6 +13,7 @@ import type { Page } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { DEMO, freshPagePerTest, signIn } from '../support/browser';
 import { startServer, stopServer, type RunningServer } from '../support/server';
+import { eventually } from '../../test-support/eventually';
 
 interface Received {
   headers: Record<string, string>;
@@ -47,14 +48,10 @@ class Receiver {
   }
 
   /** The message with that webhook-id, once it came (the dispatcher sends within a second or so). */
-  async message(id: string, timeoutMs = 20_000): Promise<Received> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const found = this.received.find((request) => request.headers['webhook-id'] === id);
-      if (found) return found;
-      if (Date.now() > deadline) throw new Error(`the receiver got no message ${id}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+  async message(id: string, withinMs = 20_000): Promise<Received> {
+    const found = () => this.received.find((request) => request.headers['webhook-id'] === id);
+    await eventually(() => found() !== undefined, { withinMs, saying: () => `the receiver got no message ${id}` });
+    return found()!;
   }
 }
 

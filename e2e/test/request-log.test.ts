@@ -1,6 +1,7 @@
 // docs/operations.md#logs: the request log of the console as `pnpm start` serves it leaves out the
 // files of a page load (the shell's and the remotes') and keeps the page document and every call.
 import { startServer, stopServer, type RunningServer } from '../support/server';
+import { eventually } from '../../test-support/eventually';
 
 /** The URLs of the requests the server's log has so far ('incoming request' lines), in order. */
 function loggedRequests(server: RunningServer): string[] {
@@ -31,10 +32,10 @@ test("the request log leaves out the shell's and the remotes' files and keeps th
     await answer(remoteManifest);
     // The last request: once its line is written, every line of the requests before it is.
     await answer('/veritas/health/live/');
-    for (let wait = 0; !loggedRequests(server).includes('/veritas/health/live/'); wait += 50) {
-      if (wait > 5_000) throw new Error(`the health call was not logged:\n${server.output()}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    await eventually(() => loggedRequests(server).includes('/veritas/health/live/'), {
+      withinMs: 5_000,
+      saying: () => `the health call was not logged:\n${server.output()}`,
+    });
 
     const logged = loggedRequests(server);
     expect(logged).toEqual(expect.arrayContaining(['/login', '/remotes.json', '/veritas/health/live/']));

@@ -4,7 +4,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
-import { eventually } from './eventually';
+import { eventually } from '../../../test-support/eventually';
 
 export interface Received {
   id: string;
@@ -80,7 +80,7 @@ export class WebhookReceiver {
   }
 
   async waitFor(predicate: (received: Received[]) => boolean, withinMs = 20_000): Promise<void> {
-    await eventually(() => predicate(this.received), withinMs);
+    await eventually(() => predicate(this.received), { withinMs });
   }
 
   ofType(type: string): Received[] {

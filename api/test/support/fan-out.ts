@@ -1,22 +1,7 @@
-// Waiting in a test for what another thread, process or timer brings about.
-import { setTimeout as sleep } from 'node:timers/promises';
+// Waiting for the server's webhook fan-out (src/webhooks/outbox.ts) to catch up with the events.
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../src/db/schema';
-
-/**
- * Resolves once `condition` holds, checked every 10 ms; with `withinMs`, fails after that long
- * (otherwise the test's own timeout bounds it).
- */
-export async function eventually(
-  condition: () => boolean | Promise<boolean>,
-  withinMs = Number.POSITIVE_INFINITY,
-): Promise<void> {
-  const deadline = Date.now() + withinMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`not within ${withinMs} ms`);
-    await sleep(10);
-  }
-}
+import { eventually } from '../../../test-support/eventually';
 
 /** The id of the newest event written (0 with none). */
 export async function newestEventId(db: Kysely<Database>): Promise<number> {
