@@ -13,18 +13,8 @@ import {
   type QueryClient,
 } from './query';
 import { mockApi, type MockApi } from './testing/mock-api';
+import { deferred } from './testing/deferred';
 import { mutationsKeep } from './testing/query';
-
-/** A call answered when the test says so. */
-function deferred<T>() {
-  let resolve!: (value: T) => void;
-  let reject!: (error: unknown) => void;
-  const promise = new Promise<T>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  return { promise, resolve, reject };
-}
 
 /** Loads that the test answers one by one, in any order. */
 function calls<T>() {

@@ -3,3 +3,4 @@ export * from './mock-api';
 export { makeRecord } from './records';
 export * from './event-source';
 export * from './query';
+export { deferred } from './deferred';
