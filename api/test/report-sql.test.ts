@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { sql } from 'kysely';
 import type { Insertable } from 'kysely';
 import type { DeviceRecordsTable } from '../src/db/schema';
-import { SLICE_ROWS, copiedReportLines, crlfRecordEnds } from '../src/report/report-lines.postgres';
+import { SLICE_ROWS, copiedReportLines, reportRecordEnds } from '../src/report/report-lines.postgres';
 import { UTF8_BOM, csvLine } from '../src/report/csv';
 import { localMidnight } from '@veritas/shared/domain';
 import { dayRange, type TimeRange } from '../src/report/dates';
@@ -209,19 +209,33 @@ describe('the report as the database writes it', () => {
 });
 
 describe('COPY record ends', () => {
-  const copied = 'a,"x\ny",b\n"",c,"say ""hi""\n"\n"\n",,\n' + 'd,"""\n""",e\n';
-  const expected = 'a,"x\ny",b\r\n"",c,"say ""hi""\n"\r\n"\n",,\r\n' + 'd,"""\n""",e\r\n';
+  // Four records as COPY writes them, each with its key's two cells (created_ms, id) before its LF.
+  const copied = 'a,"x\ny",b,1,10\n"",c,"say ""hi""\n",2,11\n"\n",,3,12\n' + 'd,"""\n""",e,1733155200000,2147483647\n';
+  const expected = 'a,"x\ny",b\r\n"",c,"say ""hi""\n"\r\n"\n",\r\n' + 'd,"""\n""",e\r\n';
 
-  test('each LF that ends a record becomes CRLF, an LF inside a quoted cell stays, wherever the chunks are cut', () => {
+  test('each record ends with CRLF without its key, an LF inside a quoted cell stays, wherever the chunks are cut', () => {
     const bytes = Buffer.from(copied);
     for (let first = 0; first <= bytes.length; first++) {
       for (let second = first; second <= bytes.length; second++) {
-        const toCrlf = crlfRecordEnds();
-        const parts = [bytes.subarray(0, first), bytes.subarray(first, second), bytes.subarray(second)].map(toCrlf);
+        const lines = reportRecordEnds();
+        const parts = [bytes.subarray(0, first), bytes.subarray(first, second), bytes.subarray(second)].map(lines);
         expect(Buffer.concat(parts.map((part) => part.text)).toString()).toBe(expected);
         expect(parts.reduce((rows, part) => rows + part.rows, 0)).toBe(4);
+        // A piece holds whole records only, and knows the key of its last.
+        expect(parts.at(-1)!.last ?? parts.findLast((part) => part.last)!.last).toEqual({
+          created_ms: 1733155200000,
+          id: 2147483647,
+        });
       }
     }
+  });
+
+  test('a piece cut inside a record holds the records before the cut, and the key of the last of them', () => {
+    const lines = reportRecordEnds();
+    const first = lines(Buffer.from('a,1,10\nb,"x\n'));
+    expect([first.text.toString(), first.rows, first.last]).toEqual(['a\r\n', 1, { created_ms: 1, id: 10 }]);
+    const second = lines(Buffer.from('y",2,11\n'));
+    expect([second.text.toString(), second.rows, second.last]).toEqual(['b,"x\ny"\r\n', 1, { created_ms: 2, id: 11 }]);
   });
 });
 
@@ -348,68 +362,121 @@ describe('the report copied in slices, two at once', () => {
 });
 
 describe('a report the database stops', () => {
+  const copying = sql`from pg_stat_activity where datname = current_database() and query like 'copy (%'`;
+
+  /**
+   * Ends the report's COPYs as a restart of the database ends every connection, once two are under
+   * way; answers how many it ended.
+   */
+  async function endTheCopies(): Promise<number> {
+    await eventually(async () => {
+      const { rows } = await sql<{ copies: number }>`select count(*)::int as copies ${copying}`.execute(api.db.kysely);
+      return rows[0]!.copies >= 2;
+    });
+    const { rows } = await sql<{ ended: boolean }>`select pg_terminate_backend(pid) as ended ${copying}`.execute(
+      api.db.kysely,
+    );
+    return rows.filter((row) => row.ended).length;
+  }
+
+  /**
+   * Downloads a day's report, the client pausing after its first chunk while `meddle` runs, so
+   * that the COPYs wait on it: the slice being sent and the one copied ahead, which nothing reads yet.
+   */
+  function downloadMeddled(day: string, meddle: () => Promise<unknown>) {
+    const client = api.as.executive!;
+    return new Promise<{ body: Buffer; ended: boolean }>((resolve) => {
+      const request = http.request(`${api.url}/veritas/api/generate_csv/`, {
+        method: 'POST',
+        headers: {
+          cookie: client.cookieHeader(),
+          'x-xsrf-token': client.cookie('XSRF-TOKEN') ?? '',
+          'content-type': 'application/json',
+        },
+      });
+      request.on('response', (response) => {
+        const chunks: Buffer[] = [];
+        let ended = false;
+        response.once('data', async () => {
+          response.pause();
+          await meddle();
+          response.resume();
+        });
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => (ended = true));
+        response.on('close', () => resolve({ body: Buffer.concat(chunks), ended }));
+      });
+      request.on('error', () => resolve({ body: Buffer.alloc(0), ended: false }));
+      request.end(JSON.stringify({ start_date: day, end_date: day }));
+    });
+  }
+
+  /** The day's report.downloaded entry, once written: the download's end writes it. */
+  async function reportEntry(day: string) {
+    let entry: { details: string | null; outcome: string } | undefined;
+    await eventually(async () => {
+      entry = await api.db.kysely
+        .selectFrom('audit_log')
+        .select(['details', 'outcome'])
+        .where('action', '=', 'report.downloaded')
+        .where('details', 'like', `%${day}%`)
+        .executeTakeFirst();
+      return entry !== undefined;
+    });
+    return { outcome: entry!.outcome, ...(JSON.parse(entry!.details!) as { rows: number; complete: boolean }) };
+  }
+
   onPostgres(
-    'COPYs ended by the server mid-stream, the slice being sent and the one copied ahead, cut the download short without an uncaught error, recorded as report.downloaded, not complete',
+    "a restart's end of its connections mid-stream, the slice being sent and the one copied ahead: the report picks up after the last record sent, every record once, complete, without an uncaught error",
     async () => {
       // An error of the slice copied ahead, which nothing reads yet, would otherwise end the server.
       const uncaught = keepUncaught();
       const day = '2011-07-01';
-      const { stored } = plainDay(day);
+      const { within, stored } = plainDay(day);
       const padding = 'x'.repeat(300);
       await insertRecords(
         Array.from({ length: 60_000 }, (_, i) => ({ ...stored(`CUT${i}`, i), device_model_name: padding })),
       );
-      const client = api.as.executive!;
-      const cut = await new Promise<{ bytes: number; ended: boolean }>((resolve) => {
-        const request = http.request(`${api.url}/veritas/api/generate_csv/`, {
-          method: 'POST',
-          headers: {
-            cookie: client.cookieHeader(),
-            'x-xsrf-token': client.cookie('XSRF-TOKEN') ?? '',
-            'content-type': 'application/json',
-          },
-        });
-        request.on('response', (response) => {
-          let bytes = 0;
-          let ended = false;
-          response.once('data', async () => {
-            // The client stops reading, so the COPYs wait on it: the slice being sent and the one
-            // copied ahead, which nothing reads yet. Then the database ends both.
-            response.pause();
-            const copying = sql`from pg_stat_activity where datname = current_database() and query like 'copy (%'`;
-            let copies = 0;
-            while (copies < 2) {
-              const { rows } = await sql<{ copies: number }>`select count(*)::int as copies ${copying}`.execute(
-                api.db.kysely,
-              );
-              copies = rows[0]!.copies;
-            }
-            await sql`select pg_terminate_backend(pid) ${copying}`.execute(api.db.kysely);
-            response.resume();
-          });
-          response.on('data', (chunk: Buffer) => (bytes += chunk.length));
-          response.on('end', () => (ended = true));
-          response.on('close', () => resolve({ bytes, ended }));
-        });
-        request.on('error', () => resolve({ bytes: 0, ended: false }));
-        request.end(JSON.stringify({ start_date: day, end_date: day }));
-      });
-      expect(cut.ended).toBe(false);
-      expect(cut.bytes).toBeLessThan(60_000 * padding.length);
+      const reference = await referenceReport(within);
 
-      let entry: { details: string | null; outcome: string } | undefined;
-      while (!entry) {
-        entry = await api.db.kysely
-          .selectFrom('audit_log')
-          .select(['details', 'outcome'])
-          .where('action', '=', 'report.downloaded')
-          .where('details', 'like', `%${day}%`)
-          .executeTakeFirst();
-      }
-      expect(entry.outcome).toBe('failure');
-      const details = JSON.parse(entry.details!) as { rows: number; complete: boolean };
-      expect(details.complete).toBe(false);
-      expect(details.rows).toBeLessThan(60_000);
+      let ended = 0;
+      const download = await downloadMeddled(day, async () => (ended = await endTheCopies()));
+      expect(ended).toBe(2);
+      expect(download.ended).toBe(true);
+      expect(download.body.length).toBe(reference.length);
+      expect(download.body.equals(reference)).toBe(true);
+      expect(await reportEntry(day)).toMatchObject({ outcome: 'success', rows: 60_000, complete: true });
+      expect(uncaught.stop()).toEqual([]);
+    },
+  );
+
+  onPostgres(
+    'a database that keeps ending its connections cuts the download short after three pick-ups, recorded as report.downloaded, not complete',
+    async () => {
+      const uncaught = keepUncaught();
+      const day = '2011-07-02';
+      const { stored } = plainDay(day);
+      const padding = 'x'.repeat(300);
+      await insertRecords(
+        Array.from({ length: 60_000 }, (_, i) => ({ ...stored(`DOWN${i}`, i), device_model_name: padding })),
+      );
+      let down = true;
+      /** Ends every COPY of the report as soon as it starts, until the download is over. */
+      const keepEnding = async () => {
+        while (down) {
+          await sql`select pg_terminate_backend(pid) ${copying}`.execute(api.db.kysely);
+          await new Promise((resolve) => setTimeout(resolve, 5));
+        }
+      };
+      const download = await downloadMeddled(day, async () => {
+        await endTheCopies();
+        void keepEnding();
+      });
+      down = false;
+      expect(download.ended).toBe(false);
+      const entry = await reportEntry(day);
+      expect(entry).toMatchObject({ outcome: 'failure', complete: false });
+      expect(entry.rows).toBeLessThan(60_000);
       expect(uncaught.stop()).toEqual([]);
     },
   );

@@ -1,9 +1,10 @@
 // PostgreSQL renders the report itself: COPY (…) TO STDOUT in CSV form, a slice of the range at a
 // time on each of two connections, streamed to the answer as the client reads it (pg-copy-streams
-// reads a connection only when asked for more).
+// reads a connection only when asked for more), picked up again after a restart of the database.
 import type { Readable } from 'node:stream';
 import type { PoolClient } from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
+import { isConnectionError } from '../db/availability';
 import type { Db } from '../db/schema';
 import type { TimeRange } from './dates';
 import { sql, type RawBuilder } from 'kysely';
@@ -75,14 +76,15 @@ const withUserNames = (records: RawBuilder<unknown>) => sql`${records} as d
 
 /**
  * PostgreSQL: the report's query for COPY … TO STDOUT (FORMAT csv), which quotes like csvCell and
- * ends records with LF (crlfRecordEnds): the rows of the range after `from`, up to `to` or the
- * range's end. COPY takes no parameters: the bounds are written as literals.
+ * ends records with LF (reportRecordEnds): the rows of the range after `from`, up to `to` or the
+ * range's end, each followed by its key (created_ms, id), two numbers the report leaves out. COPY
+ * takes no parameters: the bounds are written as literals.
  */
 function reportCopyQuery(range: TimeRange, from: ReportKey, to: ReportKey | undefined): RawBuilder<unknown> {
   const cells = REPORT_COLUMNS.map((name) => REPORT_CELLS_SQL[name]);
   const key = ({ created_ms, id }: ReportKey) => sql`(${sql.lit(created_ms)}, ${sql.lit(id)})`;
   const end = to ? sql`(d.created_ms, d.id) <= ${key(to)}` : sql`d.created_ms <= ${sql.lit(range.last)}`;
-  return sql`select ${sql.join(cells)} from ${withUserNames(sql.table('device_records'))}
+  return sql`select ${sql.join(cells)}, d.created_ms, d.id from ${withUserNames(sql.table('device_records'))}
     where (d.created_ms, d.id) > ${key(from)} and ${end}
     order by d.created_ms, d.id`;
 }
@@ -90,34 +92,56 @@ function reportCopyQuery(range: TimeRange, from: ReportKey, to: ReportKey | unde
 const LF = 0x0a;
 const CR = 0x0d;
 const QUOTE = 0x22;
+const COMMA = 0x2c;
+
+/** The whole records of a chunk as the report's lines, how many they are, and the last one's key. */
+export interface ReportLinesChunk {
+  text: Buffer;
+  rows: number;
+  last?: ReportKey;
+}
 
 /**
- * COPY ends each CSV record with LF, the report's lines end with CRLF. An LF that is part of a
- * cell lies inside quotes, that is after an odd number of quotes in its record (a quote inside a
- * cell is doubled), so the converter follows the quotes from chunk to chunk.
+ * COPY ends each CSV record with LF after its key's two cells; the report's lines end with CRLF
+ * and without the key. An LF that is part of a cell lies inside quotes, that is after an odd number
+ * of quotes in its record (a quote inside a cell is doubled); the key's cells are digits, so the
+ * two commas before a record's end start them. Each chunk is handed on up to its last whole
+ * record, the rest kept for the next: every piece sent ends a record, whose key is where a report
+ * picks up after its connections failed, and every piece starts outside quotes.
  */
-export function crlfRecordEnds() {
-  let inQuotes = false;
-  /** The chunk with CRLF record ends, and how many records ended in it. */
-  return (chunk: Buffer): { text: Buffer; rows: number } => {
+export function reportRecordEnds() {
+  let rest: Buffer = Buffer.alloc(0);
+  return (piece: Buffer): ReportLinesChunk => {
+    const chunk = rest.length ? Buffer.concat([rest, piece]) : piece;
     const ends: number[] = [];
+    let inQuotes = false;
     let quote = chunk.indexOf(QUOTE);
     for (let lf = chunk.indexOf(LF); lf !== -1; lf = chunk.indexOf(LF, lf + 1)) {
       for (; quote !== -1 && quote < lf; quote = chunk.indexOf(QUOTE, quote + 1)) inQuotes = !inQuotes;
       if (!inQuotes) ends.push(lf);
     }
-    for (; quote !== -1; quote = chunk.indexOf(QUOTE, quote + 1)) inQuotes = !inQuotes;
-    const text = Buffer.allocUnsafe(chunk.length + ends.length);
+    const whole = ends.length ? ends[ends.length - 1]! + 1 : 0;
+    rest = chunk.subarray(whole);
+    // Each line loses its key's cells (at least 4 bytes) and gains a CR.
+    const text = Buffer.allocUnsafe(whole);
     let from = 0;
     let to = 0;
+    let last: ReportKey | undefined;
     for (const end of ends) {
-      to += chunk.copy(text, to, from, end);
+      const idStart = chunk.lastIndexOf(COMMA, end - 1);
+      const keyStart = chunk.lastIndexOf(COMMA, idStart - 1);
+      to += chunk.copy(text, to, from, keyStart);
       text[to++] = CR;
       text[to++] = LF;
       from = end + 1;
+      if (end === whole - 1) {
+        last = {
+          created_ms: Number(chunk.toString('latin1', keyStart + 1, idStart)),
+          id: Number(chunk.toString('latin1', idStart + 1, end)),
+        };
+      }
     }
-    chunk.copy(text, to, from);
-    return { text, rows: ends.length };
+    return { text: text.subarray(0, to), rows: ends.length, last };
   };
 }
 
@@ -150,12 +174,42 @@ interface Slice {
   to: ReportKey | undefined;
 }
 
-/** The report's lines in CSV as PostgreSQL writes them, a chunk at a time with its row count. */
+/**
+ * How many times a report picks up where it was after its connections failed (a restart or a
+ * failover of the database) before it gives up, the download cut short.
+ */
+const PICK_UPS = 3;
+
+/**
+ * The report's lines in CSV as PostgreSQL writes them, a chunk at a time with its row count. A
+ * download outlives a restart of the database: when its connections fail, the report goes on after
+ * the last record it sent, on new connections (docs/csv.md#streaming).
+ */
 export async function* copiedReportLines(
   db: Db,
   range: TimeRange,
   sliceRows = SLICE_ROWS,
-): AsyncGenerator<{ text: Buffer; rows: number }> {
+): AsyncGenerator<ReportLinesChunk> {
+  const sent = { last: beforeRange(range) };
+  for (let pickUps = 0; ; pickUps++) {
+    try {
+      return yield* copiedAfter(db, range, sliceRows, sent);
+    } catch (error) {
+      if (!isConnectionError(error) || pickUps === PICK_UPS) throw error;
+    }
+  }
+}
+
+/**
+ * The lines of the range after `sent.last`, copied in slices two at once on two connections that
+ * read one snapshot; `sent.last` follows the records handed on.
+ */
+async function* copiedAfter(
+  db: Db,
+  range: TimeRange,
+  sliceRows: number,
+  sent: { last: ReportKey },
+): AsyncGenerator<ReportLinesChunk> {
   const pool = db.pg!;
   const lanes: PoolClient[] = [];
   let finished = false;
@@ -184,14 +238,19 @@ export async function* copiedReportLines(
       return { copy, to };
     };
 
-    let next: Promise<Slice> | undefined = startSlice(first, beforeRange(range));
+    let next: Promise<Slice> | undefined = startSlice(first, sent.last);
     for (let slice = 0; next; slice++) {
       const { copy, to }: Slice = await next;
       next = to ? startSlice(lanes[(slice + 1) % 2]!, to) : undefined;
       // A failure of the next slice is met when its turn comes, or dropped with the report.
       next?.catch(() => undefined);
-      const toCrlf = crlfRecordEnds();
-      for await (const chunk of copy) yield toCrlf(chunk as Buffer);
+      const lines = reportRecordEnds();
+      for await (const chunk of copy) {
+        const whole = lines(chunk as Buffer);
+        if (!whole.last) continue;
+        sent.last = whole.last;
+        yield whole;
+      }
     }
     await Promise.all(lanes.map((lane) => lane.query('commit')));
     finished = true;
