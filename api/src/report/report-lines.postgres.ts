@@ -101,47 +101,78 @@ export interface ReportLinesChunk {
   last?: ReportKey;
 }
 
+/** Where the records of `chunk` end: its LFs outside quotes, the chunk starting inside quotes or not. */
+function recordEnds(chunk: Buffer, inQuotes: boolean): number[] {
+  const ends: number[] = [];
+  let quote = chunk.indexOf(QUOTE);
+  for (let lf = chunk.indexOf(LF); lf !== -1; lf = chunk.indexOf(LF, lf + 1)) {
+    for (; quote !== -1 && quote < lf; quote = chunk.indexOf(QUOTE, quote + 1)) inQuotes = !inQuotes;
+    if (!inQuotes) ends.push(lf);
+  }
+  return ends;
+}
+
+/** Whether the text of a record's start leaves a quoted cell open (an odd number of quotes). */
+function quoteOpen(start: Buffer): boolean {
+  let open = false;
+  for (let quote = start.indexOf(QUOTE); quote !== -1; quote = start.indexOf(QUOTE, quote + 1)) open = !open;
+  return open;
+}
+
+/**
+ * Writes the records of `source` from `from` to each of `ends` into `text` at `to`, each without its
+ * key and ending with CRLF; answers where the text ends and the last record's key.
+ */
+function writeLines(source: Buffer, from: number, ends: number[], text: Buffer, to: number) {
+  let idStart = 0;
+  let keyStart = 0;
+  for (const end of ends) {
+    // Read back over the key's digits: a call of lastIndexOf per record cost more than the walk.
+    for (idStart = end - 1; source[idStart] !== COMMA; idStart--);
+    for (keyStart = idStart - 1; source[keyStart] !== COMMA; keyStart--);
+    to += source.copy(text, to, from, keyStart);
+    text[to++] = CR;
+    text[to++] = LF;
+    from = end + 1;
+  }
+  const end = ends[ends.length - 1];
+  const last: ReportKey | undefined =
+    end === undefined
+      ? undefined
+      : {
+          created_ms: Number(source.toString('latin1', keyStart + 1, idStart)),
+          id: Number(source.toString('latin1', idStart + 1, end)),
+        };
+  return { to, last };
+}
+
 /**
  * COPY ends each CSV record with LF after its key's two cells; the report's lines end with CRLF
  * and without the key. An LF that is part of a cell lies inside quotes, that is after an odd number
  * of quotes in its record (a quote inside a cell is doubled); the key's cells are digits, so the
  * two commas before a record's end start them. Each chunk is handed on up to its last whole
- * record, the rest kept for the next: every piece sent ends a record, whose key is where a report
- * picks up after its connections failed, and every piece starts outside quotes.
+ * record, the start of the next kept for the next chunk: every piece sent ends a record, whose key
+ * is where a report picks up after its connections failed.
  */
 export function reportRecordEnds() {
   let rest: Buffer = Buffer.alloc(0);
-  return (piece: Buffer): ReportLinesChunk => {
-    const chunk = rest.length ? Buffer.concat([rest, piece]) : piece;
-    const ends: number[] = [];
-    let inQuotes = false;
-    let quote = chunk.indexOf(QUOTE);
-    for (let lf = chunk.indexOf(LF); lf !== -1; lf = chunk.indexOf(LF, lf + 1)) {
-      for (; quote !== -1 && quote < lf; quote = chunk.indexOf(QUOTE, quote + 1)) inQuotes = !inQuotes;
-      if (!inQuotes) ends.push(lf);
+  return (chunk: Buffer): ReportLinesChunk => {
+    const ends = recordEnds(chunk, quoteOpen(rest));
+    if (!ends.length) {
+      // A record longer than the chunk: rare, the pieces of COPY's output being tens of kilobytes.
+      rest = Buffer.concat([rest, chunk]);
+      return { text: Buffer.alloc(0), rows: 0 };
     }
-    const whole = ends.length ? ends[ends.length - 1]! + 1 : 0;
-    rest = chunk.subarray(whole);
+    const whole = ends[ends.length - 1]! + 1;
     // Each line loses its key's cells (at least 4 bytes) and gains a CR.
-    const text = Buffer.allocUnsafe(whole);
-    let from = 0;
-    let to = 0;
-    let last: ReportKey | undefined;
-    for (const end of ends) {
-      const idStart = chunk.lastIndexOf(COMMA, end - 1);
-      const keyStart = chunk.lastIndexOf(COMMA, idStart - 1);
-      to += chunk.copy(text, to, from, keyStart);
-      text[to++] = CR;
-      text[to++] = LF;
-      from = end + 1;
-      if (end === whole - 1) {
-        last = {
-          created_ms: Number(chunk.toString('latin1', keyStart + 1, idStart)),
-          id: Number(chunk.toString('latin1', idStart + 1, end)),
-        };
-      }
-    }
-    return { text: text.subarray(0, to), rows: ends.length, last };
+    const text = Buffer.allocUnsafe(rest.length + whole);
+    // The record begun in the last chunk, joined to its end alone: copying the whole chunk onto
+    // the rest cost more than the conversion.
+    const first = Buffer.concat([rest, chunk.subarray(0, ends[0]! + 1)]);
+    const head = writeLines(first, 0, [first.length - 1], text, 0);
+    const body = writeLines(chunk, ends[0]! + 1, ends.slice(1), text, head.to);
+    rest = chunk.subarray(whole);
+    return { text: text.subarray(0, body.to), rows: ends.length, last: body.last ?? head.last };
   };
 }
 
