@@ -3,15 +3,7 @@
 // checked against user/create_group/'s own schema (CreateGroup of @veritas/shared/domain) before
 // it is sent, its faults shown under their fields as @veritas/shared/field-faults shows them, as is
 // a refusal of the server that names a field.
-import {
-  BusyButton,
-  httpStatus,
-  refusedField,
-  SearchSelect,
-  serverMessage,
-  type Group,
-  type Organization,
-} from '@veritas/shared';
+import { BusyButton, httpStatus, refusedField, SearchSelect, type Group, type Organization } from '@veritas/shared';
 import { CreateGroup } from '@veritas/shared/domain';
 import { FormField, useFieldFaults } from '@veritas/shared/field-faults';
 import { useState, type FormEvent } from 'react';
@@ -22,6 +14,7 @@ import { ORGANIZATION_OPTIONS } from './organizations';
 export const GROUP_MESSAGES = {
   required: 'Code and organization are required',
   created: 'Group created successfully!',
+  forbidden: 'You do not have permission to create a group.',
   failed: 'Failed to create group.',
 } as const;
 
@@ -29,11 +22,10 @@ type Field = 'code' | 'name';
 const FIELDS: readonly Field[] = ['code', 'name'];
 
 /**
- * The notice of a failure (docs/errors.md#create-group): a 403 in the server's words (it says who
- * may create groups), any other failure the spec's own text.
+ * The notice of a failure (docs/errors.md#create-group): the spec's text for a 403, whatever the
+ * server's body says (or without one), and its other text for any other failure.
  */
-const failureText = (error: unknown) =>
-  (httpStatus(error) === 403 ? serverMessage(error) : undefined) ?? GROUP_MESSAGES.failed;
+const failureText = (error: unknown) => (httpStatus(error) === 403 ? GROUP_MESSAGES.forbidden : GROUP_MESSAGES.failed);
 
 /** A group created here is offered by the user form at once (api/groups.ts). */
 export function CreateGroupForm() {

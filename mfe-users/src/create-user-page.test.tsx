@@ -356,11 +356,15 @@ describe('groups', () => {
       'You do not have permission to create a group.',
       [403, { detail: 'You do not have permission to create a group.' }],
     ],
-    ['403 in other words', 'Only admins create groups.', [403, { detail: 'Only admins create groups.' }]],
-    ['403 without a body', 'Failed to create group.', [403, undefined]],
+    [
+      '403 in other words',
+      'You do not have permission to create a group.',
+      [403, { detail: 'Only admins create groups.' }],
+    ],
+    ['403 without a body', 'You do not have permission to create a group.', [403, undefined]],
     ['500', 'Failed to create group.', [500, { detail: 'Internal server error' }]],
     ['no answer', 'Failed to create group.', [0, undefined]],
-  ])("a %s failure shows %j (the server's words only for a 403)", async (_status, message, reply) => {
+  ])("a %s failure shows %j (the spec's text, never the server's)", async (_status, message, reply) => {
     await renderPage();
     api.on('POST user/create_group/', reply);
     await createGroup('PNQ04', 'HUB');
