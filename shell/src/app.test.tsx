@@ -204,6 +204,44 @@ describe('menus per role (docs/screens.md#top-bar)', () => {
     await waitFor(() => expect(download).toHaveBeenCalledTimes(1));
   });
 
+  test('a command entry opens no page: by keyboard or pointer, the focus goes back to its menu button', async () => {
+    signedInAs(api, 'admin');
+    mockedLoadRemote.mockImplementation(async (id: string) =>
+      id === 'data/downloadApk' ? { default: async () => {} } : { default: () => <h1>{id} page</h1> },
+    );
+    const user = userEvent.setup();
+    renderShell('/Dashboard');
+    const data = await screen.findByRole('button', { name: 'Data' });
+
+    data.focus();
+    await user.keyboard('{Enter}{ArrowDown}');
+    expect(screen.getByRole('menuitem', { name: 'Download APK' })).toHaveFocus();
+    await user.keyboard('{Enter}');
+    expect(data).toHaveAttribute('aria-expanded', 'false');
+    expect(data).toHaveFocus();
+
+    await user.click(data);
+    await user.click(screen.getByRole('menuitem', { name: 'Download APK' }));
+    expect(data).toHaveFocus();
+  });
+
+  test('a command chosen in the mobile menu leaves the focus on the Menu button, which closes the menu', async () => {
+    signedInAs(api, 'admin');
+    mockedLoadRemote.mockImplementation(async (id: string) =>
+      id === 'data/downloadApk' ? { default: async () => {} } : { default: () => <h1>{id} page</h1> },
+    );
+    const user = userEvent.setup();
+    renderShell('/Dashboard');
+    const toggle = await screen.findByRole('button', { name: 'Menu' });
+
+    await user.click(toggle);
+    await user.click(screen.getByRole('button', { name: 'Data' }));
+    await user.keyboard('{ArrowDown}{Enter}');
+
+    expect(toggle).toHaveFocus();
+    expect(toggle).toHaveAttribute('aria-expanded', 'false');
+  });
+
   test('a failing Download APK is only logged', async () => {
     signedInAs(api, 'admin');
     const log = jest.spyOn(console, 'error').mockImplementation(() => {});

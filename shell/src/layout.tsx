@@ -30,8 +30,14 @@ export function Layout() {
   const navigate = useNavigate();
   const [mobileMenuOpen, setMobileMenuOpen] = useState(false);
   const main = useRef<HTMLElement>(null);
+  const menuToggle = useRef<HTMLButtonElement>(null);
   useFocusOnArrival(main);
   const closeMobileMenu = () => setMobileMenuOpen(false);
+  const afterMenuChoice = (command: boolean) => {
+    // A command leaves the focus on its menu's button, which the closing mobile menu hides with it.
+    if (command && mobileMenuOpen) menuToggle.current?.focus();
+    closeMobileMenu();
+  };
 
   async function signOut() {
     await logout();
@@ -45,6 +51,7 @@ export function Layout() {
           Veritas
         </Link>
         <button
+          ref={menuToggle}
           type="button"
           className="vx-btn vx-btn-icon shell-menu-toggle"
           aria-expanded={mobileMenuOpen}
@@ -63,7 +70,7 @@ export function Layout() {
               label={menu}
               entries={entries.filter((entry) => entry.menu === menu)}
               onCommand={(entry) => void runCommand(entry)}
-              onChoose={closeMobileMenu}
+              onChoose={afterMenuChoice}
             />
           ))}
           {canOpenDeployments(role) && (

@@ -8,14 +8,15 @@ interface MenuDropdownProps {
   entries: ComposedMenuEntry[];
   /** Runs the command of an entry that opens no page. */
   onCommand(entry: ComposedMenuEntry): void;
-  /** Called after any item was chosen (closes the mobile menu). */
-  onChoose(): void;
+  /** Called after any item was chosen (closes the mobile menu); `command` when it opened no page. */
+  onChoose(command: boolean): void;
 }
 
 /**
  * A menu button of the top bar (WAI-ARIA menu button pattern): opening moves focus to the first
  * item (ArrowUp on the button opens on the last, ArrowDown on the first), arrows/Home/End move
- * between items, Escape closes and returns focus, so does a click outside.
+ * between items, Escape closes and returns focus, so does a command (it opens no page to take the
+ * focus), a click outside closes.
  */
 export function MenuDropdown({ label, entries, onCommand, onChoose }: MenuDropdownProps) {
   const [open, setOpen] = useState(false);
@@ -65,9 +66,10 @@ export function MenuDropdown({ label, entries, onCommand, onChoose }: MenuDropdo
     all[(target + all.length) % all.length]?.focus();
   }
 
-  const choose = () => {
+  const choose = (command: boolean) => {
     setOpen(false);
-    onChoose();
+    if (command) button.current?.focus();
+    onChoose(command);
   };
 
   return (
@@ -106,7 +108,7 @@ export function MenuDropdown({ label, entries, onCommand, onChoose }: MenuDropdo
         {entries.map((entry) => (
           <li key={`${entry.remote} ${entry.label}`} role="none">
             {entry.page !== undefined ? (
-              <NavLink to={`/${entry.page}`} role="menuitem" className="shell-menu-item" onClick={choose}>
+              <NavLink to={`/${entry.page}`} role="menuitem" className="shell-menu-item" onClick={() => choose(false)}>
                 {entry.label}
               </NavLink>
             ) : (
@@ -115,7 +117,7 @@ export function MenuDropdown({ label, entries, onCommand, onChoose }: MenuDropdo
                 role="menuitem"
                 className="shell-menu-item"
                 onClick={() => {
-                  choose();
+                  choose(true);
                   onCommand(entry);
                 }}
               >
