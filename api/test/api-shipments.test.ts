@@ -379,6 +379,11 @@ test('refusals of the call: Idempotency-Key, media type, JSON that is not an arr
     ['[] []', { detail: 'The body is not a JSON array of items: text follows the array.' }],
     ['[{}, 5]', { detail: "Row 2: an item is a JSON object whose fields are the CSV's columns.", row: 2 }],
     ['[{"a": tru}]', { detail: 'Row 1: the item is not valid JSON.', row: 1 }],
+    ['[{}, {"__proto__": {"x": 1}}]', { detail: 'Row 2: the item holds a __proto__ or constructor key.', row: 2 }],
+    [
+      '[{"constructor": {"prototype": {"x": 1}}}]',
+      { detail: 'Row 1: the item holds a __proto__ or constructor key.', row: 1 },
+    ],
     [
       '[{}, {}, {"device_brand": 12}]',
       { detail: 'Row 3: device_brand must be text or null.', field: 'device_brand', row: 3 },
