@@ -264,6 +264,19 @@ test('?last_event_id= resumes like the header, and the header wins over it', asy
   }
 });
 
+test('?last_event_id= is text of at most 1024 characters, as every text the API takes (docs/errors.md)', async () => {
+  const tooLong = await api.as.admin!.get(`api/events/?last_event_id=${'9'.repeat(1025)}`);
+  expect([tooLong.status, tooLong.body]).toEqual([
+    400,
+    { detail: 'Text may be at most 1024 characters.', field: 'last_event_id' },
+  ]);
+  const repeated = await api.as.admin!.get('api/events/?last_event_id=1&last_event_id=2');
+  expect([repeated.status, repeated.body]).toEqual([
+    400,
+    { detail: 'last_event_id must be text.', field: 'last_event_id' },
+  ]);
+});
+
 describe('the replay window', () => {
   /** Events up to `id` written 11 minutes ago, then pruned. */
   async function ageThrough(id: number) {

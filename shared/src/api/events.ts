@@ -1,7 +1,7 @@
 // api/events/ (feature live-events, docs/events.md): the server-sent events' data, as the server
 // writes it and the console reads it.
 import { Type, type Static } from '@sinclair/typebox';
-import { Choice } from './fields';
+import { Choice, Text } from './fields';
 import { DeviceRecordList } from './devices';
 import { AuditEntry } from './audit';
 import { CasesEvent } from './cases';
@@ -10,8 +10,15 @@ import { RoleName } from './sign-in';
 import { ORGANIZATIONS } from './users';
 
 export const EventsQuery = Type.Object({
+  // Text of any kind up to the API's limit: one that is not an id is answered with a reset.
   last_event_id: Type.Optional(
-    Type.String({ description: 'The id of the last event received, when the Last-Event-ID header cannot be sent.' }),
+    Text(
+      { missing: 'last_event_id must be text.' },
+      {
+        minLength: 0,
+        description: 'The id of the last event received, when the Last-Event-ID header cannot be sent.',
+      },
+    ),
   ),
 });
 
