@@ -431,6 +431,26 @@ describe('the queue', () => {
     );
   });
 
+  test('from and to: opened on or after / on or before those days (UTC), up to the calendar’s last day', async () => {
+    const { caseId } = await flagged('HUB2', 'op3');
+    const openedAt = async (at: string) =>
+      api.db.kysely.updateTable('cases').set({ opened_at: at }).where('id', '=', caseId).execute();
+    const found = async (filters: Record<string, string>) => {
+      const page = await as.admin!.get(withQuery('api/cases/', { ...filters, state: 'all', limit: '200' }));
+      return page.body.cases.some((c: { id: number }) => c.id === caseId);
+    };
+    await openedAt('2026-03-10T23:59:59.999Z');
+    expect(await found({ to: '2026-03-10' })).toBe(true);
+    expect(await found({ to: '2026-03-09' })).toBe(false);
+    expect(await found({ to: '9999-12-31' })).toBe(true);
+    expect((await as.admin!.get(withQuery('api/cases/count/', { to: '9999-12-31', state: 'all' }))).body.total).toBe(
+      (await as.admin!.get(withQuery('api/cases/count/', { state: 'all' }))).body.total,
+    );
+    await openedAt('2026-03-11T00:00:00.000Z');
+    expect(await found({ to: '2026-03-10' })).toBe(false);
+    expect(await found({ from: '2026-03-11', to: '2026-03-11' })).toBe(true);
+  });
+
   test('the signed-in user’s open cases for the top bar', async () => {
     const { caseId } = await flagged();
     const { version } = (await detail(caseId)).case;

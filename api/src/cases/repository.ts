@@ -195,8 +195,12 @@ export async function findCaseWorkers(kysely: Executor) {
     .execute();
 }
 
-/** The first instant after `day` (YYYY-MM-DD, UTC). */
-const dayAfter = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString();
+/**
+ * The last instant of `day` (YYYY-MM-DD, UTC) as `opened_at` writes instants (toISOString, to the
+ * millisecond). Not the next day's start: after 9999-12-31 it is written +010000-01-01, which sorts
+ * before every instant.
+ */
+const endOfDay = (day: string) => `${day}T23:59:59.999Z`;
 
 /** The filters, with `assignee` as an id: `me` is the viewer, a username its id (0: no such user). */
 export type CaseSelection = Omit<CaseFilters, 'assignee'> & { assignee?: number | 'none' };
@@ -229,7 +233,7 @@ export function whereCases<O>(
     // after its reopening): said outright, the queue's order by due time starts at the range.
     q = q.where('cases.opened_at', '>=', from).where('cases.due_at', '>=', from);
   }
-  if (filters.to) q = q.where('cases.opened_at', '<', dayAfter(filters.to));
+  if (filters.to) q = q.where('cases.opened_at', '<=', endOfDay(filters.to));
   if (filters.q) q = q.where('cases.tracking_id', '=', filters.q);
   return q;
 }
