@@ -95,6 +95,20 @@ describe('security headers on every origin', () => {
     expectCommonHeaders(headers);
   });
 
+  test.each(['/remotes/devices/', '/remotes/devices/0123456789abcdef', '/remotes/devices/nothing.js', '/remotes/x'])(
+    '%s, no file of a version: 404 with the registry files’ headers, never the page document',
+    async (path) => {
+      const { status, headers, body } = await headersOf(new URL(path, baseUrl()).toString());
+      expect([status, headers['content-type'], JSON.parse(body)]).toEqual([
+        404,
+        'application/json; charset=utf-8',
+        { detail: 'Not found' },
+      ]);
+      expect(directives(headers['content-security-policy']).get('default-src')).toEqual(["'none'"]);
+      expectCommonHeaders(headers);
+    },
+  );
+
   test("the shell's scripts go out as its build compressed them (brotli, else gzip), with the headers", async () => {
     const { body } = await headersOf(new URL('/login', baseUrl()).toString());
     const [script] = scriptSources(body);

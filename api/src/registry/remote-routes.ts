@@ -64,4 +64,7 @@ export async function remoteServing(app: FastifyInstance, { db, source, files }:
       return reply.send(await gunzipped(file));
     },
   );
+  // Anything else under /remotes/ (a remote's folder, a build without its file) is no file of a
+  // version: a 404 with the files' headers, never the console's page document.
+  app.get('/remotes/*', QUIET_FILE_ROUTE, async (_request, reply) => reply.code(404).send(notFound));
 }
