@@ -179,6 +179,21 @@ describe('create user: validation answers 400 {detail, field}', () => {
     expect(answer.status).toBe(400);
     expect(answer.body).toMatchObject({ field: 'username', detail: 'A user with that username already exists.' });
   });
+
+  test('a username is taken ignoring case, for requests at once too: one of the spellings is created', async () => {
+    const other = await api.superAdmin.post('user/create/', newUser('EXEC1', 'executive'));
+    expect([other.status, other.body]).toEqual([
+      400,
+      expect.objectContaining({ field: 'username', detail: 'A user with that username already exists.' }),
+    ]);
+    const spellings = ['twin1', 'TWIN1', 'Twin1', 'tWIN1'];
+    const answers = await Promise.all(
+      spellings.map((username) => api.superAdmin.post('user/create/', newUser(username, 'executive'))),
+    );
+    expect(answers.map((answer) => answer.status).sort()).toEqual([201, 400, 400, 400]);
+    const users = (await api.superAdmin.get('user/get_users/')).body as { username: string }[];
+    expect(users.filter((user) => user.username.toLowerCase() === 'twin1')).toHaveLength(1);
+  });
 });
 
 describe('create_group', () => {

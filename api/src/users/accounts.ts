@@ -13,6 +13,7 @@ import { hashPassword } from '../auth/password-hashing';
 import { revokeUserSessions, type SessionUser } from '../auth/sessions';
 import { forgetOperator } from '../dashboard/dashboard-summaries';
 import { recordAudit, type AuditBy } from '../audit/trail';
+import { lockUntilCommit } from '../db/engines';
 import type { Db } from '../db/schema';
 import { BadRequest, Forbidden } from '../http-errors';
 import { userEvent, writeEvents } from '../events/write';
@@ -21,7 +22,7 @@ import { canListAllUsers } from '../auth/rights';
 import {
   deleteUserById,
   findUserById,
-  findUserByName,
+  findUserNamedAlike,
   findUsersWithGroup,
   insertUser,
   updateUserActive,
@@ -29,6 +30,8 @@ import {
 import { targetOf } from './user-target';
 
 type Actor = Pick<SessionUser, 'id' | 'role'>;
+
+const USERS_LOCK = 0x75_73_65_72_73; // 'users'
 
 const userTarget = (user: { id: number; username: string }) =>
   ({ kind: 'user', id: user.id, label: user.username }) as const;
@@ -53,11 +56,15 @@ export async function createUser(db: Db, actor: Actor, by: AuditBy, input: UserC
     groupId = group.id;
   }
 
-  if (await findUserByName(db.kysely, username))
-    throw new BadRequest('username', 'A user with that username already exists.');
   // Hashed before the transaction, which holds SQLite's one connection.
   const password_hash = await hashPassword(password);
   return db.transaction(async (trx) => {
+    // Taken ignoring case, so that no account passes for another ('Admin_demo' beside
+    // 'admin_demo'); checked and inserted under one lock, so that two instances creating 'ana'
+    // and 'Ana' at once cannot both pass (the exact unique index would take both).
+    await lockUntilCommit(trx, db, USERS_LOCK);
+    if (await findUserNamedAlike(trx, username))
+      throw new BadRequest('username', 'A user with that username already exists.');
     const id = await insertUser(trx, { username, email, password_hash, role, group_id: groupId });
     await recordAudit(trx, db, by, {
       action: 'user.created',

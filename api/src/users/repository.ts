@@ -1,6 +1,6 @@
 // Queries of the users table. Each takes the database or a transaction first, so a caller
 // composes them inside one transaction when it must.
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Role } from '@veritas/shared/domain';
 import { nowIso, type Database, type Flag } from '../db/schema';
 
@@ -14,6 +14,18 @@ export interface NewUser {
 
 export async function findUserByName(kysely: Kysely<Database>, username: string) {
   return kysely.selectFrom('users').select('id').where('username', '=', username).executeTakeFirst();
+}
+
+/**
+ * A user whose name is `username` ignoring case. New usernames are ASCII (shared/src/api/users.ts),
+ * which lower() folds alike on both engines.
+ */
+export async function findUserNamedAlike(kysely: Kysely<Database>, username: string) {
+  return kysely
+    .selectFrom('users')
+    .select('id')
+    .where(sql<string>`lower(username)`, '=', username.toLowerCase())
+    .executeTakeFirst();
 }
 
 export async function findUserById(kysely: Kysely<Database>, id: number) {
