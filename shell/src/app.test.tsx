@@ -115,6 +115,12 @@ describe('layout', () => {
   });
 });
 
+/** Remotes that load: each page a heading naming it, and data/downloadApk's default export `download`. */
+const loadRemotesWithApkDownload = (download: () => Promise<void>) =>
+  mockedLoadRemote.mockImplementation(async (id: string) =>
+    id === 'data/downloadApk' ? { default: download } : { default: () => <h1>{id} page</h1> },
+  );
+
 // The server composes each role's menus (the fixture of test/composition.ts): these check that the
 // shell shows the composition's entries, in its order, as docs/screens.md lists them.
 describe('menus per role (docs/screens.md#top-bar)', () => {
@@ -192,9 +198,7 @@ describe('menus per role (docs/screens.md#top-bar)', () => {
   test('a command entry (Download APK) runs the default export of its module, data/downloadApk', async () => {
     signedInAs(api, 'super_admin');
     const download = jest.fn(async () => {});
-    mockedLoadRemote.mockImplementation(async (id: string) =>
-      id === 'data/downloadApk' ? { default: download } : { default: () => <h1>{id} page</h1> },
-    );
+    loadRemotesWithApkDownload(download);
     const user = userEvent.setup();
     renderShell('/Dashboard');
 
@@ -206,9 +210,7 @@ describe('menus per role (docs/screens.md#top-bar)', () => {
 
   test('a command entry opens no page: by keyboard or pointer, the focus goes back to its menu button', async () => {
     signedInAs(api, 'admin');
-    mockedLoadRemote.mockImplementation(async (id: string) =>
-      id === 'data/downloadApk' ? { default: async () => {} } : { default: () => <h1>{id} page</h1> },
-    );
+    loadRemotesWithApkDownload(async () => {});
     const user = userEvent.setup();
     renderShell('/Dashboard');
     const data = await screen.findByRole('button', { name: 'Data' });
@@ -227,9 +229,7 @@ describe('menus per role (docs/screens.md#top-bar)', () => {
 
   test('a command chosen in the mobile menu leaves the focus on the Menu button, which closes the menu', async () => {
     signedInAs(api, 'admin');
-    mockedLoadRemote.mockImplementation(async (id: string) =>
-      id === 'data/downloadApk' ? { default: async () => {} } : { default: () => <h1>{id} page</h1> },
-    );
+    loadRemotesWithApkDownload(async () => {});
     const user = userEvent.setup();
     renderShell('/Dashboard');
     const toggle = await screen.findByRole('button', { name: 'Menu' });
@@ -245,11 +245,7 @@ describe('menus per role (docs/screens.md#top-bar)', () => {
   test('a failing Download APK is only logged', async () => {
     signedInAs(api, 'admin');
     const log = jest.spyOn(console, 'error').mockImplementation(() => {});
-    mockedLoadRemote.mockImplementation(async (id: string) =>
-      id === 'data/downloadApk'
-        ? { default: () => Promise.reject(new Error('404')) }
-        : { default: () => <h1>{id} page</h1> },
-    );
+    loadRemotesWithApkDownload(() => Promise.reject(new Error('404')));
     const user = userEvent.setup();
     renderShell('/Dashboard');
 
