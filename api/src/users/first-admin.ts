@@ -2,10 +2,11 @@
 import crypto from 'node:crypto';
 import { hashPassword } from '../auth/password-hashing';
 import type { Db } from '../db/schema';
-import { findUserByName, insertUser } from './repository';
+import { findUserNamedAlike, insertUser } from './repository';
 
+/** Creates it unless a user has that name in any case: no two users differ by case alone (accounts.ts). */
 export async function ensureAdmin(db: Db, username: string, password: string | undefined): Promise<void> {
-  if (await findUserByName(db.kysely, username)) return;
+  if (await findUserNamedAlike(db.kysely, username)) return;
   const chosen = password ?? crypto.randomBytes(12).toString('base64url');
   await insertUser(db.kysely, {
     username,

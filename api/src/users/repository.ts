@@ -12,10 +12,6 @@ export interface NewUser {
   group_id: number | null;
 }
 
-export async function findUserByName(kysely: Kysely<Database>, username: string) {
-  return kysely.selectFrom('users').select('id').where('username', '=', username).executeTakeFirst();
-}
-
 /**
  * A user whose name is `username` ignoring case. New usernames are ASCII (shared/src/api/users.ts),
  * which lower() folds alike on both engines.
