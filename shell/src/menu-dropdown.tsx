@@ -15,8 +15,8 @@ interface MenuDropdownProps {
 /**
  * A menu button of the top bar (WAI-ARIA menu button pattern): opening moves focus to the first
  * item (ArrowUp on the button opens on the last, ArrowDown on the first), arrows/Home/End move
- * between items, Escape closes and returns focus, so does a command (it opens no page to take the
- * focus), a click outside closes.
+ * between items, Escape closes and returns focus, as does choosing a command (it opens no page to
+ * take the focus); a click outside closes.
  */
 export function MenuDropdown({ label, entries, onCommand, onChoose }: MenuDropdownProps) {
   const [open, setOpen] = useState(false);
